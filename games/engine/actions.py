@@ -1,0 +1,99 @@
+"""Actions: what a seat (or the system) asks the engine to do."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import INVALID_ACTION, EngineError
+
+PLAY = "play"
+DRAW = "draw"
+PLAY_DRAWN = "play_drawn"
+PASS = "pass"
+UNO = "uno"
+CATCH = "catch"
+CHOOSE_TARGET = "choose_target"
+# System actions: applied by the service (timer sweep, leaving, dealing), never listed for players.
+TIMEOUT = "timeout"
+LEAVE = "leave"
+NEXT_ROUND = "next_round"
+
+PLAYER_ACTIONS = (PLAY, DRAW, PLAY_DRAWN, PASS, UNO, CATCH, CHOOSE_TARGET)
+SYSTEM_ACTIONS = (TIMEOUT, LEAVE, NEXT_ROUND)
+ACTION_TYPES = PLAYER_ACTIONS + SYSTEM_ACTIONS
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action. ``uno`` may ride on any play: it says UNO with the card.
+
+    ``cards`` and ``targets`` leave room for parameterised actions (a pair played at once, five
+    cards discarded) without changing the shape.
+    """
+
+    type: str
+    seat: int | None = None
+    card: str | None = None
+    target: int | None = None
+    uno: bool = False
+    cards: tuple[str, ...] | None = None
+    targets: tuple[int, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type}
+        if self.seat is not None:
+            data["seat"] = self.seat
+        if self.card is not None:
+            data["card"] = self.card
+        if self.target is not None:
+            data["target"] = self.target
+        if self.uno:
+            data["uno"] = True
+        if self.cards is not None:
+            data["cards"] = list(self.cards)
+        if self.targets is not None:
+            data["targets"] = list(self.targets)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Action:
+        """Build an action from JSON, refusing anything malformed with ``invalid_action``."""
+        if not isinstance(data, dict):
+            raise EngineError(INVALID_ACTION, "an action is a JSON object")
+        unknown = set(data) - {"type", "seat", "card", "target", "uno", "cards", "targets"}
+        if unknown:
+            raise EngineError(INVALID_ACTION, f"unknown fields: {', '.join(sorted(unknown))}")
+        kind = data.get("type")
+        if kind not in ACTION_TYPES:
+            raise EngineError(INVALID_ACTION, f"unknown action type {kind!r}")
+        seat = _opt_int(data, "seat")
+        target = _opt_int(data, "target")
+        card = data.get("card")
+        if card is not None and not isinstance(card, str):
+            raise EngineError(INVALID_ACTION, "card must be a card id string")
+        uno = data.get("uno", False)
+        if not isinstance(uno, bool):
+            raise EngineError(INVALID_ACTION, "uno must be true or false")
+        cards = data.get("cards")
+        if cards is not None:
+            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+                raise EngineError(INVALID_ACTION, "cards must be a list of card ids")
+            cards = tuple(cards)
+        targets = data.get("targets")
+        if targets is not None:
+            if not isinstance(targets, list) or not all(_is_int(t) for t in targets):
+                raise EngineError(INVALID_ACTION, "targets must be a list of seat numbers")
+            targets = tuple(targets)
+        return cls(kind, seat, card, target, uno, cards, targets)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _opt_int(data: dict[str, Any], key: str) -> int | None:
+    value = data.get(key)
+    if value is not None and not _is_int(value):
+        raise EngineError(INVALID_ACTION, f"{key} must be a seat number")
+    return value

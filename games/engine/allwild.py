@@ -1,0 +1,727 @@
+"""The rules of Uno All Wild, as ruled by RULES.md: new_game, legal_actions, apply.
+
+The module is pure: state in, new state and events out. ``apply`` works on a copy, so a refused
+action leaves the caller's state untouched. All randomness goes through the ``rng`` passed in
+(``shuffle`` and ``choice`` only), and every chance outcome is logged as a moderator-only
+``chance`` event so a game can be replayed without an RNG (see ``replay.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from . import actions as A
+from . import errors as E
+from .actions import Action
+from .cards import (
+    DRAW2,
+    DRAW4,
+    DRAW_AMOUNT,
+    FORCE_SWAP,
+    HAND_SIZE,
+    PRESETS,
+    REVERSE,
+    SHUFFLE_HANDS,
+    SKIP,
+    SKIP_TWO,
+    TARGETED_DRAW2,
+    WILD,
+    card_type,
+)
+from .errors import EngineError
+from .state import (
+    CHOOSE,
+    CLOCKWISE,
+    COUNTERCLOCKWISE,
+    DRAWN,
+    HOUSE_RULES,
+    MATCH_OVER,
+    PLAY,
+    ROUND_OVER,
+    Seat,
+    State,
+)
+
+Event = dict[str, Any]
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+# House rules this engine enforces today; the others are refused at creation, never ignored.
+SUPPORTED_HOUSE_RULES = frozenset({"force_swap_protection", "speed_mode"})
+
+
+class RNG(Protocol):
+    def shuffle(self, x: list[Any]) -> None: ...
+
+    def choice(self, seq: Any) -> Any: ...
+
+
+# ---------------------------------------------------------------------------------------------
+# Creation and dealing
+
+
+def new_game(
+    *,
+    players: int,
+    rng: RNG,
+    preset: str = "standard",
+    options: dict[str, bool] | None = None,
+    target_score: int = 500,
+) -> tuple[State, list[Event]]:
+    """A new match with round 1 dealt: the dealer is a random seat."""
+    if preset not in PRESETS:
+        raise EngineError(E.INVALID_SETUP, f"unknown preset {preset!r}")
+    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise EngineError(E.INVALID_SETUP, "a game has 2 to 10 players")
+    if not isinstance(target_score, int) or target_score < 0:
+        raise EngineError(E.INVALID_SETUP, "target_score is a whole number, 0 or more")
+    opts = validate_options(options or {})
+    state = State(
+        preset=preset,
+        seats=[Seat() for _ in range(players)],
+        draw_pile=[],
+        discard_pile=[],
+        options=opts,
+        target_score=target_score,
+        phase=ROUND_OVER,
+        round=0,
+    )
+    events: list[Event] = []
+    dealer = _choice(rng, list(range(players)), events)
+    # The first deal passes to the seat clockwise from the dealer we drew, so start one back.
+    state.dealer = (dealer - 1) % players
+    _deal(state, rng, events)
+    return state, events
+
+
+def validate_options(options: dict[str, Any]) -> dict[str, bool]:
+    unknown = set(options) - set(HOUSE_RULES)
+    if unknown:
+        raise EngineError(E.INVALID_SETUP, f"unknown house rules: {', '.join(sorted(unknown))}")
+    opts = {}
+    for name in HOUSE_RULES:
+        value = options.get(name, False)
+        if not isinstance(value, bool):
+            raise EngineError(E.INVALID_SETUP, f"house rule {name} is true or false")
+        if value and name not in SUPPORTED_HOUSE_RULES:
+            raise EngineError(E.INVALID_SETUP, f"house rule {name} is not available yet")
+        opts[name] = value
+    return opts
+
+
+def _deal(s: State, rng: RNG, ev: list[Event]) -> None:
+    """Start the next round: the deal passes one active seat clockwise."""
+    s.dealer = _next_active(s, s.dealer, CLOCKWISE)
+    s.round += 1
+    s.direction = CLOCKWISE
+    s.drawn_card = None
+    s.pending = None
+    deck: list[str] = list(PRESETS[s.preset].card_ids)
+    for seat in s.seats:
+        seat.hand = []
+        seat.uno = seat.exposed = seat.mercy_used = False
+        seat.skips = 0
+    _shuffle(rng, deck, ev)
+    order = _seats_from(s, _next_active(s, s.dealer, CLOCKWISE), CLOCKWISE)
+    for _ in range(HAND_SIZE):
+        for i in order:
+            s.seats[i].hand.insert(0, deck.pop(0))
+    top = deck.pop(0)
+    s.draw_pile = deck
+    s.discard_pile = [top]
+    s.phase = PLAY
+    first = order[0]
+    s.current = first
+    ev.append(
+        {
+            "type": "round_started",
+            "round": s.round,
+            "dealer": s.dealer,
+            "hand_sizes": [len(seat.hand) for seat in s.seats],
+            "card": top,
+        }
+    )
+    _opening(s, first, top, rng, ev)
+
+
+def _opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
+    kind = card_type(top)
+    if not PRESETS[s.preset].opening_effects or kind == WILD:
+        return
+    ev.append({"type": "opening_effect", "card": top, "seat": first})
+    if kind in DRAW_AMOUNT:
+        _draw(s, first, DRAW_AMOUNT[kind], rng, ev, "opening")
+    if kind in DRAW_AMOUNT or kind == SKIP:
+        ev.append({"type": "skipped", "seat": first})
+        s.current = _next_active(s, first, s.direction)
+    elif kind == REVERSE:
+        s.direction = COUNTERCLOCKWISE
+        s.current = s.dealer
+    elif kind in (TARGETED_DRAW2, FORCE_SWAP):
+        s.phase = CHOOSE
+        s.pending = {"seat": first, "card": top, "effect": kind, "reason": "opening", "uno": False}
+    elif kind == SHUFFLE_HANDS:
+        _pass_hands(s, CLOCKWISE, ev, first)
+
+
+# ---------------------------------------------------------------------------------------------
+# Listing legal actions (changes nothing)
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now. A ``uno`` flag may be added to any listed play."""
+    s = state
+    if s.phase in (ROUND_OVER, MATCH_OVER) or not 0 <= seat < len(s.seats):
+        return []
+    me = s.seats[seat]
+    if not me.active:
+        return []
+    out: list[Action] = []
+    if seat == s.current:
+        if s.phase == PLAY:
+            going_out = len(me.hand) == 1
+            seen: set[str] = set()
+            for card in me.hand:
+                if card in seen:  # pragma: no cover - ids are unique; guards corrupt input
+                    continue
+                seen.add(card)
+                for target in _targets(s, seat, card_type(card), going_out):
+                    out.append(Action(A.PLAY, seat, card, target))
+            if _draw_refusal(s, seat) is None:
+                out.append(Action(A.DRAW, seat))
+        elif s.phase == DRAWN:
+            card = s.drawn_card
+            assert card is not None
+            for target in _targets(s, seat, card_type(card), len(me.hand) == 1):
+                out.append(Action(A.PLAY_DRAWN, seat, target=target))
+            out.append(Action(A.PASS, seat))
+        elif s.phase == CHOOSE and s.pending and s.pending["seat"] == seat:
+            for target in _targets(s, seat, s.pending["effect"], False):
+                out.append(Action(A.CHOOSE_TARGET, seat, target=target))
+    if len(me.hand) == 1 and not me.uno:
+        out.append(Action(A.UNO, seat))
+    for other in _catchable(s):
+        if other != seat:
+            out.append(Action(A.CATCH, seat, target=other))
+    return out
+
+
+def _catchable(s: State) -> list[int]:
+    chooser = s.pending["seat"] if s.pending else None
+    return [
+        i
+        for i, seat in enumerate(s.seats)
+        if seat.active and seat.exposed and not seat.uno and len(seat.hand) == 1 and i != chooser
+    ]
+
+
+def _targets(s: State, seat: int, kind: str, going_out: bool) -> list[int | None]:
+    """Targets a card of ``kind`` takes when ``seat`` plays it; [None] when it takes none."""
+    if kind == TARGETED_DRAW2:
+        return [i for i in s.active_seats() if i != seat]  # type: ignore[misc]
+    if kind == FORCE_SWAP and not going_out:
+        others = [i for i in s.active_seats() if i != seat]
+        if s.option("force_swap_protection"):
+            others = [i for i in others if len(s.seats[i].hand) != 1]
+        return others or [None]  # type: ignore[return-value]
+    return [None]
+
+
+def _draw_refusal(s: State, seat: int) -> tuple[str, str] | None:
+    """Why a voluntary draw is refused now, or None when it is allowed."""
+    if not s.draw_pile and len(s.discard_pile) <= 1:
+        return E.NOTHING_TO_DRAW, "there is nothing to draw: play a card"
+    if PRESETS[s.preset].draw_restricted:
+        nxt = _next_active(s, seat, s.direction)
+        only_wilds = all(card_type(c) == WILD for c in s.seats[seat].hand)
+        if len(s.seats[nxt].hand) != 1 or not only_wilds:
+            return (
+                E.DRAW_NOT_ALLOWED,
+                "under the 2021 rules you may draw only when the next player holds one card"
+                " and every card in your hand is a plain Wild",
+            )
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Applying an action
+
+
+def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
+    """Apply ``action`` to a copy of ``state``; return the new state and its events.
+
+    Raises EngineError (state untouched) when the rules refuse the action.
+    """
+    handler = _HANDLERS.get(action.type)
+    if handler is None:
+        raise EngineError(E.INVALID_ACTION, f"unknown action type {action.type!r}")
+    s = state.copy()
+    events: list[Event] = []
+    handler(s, action, rng, events)
+    return s, events
+
+
+def _seat_of(s: State, action: Action) -> int:
+    seat = action.seat
+    if seat is None or not 0 <= seat < len(s.seats):
+        raise EngineError(E.INVALID_ACTION, "the action needs the seat that takes it")
+    return seat
+
+
+def _require_round(s: State) -> None:
+    if s.phase == MATCH_OVER:
+        raise EngineError(E.GAME_OVER, "the match is over")
+    if s.phase == ROUND_OVER:
+        raise EngineError(E.ROUND_OVER, "the round is over")
+
+
+def _require_player(s: State, seat: int) -> None:
+    _require_round(s)
+    if not s.seats[seat].active:
+        raise EngineError(E.NOT_IN_ROUND, "you have left this game")
+
+
+def _require_turn(s: State, seat: int) -> None:
+    _require_player(s, seat)
+    if seat != s.current:
+        raise EngineError(E.NOT_YOUR_TURN, f"it is seat {s.current}'s turn")
+    if s.phase == CHOOSE:
+        raise EngineError(E.CHOICE_PENDING, "choose a target for the card on the table first")
+
+
+def _check_target(s: State, seat: int, kind: str, target: int | None, going_out: bool) -> None:
+    allowed = _targets(s, seat, kind, going_out)
+    if allowed == [None]:
+        if target is not None:
+            why = "it is your last card and fizzles" if going_out else "it takes no target"
+            raise EngineError(E.TARGET_NOT_ALLOWED, f"{kind} takes no target here: {why}")
+        return
+    if target is None:
+        raise EngineError(E.TARGET_REQUIRED, f"{kind} needs a target: another player's seat")
+    if target in allowed:
+        return
+    if target == seat:
+        raise EngineError(E.INVALID_TARGET, "you cannot target yourself")
+    if (
+        0 <= target < len(s.seats)
+        and s.seats[target].active
+        and kind == FORCE_SWAP
+        and len(s.seats[target].hand) == 1
+    ):
+        raise EngineError(E.TARGET_PROTECTED, "a player holding one card cannot be swapped with")
+    raise EngineError(E.INVALID_TARGET, f"seat {target} is not a player you can target")
+
+
+def _do_play(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    seat = _seat_of(s, a)
+    _require_turn(s, seat)
+    if s.phase == DRAWN:
+        raise EngineError(
+            E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
+        )
+    hand = s.seats[seat].hand
+    if a.card is None or a.card not in hand:
+        raise EngineError(E.CARD_NOT_IN_HAND, f"{a.card!r} is not in your hand")
+    _play_card(s, seat, a.card, a.target, a.uno, rng, ev)
+
+
+def _do_play_drawn(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    seat = _seat_of(s, a)
+    _require_turn(s, seat)
+    if s.phase != DRAWN or s.drawn_card is None:
+        raise EngineError(E.NOTHING_DRAWN, "you have not drawn a card this turn")
+    if a.card is not None and a.card != s.drawn_card:
+        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "only the drawn card may be played")
+    _play_card(s, seat, s.drawn_card, a.target, a.uno, rng, ev)
+
+
+def _play_card(
+    s: State, seat: int, card: str, target: int | None, uno: bool, rng: RNG, ev: list[Event]
+) -> None:
+    me = s.seats[seat]
+    kind = card_type(card)
+    going_out = len(me.hand) == 1
+    _check_target(s, seat, kind, target, going_out)
+    _close_catch_windows(s)
+    me.hand.remove(card)
+    s.discard_pile.insert(0, card)
+    s.drawn_card = None
+    s.phase = PLAY
+    event: Event = {"type": "play", "seat": seat, "card": card, "card_type": kind}
+    if target is not None:
+        event["target"] = target
+    ev.append(event)
+    _hand_changed(s, seat)
+    _effect(s, seat, kind, target, going_out, rng, ev)
+    _finish_play(s, seat, uno, rng, ev)
+
+
+def _effect(
+    s: State,
+    seat: int,
+    kind: str,
+    target: int | None,
+    going_out: bool,
+    rng: RNG,
+    ev: list[Event],
+) -> None:
+    if kind in DRAW_AMOUNT:
+        victim = _next_active(s, seat, s.direction)
+        _draw(s, victim, DRAW_AMOUNT[kind], rng, ev, kind)
+        _lose_turns(s, victim, 1, ev)
+    elif kind == SKIP:
+        _lose_turns(s, _next_active(s, seat, s.direction), 1, ev)
+    elif kind == REVERSE:
+        s.direction = -s.direction
+        ev.append({"type": "direction", "direction": _direction_name(s.direction)})
+        if len(s.active_seats()) == 2:
+            _lose_turns(s, _next_active(s, seat, s.direction), 1, ev)
+    elif kind == SKIP_TWO:
+        # The next two turns that belong to *other* players: with 2 players, the opponent twice.
+        first = _next_active(s, seat, s.direction)
+        second = _next_active(s, first, s.direction)
+        if second == seat:
+            second = first
+        _lose_turns(s, first, 1, ev)
+        _lose_turns(s, second, 1, ev)
+    elif kind == TARGETED_DRAW2:
+        assert target is not None
+        _draw(s, target, 2, rng, ev, kind)
+    elif kind == FORCE_SWAP:
+        if going_out:
+            ev.append({"type": "fizzled", "seat": seat, "card_type": kind})
+        elif target is not None:
+            _swap(s, seat, target, ev)
+        else:
+            ev.append({"type": "no_effect", "seat": seat, "card_type": kind})
+    elif kind == SHUFFLE_HANDS:
+        if going_out:
+            ev.append({"type": "fizzled", "seat": seat, "card_type": kind})
+        else:
+            _pass_hands(s, s.direction, ev, seat)
+
+
+def _finish_play(s: State, seat: int, uno: bool, rng: RNG, ev: list[Event]) -> None:
+    me = s.seats[seat]
+    if not me.hand:
+        _end_round(s, seat, ev)
+        return
+    if uno:
+        _say_uno(s, seat, ev)
+    _advance(s, ev)
+
+
+def _say_uno(s: State, seat: int, ev: list[Event]) -> None:
+    """UNO said with a play counts only when the seat holds one card after the effect."""
+    me = s.seats[seat]
+    if len(me.hand) == 1 and not me.uno:
+        me.uno = True
+        me.exposed = False
+        ev.append({"type": "uno", "seat": seat})
+
+
+def _do_draw(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    seat = _seat_of(s, a)
+    _require_turn(s, seat)
+    if s.phase == DRAWN:
+        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you already drew: play it or pass")
+    refusal = _draw_refusal(s, seat)
+    if refusal:
+        raise EngineError(*refusal)
+    _close_catch_windows(s)
+    drawn = _draw(s, seat, 1, rng, ev, "voluntary")
+    s.phase = DRAWN
+    s.drawn_card = drawn[0]
+
+
+def _do_pass(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    seat = _seat_of(s, a)
+    _require_turn(s, seat)
+    if s.phase != DRAWN:
+        raise EngineError(E.PASS_NOT_ALLOWED, "you may pass only after drawing a card")
+    ev.append({"type": "pass", "seat": seat})
+    _advance(s, ev)
+
+
+def _do_choose(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    seat = _seat_of(s, a)
+    _require_player(s, seat)
+    if s.phase != CHOOSE or not s.pending:
+        raise EngineError(E.NO_CHOICE_PENDING, "there is no target to choose")
+    if s.pending["seat"] != seat:
+        raise EngineError(E.NOT_YOUR_TURN, f"seat {s.pending['seat']} chooses the target")
+    _check_target(s, seat, s.pending["effect"], a.target, False)
+    _resolve_choice(s, a.target, rng, ev)
+
+
+def _resolve_choice(s: State, target: int | None, rng: RNG, ev: list[Event]) -> None:
+    pending = s.pending
+    assert pending is not None
+    seat = pending["seat"]
+    s.pending = None
+    s.phase = PLAY
+    ev.append({"type": "target_chosen", "seat": seat, "target": target})
+    _effect(s, seat, pending["effect"], target, False, rng, ev)
+    if pending["reason"] != "opening":  # pragma: no cover - blind play (house rule) lands later
+        _finish_play(s, seat, pending["uno"], rng, ev)
+
+
+def _do_uno(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    seat = _seat_of(s, a)
+    _require_player(s, seat)
+    me = s.seats[seat]
+    if len(me.hand) != 1 or me.uno:
+        why = "you already said it" if me.uno else "you do not hold exactly one card"
+        raise EngineError(E.UNO_NOT_ALLOWED, f"UNO not allowed: {why}")
+    _say_uno(s, seat, ev)
+
+
+def _do_catch(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    seat = _seat_of(s, a)
+    _require_player(s, seat)
+    target = a.target
+    if target is None:
+        raise EngineError(E.TARGET_REQUIRED, "name the seat you catch")
+    if target == seat or not 0 <= target < len(s.seats):
+        raise EngineError(E.INVALID_TARGET, "you can catch another player only")
+    if target not in _catchable(s):
+        raise EngineError(
+            E.NOTHING_TO_CATCH,
+            f"seat {target} cannot be caught: they said UNO, do not hold exactly one card,"
+            " or the chance to catch them has passed",
+        )
+    ev.append({"type": "caught", "seat": seat, "target": target})
+    _draw(s, target, 2, rng, ev, "caught")
+    s.seats[target].exposed = False  # settles this one-card stint, even if nothing was drawn
+
+
+def _do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    seat = _seat_of(s, a)
+    _require_player(s, seat)
+    if seat != s.current:
+        raise EngineError(E.NOT_YOUR_TURN, f"it is seat {s.current}'s turn, not {seat}'s")
+    _close_catch_windows(s)
+    ev.append({"type": "timeout", "seat": seat})
+    if s.phase == CHOOSE and s.pending:
+        options = _targets(s, seat, s.pending["effect"], False)
+        target = _choice(rng, options, ev) if options != [None] else None
+        _resolve_choice(s, target, rng, ev)
+        if s.phase != PLAY or s.current != seat:  # pragma: no cover - blind play ends the turn
+            return
+    if s.phase == PLAY:
+        _draw(s, seat, 1, rng, ev, "timeout")
+    _advance(s, ev)
+
+
+def _do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    seat = _seat_of(s, a)
+    if s.phase == MATCH_OVER:
+        raise EngineError(E.GAME_OVER, "the match is over")
+    me = s.seats[seat]
+    if not me.active:
+        raise EngineError(E.NOT_IN_ROUND, "that seat has already left")
+    had_turn = s.phase in (PLAY, DRAWN, CHOOSE) and s.current == seat
+    # Their hand goes face down under the draw pile: its order is nobody's business.
+    s.draw_pile.extend(me.hand)
+    ev.append(
+        {
+            "type": "left",
+            "seat": seat,
+            "count": len(me.hand),
+            "secret": {"cards": list(me.hand)},
+            "to": None,
+        }
+    )
+    me.hand = []
+    me.active = False
+    me.uno = me.exposed = False
+    me.skips = 0
+    if s.pending and s.pending["seat"] == seat:
+        s.pending = None
+        if s.phase == CHOOSE:
+            s.phase = PLAY
+    remaining = s.active_seats()
+    if len(remaining) == 1:
+        s.winner = remaining[0]
+        s.phase = MATCH_OVER
+        s.drawn_card = None
+        _close_catch_windows(s)
+        ev.append({"type": "match_over", "winner": s.winner, "reason": "last_player_left"})
+        return
+    if had_turn:
+        _advance(s, ev)
+
+
+def _do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    if s.phase == MATCH_OVER:
+        raise EngineError(E.GAME_OVER, "the match is over")
+    if s.phase != ROUND_OVER:
+        raise EngineError(E.ROUND_IN_PROGRESS, "the round is still being played")
+    _deal(s, rng, ev)
+
+
+_HANDLERS = {
+    A.PLAY: _do_play,
+    A.PLAY_DRAWN: _do_play_drawn,
+    A.DRAW: _do_draw,
+    A.PASS: _do_pass,
+    A.CHOOSE_TARGET: _do_choose,
+    A.UNO: _do_uno,
+    A.CATCH: _do_catch,
+    A.TIMEOUT: _do_timeout,
+    A.LEAVE: _do_leave,
+    A.NEXT_ROUND: _do_next_round,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Mechanics
+
+
+def _direction_name(direction: int) -> str:
+    return "clockwise" if direction == CLOCKWISE else "counterclockwise"
+
+
+def _next_active(s: State, seat: int, direction: int) -> int:
+    n = len(s.seats)
+    i = seat
+    for _ in range(n):
+        i = (i + direction) % n
+        if s.seats[i].active:
+            return i
+    return seat  # pragma: no cover - a round always has two active seats
+
+
+def _seats_from(s: State, start: int, direction: int) -> list[int]:
+    """Active seats in turn order starting with ``start``."""
+    order = [start]
+    i = _next_active(s, start, direction)
+    while i != start:
+        order.append(i)
+        i = _next_active(s, i, direction)
+    return order
+
+
+def _advance(s: State, ev: list[Event]) -> None:
+    """Pass the turn to the next seat in the current direction that owes no lost turn."""
+    seat = _next_active(s, s.current, s.direction)
+    while s.seats[seat].skips > 0:
+        s.seats[seat].skips -= 1
+        ev.append({"type": "skipped", "seat": seat})
+        seat = _next_active(s, seat, s.direction)
+    s.current = seat
+    s.phase = PLAY
+    s.drawn_card = None
+
+
+def _lose_turns(s: State, seat: int, count: int, ev: list[Event]) -> None:
+    s.seats[seat].skips += count
+    ev.append({"type": "loses_turn", "seat": seat, "count": count})
+
+
+def _close_catch_windows(s: State) -> None:
+    for seat in s.seats:
+        seat.exposed = False
+
+
+def _hand_changed(s: State, seat: int) -> None:
+    """Any change to a hand cancels an earlier UNO; one card left opens the catch window."""
+    me = s.seats[seat]
+    me.uno = False
+    me.exposed = len(me.hand) == 1
+
+
+def _draw(s: State, seat: int, count: int, rng: RNG, ev: list[Event], reason: str) -> list[str]:
+    """Draw up to ``count`` cards, reshuffling the discards when the pile runs out."""
+    drawn: list[str] = []
+    for _ in range(count):
+        if not s.draw_pile:
+            if len(s.discard_pile) <= 1:
+                break
+            _reshuffle(s, rng, ev)
+        drawn.append(s.draw_pile.pop(0))
+    me = s.seats[seat]
+    me.hand[0:0] = reversed(drawn)  # each drawn card goes on top of the hand
+    ev.append(
+        {
+            "type": "draw",
+            "seat": seat,
+            "count": len(drawn),
+            "wanted": count,
+            "reason": reason,
+            "to": seat,
+            "secret": {"cards": drawn},
+        }
+    )
+    if drawn:
+        _hand_changed(s, seat)
+    return drawn
+
+
+def _reshuffle(s: State, rng: RNG, ev: list[Event]) -> None:
+    pile = s.discard_pile[1:]
+    del s.discard_pile[1:]
+    _shuffle(rng, pile, ev)
+    s.draw_pile.extend(pile)
+    ev.append({"type": "reshuffled", "count": len(pile)})
+
+
+def _swap(s: State, seat: int, target: int, ev: list[Event]) -> None:
+    a, b = s.seats[seat], s.seats[target]
+    a.hand, b.hand = b.hand, a.hand
+    ev.append({"type": "swap", "seat": seat, "target": target})
+    _hand_changed(s, seat)
+    _hand_changed(s, target)
+
+
+def _pass_hands(s: State, direction: int, ev: list[Event], seat: int) -> None:
+    """Every active seat passes its whole hand to the next active seat in ``direction``."""
+    order = _seats_from(s, seat, direction)
+    hands = [s.seats[i].hand for i in order]
+    for k, i in enumerate(order):
+        s.seats[i].hand = hands[k - 1]  # seat i receives from the seat before it
+    ev.append({"type": "hands_passed", "direction": _direction_name(direction)})
+    for i in order:
+        _hand_changed(s, i)
+
+
+def _end_round(s: State, winner: int, ev: list[Event]) -> None:
+    points_table = PRESETS[s.preset].points
+    hands = {str(i): list(seat.hand) for i, seat in enumerate(s.seats) if seat.active}
+    points = sum(
+        points_table[card_type(c)] for i, seat in enumerate(s.seats) for c in seat.hand if i != winner
+    )
+    s.seats[winner].score += points
+    _close_catch_windows(s)
+    s.drawn_card = None
+    s.pending = None
+    result = {
+        "round": s.round,
+        "winner": winner,
+        "points": points,
+        "hands": hands,
+        "scores": [seat.score for seat in s.seats],
+    }
+    s.round_results = [*s.round_results, result]
+    ev.append({"type": "round_over", **result})
+    if s.target_score == 0 or s.seats[winner].score >= s.target_score:
+        s.phase = MATCH_OVER
+        s.winner = winner
+        ev.append({"type": "match_over", "winner": winner, "reason": "target_reached"})
+    else:
+        s.phase = ROUND_OVER
+
+
+# ---------------------------------------------------------------------------------------------
+# Chance: every outcome is logged so a game replays without an RNG.
+
+
+def _shuffle(rng: RNG, cards: list[str], ev: list[Event]) -> None:
+    rng.shuffle(cards)
+    ev.append({"type": "chance", "kind": "shuffle", "order": list(cards)})
+
+
+def _choice(rng: RNG, options: list[Any], ev: list[Event]) -> Any:
+    value = rng.choice(options)
+    ev.append({"type": "chance", "kind": "choice", "options": list(options), "value": value})
+    return value

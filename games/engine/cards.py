@@ -1,0 +1,88 @@
+"""Card types, presets (deck composition and points, loaded from data) and card ids.
+
+Every physical card has an id fixed before any shuffle: ``<type>-<n>`` with n counting from 1
+within its type (``draw4-3``), so a card can be traced through a game and a leak found by id.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+WILD = "wild"
+DRAW2 = "draw2"
+DRAW4 = "draw4"
+REVERSE = "reverse"
+SKIP = "skip"
+SKIP_TWO = "skip_two"
+TARGETED_DRAW2 = "targeted_draw2"
+FORCE_SWAP = "force_swap"
+SHUFFLE_HANDS = "shuffle_hands"
+
+CARD_TYPES = (
+    WILD,
+    DRAW2,
+    DRAW4,
+    REVERSE,
+    SKIP,
+    SKIP_TWO,
+    TARGETED_DRAW2,
+    FORCE_SWAP,
+    SHUFFLE_HANDS,
+)
+DRAW_AMOUNT = {DRAW2: 2, DRAW4: 4}
+TARGETED = frozenset({TARGETED_DRAW2, FORCE_SWAP})
+DECK_SIZE = 112
+HAND_SIZE = 7
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    description: str
+    deck: dict[str, int]
+    points: dict[str, int]
+    opening_effects: bool
+    draw_restricted: bool
+
+    @property
+    def card_ids(self) -> tuple[str, ...]:
+        return _card_ids(self.name)
+
+
+def _load() -> dict[str, Preset]:
+    raw = json.loads((Path(__file__).with_name("presets.json")).read_text())
+    presets = {}
+    for name, data in raw.items():
+        preset = Preset(name=name, **data)
+        unknown = set(preset.deck) - set(CARD_TYPES)
+        if unknown or set(preset.deck) != set(preset.points):
+            raise ValueError(f"preset {name}: bad card types {sorted(unknown)}")
+        if sum(preset.deck.values()) != DECK_SIZE:
+            raise ValueError(f"preset {name}: deck has {sum(preset.deck.values())} cards")
+        presets[name] = preset
+    return presets
+
+
+PRESETS: dict[str, Preset] = _load()
+DEFAULT_PRESET = "standard"
+
+
+@cache
+def _card_ids(preset: str) -> tuple[str, ...]:
+    deck = PRESETS[preset].deck
+    return tuple(f"{kind}-{n}" for kind in CARD_TYPES for n in range(1, deck.get(kind, 0) + 1))
+
+
+_TYPE_OF: dict[str, str] = {}
+
+
+def card_type(card_id: str) -> str:
+    """The type of a card id (``draw4-3`` -> ``draw4``)."""
+    kind = _TYPE_OF.get(card_id)
+    if kind is None:
+        kind = card_id.rpartition("-")[0]
+        _TYPE_OF[card_id] = kind
+    return kind

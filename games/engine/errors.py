@@ -1,0 +1,59 @@
+"""The one error type the engine raises for an illegal action, with stable codes."""
+
+from __future__ import annotations
+
+# Stable codes: clients and the API depend on them, so never rename one.
+NOT_YOUR_TURN = "not_your_turn"
+CARD_NOT_IN_HAND = "card_not_in_hand"
+TARGET_REQUIRED = "target_required"
+TARGET_NOT_ALLOWED = "target_not_allowed"
+INVALID_TARGET = "invalid_target"
+TARGET_PROTECTED = "target_protected"
+DRAW_NOT_ALLOWED = "draw_not_allowed"
+NOTHING_TO_DRAW = "nothing_to_draw"
+MUST_PLAY_DRAWN_CARD_OR_PASS = "must_play_drawn_card_or_pass"
+PASS_NOT_ALLOWED = "pass_not_allowed"
+NOTHING_DRAWN = "nothing_drawn"
+CHOICE_PENDING = "choice_pending"
+NO_CHOICE_PENDING = "no_choice_pending"
+UNO_NOT_ALLOWED = "uno_not_allowed"
+NOTHING_TO_CATCH = "nothing_to_catch"
+ROUND_OVER = "round_over"
+ROUND_IN_PROGRESS = "round_in_progress"
+GAME_OVER = "game_over"
+NOT_IN_ROUND = "not_in_round"
+INVALID_ACTION = "invalid_action"
+INVALID_SETUP = "invalid_setup"
+
+ALL_CODES = (
+    NOT_YOUR_TURN,
+    CARD_NOT_IN_HAND,
+    TARGET_REQUIRED,
+    TARGET_NOT_ALLOWED,
+    INVALID_TARGET,
+    TARGET_PROTECTED,
+    DRAW_NOT_ALLOWED,
+    NOTHING_TO_DRAW,
+    MUST_PLAY_DRAWN_CARD_OR_PASS,
+    PASS_NOT_ALLOWED,
+    NOTHING_DRAWN,
+    CHOICE_PENDING,
+    NO_CHOICE_PENDING,
+    UNO_NOT_ALLOWED,
+    NOTHING_TO_CATCH,
+    ROUND_OVER,
+    ROUND_IN_PROGRESS,
+    GAME_OVER,
+    NOT_IN_ROUND,
+    INVALID_ACTION,
+    INVALID_SETUP,
+)
+
+
+class EngineError(Exception):
+    """An action the rules refuse. `code` is stable; `message` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message

@@ -1,0 +1,129 @@
+"""The game state: plain data that round-trips through JSON without loss.
+
+Lists of cards are ordered top first: ``draw_pile[0]`` is the next card drawn,
+``discard_pile[0]`` is the card in play, ``hand[0]`` is the top of a (face-down) hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+# Turn phases.
+PLAY = "play"  # the current seat must play a card or draw
+DRAWN = "drawn"  # the current seat drew voluntarily: play that card or pass
+CHOOSE = "choose"  # a seat must choose a target for a card already on the table
+ROUND_OVER = "round_over"  # the round is scored; the system deals the next one
+MATCH_OVER = "match_over"
+PHASES = (PLAY, DRAWN, CHOOSE, ROUND_OVER, MATCH_OVER)
+
+CLOCKWISE = 1
+COUNTERCLOCKWISE = -1
+
+HOUSE_RULES = (
+    "stacking",
+    "speed_mode",
+    "blind_play",
+    "double_down",
+    "force_swap_protection",
+    "mercy",
+)
+
+
+@dataclass(slots=True)
+class Seat:
+    hand: list[str] = field(default_factory=list)
+    active: bool = True  # False once the player has left the game
+    uno: bool = False  # said UNO for the current one-card stint
+    exposed: bool = False  # holds one card, has not said UNO, and the catch window is open
+    skips: int = 0  # lost turns owed, consumed as turns pass this seat
+    score: int = 0
+    mercy_used: bool = False
+
+    def copy(self) -> Seat:
+        return Seat(
+            list(self.hand),
+            self.active,
+            self.uno,
+            self.exposed,
+            self.skips,
+            self.score,
+            self.mercy_used,
+        )
+
+
+@dataclass(slots=True)
+class State:
+    preset: str
+    seats: list[Seat]
+    draw_pile: list[str]
+    discard_pile: list[str]
+    options: dict[str, bool] = field(default_factory=dict)
+    target_score: int = 500
+    direction: int = CLOCKWISE
+    current: int = 0
+    dealer: int = 0
+    phase: str = PLAY
+    drawn_card: str | None = None
+    # An open choice: {"seat", "card", "effect", "reason": "opening"|"blind", "uno"}.
+    pending: dict[str, Any] | None = None
+    round: int = 1
+    round_results: list[dict[str, Any]] = field(default_factory=list)
+    winner: int | None = None  # the match winner
+    game: str = "uno_all_wild"
+
+    def copy(self) -> State:
+        # Hand-written instead of deepcopy: apply() copies on every action, and this is ~20x faster.
+        return State(
+            self.preset,
+            [seat.copy() for seat in self.seats],
+            list(self.draw_pile),
+            list(self.discard_pile),
+            self.options,  # never mutated after creation
+            self.target_score,
+            self.direction,
+            self.current,
+            self.dealer,
+            self.phase,
+            self.drawn_card,
+            dict(self.pending) if self.pending is not None else None,
+            self.round,
+            self.round_results,  # append-only: replaced, never mutated in place
+            self.winner,
+            self.game,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "seats":
+                value = [
+                    {sf.name: _plain(getattr(seat, sf.name)) for sf in fields(Seat)}
+                    for seat in value
+                ]
+            data[f.name] = _plain(value)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> State:
+        values = dict(data)
+        values["seats"] = [Seat(**seat) for seat in data["seats"]]
+        return cls(**{f.name: _plain(values[f.name]) for f in fields(cls) if f.name in values})
+
+    def active_seats(self) -> list[int]:
+        return [i for i, seat in enumerate(self.seats) if seat.active]
+
+    def option(self, name: str) -> bool:
+        return bool(self.options.get(name, False))
+
+
+def _plain(value: Any) -> Any:
+    """A deep copy made of JSON types only, so the state shares nothing with its serialised form."""
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, Seat):
+        return value.copy()
+    return value

@@ -1,0 +1,106 @@
+"""What one seat may see: its own hand, counts for the others, public facts, its legal actions.
+
+This is the only place that decides visibility. Other seats' card ids and the draw pile's order
+never appear in a seat's view or in the events it receives (round-end reveals aside).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .allwild import Event, legal_actions
+from .cards import PRESETS, card_type
+from .state import CLOCKWISE, State
+
+
+def card(card_id: str) -> dict[str, str]:
+    return {"id": card_id, "type": card_type(card_id)}
+
+
+def view(state: State, seat: int) -> dict[str, Any]:
+    """The position as ``seat`` sees it (a JSON-ready dict)."""
+    s = state
+    me = s.seats[seat]
+    pending = None
+    if s.pending:
+        pending = {
+            "seat": s.pending["seat"],
+            "card": card(s.pending["card"]),
+            "effect": s.pending["effect"],
+            "reason": s.pending["reason"],
+        }
+    return {
+        **_public(s),
+        "you": seat,
+        "hand": [card(c) for c in me.hand],
+        "drawn_card": card(s.drawn_card) if s.drawn_card and s.current == seat else None,
+        "pending_choice": pending,
+        "legal_actions": [a.to_dict() for a in legal_actions(s, seat)],
+    }
+
+
+def moderator_view(state: State) -> dict[str, Any]:
+    """Everything, hands and draw pile order included: for moderators only."""
+    s = state
+    return {
+        **_public(s),
+        "state": s.to_dict(),
+        "legal_actions": {
+            str(i): [a.to_dict() for a in legal_actions(s, i)] for i in range(len(s.seats))
+        },
+    }
+
+
+def _public(s: State) -> dict[str, Any]:
+    catchable = {i for i, seat in enumerate(s.seats) if seat.exposed and not seat.uno}
+    return {
+        "game": s.game,
+        "preset": s.preset,
+        "options": dict(s.options),
+        "target_score": s.target_score,
+        "round": s.round,
+        "phase": s.phase,
+        "current_seat": s.current,
+        "direction": "clockwise" if s.direction == CLOCKWISE else "counterclockwise",
+        "dealer": s.dealer,
+        "seats": [
+            {
+                "seat": i,
+                "hand_size": len(seat.hand),
+                "uno": seat.uno,
+                "catchable": i in catchable and len(seat.hand) == 1,
+                "active": seat.active,
+                "skips_owed": seat.skips,
+                "score": seat.score,
+            }
+            for i, seat in enumerate(s.seats)
+        ],
+        "discard_top": card(s.discard_pile[0]) if s.discard_pile else None,
+        # Played cards lie face up: the discard pile is the public history of this round's plays.
+        "discard_pile": [card(c) for c in s.discard_pile],
+        "draw_size": len(s.draw_pile),
+        "points": dict(PRESETS[s.preset].points),
+        "round_results": [dict(r) for r in s.round_results],
+        "winner": s.winner,
+    }
+
+
+def visible_event(event: Event, seat: int | None) -> Event | None:
+    """The event as ``seat`` may see it; ``None`` for a moderator (sees all).
+
+    Returns None when the seat may not see the event at all (chance outcomes).
+    """
+    if seat is None:
+        out = {k: v for k, v in event.items() if k not in ("secret", "to")}
+        out.update(event.get("secret", {}))
+        return out
+    if event["type"] == "chance":
+        return None
+    out = {k: v for k, v in event.items() if k not in ("secret", "to")}
+    if "secret" in event and event.get("to") == seat:
+        out.update(event["secret"])
+    return out
+
+
+def visible_events(events: list[Event], seat: int | None) -> list[Event]:
+    return [e for e in (visible_event(ev, seat) for ev in events) if e is not None]
