@@ -1,0 +1,466 @@
+"""Scenarios as data: a position, actions to apply, and what must be true afterwards.
+
+The format is documented in docs/scenarios.md. This module is pure (no Django) so that
+``manage.py scenario run`` and the test suite use exactly the same code.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action
+from .allwild import Event, apply, legal_actions, new_game, validate_options
+from .cards import CARD_TYPES, PRESETS, card_type
+from .errors import EngineError
+from .replay import ReplayRNG
+from .state import CLOCKWISE, COUNTERCLOCKWISE, PHASES, PLAY, Seat, State
+from .view import moderator_view
+
+TOP_LEVEL_KEYS = {
+    "name",
+    "rule",
+    "source",
+    "notes",
+    "preset",
+    "options",
+    "target_score",
+    "seed",
+    "position",
+    "deal",
+    "actions",
+    "expect",
+}
+SEAT_KEYS = {"name", "hand", "uno", "exposed", "score", "skips", "active", "mercy_used"}
+POSITION_KEYS = {
+    "seats",
+    "draw_pile",
+    "discard_pile",
+    "rest",
+    "dealer",
+    "current",
+    "direction",
+    "phase",
+    "drawn_card",
+    "pending",
+    "round",
+    "round_results",
+}
+DEAL_KEYS = {"players", "names", "dealer", "deck"}
+
+
+class ScenarioError(Exception):
+    """The scenario file itself is malformed (not a rules failure)."""
+
+
+@dataclass
+class ScenarioResult:
+    name: str
+    state: State
+    events: list[Event] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    unexpected_error: EngineError | None = None
+    names: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and self.unexpected_error is None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "ok": self.ok}
+        if self.unexpected_error is not None:
+            out["error"] = {
+                "code": self.unexpected_error.code,
+                "message": self.unexpected_error.message,
+            }
+        out["failures"] = self.failures
+        out["state"] = moderator_view(self.state)
+        out["events"] = self.events
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Building the position
+
+
+class _Cards:
+    """Hands out card ids for tokens that are either ids (``draw4-3``) or types (``draw4``)."""
+
+    def __init__(self, preset: str, tokens: list[str]) -> None:
+        self.all_ids = PRESETS[preset].card_ids
+        known = set(self.all_ids)
+        self.used: set[str] = set()
+        for token in tokens:
+            if "-" in token:
+                if token not in known:
+                    raise ScenarioError(f"no card {token!r} in the {preset} deck")
+                if token in self.used:
+                    raise ScenarioError(f"card {token!r} is listed twice")
+                self.used.add(token)
+            elif token not in CARD_TYPES or token not in PRESETS[preset].deck:
+                raise ScenarioError(f"no card type {token!r} in the {preset} deck")
+
+    def resolve(self, token: str) -> str:
+        if "-" in token:
+            return token
+        for card_id in self.all_ids:
+            if card_type(card_id) == token and card_id not in self.used:
+                self.used.add(card_id)
+                return card_id
+        raise ScenarioError(f"the deck has no more {token} cards")
+
+    def rest(self) -> list[str]:
+        return [c for c in self.all_ids if c not in self.used]
+
+
+def _direction(value: Any) -> int:
+    if value in (None, "clockwise", 1):
+        return CLOCKWISE
+    if value in ("counterclockwise", -1):
+        return COUNTERCLOCKWISE
+    raise ScenarioError(f"direction must be clockwise or counterclockwise, not {value!r}")
+
+
+def _check_keys(data: dict[str, Any], allowed: set[str], where: str) -> None:
+    unknown = set(data) - allowed
+    if unknown:
+        raise ScenarioError(f"unknown keys in {where}: {', '.join(sorted(unknown))}")
+
+
+def build_position(data: dict[str, Any]) -> tuple[State, list[str], list[Event]]:
+    """The scenario's starting state, its seat names, and any events of a deal."""
+    preset = data.get("preset", "standard")
+    if preset not in PRESETS:
+        raise ScenarioError(f"unknown preset {preset!r}")
+    try:
+        options = validate_options(data.get("options", {}))
+    except EngineError as exc:
+        raise ScenarioError(exc.message) from exc
+    target = data.get("target_score", 500)
+    if ("position" in data) == ("deal" in data):
+        raise ScenarioError("a scenario has exactly one of 'position' and 'deal'")
+    if "deal" in data:
+        return _from_deal(data["deal"], preset, options, target)
+    return _from_position(data["position"], preset, options, target)
+
+
+def _from_deal(
+    deal: dict[str, Any], preset: str, options: dict[str, bool], target: int
+) -> tuple[State, list[str], list[Event]]:
+    """A real deal (new_game) with the dealer and the deck order fixed by the file."""
+    _check_keys(deal, DEAL_KEYS, "deal")
+    players = deal.get("players")
+    names = deal.get("names") or [f"seat{i}" for i in range(players or 0)]
+    if players is None:
+        players = len(names)
+    if len(names) != players:
+        raise ScenarioError("deal.names must name every player")
+    tokens = list(deal.get("deck", []))
+    cards = _Cards(preset, tokens)
+    order = [cards.resolve(t) for t in tokens]
+    order += cards.rest()
+    scripted = [
+        {"type": "chance", "kind": "choice", "value": deal.get("dealer", 0)},
+        {"type": "chance", "kind": "shuffle", "order": order},
+    ]
+    try:
+        state, events = new_game(
+            players=players,
+            rng=ReplayRNG(scripted),
+            preset=preset,
+            options=options,
+            target_score=target,
+        )
+    except EngineError as exc:
+        raise ScenarioError(exc.message) from exc
+    return state, list(names), events
+
+
+def _from_position(
+    pos: dict[str, Any], preset: str, options: dict[str, bool], target: int
+) -> tuple[State, list[str], list[Event]]:
+    _check_keys(pos, POSITION_KEYS, "position")
+    seats_data = pos.get("seats")
+    if not isinstance(seats_data, list) or not 2 <= len(seats_data) <= 10:
+        raise ScenarioError("position.seats lists 2 to 10 seats")
+    for i, seat in enumerate(seats_data):
+        _check_keys(seat, SEAT_KEYS, f"position.seats[{i}]")
+    names = [seat.get("name", f"seat{i}") for i, seat in enumerate(seats_data)]
+    tokens = [t for seat in seats_data for t in seat.get("hand", [])]
+    tokens += pos.get("draw_pile", []) + pos.get("discard_pile", [])
+    cards = _Cards(preset, tokens)
+    hands = [[cards.resolve(t) for t in seat.get("hand", [])] for seat in seats_data]
+    draw = [cards.resolve(t) for t in pos.get("draw_pile", [])]
+    discard = [cards.resolve(t) for t in pos.get("discard_pile", [])]
+    rest = cards.rest()
+    where = pos.get("rest", "draw_pile")
+    if where == "draw_pile":
+        draw += rest
+    elif where == "discard_pile":
+        discard += rest
+    elif isinstance(where, int | str) and _seat_index(where, names) is not None:
+        hands[_seat_index(where, names)] += rest  # type: ignore[index]
+    else:
+        raise ScenarioError("position.rest is draw_pile, discard_pile or a seat")
+    if not discard:
+        raise ScenarioError("the discard pile needs a top card")
+    seats = [
+        Seat(
+            hand=hands[i],
+            active=seat.get("active", True),
+            uno=seat.get("uno", False),
+            exposed=seat.get("exposed", False),
+            skips=seat.get("skips", 0),
+            score=seat.get("score", 0),
+            mercy_used=seat.get("mercy_used", False),
+        )
+        for i, seat in enumerate(seats_data)
+    ]
+    phase = pos.get("phase", PLAY)
+    if phase not in PHASES:
+        raise ScenarioError(f"unknown phase {phase!r}")
+    pending = pos.get("pending")
+    if pending is not None:
+        pending = dict(pending)
+        pending["seat"] = _seat(pending.get("seat"), names)
+        pending.setdefault("card", discard[0])
+        pending.setdefault("effect", card_type(pending["card"]))
+        pending.setdefault("reason", "opening")
+        pending.setdefault("uno", False)
+    drawn = pos.get("drawn_card")
+    state = State(
+        preset=preset,
+        seats=seats,
+        draw_pile=draw,
+        discard_pile=discard,
+        options=options,
+        target_score=target,
+        direction=_direction(pos.get("direction")),
+        current=_seat(pos.get("current", 0), names),
+        dealer=_seat(pos.get("dealer", 0), names),
+        phase=phase,
+        drawn_card=hands[_seat(pos.get("current", 0), names)][0] if drawn is True else drawn,
+        pending=pending,
+        round=pos.get("round", 1),
+        round_results=list(pos.get("round_results", [])),
+    )
+    return state, names, []
+
+
+def _seat_index(value: Any, names: list[str]) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if 0 <= value < len(names) else None
+    if isinstance(value, str) and value in names:
+        return names.index(value)
+    return None
+
+
+def _seat(value: Any, names: list[str]) -> int:
+    index = _seat_index(value, names)
+    if index is None:
+        raise ScenarioError(f"{value!r} is not a seat of this scenario ({', '.join(names)})")
+    return index
+
+
+# ---------------------------------------------------------------------------------------------
+# Running
+
+
+def _action(step: dict[str, Any], state: State, names: list[str]) -> Action:
+    raw = {k: v for k, v in step.items() if k not in ("error", "comment")}
+    if "seat" in raw:
+        raw["seat"] = _seat(raw["seat"], names)
+    # Targets may name seats; an unknown name stays a bad seat number for the engine to refuse.
+    if isinstance(raw.get("target"), str):
+        index = _seat_index(raw["target"], names)
+        raw["target"] = index if index is not None else -1
+    card = raw.get("card")
+    if isinstance(card, str) and "-" not in card and "seat" in raw:
+        # A type names the first card of that type in the actor's hand.
+        hand = state.seats[raw["seat"]].hand
+        raw["card"] = next((c for c in hand if card_type(c) == card), f"{card}-0")
+    return Action.from_dict(raw)
+
+
+def run_scenario(data: dict[str, Any]) -> ScenarioResult:
+    """Apply the scenario's actions and check its ``expect`` block."""
+    if not isinstance(data, dict):
+        raise ScenarioError("a scenario is a JSON object")
+    _check_keys(data, TOP_LEVEL_KEYS, "the scenario")
+    for key in ("rule", "expect", "actions"):
+        if key not in data:
+            raise ScenarioError(f"a scenario needs {key!r}")
+    state, names, events = build_position(data)
+    total = Counter(c for s in state.seats for c in s.hand) + Counter(
+        state.draw_pile + state.discard_pile
+    )
+    if sorted(total) != sorted(PRESETS[state.preset].card_ids) or max(total.values()) != 1:
+        raise ScenarioError("the position does not hold each of the 112 cards exactly once")
+    rng = random.Random(data.get("seed", 0))
+    result = ScenarioResult(name=data.get("name", ""), state=state, events=events, names=names)
+    for number, step in enumerate(data["actions"], 1):
+        if not isinstance(step, dict):
+            raise ScenarioError(f"action {number} is not an object")
+        wanted = step.get("error")
+        try:
+            action = _action(step, state, names)
+            state, new_events = apply(state, action, rng)
+        except EngineError as exc:
+            if wanted == exc.code:
+                result.events.append({"type": "refused", "action": number, "code": exc.code})
+                continue
+            if wanted is None:
+                result.unexpected_error = exc
+                result.failures.append(f"action {number} was refused: {exc.code}: {exc.message}")
+            else:
+                result.failures.append(f"action {number}: expected error {wanted}, got {exc.code}")
+            break
+        result.state = state
+        result.events.extend(new_events)
+        if wanted is not None:
+            result.failures.append(f"action {number}: expected error {wanted}, but it applied")
+            break
+    result.state = state
+    if not result.failures:
+        result.failures = check_expect(data["expect"], state, result.events, names)
+    return result
+
+
+def _by_seat(value: Any, names: list[str]) -> dict[int, Any]:
+    if isinstance(value, list):
+        return dict(enumerate(value))
+    if isinstance(value, dict):
+        return {_seat(k if not str(k).isdigit() else int(k), names): v for k, v in value.items()}
+    raise ScenarioError("per-seat expectations are a list or an object keyed by seat")
+
+
+def _same_cards(expected: list[str], actual: list[str]) -> bool:
+    """Entries with a dash compare as card ids, the others as types; order does not matter."""
+    ids = {e for e in expected if "-" in e}
+    return sorted(expected) == sorted(c if c in ids else card_type(c) for c in actual)
+
+
+def _matches(expected: Any, actual: Any) -> bool:
+    """A partial match: every key in ``expected`` is in ``actual`` with a matching value."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and _matches(v, actual[k]) for k, v in expected.items()
+        )
+    return bool(expected == actual)
+
+
+def check_expect(
+    expect: dict[str, Any], state: State, events: list[Event], names: list[str]
+) -> list[str]:
+    """Every difference between ``expect`` and the outcome, in words."""
+    if not isinstance(expect, dict) or not expect:
+        raise ScenarioError("expect must be a non-empty object")
+    failures: list[str] = []
+
+    def differ(what: str, want: Any, got: Any) -> None:
+        failures.append(f"{what}: expected {want!r}, got {got!r}")
+
+    def name(seat: int | None) -> str | None:
+        return None if seat is None else names[seat]
+
+    simple = {
+        "current": lambda: name(state.current),
+        "dealer": lambda: name(state.dealer),
+        "winner": lambda: name(state.winner),
+        "round_winner": lambda: name(state.round_results[-1]["winner"])
+        if state.round_results
+        else None,
+        "direction": lambda: "clockwise" if state.direction == CLOCKWISE else "counterclockwise",
+        "phase": lambda: state.phase,
+        "round": lambda: state.round,
+        "draw_size": lambda: len(state.draw_pile),
+        "discard_size": lambda: len(state.discard_pile),
+        "round_points": lambda: state.round_results[-1]["points"] if state.round_results else None,
+    }
+    per_seat = {
+        "hand_sizes": lambda i: len(state.seats[i].hand),
+        "scores": lambda i: state.seats[i].score,
+        "uno": lambda i: state.seats[i].uno,
+        "catchable": lambda i: (
+            state.seats[i].exposed and not state.seats[i].uno and len(state.seats[i].hand) == 1
+        ),
+        "skips": lambda i: state.seats[i].skips,
+        "active": lambda i: state.seats[i].active,
+        "mercy_used": lambda i: state.seats[i].mercy_used,
+    }
+    for key, want in expect.items():
+        if key in simple:
+            got = simple[key]()
+            if key in ("current", "dealer", "winner", "round_winner") and isinstance(want, int):
+                want = names[want] if 0 <= want < len(names) else want
+            if got != want:
+                differ(key, want, got)
+        elif key in per_seat:
+            for i, value in _by_seat(want, names).items():
+                got = per_seat[key](i)
+                if got != value:
+                    differ(f"{key}[{names[i]}]", value, got)
+        elif key == "hands":
+            for i, value in _by_seat(want, names).items():
+                hand = state.seats[i].hand
+                if not _same_cards(value, hand):
+                    differ(f"hands[{names[i]}]", value, hand)
+        elif key in ("discard_top", "draw_top"):
+            pile = state.discard_pile if key == "discard_top" else state.draw_pile
+            got = pile[0] if pile else None
+            if got is None or (got != want and card_type(got) != want):
+                differ(key, want, got)
+        elif key == "pending":
+            got = state.pending
+            if want is None:
+                if got is not None:
+                    differ(key, None, got)
+            elif got is None or not _matches(
+                {**want, **({"seat": _seat(want["seat"], names)} if "seat" in want else {})}, got
+            ):
+                differ(key, want, got)
+        elif key == "events":
+            # Each listed event must occur, in this order, as a partial match.
+            position = 0
+            for wanted in want:
+                wanted = dict(wanted)
+                for seat_key in ("seat", "target", "winner"):
+                    if isinstance(wanted.get(seat_key), str):
+                        wanted[seat_key] = _seat(wanted[seat_key], names)
+                while position < len(events) and not _matches(wanted, events[position]):
+                    position += 1
+                if position == len(events):
+                    failures.append(f"events: no {wanted!r} (in order) among the events")
+                    break
+                position += 1
+        elif key == "no_events":
+            for unwanted in want:
+                if any(_matches(unwanted, e) for e in events):
+                    failures.append(f"no_events: {unwanted!r} happened")
+        elif key == "legal_actions":
+            for i, wanted_list in _by_seat(want, names).items():
+                got_list = sorted(
+                    (repr(sorted(a.to_dict().items())) for a in legal_actions(state, i)),
+                )
+                want_list = sorted(
+                    repr(sorted(_action({**w, "seat": i}, state, names).to_dict().items()))
+                    for w in wanted_list
+                )
+                if got_list != want_list:
+                    differ(f"legal_actions[{names[i]}]", want_list, got_list)
+        else:
+            raise ScenarioError(f"unknown expectation {key!r}")
+    return failures
+
+
+__all__ = [
+    "ScenarioError",
+    "ScenarioResult",
+    "build_position",
+    "check_expect",
+    "run_scenario",
+]
