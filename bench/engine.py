@@ -1,0 +1,297 @@
+"""Rules-engine throughput: random legal playouts, next to RLCard's UNO environment.
+
+Run from the repository root::
+
+    python bench/engine.py              # 2000 rounds per configuration, median of 3 repeats
+    python bench/engine.py --quick      # ~10 s smoke run
+    python bench/engine.py --min-ratio 3  # exit 1 if ours/RLCard rounds/s is below 3
+
+What is timed
+-------------
+* Ours: one round = ``new_game(players=n, preset=..., target_score=0)`` (a match that ends with
+  the first round), then, until the phase is ``round_over``/``match_over``:
+  ``acts = legal_actions(state, state.current)``, ``a = rng.choice(acts)``,
+  ``state, _ = apply(state, a, rng)``. These are the functions the service calls. The free
+  actions the engine lists for the current seat (``uno`` when it holds one card, ``catch``
+  against an exposed seat) are part of that list and may be picked like any other action.
+* RLCard: ``env.run(is_training=False)`` with two ``RandomAgent``s: RLCard's own loop (reset,
+  legal actions, state encoding, step), one game = one round since its UNO ends when the first
+  player goes out.
+
+Each repeat replays the same seeded rounds (``random.Random(seed)`` for ours, the env seed plus
+``numpy.random.seed`` for RLCard), so repeats do identical work and the median of them only
+filters timing noise. A warm-up precedes every configuration.
+
+The two games differ (All Wild has no colours or numbers, every card is playable, and drawing
+is a separate ``draw`` then ``play_drawn``/``pass``), so rounds differ in length: the table shows
+actions per round to make rounds/s and actions/s comparable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import platform
+import pstats
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from games.engine import apply, legal_actions, new_game  # noqa: E402
+from games.engine.state import MATCH_OVER, ROUND_OVER  # noqa: E402
+
+PRESETS = ("standard", "mattel_2021")
+PLAYER_COUNTS = (2, 4, 10)
+DEFAULT_ROUNDS = 2000
+QUICK_ROUNDS = 300
+OVER = (ROUND_OVER, MATCH_OVER)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    engine: str
+    players: int
+    preset: str
+    rounds: int
+    seconds: float  # median over the repeats
+    actions: int  # actions taken over ``rounds`` rounds (identical in every repeat)
+
+    @property
+    def rounds_per_s(self) -> float:
+        return self.rounds / self.seconds
+
+    @property
+    def actions_per_s(self) -> float:
+        return self.actions / self.seconds
+
+    @property
+    def actions_per_round(self) -> float:
+        return self.actions / self.rounds
+
+
+# ---------------------------------------------------------------------------------------------
+# Ours
+
+
+def play_round(players: int, preset: str, rng: random.Random) -> int:
+    """Deal one round and play it out with random legal actions; return the actions taken."""
+    state, _ = new_game(players=players, rng=rng, preset=preset, target_score=0)
+    taken = 0
+    while state.phase not in OVER:
+        acts = legal_actions(state, state.current)
+        state, _ = apply(state, rng.choice(acts), rng)
+        taken += 1
+    return taken
+
+
+def run_ours(players: int, preset: str, rounds: int, seed: int) -> tuple[float, int]:
+    """Time ``rounds`` random rounds; return (seconds, actions)."""
+    rng = random.Random(seed)
+    taken = 0
+    start = time.perf_counter()
+    for _ in range(rounds):
+        taken += play_round(players, preset, rng)
+    return time.perf_counter() - start, taken
+
+
+# ---------------------------------------------------------------------------------------------
+# RLCard
+
+
+def rlcard_version() -> str | None:
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    return str(getattr(rlcard, "__version__", "?"))
+
+
+def run_rlcard(rounds: int, seed: int) -> tuple[float, int]:
+    """Time ``rounds`` games of RLCard's 2-player UNO with random agents; return (s, actions)."""
+    import numpy as np
+    import rlcard
+    from rlcard.agents import RandomAgent
+
+    env = rlcard.make("uno", config={"seed": seed})
+    env.set_agents([RandomAgent(num_actions=env.num_actions)] * env.num_players)
+    np.random.seed(seed)  # RandomAgent draws from numpy's global generator
+    taken = 0
+    start = time.perf_counter()
+    for _ in range(rounds):
+        trajectories, _ = env.run(is_training=False)
+        # Each player's trajectory is state, (action, state)*: one action per pair.
+        taken += sum((len(t) - 1) // 2 for t in trajectories)
+    return time.perf_counter() - start, taken
+
+
+# ---------------------------------------------------------------------------------------------
+# Measuring
+
+
+def measure(
+    engine: str,
+    players: int,
+    preset: str,
+    run: Callable[[int, int], tuple[float, int]],
+    rounds: int,
+    repeats: int,
+    seed: int,
+) -> Result:
+    """Warm up, then time ``repeats`` identical runs and keep the median time."""
+    run(max(10, rounds // 10), seed + 1)
+    times: list[float] = []
+    counts: set[int] = set()
+    for _ in range(repeats):
+        seconds, taken = run(rounds, seed)
+        times.append(seconds)
+        counts.add(taken)
+    if len(counts) != 1:  # the same seed must replay the same rounds
+        raise RuntimeError(f"{engine} {players}p {preset}: repeats differ in actions {counts}")
+    return Result(engine, players, preset, rounds, statistics.median(times), counts.pop())
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def table(results: Sequence[Result]) -> str:
+    """A Markdown table of the results."""
+    lines = [
+        "| engine | players | preset | rounds | seconds | rounds/s | actions/s | actions/round |",
+        "|---|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r.engine} | {r.players} | {r.preset} | {r.rounds} | {r.seconds:.3f}"
+            f" | {r.rounds_per_s:,.0f} | {r.actions_per_s:,.0f} | {r.actions_per_round:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def profile_ours(players: int, preset: str, rounds: int, seed: int, top: int = 15) -> None:
+    """Print cProfile's top functions (by own time) for our random playouts."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    run_ours(players, preset, rounds, seed)
+    profiler.disable()
+    print(f"\n## cProfile: ours, {players} players, {preset}, {rounds} rounds (by own time)\n")
+    stats = pstats.Stats(profiler, stream=sys.stdout)
+    stats.strip_dirs().sort_stats("tottime").print_stats(top)
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Random legal playouts: our rules engine vs RLCard's UNO environment."
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=None, help=f"rounds per configuration ({DEFAULT_ROUNDS})"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help=f"smoke run: {QUICK_ROUNDS} rounds per configuration"
+    )
+    parser.add_argument("--repeats", type=int, default=3, help="timed repeats; the median counts")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--presets",
+        nargs="+",
+        choices=PRESETS,
+        default=list(PRESETS),
+        help="our presets to run (all by default)",
+    )
+    parser.add_argument(
+        "--min-ratio",
+        type=float,
+        default=None,
+        help="exit 1 unless ours/RLCard rounds/s, 2 players, is at least this for every preset run",
+    )
+    parser.add_argument("--no-rlcard", action="store_true", help="run our engine only")
+    parser.add_argument(
+        "--profile", action="store_true", help="also print cProfile hot spots (2 players)"
+    )
+    args = parser.parse_args(argv)
+    if args.rounds is None:
+        args.rounds = QUICK_ROUNDS if args.quick else DEFAULT_ROUNDS
+    if args.rounds < 1 or args.repeats < 1:
+        parser.error("--rounds and --repeats must be at least 1")
+    if args.no_rlcard and args.min_ratio is not None:
+        parser.error("--min-ratio needs RLCard: drop --no-rlcard")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    version = None if args.no_rlcard else rlcard_version()
+    if not args.no_rlcard and version is None:
+        print(
+            "rlcard is not installed: pip install -e '.[bench]' (or rlcard==1.2.0 numpy),"
+            " or pass --no-rlcard",
+            file=sys.stderr,
+        )
+        return 2
+
+    print("# Rules engine vs RLCard: random legal playouts\n")
+    print(f"- date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+    print(f"- command: python {' '.join(['bench/engine.py', *sys.argv[1:]])}")
+    print(f"- machine: {cpu_model()}, nproc {os.cpu_count()}, {platform.system()}")
+    print(f"- python: {platform.python_implementation()} {platform.python_version()}")
+    print(f"- rlcard: {version or 'not run'}")
+    print(f"- rounds per configuration: {args.rounds}, median of {args.repeats}, seed {args.seed}")
+    print()
+
+    results: list[Result] = []
+    rl: Result | None = None
+    if not args.no_rlcard:
+        rl = measure("rlcard", 2, "uno", run_rlcard, args.rounds, args.repeats, args.seed)
+        results.append(rl)
+    for players in PLAYER_COUNTS:
+        for preset in args.presets:
+            run = partial(run_ours, players, preset)
+            results.append(
+                measure("ours", players, preset, run, args.rounds, args.repeats, args.seed)
+            )
+    print(table(results))
+
+    failed = False
+    if rl is not None:
+        print("\nRatio ours / RLCard, 2 players:\n")
+        for r in results:
+            if r.engine != "ours" or r.players != 2:
+                continue
+            rounds_ratio = r.rounds_per_s / rl.rounds_per_s
+            actions_ratio = r.actions_per_s / rl.actions_per_s
+            verdict = ""
+            if args.min_ratio is not None:
+                ok = rounds_ratio >= args.min_ratio
+                failed = failed or not ok
+                verdict = f"  [{'ok' if ok else 'BELOW'} --min-ratio {args.min_ratio:g}]"
+            print(
+                f"- {r.preset}: rounds/s x{rounds_ratio:.2f}, actions/s x{actions_ratio:.2f}"
+                f"{verdict}"
+            )
+
+    if args.profile:
+        for preset in args.presets:
+            profile_ours(2, preset, min(args.rounds, 500), args.seed)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
