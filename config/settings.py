@@ -1,0 +1,265 @@
+"""Django settings, read from environment variables through ``config.env``.
+
+The defaults run the whole service on one machine with nothing but Python installed: SQLite in the
+project directory, no Redis (local-memory cache, Celery tasks run inline, periodic jobs run in a
+thread of the web process). Setting DATABASE_URL and REDIS_URL switches to PostgreSQL, Redis and a
+separate Celery worker and beat, which is what docker-compose.yml does.
+
+Every variable is read unconditionally, even when the branch that uses it is not taken, so that the
+registry in ``config.env`` always lists the complete set of knobs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import env_bool, env_int, env_list, env_str, env_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# --- Core -------------------------------------------------------------------------------------
+
+DEBUG = env_bool("DEBUG", default=True, help="Django debug mode. Set false in production.")
+
+_secret_key = env_str(
+    "SECRET_KEY", default=None, help="Django secret key. Required when DEBUG is false."
+)
+if _secret_key is None and not DEBUG:
+    # Refusing to start beats signing sessions with a key that is published in the repo.
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false.")
+SECRET_KEY = _secret_key or "django-insecure-dev-only-key-never-use-in-production"
+
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS",
+    default=["localhost", "127.0.0.1", "[::1]"],
+    help="Host names this service answers to.",
+)
+CSRF_TRUSTED_ORIGINS = env_list(
+    "CSRF_TRUSTED_ORIGINS", default=[], help="Origins trusted for unsafe requests (admin forms)."
+)
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "corsheaders",
+    "games",
+    "players",
+    "notifications",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    # WhiteNoise right after SecurityMiddleware: static files skip the rest of the stack.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    # CORS must run before CommonMiddleware, which can answer (redirect) on its own.
+    "corsheaders.middleware.CorsMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------------------------
+
+DATABASE_URL = env_url(
+    "DATABASE_URL",
+    default=None,
+    help="Database URL, e.g. postgres://user:pass@host:5432/name. Unset: SQLite.",
+)
+SQLITE_PATH = env_str(
+    "SQLITE_PATH",
+    default=str(BASE_DIR / "db.sqlite3"),
+    help="SQLite file used when DATABASE_URL is unset.",
+)
+CONN_MAX_AGE = env_int(
+    "CONN_MAX_AGE",
+    default=60,
+    min_value=0,
+    help="Seconds to keep a PostgreSQL connection open (0: close after each request).",
+)
+
+# SQLite locks the whole file for writes. With the default DEFERRED transactions two requests can
+# both start reading, then both try to upgrade to a write lock, and one fails at once with
+# "database is locked". IMMEDIATE takes the write lock at BEGIN, so the second writer waits (up to
+# `timeout` seconds) instead. WAL lets readers carry on while a writer holds the lock.
+SQLITE_OPTIONS: dict[str, Any] = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL;",
+}
+
+_database: dict[str, Any]
+if DATABASE_URL:
+    _database = dict(
+        dj_database_url.parse(DATABASE_URL, conn_max_age=CONN_MAX_AGE, conn_health_checks=True)
+    )
+else:
+    _database = {"ENGINE": "django.db.backends.sqlite3", "NAME": SQLITE_PATH}
+if _database["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite connections are cheap and file locks are per connection: never keep them around.
+    _database["CONN_MAX_AGE"] = 0
+    _database["OPTIONS"] = {**SQLITE_OPTIONS, **_database.get("OPTIONS", {})}
+DATABASES = {"default": _database}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis, cache and Celery ------------------------------------------------------------------
+
+REDIS_URL = env_url(
+    "REDIS_URL",
+    default=None,
+    schemes=("redis", "rediss", "unix"),
+    help="Redis URL for cache and Celery. Unset: local-memory cache, tasks run inline.",
+)
+
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_TASK_ALWAYS_EAGER = False
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # No broker: run tasks inline in the caller. Periodic jobs run in a thread of the web process
+    # instead of Celery beat (see config/background.py and the `serve` command).
+    CELERY_BROKER_URL = "memory://"
+    CELERY_RESULT_BACKEND = None
+    CELERY_TASK_ALWAYS_EAGER = True
+# Inline tasks should fail loudly in development and tests, as they would in a worker's log.
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TIMEZONE = "UTC"
+CELERY_TASK_ACKS_LATE = True
+# Tasks re-check state before acting, so a redelivered message is harmless; losing one is not.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# --- HTTP API ---------------------------------------------------------------------------------
+
+CORS_ALLOWED_ORIGINS = env_list(
+    "CORS_ALLOWED_ORIGINS",
+    default=[],
+    help="Browser origins allowed to call the API, e.g. https://play.example.com.",
+)
+
+THROTTLE_RATES = {
+    "auth": env_str("THROTTLE_AUTH", default="20/min", help="Sign-up, log-in, reset requests."),
+    "actions": env_str("THROTTLE_ACTIONS", default="120/min", help="Game actions per user."),
+    "games": env_str("THROTTLE_GAMES", default="60/min", help="Create/join games per user."),
+}
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Bearer first: its WWW-Authenticate header makes DRF answer 401 (not 403) without credentials.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "players.auth.BearerTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["players.permissions.TokenScopePermission"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Uno All Wild API",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Email ------------------------------------------------------------------------------------
+
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    default="django.core.mail.backends.console.EmailBackend",
+    help="Django email backend. Default prints mail to the console.",
+)
+EMAIL_HOST = env_str("EMAIL_HOST", default="localhost", help="SMTP host.")
+EMAIL_PORT = env_int("EMAIL_PORT", default=25, min_value=1, help="SMTP port.")
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", default="", help="SMTP user name.")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", default="", help="SMTP password.")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False, help="Use STARTTLS for SMTP.")
+DEFAULT_FROM_EMAIL = env_str(
+    "DEFAULT_FROM_EMAIL", default="Uno All Wild <noreply@localhost>", help="From address."
+)
+
+# --- Static files -----------------------------------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(
+    env_str(
+        "STATIC_ROOT",
+        default=str(BASE_DIR / "staticfiles"),
+        help="Where collectstatic writes files for WhiteNoise to serve.",
+    )
+)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Hashed names let browsers cache static files forever; `serve` runs collectstatic first.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+# --- Internationalisation ---------------------------------------------------------------------
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Logging ----------------------------------------------------------------------------------
+
+LOG_LEVEL = env_str(
+    "LOG_LEVEL", default="INFO", help="Log level of the service's own loggers (DEBUG, INFO, ...)."
+).upper()
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    # Checked here so the message names the variable; logging's own error would not.
+    raise ImproperlyConfigured("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL.")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {
+        name: {"level": LOG_LEVEL, "handlers": ["console"], "propagate": False}
+        for name in ("config", "games", "players", "notifications")
+    },
+}

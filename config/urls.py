@@ -1,0 +1,18 @@
+"""Top-level URL routes."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from config.views import healthz
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    # ---- API v1 -------------------------------------------------------------------------------
+    # The games HTTP API plugs in here: add routes to games/api/urls.py, not to this file.
+    path("api/v1/", include("games.api.urls")),
+]

@@ -1,0 +1,1 @@
+"""HTTP API of the games app (DRF views and serializers, kept thin)."""
