@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class GamesConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "games"
+    verbose_name = "Games"
+    # Periodic jobs (the turn-timer sweep) get registered with config.background in ready().

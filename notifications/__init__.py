@@ -1,0 +1,1 @@
+"""Inbox, outbox, delivery channels (email, web push, webhooks) and preferences."""

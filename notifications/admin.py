@@ -1,0 +1,1 @@
+# Admin (moderation) screens are registered here as the models arrive.

@@ -1,0 +1,1 @@
+"""Accounts, tokens, profiles, bans and reports."""
