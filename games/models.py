@@ -1,1 +1,157 @@
-# Models arrive with their features; kept so Django treats this as a full app from the start.
+"""Games, their seats, the move log, round results and idempotency records.
+
+The engine state of a running game lives in ``Game.state`` (JSON), the one source of truth for
+hands and piles; every change to it goes through ``games.services`` under a row lock.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Game(models.Model):
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+    EXPIRED = "expired"
+    STATUSES = [
+        (LOBBY, "Waiting for players"),
+        (ACTIVE, "In progress"),
+        (FINISHED, "Finished"),
+        (ABORTED, "Aborted"),
+        (EXPIRED, "Expired"),
+    ]
+    PUBLIC = "public"
+    PRIVATE = "private"
+    VISIBILITIES = [(PUBLIC, "Public"), (PRIVATE, "Private")]
+
+    # A UUID so that game ids cannot be enumerated.
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="hosted_games"
+    )
+    preset = models.CharField(max_length=20, default="standard")
+    options = models.JSONField(default=dict, blank=True)
+    max_players = models.PositiveSmallIntegerField(default=4)
+    target_score = models.PositiveIntegerField(default=500)
+    turn_seconds = models.PositiveIntegerField(default=24 * 3600)
+    visibility = models.CharField(max_length=8, choices=VISIBILITIES, default=PRIVATE)
+    status = models.CharField(max_length=10, choices=STATUSES, default=LOBBY)
+    # Bumped by every state change; clients send it back as expected_version.
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True)
+    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
+    invite_expires_at = models.DateTimeField(null=True, blank=True)
+    lobby_expires_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Denormalised from the state so "my turn" lists and the timer sweep are index lookups.
+    current_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="games_to_move",
+    )
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    rematch_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["status", "visibility", "-created_at"]),
+            models.Index(fields=["status", "lobby_expires_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.preset} game {self.id} ({self.status})"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="seats"
+    )
+    # The engine's seat number, fixed when the game starts (seat order is shuffled then).
+    position = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(default=timezone.now)
+    left_at = models.DateTimeField(null=True, blank=True)
+    final_score = models.IntegerField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["position", "joined_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
+            models.UniqueConstraint(fields=["game", "position"], name="one_user_per_position"),
+        ]
+        indexes = [models.Index(fields=["user", "game"])]
+
+    def __str__(self) -> str:
+        return f"seat {self.position} of {self.game_id}"
+
+
+class Move(models.Model):
+    """One state change: the action applied and every event it produced (secrets included;
+    selectors filter them per reader). Move 0 is the start of the game (the first deal)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()  # the game's version after this move
+    seat = models.SmallIntegerField(null=True, blank=True)  # None for system actions
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="one_move_per_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"move {self.number} of {self.game_id}"
+
+
+class RoundResult(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="round_results")
+    round = models.PositiveIntegerField()
+    winner_position = models.PositiveSmallIntegerField()
+    points = models.PositiveIntegerField()
+    hands = models.JSONField(default=dict)
+    scores = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["round"]
+        constraints = [models.UniqueConstraint(fields=["game", "round"], name="one_result_per_round")]
+
+
+class IdempotencyRecord(models.Model):
+    """The first response to a request sent with an Idempotency-Key, replayed for retries."""
+
+    IN_PROGRESS = "in_progress"
+    DONE = "done"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    key = models.CharField(max_length=128)
+    request_hash = models.CharField(max_length=64)
+    status = models.CharField(max_length=12, default=IN_PROGRESS)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    response_body = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_record_per_key")]

@@ -1,1 +1,73 @@
-# Models arrive with their features; kept so Django treats this as a full app from the start.
+"""Accounts: the user model and the API tokens phones and third-party apps sign in with."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils import timezone
+
+TOKEN_PREFIX = "uaw_"
+
+
+class User(AbstractUser):
+    """A player account. Username and password, optional e-mail, a profile."""
+
+    display_name = models.CharField(max_length=40, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    language = models.CharField(
+        max_length=8, choices=[("en", "English"), ("da", "Dansk")], default="en"
+    )
+    email_verified = models.BooleanField(default=False)
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username
+
+
+def hash_token(raw: str) -> str:
+    # Tokens are long random strings, so a fast unsalted hash is enough: nobody can brute-force
+    # 256 bits, and a lookup by hash stays one indexed query.
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+class ApiToken(models.Model):
+    """A named, scoped token for one device or app. Only its hash is stored."""
+
+    SCOPE_READ = "read"
+    SCOPE_PLAY = "play"
+    SCOPES = [(SCOPE_READ, "Read only"), (SCOPE_PLAY, "Read and play")]
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tokens")
+    name = models.CharField(max_length=60)
+    scope = models.CharField(max_length=8, choices=SCOPES, default=SCOPE_PLAY)
+    key_hash = models.CharField(max_length=64, unique=True)
+    # The first characters of the token, shown in lists so a person can tell tokens apart.
+    prefix = models.CharField(max_length=12)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @classmethod
+    def issue(cls, user: User, *, name: str, scope: str = SCOPE_PLAY) -> tuple[ApiToken, str]:
+        """Create a token and return it with its raw string, which is never stored."""
+        raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        token = cls.objects.create(
+            user=user, name=name, scope=scope, key_hash=hash_token(raw), prefix=raw[:12]
+        )
+        return token, raw
+
+    @property
+    def is_live(self) -> bool:
+        now = timezone.now()
+        return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)

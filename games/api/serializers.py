@@ -1,0 +1,240 @@
+"""Request and response shapes of the games API. Responses are rendered through these
+serializers so the OpenAPI schema and what the server sends cannot drift apart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.engine.cards import CARD_TYPES, PRESETS
+from games.engine.state import PHASES
+from games.models import Game
+from games.services import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+
+# ---------------------------------------------------------------------------------------------
+# Errors
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable machine-readable code, e.g. version_conflict.")
+    message = serializers.CharField(help_text="Human-readable explanation.")
+    details = serializers.DictField(required=False, help_text="Extra facts, e.g. current_version.")
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorDetailSerializer()
+
+
+# ---------------------------------------------------------------------------------------------
+# Creating and listing games
+
+
+class HouseRulesSerializer(serializers.Serializer):
+    stacking = serializers.BooleanField(
+        default=False, help_text="Answer a Draw 2/Draw 4 with an equal or higher draw card."
+    )
+    speed_mode = serializers.BooleanField(default=False, help_text="Short turn limit (5 s).")
+    blind_play = serializers.BooleanField(
+        default=False, help_text="Players cannot see their own hand."
+    )
+    double_down = serializers.BooleanField(default=False, help_text="Play two identical cards.")
+    force_swap_protection = serializers.BooleanField(
+        default=False, help_text="A player holding one card cannot be chosen for Force Swap."
+    )
+    mercy = serializers.BooleanField(
+        default=False, help_text="With 15+ cards, discard 5 once."
+    )
+
+
+class CreateGameSerializer(serializers.Serializer):
+    preset = serializers.ChoiceField(choices=sorted(PRESETS), default="standard")
+    max_players = serializers.IntegerField(min_value=2, max_value=10, default=4)
+    target_score = serializers.IntegerField(
+        min_value=0, max_value=100_000, default=500, help_text="Points to win; 0 = one round."
+    )
+    turn_seconds = serializers.IntegerField(
+        min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS, default=DEFAULT_TURN_SECONDS
+    )
+    visibility = serializers.ChoiceField(
+        choices=[Game.PUBLIC, Game.PRIVATE], default=Game.PRIVATE
+    )
+    options = HouseRulesSerializer(required=False, help_text="House rules, all off by default.")
+
+
+class CardSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="Stable card id, e.g. draw4-3.")
+    type = serializers.ChoiceField(choices=CARD_TYPES)
+
+
+class PlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(allow_null=True, help_text="Seat number once started.")
+    user_id = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    left = serializers.BooleanField()
+    you = serializers.BooleanField()
+    final_score = serializers.IntegerField(allow_null=True)
+    place = serializers.IntegerField(allow_null=True)
+
+
+class TableSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    hand_size = serializers.IntegerField()
+    uno = serializers.BooleanField(help_text="Said UNO for the current one-card stint.")
+    catchable = serializers.BooleanField(help_text="Holds one card without UNO: catch them!")
+    active = serializers.BooleanField(help_text="False once the player left.")
+    skips_owed = serializers.IntegerField()
+    score = serializers.IntegerField()
+
+
+class PendingChoiceSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    card = CardSerializer()
+    effect = serializers.CharField()
+    reason = serializers.CharField()
+
+
+class RoundResultSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    winner = serializers.IntegerField()
+    points = serializers.IntegerField()
+    hands = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Hands left at the end of the round, revealed as at a real table.",
+    )
+    scores = serializers.ListField(child=serializers.IntegerField())
+
+
+class LegalActionSerializer(serializers.Serializer):
+    type = serializers.CharField()
+    seat = serializers.IntegerField()
+    card = serializers.CharField(required=False)
+    target = serializers.IntegerField(required=False)
+
+
+class TableSerializer(serializers.Serializer):
+    """The engine's view for the caller's seat."""
+
+    game = serializers.CharField()
+    preset = serializers.CharField()
+    options = serializers.DictField(child=serializers.BooleanField())
+    target_score = serializers.IntegerField()
+    round = serializers.IntegerField()
+    phase = serializers.ChoiceField(choices=PHASES)
+    current_seat = serializers.IntegerField()
+    direction = serializers.ChoiceField(choices=["clockwise", "counterclockwise"])
+    dealer = serializers.IntegerField()
+    seats = TableSeatSerializer(many=True)
+    discard_top = CardSerializer(allow_null=True)
+    discard_pile = CardSerializer(many=True, help_text="Face-up discards, top first.")
+    draw_size = serializers.IntegerField()
+    points = serializers.DictField(child=serializers.IntegerField())
+    round_results = RoundResultSerializer(many=True)
+    winner = serializers.IntegerField(allow_null=True)
+    you = serializers.IntegerField()
+    hand = CardSerializer(many=True, help_text="Your cards, top first.")
+    drawn_card = CardSerializer(allow_null=True)
+    pending_choice = PendingChoiceSerializer(allow_null=True)
+    legal_actions = LegalActionSerializer(many=True)
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=[s for s, _ in Game.STATUSES])
+    version = serializers.IntegerField(help_text="Send back as expected_version.")
+    preset = serializers.CharField()
+    options = serializers.DictField(child=serializers.BooleanField())
+    max_players = serializers.IntegerField()
+    target_score = serializers.IntegerField()
+    turn_seconds = serializers.IntegerField()
+    visibility = serializers.CharField()
+    host_id = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    turn_deadline = serializers.DateTimeField(allow_null=True)
+    your_turn = serializers.BooleanField()
+    your_seat = serializers.IntegerField(allow_null=True)
+    invite_code = serializers.CharField(allow_null=True)
+    invite_expires_at = serializers.DateTimeField(allow_null=True)
+    rematch_of = serializers.UUIDField(allow_null=True)
+    players = PlayerSerializer(many=True)
+
+
+class GameSerializer(GameSummarySerializer):
+    table = TableSerializer(allow_null=True, help_text="Null until the game starts.")
+
+
+# ---------------------------------------------------------------------------------------------
+# Actions: a union discriminated by `type`
+
+
+class _ActionBase(serializers.Serializer):
+    expected_version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        help_text="The game version you acted on; 409 version_conflict when it has moved on.",
+    )
+
+
+def _action(name: str, doc: str, **fields: serializers.Field) -> type[serializers.Serializer]:
+    attrs: dict[str, Any] = {"type": serializers.ChoiceField(choices=[name]), **fields}
+    attrs["__doc__"] = doc
+    return type(f"{name.title().replace('_', '')}ActionSerializer", (_ActionBase,), attrs)
+
+
+def _target(help_text: str, required: bool = False) -> serializers.IntegerField:
+    return serializers.IntegerField(required=required, min_value=0, help_text=help_text)
+
+
+def _uno() -> serializers.BooleanField:
+    return serializers.BooleanField(
+        required=False, default=False, help_text="Say UNO with this play."
+    )
+
+
+ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
+    "play": _action(
+        "play",
+        "Play a card from your hand.",
+        card=serializers.CharField(help_text="Card id from your hand."),
+        target=_target("Seat to target (Targeted Draw 2, Force Swap)."),
+        uno=_uno(),
+    ),
+    "draw": _action("draw", "Draw one card instead of playing."),
+    "play_drawn": _action(
+        "play_drawn",
+        "Play the card you just drew.",
+        target=_target("Seat to target, if the card needs one."),
+        uno=_uno(),
+    ),
+    "pass": _action("pass", "End your turn after drawing."),
+    "uno": _action("uno", "Say UNO while holding one card."),
+    "catch": _action(
+        "catch", "Catch a player holding one card who has not said UNO.",
+        target=_target("Seat to catch.", required=True),
+    ),
+    "choose_target": _action(
+        "choose_target",
+        "Choose the target of a card on the table (opening card).",
+        target=_target("Seat to target.", required=True),
+    ),
+}
+
+
+class MoveSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    action = serializers.DictField()
+    created_at = serializers.DateTimeField()
+    events = serializers.ListField(child=serializers.DictField())
+
+
+class EventPageSerializer(serializers.Serializer):
+    moves = MoveSerializer(many=True)
+    next_after = serializers.IntegerField(help_text="Pass as ?after= to get the next page.")
+    has_more = serializers.BooleanField()
+
+
+class JoinByCodeSerializer(serializers.Serializer):
+    invite_code = serializers.CharField(max_length=32)

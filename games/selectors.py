@@ -1,0 +1,130 @@
+"""Every read that builds what a player may see of a game.
+
+Visibility itself is decided by the engine (``engine.view`` / ``engine.visible_events``); this
+module only adds who sits where and the platform facts (status, version, deadline).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+
+from games import engine
+from games.engine import State
+from games.models import Game, Move, Seat
+from players.models import User
+
+
+def visible_games(user: User) -> QuerySet[Game]:
+    """Games ``user`` may look at: their own, and public lobbies."""
+    return Game.objects.filter(
+        Q(seats__user=user) | Q(visibility=Game.PUBLIC, status=Game.LOBBY)
+    ).distinct()
+
+
+def get_game_for(user: User, game_id: Any) -> Game | None:
+    """The game if ``user`` may see it; None (answered as 404) otherwise."""
+    try:
+        return visible_games(user).get(pk=game_id)
+    except (Game.DoesNotExist, ValidationError, ValueError, TypeError):
+        return None  # a malformed id is just another game that does not exist
+
+
+def my_games(
+    user: User, *, status: str | None = None, my_turn: bool | None = None
+) -> QuerySet[Game]:
+    """The user's games: those waiting for their move first (soonest deadline first), then the
+    newest."""
+    qs = Game.objects.filter(seats__user=user)
+    if status:
+        qs = qs.filter(status=status)
+    your_turn = Q(current_user=user, status=Game.ACTIVE)
+    if my_turn is True:
+        qs = qs.filter(your_turn)
+    elif my_turn is False:
+        qs = qs.exclude(your_turn)
+    return qs.annotate(
+        turn_rank=Case(When(your_turn, then=Value(0)), default=Value(1), output_field=IntegerField())
+    ).order_by("turn_rank", "turn_deadline", "-created_at")
+
+
+def open_games() -> QuerySet[Game]:
+    return Game.objects.filter(status=Game.LOBBY, visibility=Game.PUBLIC).order_by("-created_at")
+
+
+def seat_summary(seats: list[Seat], me: User | None) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": s.position,
+            "user_id": s.user_id,
+            "name": s.user.public_name if s.user else "(deleted)",
+            "left": s.left_at is not None,
+            "you": me is not None and s.user_id == me.pk,
+            "final_score": s.final_score,
+            "place": s.place,
+        }
+        for s in seats
+    ]
+
+
+def game_summary(game: Game, seats: list[Seat], user: User) -> dict[str, Any]:
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    return {
+        "id": str(game.id),
+        "status": game.status,
+        "version": game.version,
+        "preset": game.preset,
+        "options": game.options,
+        "max_players": game.max_players,
+        "target_score": game.target_score,
+        "turn_seconds": game.turn_seconds,
+        "visibility": game.visibility,
+        "host_id": game.host_id,
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "turn_deadline": game.turn_deadline,
+        "your_turn": game.status == Game.ACTIVE and game.current_user_id == user.pk,
+        "your_seat": mine.position if mine else None,
+        # Only the seated players get the invite code: it is the key to a private lobby.
+        "invite_code": game.invite_code if mine and game.status == Game.LOBBY else None,
+        "invite_expires_at": game.invite_expires_at if mine and game.status == Game.LOBBY else None,
+        "rematch_of": str(game.rematch_of_id) if game.rematch_of_id else None,
+        "players": seat_summary(seats, user),
+    }
+
+
+def game_view(game: Game, user: User) -> dict[str, Any]:
+    """Everything ``user`` may see of ``game``: two queries whatever the game's length."""
+    seats = list(game.seats.select_related("user"))
+    data = game_summary(game, seats, user)
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    table = None
+    if game.state is not None and mine is not None and mine.position is not None:
+        table = engine.view(State.from_dict(game.state), mine.position)
+    data["table"] = table
+    return data
+
+
+def events_for(
+    game: Game, user: User, *, after: int, limit: int
+) -> tuple[list[dict[str, Any]], bool]:
+    """Moves after version ``after`` with the events this user may see, and whether more exist."""
+    seat = Seat.objects.filter(game=game, user=user).values_list("position", flat=True).first()
+    moves = list(Move.objects.filter(game=game, number__gt=after).order_by("number")[: limit + 1])
+    more = len(moves) > limit
+    out = []
+    for move in moves[:limit]:
+        out.append(
+            {
+                "version": move.number,
+                "seat": move.seat,
+                # A play names its card, which lands face up: actions hold no secrets.
+                "action": move.action,
+                "created_at": move.created_at,
+                "events": engine.visible_events(move.events, seat if seat is not None else -1),
+            }
+        )
+    return out, more

@@ -1,0 +1,386 @@
+"""Every change to a game: create, join, leave, start, act, time out, rematch, expire.
+
+Each public function is one transaction. Those that touch a running game lock its row
+(``SELECT … FOR UPDATE``), check the expected version, ask the engine, then save the new state,
+the move and the round results before committing. Nothing else writes game state.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from config.errors import ServiceError
+from games import engine
+from games.engine import Action, EngineError, State
+from games.engine.actions import NEXT_ROUND, PLAYER_ACTIONS, SYSTEM_ACTIONS
+from games.engine.state import MATCH_OVER, ROUND_OVER
+from games.models import Game, Move, RoundResult, Seat
+from players.models import User
+
+MIN_TURN_SECONDS = 30
+MAX_TURN_SECONDS = 14 * 24 * 3600
+DEFAULT_TURN_SECONDS = 24 * 3600
+
+
+def _rng() -> secrets.SystemRandom:
+    return secrets.SystemRandom()
+
+
+def _lobby_ttl() -> timedelta:
+    return timedelta(seconds=getattr(settings, "LOBBY_TTL_SECONDS", 7 * 24 * 3600))
+
+
+def _invite_ttl() -> timedelta:
+    return timedelta(seconds=getattr(settings, "INVITE_TTL_SECONDS", 7 * 24 * 3600))
+
+
+def _locked(game_id: Any) -> Game:
+    """The game row, locked until the transaction ends. Caller holds transaction.atomic()."""
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except (Game.DoesNotExist, ValidationError, ValueError, TypeError) as exc:
+        raise ServiceError("not_found", "No such game.", 404) from exc
+
+
+def _engine_error(exc: EngineError) -> ServiceError:
+    return ServiceError(exc.code, exc.message, 422)
+
+
+# ---------------------------------------------------------------------------------------------
+# Lobby
+
+
+def create_game(
+    *,
+    host: User,
+    preset: str = "standard",
+    max_players: int = 4,
+    target_score: int = 500,
+    turn_seconds: int = DEFAULT_TURN_SECONDS,
+    visibility: str = Game.PRIVATE,
+    options: dict[str, bool] | None = None,
+    rematch_of: Game | None = None,
+) -> Game:
+    """A new lobby with the host in the first seat."""
+    if preset not in engine.cards.PRESETS:
+        raise ServiceError("invalid_setup", f"Unknown preset {preset!r}.", 400)
+    if not 2 <= max_players <= 10:
+        raise ServiceError("invalid_setup", "A game has 2 to 10 seats.", 400)
+    if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+        raise ServiceError("invalid_setup", "The turn time limit is 30 s to 14 days.", 400)
+    try:
+        opts = engine.validate_options(options or {})
+    except EngineError as exc:
+        raise ServiceError(exc.code, exc.message, 400) from exc
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.create(
+            host=host,
+            preset=preset,
+            options=opts,
+            max_players=max_players,
+            target_score=target_score,
+            turn_seconds=turn_seconds,
+            visibility=visibility,
+            invite_expires_at=now + _invite_ttl(),
+            lobby_expires_at=now + _lobby_ttl(),
+            rematch_of=rematch_of,
+        )
+        Seat.objects.create(game=game, user=host)
+    return game
+
+
+def _may_join_without_code(game: Game, user: User) -> bool:
+    if game.visibility == Game.PUBLIC:
+        return True
+    original = game.rematch_of
+    return original is not None and original.seats.filter(user=user).exists()
+
+
+def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None) -> Game:
+    """Take a seat in a lobby: public games by id, private ones by invite code.
+
+    The game starts by itself when the last seat is taken.
+    """
+    with transaction.atomic():
+        if invite_code is not None:
+            found = Game.objects.filter(invite_code=invite_code).values_list("pk", flat=True)
+            if not found:
+                raise ServiceError("invalid_invite", "This invite code does not exist.", 404)
+            game = _locked(found[0])
+            if game.invite_expires_at and game.invite_expires_at <= timezone.now():
+                raise ServiceError("invite_expired", "This invite has expired.", 410)
+        else:
+            game = _locked(game_id)
+            if not _may_join_without_code(game, user):
+                # A private game is invisible without its code.
+                raise ServiceError("not_found", "No such game.", 404)
+        if game.status != Game.LOBBY:
+            raise ServiceError("game_already_started", "This game is no longer open.", 409)
+        seats = list(game.seats.all())
+        if any(seat.user_id == user.pk for seat in seats):
+            raise ServiceError("already_joined", "You already have a seat in this game.", 409)
+        if len(seats) >= game.max_players:
+            raise ServiceError("game_full", "Every seat is taken.", 409)
+        Seat.objects.create(game=game, user=user)
+        game.version += 1
+        game.save(update_fields=["version"])
+        if len(seats) + 1 == game.max_players:
+            _start(game)
+    return game
+
+
+def leave_game(*, user: User, game_id: Any) -> Game:
+    """Leave a lobby (the seat is freed) or a game in progress (the engine's ``leave``)."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = _seat_of(game, user)
+        if game.status == Game.LOBBY:
+            seat.delete()
+            rest = list(game.seats.order_by("joined_at"))
+            if not rest:
+                game.status = Game.EXPIRED
+                game.finished_at = timezone.now()
+            elif game.host_id == user.pk:
+                game.host = rest[0].user  # the longest-waiting player hosts from now on
+            game.version += 1
+            game.save()
+        elif game.status == Game.ACTIVE:
+            if seat.left_at is not None:
+                raise ServiceError("not_in_game", "You have already left this game.", 409)
+            seat.left_at = timezone.now()
+            seat.save(update_fields=["left_at"])
+            _apply(game, Action(engine.actions.LEAVE, seat.position), seat=None)
+        else:
+            raise ServiceError("game_over", "This game is over.", 409)
+    return game
+
+
+def start_game(*, user: User, game_id: Any) -> Game:
+    with transaction.atomic():
+        game = _locked(game_id)
+        _seat_of(game, user)
+        if game.status != Game.LOBBY:
+            raise ServiceError("game_already_started", "This game has already started.", 409)
+        if game.host_id != user.pk:
+            raise ServiceError("not_host", "Only the host can start the game.", 403)
+        if game.seats.count() < 2:
+            raise ServiceError("not_enough_players", "A game needs at least 2 players.", 409)
+        _start(game)
+    return game
+
+
+def _start(game: Game) -> None:
+    """Shuffle the seat order, deal round 1. Caller holds the game lock."""
+    seats = list(game.seats.all())
+    _rng().shuffle(seats)
+    for position, seat in enumerate(seats):
+        seat.position = position
+    Seat.objects.bulk_update(seats, ["position"])
+    state, events = engine.new_game(
+        players=len(seats),
+        rng=_rng(),
+        preset=game.preset,
+        options=game.options,
+        target_score=game.target_score,
+    )
+    game.status = Game.ACTIVE
+    game.started_at = timezone.now()
+    game.invite_expires_at = game.started_at  # the invite link dies with the lobby
+    _save_state(game, state, {"type": "start"}, None, events, seats)
+
+
+def regenerate_invite(*, user: User, game_id: Any) -> Game:
+    with transaction.atomic():
+        game = _locked(game_id)
+        _seat_of(game, user)
+        if game.host_id != user.pk:
+            raise ServiceError("not_host", "Only the host can renew the invite.", 403)
+        if game.status != Game.LOBBY:
+            raise ServiceError("game_already_started", "This game has already started.", 409)
+        game.invite_code = secrets.token_urlsafe(12)
+        game.invite_expires_at = timezone.now() + _invite_ttl()
+        game.version += 1
+        game.save(update_fields=["invite_code", "invite_expires_at", "version"])
+    return game
+
+
+def expire_lobbies(*, now: Any = None) -> int:
+    """Close lobbies that never started. Returns how many were closed."""
+    now = now or timezone.now()
+    return Game.objects.filter(status=Game.LOBBY, lobby_expires_at__lte=now).update(
+        status=Game.EXPIRED, finished_at=now
+    )
+
+
+def rematch(*, user: User, game_id: Any) -> Game:
+    """A new lobby with the same settings that the finished game's players may join by id."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        _seat_of(game, user)
+        if game.status != Game.FINISHED:
+            raise ServiceError("game_not_finished", "A rematch needs a finished game.", 409)
+        existing = game.rematches.filter(status__in=[Game.LOBBY, Game.ACTIVE]).first()
+        if existing is not None:
+            if not existing.seats.filter(user=user).exists():
+                return join_game(user=user, game_id=existing.pk)
+            return existing
+        return create_game(
+            host=user,
+            preset=game.preset,
+            max_players=game.seats.count(),
+            target_score=game.target_score,
+            turn_seconds=game.turn_seconds,
+            visibility=Game.PRIVATE,
+            options=game.options,
+            rematch_of=game,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Turns
+
+
+def _seat_of(game: Game, user: User) -> Seat:
+    seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
+    if seat is None:
+        # Same answer as a game that does not exist: a stranger learns nothing.
+        raise ServiceError("not_found", "No such game.", 404)
+    return seat
+
+
+def act(
+    *, user: User, game_id: Any, action: dict[str, Any], expected_version: int | None
+) -> Game:
+    """Apply one player action. Raises ServiceError: version_conflict (409) when the client's
+    view is stale, the engine's code (422) when the rules refuse it."""
+    kind = action.get("type")
+    if kind not in PLAYER_ACTIONS:
+        raise ServiceError("invalid_action", f"Unknown action type {kind!r}.", 400)
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = _seat_of(game, user)
+        if game.status == Game.LOBBY:
+            raise ServiceError("game_not_started", "The game has not started yet.", 409)
+        if game.status != Game.ACTIVE:
+            raise ServiceError("game_over", "This game is over.", 409)
+        if expected_version is not None and expected_version != game.version:
+            raise ServiceError(
+                "version_conflict",
+                "The game has changed since you last saw it; reload and try again.",
+                409,
+                current_version=game.version,
+            )
+        if seat.left_at is not None:
+            raise ServiceError("not_in_game", "You have left this game.", 409)
+        try:
+            parsed = Action.from_dict({**action, "seat": seat.position})
+        except EngineError as exc:
+            raise ServiceError(exc.code, exc.message, 400) from exc
+        _apply(game, parsed, seat=seat.position)
+    return game
+
+
+def system_action(*, game_id: Any, action: Action, expected_version: int | None = None) -> Game:
+    """Apply a system action (timeout, leave) for the timer sweep and moderators."""
+    if action.type not in SYSTEM_ACTIONS:
+        raise ServiceError("invalid_action", f"{action.type} is not a system action.", 400)
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.ACTIVE:
+            raise ServiceError("game_over", "This game is not in progress.", 409)
+        if expected_version is not None and expected_version != game.version:
+            raise ServiceError("version_conflict", "The game has moved on.", 409)
+        _apply(game, action, seat=None)
+    return game
+
+
+def _apply(game: Game, action: Action, *, seat: int | None) -> None:
+    """Run the engine and save. Caller holds the game lock."""
+    state = State.from_dict(game.state)
+    try:
+        new, events = engine.apply(state, action, _rng())
+    except EngineError as exc:
+        raise _engine_error(exc) from exc
+    if new.phase == ROUND_OVER:
+        # Rounds follow each other without anyone having to ask: deal the next one now.
+        new, more = engine.apply(new, Action(NEXT_ROUND), _rng())
+        events = events + more
+    _save_state(game, new, action.to_dict(), seat, events, None)
+
+
+def _save_state(
+    game: Game,
+    state: State,
+    action: dict[str, Any],
+    seat: int | None,
+    events: list[dict[str, Any]],
+    seats: list[Seat] | None,
+) -> None:
+    now = timezone.now()
+    game.version += 1
+    game.state = state.to_dict()
+    Move.objects.create(
+        game=game, number=game.version, seat=seat, action=action, events=events, created_at=now
+    )
+    results = [e for e in events if e["type"] == "round_over"]
+    if results:
+        RoundResult.objects.bulk_create(
+            RoundResult(
+                game=game,
+                round=r["round"],
+                winner_position=r["winner"],
+                points=r["points"],
+                hands=r["hands"],
+                scores=r["scores"],
+            )
+            for r in results
+        )
+    if seats is None:
+        seats = list(game.seats.all())
+    by_position = {s.position: s for s in seats}
+    if state.phase == MATCH_OVER:
+        game.status = Game.FINISHED
+        game.finished_at = now
+        game.current_user = None
+        game.turn_deadline = None
+        _record_standings(state, seats)
+    else:
+        current = by_position.get(state.current)
+        game.current_user_id = current.user_id if current else None
+        game.turn_deadline = now + timedelta(seconds=game.turn_seconds)
+    game.save()
+
+
+def _record_standings(state: State, seats: list[Seat]) -> None:
+    ranked = sorted(
+        range(len(state.seats)),
+        key=lambda i: (i != state.winner, -state.seats[i].score),
+    )
+    places = {position: place for place, position in enumerate(ranked, 1)}
+    for seat in seats:
+        if seat.position is None:
+            continue
+        seat.final_score = state.seats[seat.position].score
+        seat.place = places[seat.position]
+    Seat.objects.bulk_update(seats, ["final_score", "place"])
+
+
+__all__ = [
+    "act",
+    "create_game",
+    "expire_lobbies",
+    "join_game",
+    "leave_game",
+    "regenerate_invite",
+    "rematch",
+    "start_game",
+    "system_action",
+]
