@@ -1,0 +1,24 @@
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# Dependencies first, in their own layer, so a code change does not reinstall them. With only
+# pyproject.toml present the project builds as an empty package; uninstalling it leaves the deps.
+COPY pyproject.toml README.md ./
+RUN pip install . && pip uninstall -y unoallwild
+
+COPY . .
+# Installed as well, so `celery -A config` finds the project from any working directory.
+RUN pip install --no-deps . \
+    && useradd --create-home --uid 1000 uno \
+    && mkdir -p /app/staticfiles \
+    && chown uno /app/staticfiles
+
+USER uno
+EXPOSE 8000
+CMD ["python", "manage.py", "serve", "--host", "0.0.0.0", "--port", "8000"]
