@@ -1,0 +1,68 @@
+"""docker-compose.yml stays in step with the settings it configures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+import config.settings  # noqa: F401  (reading the settings fills the registry)
+from config.env import registered_names
+
+ROOT = Path(__file__).resolve().parent.parent
+APP_SERVICES = ("web", "worker", "beat")
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    with (ROOT / "docker-compose.yml").open() as file:
+        loaded: dict[str, Any] = yaml.safe_load(file)
+    return loaded
+
+
+def environment_names(service: dict[str, Any]) -> set[str]:
+    """Variable names from either compose syntax: a mapping, or a list of NAME=value."""
+    environment = service.get("environment") or {}
+    if isinstance(environment, dict):
+        return set(environment)
+    return {entry.split("=", 1)[0] for entry in environment}
+
+
+def test_it_defines_the_app_and_its_backing_services(compose: dict[str, Any]) -> None:
+    assert {"web", "worker", "beat", "postgres", "redis"} <= set(compose["services"])
+
+
+@pytest.mark.parametrize("name", APP_SERVICES)
+def test_every_variable_set_on_an_app_service_is_read_by_settings(
+    compose: dict[str, Any], name: str
+) -> None:
+    # A variable that settings never read is a typo or a leftover, and would be silently ignored.
+    unknown = environment_names(compose["services"][name]) - registered_names()
+    assert not unknown, f"{name} sets variables settings.py never reads: {sorted(unknown)}"
+
+
+@pytest.mark.parametrize("name", APP_SERVICES)
+def test_app_services_use_postgres_and_redis(compose: dict[str, Any], name: str) -> None:
+    assert {"DATABASE_URL", "REDIS_URL"} <= environment_names(compose["services"][name])
+
+
+@pytest.mark.parametrize("name", ["web", "postgres", "redis"])
+def test_it_has_a_healthcheck(compose: dict[str, Any], name: str) -> None:
+    healthcheck = compose["services"][name]["healthcheck"]
+    assert healthcheck["test"]
+
+
+@pytest.mark.parametrize("name", APP_SERVICES)
+def test_app_services_wait_for_healthy_backing_services(compose: dict[str, Any], name: str) -> None:
+    depends_on = compose["services"][name]["depends_on"]
+    for backing in ("postgres", "redis"):
+        assert depends_on[backing]["condition"] == "service_healthy"
+
+
+def test_worker_and_beat_run_celery_for_this_project(compose: dict[str, Any]) -> None:
+    for name, role in (("worker", "worker"), ("beat", "beat")):
+        command = compose["services"][name]["command"]
+        words = command.split() if isinstance(command, str) else command
+        assert words[:4] == ["celery", "-A", "config", role]

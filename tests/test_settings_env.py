@@ -1,0 +1,245 @@
+"""The environment helpers and the settings built from them."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.db.utils import ConnectionHandler
+
+import config.settings  # noqa: F401  (fills the registry before the snapshot below)
+from config import env
+from config.env import EnvError, env_bool, env_int, env_list, env_str, env_url
+
+ROOT = Path(env.__file__).resolve().parent.parent
+SETTINGS_PATH = ROOT / "config" / "settings.py"
+# Taken at import, before the autouse fixture below swaps the registry out.
+SETTINGS_NAMES = frozenset(env.registered_names())
+SETTINGS_VARIABLES = [
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "DATABASE_URL",
+    "SQLITE_PATH",
+    "CONN_MAX_AGE",
+    "REDIS_URL",
+    "CORS_ALLOWED_ORIGINS",
+    "EMAIL_BACKEND",
+    "STATIC_ROOT",
+    "LOG_LEVEL",
+]
+
+
+@pytest.fixture(autouse=True)
+def isolated_registry(monkeypatch: pytest.MonkeyPatch) -> dict[str, env.EnvVar]:
+    """Names read by these tests must not leak into the registry the other tests inspect."""
+    registry: dict[str, env.EnvVar] = {}
+    monkeypatch.setattr(env, "REGISTRY", registry)
+    return registry
+
+
+def load_settings(monkeypatch: pytest.MonkeyPatch, **environ: str) -> dict[str, Any]:
+    """Execute settings.py afresh with exactly these variables set (the live settings stay)."""
+    for name in SETTINGS_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(SETTINGS_PATH))
+
+
+def test_env_int_rejects_a_non_number() -> None:
+    with pytest.raises(EnvError, match="WORKERS must be an integer, got 'abc'"):
+        env_int("WORKERS", 1, environ={"WORKERS": "abc"})
+
+
+def test_env_int_enforces_its_lower_bound() -> None:
+    with pytest.raises(EnvError, match="WORKERS must be >= 1"):
+        env_int("WORKERS", 1, min_value=1, environ={"WORKERS": "0"})
+
+
+def test_env_int_reads_a_number_and_falls_back_to_the_default() -> None:
+    assert env_int("WORKERS", 1, environ={"WORKERS": " 12 "}) == 12
+    assert env_int("WORKERS", 1, environ={}) == 1
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("true", True),
+        ("TRUE", True),
+        ("1", True),
+        ("yes", True),
+        ("false", False),
+        ("0", False),
+        ("No", False),
+    ],
+)
+def test_env_bool_accepts_the_documented_words(raw: str, expected: bool) -> None:
+    assert env_bool("FLAG", False, environ={"FLAG": raw}) is expected
+
+
+@pytest.mark.parametrize("raw", ["flase", "on", "2", "enabled"])
+def test_env_bool_rejects_anything_else_instead_of_guessing(raw: str) -> None:
+    with pytest.raises(EnvError, match="FLAG must be one of true/false"):
+        env_bool("FLAG", False, environ={"FLAG": raw})
+
+
+def test_a_variable_without_default_is_required() -> None:
+    with pytest.raises(EnvError, match="NEEDED is required"):
+        env_str("NEEDED", environ={})
+
+
+def test_an_empty_value_counts_as_unset() -> None:
+    assert env_str("NAME", "fallback", environ={"NAME": "  "}) == "fallback"
+
+
+def test_env_list_splits_on_commas_and_drops_blanks() -> None:
+    assert env_list("HOSTS", [], environ={"HOSTS": "a.example, b.example,,"}) == [
+        "a.example",
+        "b.example",
+    ]
+
+
+def test_env_url_rejects_a_scheme_it_does_not_support() -> None:
+    with pytest.raises(EnvError, match="REDIS_URL must use one of the schemes redis"):
+        env_url("REDIS_URL", None, schemes=("redis",), environ={"REDIS_URL": "http://x"})
+
+
+def test_env_url_does_not_echo_a_password_in_its_error() -> None:
+    with pytest.raises(EnvError) as caught:
+        env_url("DB", None, environ={"DB": "db.internal/uno?password=hunter2"})
+    assert "hunter2" not in str(caught.value)
+
+
+def test_env_error_is_an_improperly_configured() -> None:
+    assert issubclass(EnvError, ImproperlyConfigured)
+
+
+def test_the_registry_records_every_name_read(isolated_registry: dict[str, env.EnvVar]) -> None:
+    env_str("ONE", "x", help="first", environ={})
+    env_int("TWO", 2, environ={"TWO": "3"})
+    with pytest.raises(EnvError):
+        env_bool("THREE", environ={})
+    assert env.registered_names() == {"ONE", "TWO", "THREE"}
+    assert isolated_registry["ONE"].help == "first"
+
+
+def test_settings_read_the_core_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    load_settings(monkeypatch)
+    assert set(SETTINGS_VARIABLES) <= env.registered_names()
+
+
+def test_settings_read_every_variable_whichever_branch_is_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The registry is the list of knobs, so it must not depend on the environment."""
+    load_settings(monkeypatch)
+    embedded = env.registered_names()
+    env.REGISTRY.clear()
+    load_settings(
+        monkeypatch,
+        DATABASE_URL="postgres://db/uno",
+        REDIS_URL="redis://r:6379/0",
+        DEBUG="0",
+        SECRET_KEY="k",
+    )
+    assert env.registered_names() == embedded == SETTINGS_NAMES
+
+
+def test_readme_documents_every_variable() -> None:
+    readme = (ROOT / "README.md").read_text()
+    undocumented = sorted(name for name in SETTINGS_NAMES if f"`{name}`" not in readme)
+    assert not undocumented, f"add these to the README's configuration table: {undocumented}"
+
+
+def test_debug_off_without_a_secret_key_refuses_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY must be set"):
+        load_settings(monkeypatch, DEBUG="false")
+
+
+def test_debug_off_with_a_secret_key_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded = load_settings(monkeypatch, DEBUG="false", SECRET_KEY="s3cret")
+    assert loaded["DEBUG"] is False
+    assert loaded["SECRET_KEY"] == "s3cret"
+
+
+def test_postgres_database_url_is_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded = load_settings(
+        monkeypatch,
+        DATABASE_URL="postgres://alice:pw@db.internal:6543/uno",
+        CONN_MAX_AGE="120",
+    )
+    database = loaded["DATABASES"]["default"]
+    assert database["ENGINE"] == "django.db.backends.postgresql"
+    assert (database["HOST"], database["PORT"], database["NAME"]) == ("db.internal", 6543, "uno")
+    assert (database["USER"], database["PASSWORD"]) == ("alice", "pw")
+    assert database["CONN_MAX_AGE"] == 120
+    assert "transaction_mode" not in database.get("OPTIONS", {})
+
+
+def test_sqlite_default_makes_concurrent_writers_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded = load_settings(monkeypatch)
+    database = loaded["DATABASES"]["default"]
+    assert database["ENGINE"] == "django.db.backends.sqlite3"
+    assert database["NAME"] == str(Path(loaded["BASE_DIR"]) / "db.sqlite3")
+    assert database["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert database["OPTIONS"]["timeout"] == 20
+    assert database["CONN_MAX_AGE"] == 0
+
+
+def test_sqlite_path_moves_the_database_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded = load_settings(monkeypatch, SQLITE_PATH="/tmp/elsewhere.sqlite3")
+    assert loaded["DATABASES"]["default"]["NAME"] == "/tmp/elsewhere.sqlite3"
+
+
+def test_sqlite_database_url_gets_the_same_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded = load_settings(monkeypatch, DATABASE_URL="sqlite:////tmp/other.sqlite3")
+    assert loaded["DATABASES"]["default"]["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+
+
+def test_sqlite_connections_use_wal(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, django_db_blocker: Any
+) -> None:
+    """The init command really runs: a fresh file database ends up in WAL mode."""
+    loaded = load_settings(monkeypatch, SQLITE_PATH=str(tmp_path / "wal.sqlite3"))
+    connections = ConnectionHandler({"default": loaded["DATABASES"]["default"]})
+    with django_db_blocker.unblock():
+        try:
+            with connections["default"].cursor() as cursor:
+                cursor.execute("PRAGMA journal_mode")
+                assert cursor.fetchone()[0] == "wal"
+        finally:
+            connections.close_all()
+
+
+def test_without_redis_tasks_run_inline_and_cache_is_local(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    loaded = load_settings(monkeypatch)
+    assert loaded["CACHES"]["default"]["BACKEND"].endswith("LocMemCache")
+    assert loaded["CELERY_TASK_ALWAYS_EAGER"] is True
+    assert loaded["CELERY_BROKER_URL"] == "memory://"
+
+
+def test_with_redis_cache_and_celery_use_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded = load_settings(monkeypatch, REDIS_URL="redis://cache:6379/0")
+    assert loaded["CACHES"]["default"] == {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://cache:6379/0",
+    }
+    assert loaded["CELERY_BROKER_URL"] == "redis://cache:6379/0"
+    assert loaded["CELERY_RESULT_BACKEND"] == "redis://cache:6379/0"
+    assert loaded["CELERY_TASK_ALWAYS_EAGER"] is False
+
+
+def test_cors_origins_are_a_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded = load_settings(monkeypatch, CORS_ALLOWED_ORIGINS="https://a.example,https://b.example")
+    assert loaded["CORS_ALLOWED_ORIGINS"] == ["https://a.example", "https://b.example"]
+
+
+def test_a_bad_log_level_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ImproperlyConfigured, match="LOG_LEVEL"):
+        load_settings(monkeypatch, LOG_LEVEL="loud")
