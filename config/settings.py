@@ -133,6 +133,7 @@ if _database["ENGINE"] == "django.db.backends.sqlite3":
 DATABASES = {"default": _database}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_USER_MODEL = "players.User"
 
 # --- Redis, cache and Celery ------------------------------------------------------------------
 

@@ -16,3 +16,7 @@ urlpatterns = [
     # The games HTTP API plugs in here: add routes to games/api/urls.py, not to this file.
     path("api/v1/", include("games.api.urls")),
 ]
+
+# Errors outside DRF views (unknown URLs, crashes) answer in the API's one JSON error shape.
+handler404 = "config.errors.json_not_found"
+handler500 = "config.errors.json_server_error"

@@ -1,5 +1,19 @@
-"""Routes mounted under /api/v1/ by config/urls.py. Empty until the API lands."""
+"""Routes mounted under /api/v1/ by config/urls.py."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from games.api import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("games/", views.GameListView.as_view(), name="games"),
+    path("games/open/", views.OpenGamesView.as_view(), name="games-open"),
+    path("games/join/", views.JoinByInviteView.as_view(), name="games-join-by-invite"),
+    path("games/<uuid:game_id>/", views.GameDetailView.as_view(), name="game"),
+    path("games/<uuid:game_id>/join/", views.JoinGameView.as_view(), name="game-join"),
+    path("games/<uuid:game_id>/leave/", views.LeaveGameView.as_view(), name="game-leave"),
+    path("games/<uuid:game_id>/start/", views.StartGameView.as_view(), name="game-start"),
+    path("games/<uuid:game_id>/invite/", views.InviteView.as_view(), name="game-invite"),
+    path("games/<uuid:game_id>/rematch/", views.RematchView.as_view(), name="game-rematch"),
+    path("games/<uuid:game_id>/actions/", views.ActionView.as_view(), name="game-actions"),
+    path("games/<uuid:game_id>/events/", views.EventsView.as_view(), name="game-events"),
+]
