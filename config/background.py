@@ -73,10 +73,12 @@ class Runner:
         *,
         tick_seconds: float = 0.5,
         clock: Callable[[], float] = time.monotonic,
+        reset_connections: Callable[[], None] = close_old_connections,
     ) -> None:
         self._jobs = jobs
         self._tick = tick_seconds
         self._clock = clock
+        self._reset_connections = reset_connections
         self._next_run: dict[str, float] = {}
         self.stop_event = threading.Event()
 
@@ -102,7 +104,7 @@ class Runner:
     def _run_one(self, job: Job) -> None:
         # The thread outlives requests, so it must drop connections the database has closed,
         # as the request cycle does for views.
-        close_old_connections()
+        self._reset_connections()
         try:
             job.func()
         except Exception:
@@ -110,7 +112,7 @@ class Runner:
             # the one that matters.
             logger.exception("Background job %s failed", job.name)
         finally:
-            close_old_connections()
+            self._reset_connections()
 
     def run_forever(self) -> None:
         logger.info("Background jobs: runner started")

@@ -19,8 +19,12 @@ class FakeClock:
         return self.now
 
 
+def no_database() -> None:
+    """These jobs never touch the database; pytest-django would refuse the real reset."""
+
+
 def make_runner(jobs: list[Job], clock: FakeClock) -> Runner:
-    return Runner(lambda: jobs, clock=clock)
+    return Runner(lambda: jobs, clock=clock, reset_connections=no_database)
 
 
 def test_a_job_runs_once_per_interval() -> None:
@@ -98,7 +102,9 @@ def test_the_thread_keeps_running_after_a_job_fails() -> None:
             raise RuntimeError("first call fails")
         ran.set()
 
-    runner = Runner(lambda: [Job("flaky", 0.01, flaky)], tick_seconds=0.01)
+    runner = Runner(
+        lambda: [Job("flaky", 0.01, flaky)], tick_seconds=0.01, reset_connections=no_database
+    )
     thread = threading.Thread(target=runner.run_forever, daemon=True)
     thread.start()
     try:
