@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import INVALID_ACTION, EngineError
 
@@ -24,12 +23,12 @@ SYSTEM_ACTIONS = (TIMEOUT, LEAVE, NEXT_ROUND)
 ACTION_TYPES = PLAYER_ACTIONS + SYSTEM_ACTIONS
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One action. ``uno`` may ride on any play: it says UNO with the card.
 
     ``cards`` and ``targets`` leave room for parameterised actions (a pair played at once, five
-    cards discarded) without changing the shape.
+    cards discarded) without changing the shape. A NamedTuple rather than a frozen dataclass:
+    legal_actions builds many of these per turn, and tuples are built about three times faster.
     """
 
     type: str

@@ -14,8 +14,6 @@ from . import actions as A
 from . import errors as E
 from .actions import Action
 from .cards import (
-    DRAW2,
-    DRAW4,
     DRAW_AMOUNT,
     FORCE_SWAP,
     HAND_SIZE,
@@ -71,9 +69,13 @@ def new_game(
     """A new match with round 1 dealt: the dealer is a random seat."""
     if preset not in PRESETS:
         raise EngineError(E.INVALID_SETUP, f"unknown preset {preset!r}")
-    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    if (
+        not isinstance(players, int)
+        or isinstance(players, bool)
+        or not MIN_PLAYERS <= players <= MAX_PLAYERS
+    ):
         raise EngineError(E.INVALID_SETUP, "a game has 2 to 10 players")
-    if not isinstance(target_score, int) or target_score < 0:
+    if not isinstance(target_score, int) or isinstance(target_score, bool) or target_score < 0:
         raise EngineError(E.INVALID_SETUP, "target_score is a whole number, 0 or more")
     opts = validate_options(options or {})
     state = State(
@@ -156,6 +158,7 @@ def _opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
         s.current = _next_active(s, first, s.direction)
     elif kind == REVERSE:
         s.direction = COUNTERCLOCKWISE
+        ev.append({"type": "direction", "direction": _direction_name(s.direction)})
         s.current = s.dealer
     elif kind in (TARGETED_DRAW2, FORCE_SWAP):
         s.phase = CHOOSE
@@ -180,19 +183,21 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     if seat == s.current:
         if s.phase == PLAY:
             going_out = len(me.hand) == 1
-            seen: set[str] = set()
+            # Cards of one type take the same targets: work them out once per type.
+            targets_of: dict[str, list[int | None]] = {}
             for card in me.hand:
-                if card in seen:  # pragma: no cover - ids are unique; guards corrupt input
-                    continue
-                seen.add(card)
-                for target in _targets(s, seat, card_type(card), going_out):
+                kind = card_type(card)
+                targets = targets_of.get(kind)
+                if targets is None:
+                    targets = targets_of[kind] = _targets(s, seat, kind, going_out)
+                for target in targets:
                     out.append(Action(A.PLAY, seat, card, target))
             if _draw_refusal(s, seat) is None:
                 out.append(Action(A.DRAW, seat))
         elif s.phase == DRAWN:
-            card = s.drawn_card
-            assert card is not None
-            for target in _targets(s, seat, card_type(card), len(me.hand) == 1):
+            drawn = s.drawn_card
+            assert drawn is not None
+            for target in _targets(s, seat, card_type(drawn), len(me.hand) == 1):
                 out.append(Action(A.PLAY_DRAWN, seat, target=target))
             out.append(Action(A.PASS, seat))
         elif s.phase == CHOOSE and s.pending and s.pending["seat"] == seat:
@@ -200,13 +205,14 @@ def legal_actions(state: State, seat: int) -> list[Action]:
                 out.append(Action(A.CHOOSE_TARGET, seat, target=target))
     if len(me.hand) == 1 and not me.uno:
         out.append(Action(A.UNO, seat))
-    for other in _catchable(s):
+    for other in catchable_seats(s):
         if other != seat:
             out.append(Action(A.CATCH, seat, target=other))
     return out
 
 
-def _catchable(s: State) -> list[int]:
+def catchable_seats(s: State) -> list[int]:
+    """Seats any other player may catch now: one card, no UNO, window open, no open choice."""
     chooser = s.pending["seat"] if s.pending else None
     return [
         i
@@ -217,13 +223,16 @@ def _catchable(s: State) -> list[int]:
 
 def _targets(s: State, seat: int, kind: str, going_out: bool) -> list[int | None]:
     """Targets a card of ``kind`` takes when ``seat`` plays it; [None] when it takes none."""
+    others: list[int | None]
     if kind == TARGETED_DRAW2:
-        return [i for i in s.active_seats() if i != seat]  # type: ignore[misc]
-    if kind == FORCE_SWAP and not going_out:
         others = [i for i in s.active_seats() if i != seat]
-        if s.option("force_swap_protection"):
-            others = [i for i in others if len(s.seats[i].hand) != 1]
-        return others or [None]  # type: ignore[return-value]
+        return others
+    if kind == FORCE_SWAP and not going_out:
+        protect = s.option("force_swap_protection")
+        others = [
+            i for i in s.active_seats() if i != seat and not (protect and len(s.seats[i].hand) == 1)
+        ]
+        return others or [None]
     return [None]
 
 
@@ -292,6 +301,10 @@ def _require_turn(s: State, seat: int) -> None:
 def _check_target(s: State, seat: int, kind: str, target: int | None, going_out: bool) -> None:
     allowed = _targets(s, seat, kind, going_out)
     if allowed == [None]:
+        if target is not None and not going_out and _protected(s, kind, target, seat):
+            raise EngineError(
+                E.TARGET_PROTECTED, "a player holding one card cannot be swapped with"
+            )
         if target is not None:
             why = "it is your last card and fizzles" if going_out else "it takes no target"
             raise EngineError(E.TARGET_NOT_ALLOWED, f"{kind} takes no target here: {why}")
@@ -302,14 +315,21 @@ def _check_target(s: State, seat: int, kind: str, target: int | None, going_out:
         return
     if target == seat:
         raise EngineError(E.INVALID_TARGET, "you cannot target yourself")
-    if (
-        0 <= target < len(s.seats)
-        and s.seats[target].active
-        and kind == FORCE_SWAP
-        and len(s.seats[target].hand) == 1
-    ):
+    if _protected(s, kind, target, seat):
         raise EngineError(E.TARGET_PROTECTED, "a player holding one card cannot be swapped with")
     raise EngineError(E.INVALID_TARGET, f"seat {target} is not a player you can target")
+
+
+def _protected(s: State, kind: str, target: int, seat: int) -> bool:
+    """Force Swap protection shields ``target`` (another active seat holding one card)."""
+    return (
+        kind == FORCE_SWAP
+        and s.option("force_swap_protection")
+        and target != seat
+        and 0 <= target < len(s.seats)
+        and s.seats[target].active
+        and len(s.seats[target].hand) == 1
+    )
 
 
 def _do_play(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
@@ -484,7 +504,7 @@ def _do_catch(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
         raise EngineError(E.TARGET_REQUIRED, "name the seat you catch")
     if target == seat or not 0 <= target < len(s.seats):
         raise EngineError(E.INVALID_TARGET, "you can catch another player only")
-    if target not in _catchable(s):
+    if target not in catchable_seats(s):
         raise EngineError(
             E.NOTHING_TO_CATCH,
             f"seat {target} cannot be caught: they said UNO, do not hold exactly one card,"
@@ -689,7 +709,10 @@ def _end_round(s: State, winner: int, ev: list[Event]) -> None:
     points_table = PRESETS[s.preset].points
     hands = {str(i): list(seat.hand) for i, seat in enumerate(s.seats) if seat.active}
     points = sum(
-        points_table[card_type(c)] for i, seat in enumerate(s.seats) for c in seat.hand if i != winner
+        points_table[card_type(c)]
+        for i, seat in enumerate(s.seats)
+        for c in seat.hand
+        if i != winner
     )
     s.seats[winner].score += points
     _close_catch_windows(s)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +16,7 @@ from .actions import Action
 from .allwild import Event, apply, legal_actions, new_game, validate_options
 from .cards import CARD_TYPES, PRESETS, card_type
 from .errors import EngineError
-from .replay import ReplayRNG
+from .replay import ReplayError, ReplayRNG
 from .state import CLOCKWISE, COUNTERCLOCKWISE, PHASES, PLAY, Seat, State
 from .view import moderator_view
 
@@ -162,7 +163,7 @@ def _from_deal(
     order = [cards.resolve(t) for t in tokens]
     order += cards.rest()
     scripted = [
-        {"type": "chance", "kind": "choice", "value": deal.get("dealer", 0)},
+        {"type": "chance", "kind": "choice", "value": _seat(deal.get("dealer", 0), names)},
         {"type": "chance", "kind": "shuffle", "order": order},
     ]
     try:
@@ -175,6 +176,8 @@ def _from_deal(
         )
     except EngineError as exc:
         raise ScenarioError(exc.message) from exc
+    except ReplayError as exc:
+        raise ScenarioError(f"deal: {exc}") from exc
     return state, list(names), events
 
 
@@ -344,6 +347,15 @@ def _same_cards(expected: list[str], actual: list[str]) -> bool:
     return sorted(expected) == sorted(c if c in ids else card_type(c) for c in actual)
 
 
+def _event_pattern(pattern: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """An expected event with seat names turned into seat numbers."""
+    out = dict(pattern)
+    for key in ("seat", "target", "winner"):
+        if isinstance(out.get(key), str):
+            out[key] = _seat(out[key], names)
+    return out
+
+
 def _matches(expected: Any, actual: Any) -> bool:
     """A partial match: every key in ``expected`` is in ``actual`` with a matching value."""
     if isinstance(expected, dict):
@@ -367,13 +379,13 @@ def check_expect(
     def name(seat: int | None) -> str | None:
         return None if seat is None else names[seat]
 
-    simple = {
+    simple: dict[str, Callable[[], Any]] = {
         "current": lambda: name(state.current),
         "dealer": lambda: name(state.dealer),
         "winner": lambda: name(state.winner),
-        "round_winner": lambda: name(state.round_results[-1]["winner"])
-        if state.round_results
-        else None,
+        "round_winner": lambda: (
+            name(state.round_results[-1]["winner"]) if state.round_results else None
+        ),
         "direction": lambda: "clockwise" if state.direction == CLOCKWISE else "counterclockwise",
         "phase": lambda: state.phase,
         "round": lambda: state.round,
@@ -381,7 +393,7 @@ def check_expect(
         "discard_size": lambda: len(state.discard_pile),
         "round_points": lambda: state.round_results[-1]["points"] if state.round_results else None,
     }
-    per_seat = {
+    per_seat: dict[str, Callable[[int], Any]] = {
         "hand_sizes": lambda i: len(state.seats[i].hand),
         "scores": lambda i: state.seats[i].score,
         "uno": lambda i: state.seats[i].uno,
@@ -427,10 +439,7 @@ def check_expect(
             # Each listed event must occur, in this order, as a partial match.
             position = 0
             for wanted in want:
-                wanted = dict(wanted)
-                for seat_key in ("seat", "target", "winner"):
-                    if isinstance(wanted.get(seat_key), str):
-                        wanted[seat_key] = _seat(wanted[seat_key], names)
+                wanted = _event_pattern(wanted, names)
                 while position < len(events) and not _matches(wanted, events[position]):
                     position += 1
                 if position == len(events):
@@ -439,7 +448,7 @@ def check_expect(
                 position += 1
         elif key == "no_events":
             for unwanted in want:
-                if any(_matches(unwanted, e) for e in events):
+                if any(_matches(_event_pattern(unwanted, names), e) for e in events):
                     failures.append(f"no_events: {unwanted!r} happened")
         elif key == "legal_actions":
             for i, wanted_list in _by_seat(want, names).items():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .allwild import Event, legal_actions
+from .allwild import Event, catchable_seats, legal_actions
 from .cards import PRESETS, card_type
 from .state import CLOCKWISE, State
 
@@ -52,7 +52,7 @@ def moderator_view(state: State) -> dict[str, Any]:
 
 
 def _public(s: State) -> dict[str, Any]:
-    catchable = {i for i, seat in enumerate(s.seats) if seat.exposed and not seat.uno}
+    catchable = set(catchable_seats(s))
     return {
         "game": s.game,
         "preset": s.preset,
@@ -68,7 +68,7 @@ def _public(s: State) -> dict[str, Any]:
                 "seat": i,
                 "hand_size": len(seat.hand),
                 "uno": seat.uno,
-                "catchable": i in catchable and len(seat.hand) == 1,
+                "catchable": i in catchable,
                 "active": seat.active,
                 "skips_owed": seat.skips,
                 "score": seat.score,
