@@ -162,7 +162,7 @@ def _from_deal(
     cards = _Cards(preset, tokens)
     order = [cards.resolve(t) for t in tokens]
     order += cards.rest()
-    scripted = [
+    scripted: list[Event] = [
         {"type": "chance", "kind": "choice", "value": _seat(deal.get("dealer", 0), names)},
         {"type": "chance", "kind": "shuffle", "order": order},
     ]
