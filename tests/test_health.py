@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from django.test import Client
 
 
@@ -24,3 +27,23 @@ def test_the_openapi_schema_names_the_service(client: Client) -> None:
 def test_swagger_and_redoc_pages_render(client: Client) -> None:
     assert client.get("/api/docs/").status_code == 200
     assert client.get("/api/redoc/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_readyz_reports_the_database_ready(client: Client, settings: Any) -> None:
+    settings.REDIS_URL = None
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "checks": {"database": "ok"}}
+
+
+@pytest.mark.django_db
+def test_readyz_answers_503_when_redis_is_unreachable(client: Client, settings: Any) -> None:
+    # Port 1 on loopback: nothing listens there, so the connection is refused at once.
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "unavailable"
+    assert body["checks"]["database"] == "ok"
+    assert body["checks"]["redis"].startswith("error: ")
