@@ -136,7 +136,12 @@ class RoundResult(models.Model):
 
     class Meta:
         ordering = ["round"]
-        constraints = [models.UniqueConstraint(fields=["game", "round"], name="one_result_per_round")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "round"], name="one_result_per_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.round} of {self.game_id}"
 
 
 class IdempotencyRecord(models.Model):
@@ -155,3 +160,6 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_record_per_key")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status})"

@@ -46,7 +46,9 @@ def my_games(
     elif my_turn is False:
         qs = qs.exclude(your_turn)
     return qs.annotate(
-        turn_rank=Case(When(your_turn, then=Value(0)), default=Value(1), output_field=IntegerField())
+        turn_rank=Case(
+            When(your_turn, then=Value(0)), default=Value(1), output_field=IntegerField()
+        )
     ).order_by("turn_rank", "turn_deadline", "-created_at")
 
 

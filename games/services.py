@@ -22,7 +22,7 @@ from games.engine import Action, EngineError, State
 from games.engine.actions import NEXT_ROUND, PLAYER_ACTIONS, SYSTEM_ACTIONS
 from games.engine.state import MATCH_OVER, ROUND_OVER
 from games.models import Game, Move, RoundResult, Seat
-from players.models import User
+from players.models import ApiToken, User
 
 MIN_TURN_SECONDS = 30
 MAX_TURN_SECONDS = 14 * 24 * 3600
@@ -256,9 +256,7 @@ def _seat_of(game: Game, user: User) -> Seat:
     return seat
 
 
-def act(
-    *, user: User, game_id: Any, action: dict[str, Any], expected_version: int | None
-) -> Game:
+def act(*, user: User, game_id: Any, action: dict[str, Any], expected_version: int | None) -> Game:
     """Apply one player action. Raises ServiceError: version_conflict (409) when the client's
     view is stale, the engine's code (422) when the rules refuse it."""
     kind = action.get("type")
@@ -373,12 +371,49 @@ def _record_standings(state: State, seats: list[Seat]) -> None:
     Seat.objects.bulk_update(seats, ["final_score", "place"])
 
 
+def load_position(
+    *, state: State, names: list[str], turn_seconds: int = DEFAULT_TURN_SECONDS
+) -> tuple[Game, list[tuple[User, str]]]:
+    """A running game in exactly ``state``, with a new player (and play token) per seat.
+
+    For reproducing a position (``manage.py scenario load``): the move log starts at this state.
+    """
+    with transaction.atomic():
+        players = []
+        for name in names:
+            username = name
+            while User.objects.filter(username=username).exists():
+                username = f"{name}-{secrets.token_hex(3)}"
+            user = User.objects.create_user(username=username, display_name=name)
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+            _, raw = ApiToken.issue(user, name="scenario", scope=ApiToken.SCOPE_PLAY)
+            players.append((user, raw))
+        game = Game.objects.create(
+            host=players[0][0],
+            preset=state.preset,
+            options=state.options,
+            max_players=len(names),
+            target_score=state.target_score,
+            turn_seconds=turn_seconds,
+            status=Game.ACTIVE,
+            started_at=timezone.now(),
+        )
+        seats = [
+            Seat.objects.create(game=game, user=user, position=position)
+            for position, (user, _) in enumerate(players)
+        ]
+        _save_state(game, state, {"type": "load"}, None, [], seats)
+    return game, players
+
+
 __all__ = [
     "act",
     "create_game",
     "expire_lobbies",
     "join_game",
     "leave_game",
+    "load_position",
     "regenerate_invite",
     "rematch",
     "start_game",

@@ -30,9 +30,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         if len(header) != 2:
             raise exceptions.AuthenticationFailed("Invalid Authorization header.")
         raw = header[1].decode(errors="replace")
-        token = (
-            ApiToken.objects.select_related("user").filter(key_hash=hash_token(raw)).first()
-        )
+        token = ApiToken.objects.select_related("user").filter(key_hash=hash_token(raw)).first()
         if token is None or not token.is_live or not token.user.is_active:
             raise exceptions.AuthenticationFailed("Invalid, expired or revoked token.")
         now = timezone.now()

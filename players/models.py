@@ -41,7 +41,9 @@ class ApiToken(models.Model):
     SCOPE_PLAY = "play"
     SCOPES = [(SCOPE_READ, "Read only"), (SCOPE_PLAY, "Read and play")]
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tokens")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tokens"
+    )
     name = models.CharField(max_length=60)
     scope = models.CharField(max_length=8, choices=SCOPES, default=SCOPE_PLAY)
     key_hash = models.CharField(max_length=64, unique=True)

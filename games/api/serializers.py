@@ -42,9 +42,7 @@ class HouseRulesSerializer(serializers.Serializer):
     force_swap_protection = serializers.BooleanField(
         default=False, help_text="A player holding one card cannot be chosen for Force Swap."
     )
-    mercy = serializers.BooleanField(
-        default=False, help_text="With 15+ cards, discard 5 once."
-    )
+    mercy = serializers.BooleanField(default=False, help_text="With 15+ cards, discard 5 once.")
 
 
 class CreateGameSerializer(serializers.Serializer):
@@ -56,9 +54,7 @@ class CreateGameSerializer(serializers.Serializer):
     turn_seconds = serializers.IntegerField(
         min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS, default=DEFAULT_TURN_SECONDS
     )
-    visibility = serializers.ChoiceField(
-        choices=[Game.PUBLIC, Game.PRIVATE], default=Game.PRIVATE
-    )
+    visibility = serializers.ChoiceField(choices=[Game.PUBLIC, Game.PRIVATE], default=Game.PRIVATE)
     options = HouseRulesSerializer(required=False, help_text="House rules, all off by default.")
 
 
@@ -211,7 +207,8 @@ ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
     "pass": _action("pass", "End your turn after drawing."),
     "uno": _action("uno", "Say UNO while holding one card."),
     "catch": _action(
-        "catch", "Catch a player holding one card who has not said UNO.",
+        "catch",
+        "Catch a player holding one card who has not said UNO.",
         target=_target("Seat to catch.", required=True),
     ),
     "choose_target": _action(

@@ -83,8 +83,9 @@ class GameListView(APIView):
         if status_filter and status_filter not in dict(Game.STATUSES):
             raise ServiceError("invalid_request", f"Unknown status {status_filter!r}.", 400)
         games = list(
-            selectors.my_games(request.user, status=status_filter, my_turn=my_turn)
-            .prefetch_related("seats__user")[:200]
+            selectors.my_games(
+                request.user, status=status_filter, my_turn=my_turn
+            ).prefetch_related("seats__user")[:200]
         )
         data = [selectors.game_summary(g, list(g.seats.all()), request.user) for g in games]
         return Response(s.GameSummarySerializer(data, many=True).data)
@@ -119,8 +120,11 @@ class GameDetailView(APIView):
         operation_id="games_retrieve",
         summary="The game as you see it, with your legal actions",
         description="Send If-None-Match with the last ETag to get 304 when nothing changed.",
-        responses={200: s.GameSerializer, 304: OpenApiResponse(description="Not modified."),
-                   **_errors()},
+        responses={
+            200: s.GameSerializer,
+            304: OpenApiResponse(description="Not modified."),
+            **_errors(),
+        },
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = _game_or_404(request, game_id)
@@ -213,19 +217,23 @@ class ActionView(APIView):
         request=ACTION_UNION,
         parameters=[
             OpenApiParameter(
-                "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
                 description="Any unique string (e.g. a UUID) per intended action.",
             )
         ],
         responses={200: s.GameSerializer, **_errors(409, 422)},
         examples=[
             OpenApiExample(
-                "Play a Force Swap", value={"type": "play", "card": "force_swap-3", "target": 2,
-                                            "expected_version": 12},
+                "Play a Force Swap",
+                value={"type": "play", "card": "force_swap-3", "target": 2, "expected_version": 12},
                 request_only=True,
             ),
-            OpenApiExample("Draw", value={"type": "draw", "expected_version": 12},
-                           request_only=True),
+            OpenApiExample(
+                "Draw", value={"type": "draw", "expected_version": 12}, request_only=True
+            ),
         ],
     )
     def post(self, request: Request, game_id: UUID) -> Response:

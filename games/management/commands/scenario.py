@@ -1,7 +1,12 @@
-"""``manage.py scenario run FILE.json``: apply a scenario's actions and check its expectations.
+"""Scenario files (docs/scenarios.md) from the command line.
 
-Exit codes: 0 the scenario holds; 1 an expectation failed; 2 an action was refused that the file
-did not expect to be refused; 3 the file is not a valid scenario.
+``manage.py scenario run FILE.json…``: apply the actions and check the expect block. Exit codes:
+0 the scenario holds; 1 an expectation failed; 2 an action was refused that the file did not
+expect to be refused; 3 the file is not a valid scenario.
+
+``manage.py scenario load FILE.json``: create the players and a real game in the file's position
+(after its actions with ``--apply-actions``) and print the game id and a play token per player,
+so the position can be played on over HTTP.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.engine.scenario import ScenarioError, run_scenario
+from games.engine.scenario import ScenarioError, build_position, run_scenario
 
 
 class Command(BaseCommand):
@@ -27,7 +32,18 @@ class Command(BaseCommand):
             "--quiet", action="store_true", help="print one line per file instead of the state"
         )
 
+        load = sub.add_parser("load", help="create a real game in the file's position")
+        load.add_argument("file", metavar="FILE.json")
+        load.add_argument(
+            "--apply-actions",
+            action="store_true",
+            help="load the position reached after the file's actions",
+        )
+        load.add_argument("--turn-seconds", type=int, default=24 * 3600)
+
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["subcommand"] == "load":
+            sys.exit(self._load(Path(options["file"]), options))
         worst = 0
         for path in options["files"]:
             worst = max(worst, self._run(Path(path), quiet=options["quiet"]))
@@ -53,4 +69,35 @@ class Command(BaseCommand):
             return 1
         if quiet:
             self.stdout.write(f"{path}: ok")
+        return 0
+
+    def _load(self, path: Path, options: dict[str, Any]) -> int:
+        from games.services import load_position
+
+        try:
+            data = json.loads(path.read_text())
+            if options["apply_actions"]:
+                result = run_scenario(data)
+                if result.unexpected_error is not None:
+                    err = result.unexpected_error
+                    self.stderr.write(f"{path}: refused: {err.code}: {err.message}")
+                    return 2
+                state, names = result.state, result.names
+            else:
+                state, names, _ = build_position(data)
+        except (OSError, ValueError, ScenarioError) as exc:
+            self.stderr.write(f"{path}: invalid scenario: {exc}")
+            return 3
+        game, players = load_position(
+            state=state, names=names, turn_seconds=options["turn_seconds"]
+        )
+        out = {
+            "game_id": str(game.id),
+            "version": game.version,
+            "players": [
+                {"seat": seat, "name": names[seat], "username": user.username, "token": token}
+                for seat, (user, token) in enumerate(players)
+            ],
+        }
+        self.stdout.write(json.dumps(out, indent=2))
         return 0
