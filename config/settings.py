@@ -135,6 +135,28 @@ DATABASES = {"default": _database}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "players.User"
 
+# --- Accounts ---------------------------------------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# Links in account e-mails (password reset, e-mail verification) point at the web client.
+FRONTEND_URL = env_url(
+    "FRONTEND_URL",
+    default="http://localhost:8000",
+    schemes=("http", "https"),
+    help="Base URL of the web client, used for links in account e-mails.",
+).rstrip("/")
+PASSWORD_RESET_TIMEOUT = env_int(
+    "PASSWORD_RESET_TIMEOUT",
+    default=24 * 3600,
+    min_value=60,
+    help="Seconds a password-reset or e-mail verification link stays valid.",
+)
+
 # --- Redis, cache and Celery ------------------------------------------------------------------
 
 REDIS_URL = env_url(
@@ -165,6 +187,17 @@ CELERY_TASK_ACKS_LATE = True
 # Tasks re-check state before acting, so a redelivered message is harmless; losing one is not.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+
+def _beat_schedule() -> dict[str, dict[str, Any]]:
+    from games.periodic import PERIODIC_JOBS
+
+    return {
+        name: {"task": task, "schedule": every} for name, (every, task) in PERIODIC_JOBS.items()
+    }
+
+
+CELERY_BEAT_SCHEDULE = _beat_schedule()
 
 # --- HTTP API ---------------------------------------------------------------------------------
 

@@ -1,3 +1,5 @@
+from importlib import import_module
+
 from django.apps import AppConfig
 
 
@@ -5,4 +7,13 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = "Games"
-    # Periodic jobs (the turn-timer sweep) get registered with config.background in ready().
+
+    def ready(self) -> None:
+        # Without Redis there is no beat: the web process's background thread runs the same jobs.
+        from config import background
+        from games.periodic import PERIODIC_JOBS
+
+        for name, (interval, task_path) in PERIODIC_JOBS.items():
+            module, _, attr = task_path.rpartition(".")
+            task = getattr(import_module(module), attr)
+            background.register(name, interval, task)

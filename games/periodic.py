@@ -1,0 +1,13 @@
+"""Periodic jobs of the games app, one table for both schedulers.
+
+With Redis, Celery beat reads ``CELERY_BEAT_SCHEDULE`` (built from this table in settings) and a
+worker runs the task; without Redis the web process's background thread calls the same function
+(config/background.py). Each job re-reads the database and is safe to run late or twice.
+"""
+
+from __future__ import annotations
+
+# name -> (interval in seconds, dotted path of the Celery task)
+PERIODIC_JOBS: dict[str, tuple[float, str]] = {
+    "expire-lobbies": (300.0, "games.tasks.expire_lobbies"),
+}

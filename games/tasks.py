@@ -1,0 +1,13 @@
+"""Celery tasks of the games app: small, take ids, re-check state, call services."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games import services
+
+
+@shared_task(name="games.tasks.expire_lobbies")
+def expire_lobbies() -> int:
+    """Close lobbies past their expiry. Idempotent: a closed lobby is not closed again."""
+    return services.expire_lobbies()

@@ -1,0 +1,38 @@
+"""Periodic jobs run under both schedulers: Celery beat with Redis, the web thread without."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from config import background
+from games import services, tasks
+from games.models import Game
+from games.periodic import PERIODIC_JOBS
+from players.models import User
+
+
+def test_every_periodic_job_is_scheduled_by_beat_and_by_the_background_thread() -> None:
+    registered = {job.name for job in background.registered_jobs()}
+    assert set(PERIODIC_JOBS) <= registered
+    assert {name: entry["task"] for name, entry in settings.CELERY_BEAT_SCHEDULE.items()} == {
+        name: task for name, (_, task) in PERIODIC_JOBS.items()
+    }
+
+
+@pytest.mark.django_db
+def test_the_expiry_task_closes_lobbies_that_never_started_and_only_those() -> None:
+    alice = User.objects.create_user(username="alice", password="pw-alice-123")
+    stale = services.create_game(host=alice)
+    fresh = services.create_game(host=alice)
+    Game.objects.filter(pk=stale.pk).update(lobby_expires_at=timezone.now() - timedelta(seconds=1))
+
+    assert tasks.expire_lobbies.delay().get() == 1
+    assert tasks.expire_lobbies() == 0  # a second run finds nothing left to do
+
+    stale.refresh_from_db()
+    fresh.refresh_from_db()
+    assert (stale.status, fresh.status) == (Game.EXPIRED, Game.LOBBY)
