@@ -18,6 +18,7 @@ ROOT = Path(env.__file__).resolve().parent.parent
 SETTINGS_PATH = ROOT / "config" / "settings.py"
 # Taken at import, before the autouse fixture below swaps the registry out.
 SETTINGS_NAMES = frozenset(env.registered_names())
+SETTINGS_REGISTRY = dict(env.REGISTRY)
 SETTINGS_VARIABLES = [
     "DEBUG",
     "SECRET_KEY",
@@ -152,7 +153,12 @@ def test_settings_read_every_variable_whichever_branch_is_taken(
 def test_readme_documents_every_variable() -> None:
     readme = (ROOT / "README.md").read_text()
     undocumented = sorted(name for name in SETTINGS_NAMES if f"`{name}`" not in readme)
-    assert not undocumented, f"add these to the README's configuration table: {undocumented}"
+    # Rows ready to paste, so the fix is one copy away. SETTINGS_REGISTRY holds the help texts.
+    rows = "\n".join(
+        f"| `{name}` | `{SETTINGS_REGISTRY[name].default}` | {SETTINGS_REGISTRY[name].help} |"
+        for name in undocumented
+    )
+    assert not undocumented, f"add to the README's configuration table:\n{rows}"
 
 
 def test_debug_off_without_a_secret_key_refuses_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
