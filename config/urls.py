@@ -16,6 +16,7 @@ urlpatterns = [
     # ---- API v1 -------------------------------------------------------------------------------
     # The games HTTP API plugs in here: add routes to games/api/urls.py, not to this file.
     path("api/v1/", include("games.api.urls")),
+    path("api/v1/", include("players.api.urls")),
 ]
 
 # Errors outside DRF views (unknown URLs, crashes) answer in the API's one JSON error shape.

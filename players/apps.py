@@ -5,3 +5,7 @@ class PlayersConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "players"
     verbose_name = "Players"
+
+    def ready(self) -> None:
+        # Registers the OpenAPI description of bearer tokens with drf-spectacular.
+        from players import schema  # noqa: F401

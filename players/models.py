@@ -8,6 +8,7 @@ import secrets
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 TOKEN_PREFIX = "uaw_"
@@ -22,6 +23,13 @@ class User(AbstractUser):
         max_length=8, choices=[("en", "English"), ("da", "Dansk")], default="en"
     )
     email_verified = models.BooleanField(default=False)
+
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            # "Alice" and "alice" would look like one player to everyone else at the table, so
+            # names are unique regardless of case (log-in accepts any case, see players.services).
+            models.UniqueConstraint(Lower("username"), name="username_unique_ignoring_case"),
+        ]
 
     @property
     def public_name(self) -> str:

@@ -1,0 +1,1 @@
+"""The accounts HTTP API: routes, thin views and serializers."""

@@ -1,0 +1,291 @@
+"""Request and response shapes of the accounts API. Responses are rendered through these
+serializers so the OpenAPI schema and what the server sends cannot drift apart."""
+
+from __future__ import annotations
+
+import zoneinfo
+from functools import cache
+from typing import Any
+
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from rest_framework import serializers
+
+from players.models import ApiToken, User
+
+LANGUAGES = [code for code, _ in User._meta.get_field("language").choices or []]
+
+
+@cache
+def _time_zones() -> frozenset[str]:
+    # available_timezones() walks the tz database on every call: once per process is enough.
+    return frozenset(zoneinfo.available_timezones())
+
+
+def validate_time_zone(value: str) -> str:
+    if value not in _time_zones():
+        raise serializers.ValidationError(f"{value!r} is not a known IANA time zone.")
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# Profile
+
+
+class ProfileSerializer(serializers.ModelSerializer):
+    """The player's own profile. Changing ``email`` needs ``password`` and resets
+    ``email_verified``."""
+
+    display_name = serializers.CharField(
+        max_length=40, allow_blank=True, required=False, help_text="Shown to other players."
+    )
+    time_zone = serializers.CharField(
+        max_length=64,
+        required=False,
+        validators=[validate_time_zone],
+        help_text="IANA time zone, e.g. Europe/Copenhagen.",
+    )
+    language = serializers.ChoiceField(choices=LANGUAGES, required=False)
+    email = serializers.EmailField(allow_blank=True, required=False)
+
+    class Meta:
+        model = User
+        fields = [
+            "id",
+            "username",
+            "email",
+            "email_verified",
+            "display_name",
+            "time_zone",
+            "language",
+            "date_joined",
+        ]
+        read_only_fields = ["id", "username", "email_verified", "date_joined"]
+
+
+class ProfileUpdateSerializer(ProfileSerializer):
+    password = serializers.CharField(
+        write_only=True,
+        required=False,
+        trim_whitespace=False,
+        style={"input_type": "password"},
+        help_text="Your current password; needed only to change `email`.",
+    )
+
+    class Meta(ProfileSerializer.Meta):
+        fields = [*ProfileSerializer.Meta.fields, "password"]
+
+
+class PlayerStatsSerializer(serializers.Serializer):
+    games_played = serializers.IntegerField(help_text="Finished games you had a seat in.")
+    games_won = serializers.IntegerField(help_text="Finished games you won (place 1).")
+    points = serializers.IntegerField(help_text="Sum of your final scores in finished games.")
+    games_in_progress = serializers.IntegerField(help_text="Running games you have not left.")
+
+
+class PasswordSerializer(serializers.Serializer):
+    password = serializers.CharField(trim_whitespace=False, style={"input_type": "password"})
+
+
+# ---------------------------------------------------------------------------------------------
+# Sign-up, log-in and tokens
+
+
+def _password_field(**kwargs: Any) -> serializers.CharField:
+    return serializers.CharField(
+        max_length=128, trim_whitespace=False, style={"input_type": "password"}, **kwargs
+    )
+
+
+class ApiTokenSerializer(serializers.ModelSerializer):
+    """A token as listed: never its secret, only the first characters to recognise it by."""
+
+    current = serializers.SerializerMethodField(
+        help_text="True for the token that made this request."
+    )
+
+    class Meta:
+        model = ApiToken
+        fields = [
+            "id",
+            "name",
+            "scope",
+            "prefix",
+            "created_at",
+            "last_used_at",
+            "expires_at",
+            "current",
+        ]
+        read_only_fields = fields
+
+    def get_current(self, token: ApiToken) -> bool:
+        auth = self.context.get("auth")
+        return isinstance(auth, ApiToken) and auth.pk == token.pk
+
+
+class NewApiTokenSerializer(serializers.ModelSerializer):
+    token = serializers.SerializerMethodField(
+        help_text="The secret: send it as `Authorization: Bearer <token>`. Shown only this once."
+    )
+
+    class Meta:
+        model = ApiToken
+        fields = ["token", "id", "name", "scope", "prefix", "created_at", "expires_at"]
+        read_only_fields = fields
+
+    def get_token(self, token: ApiToken) -> str:
+        return str(self.context["raw"])
+
+
+class SignupSerializer(serializers.Serializer):
+    username = serializers.CharField(
+        max_length=150,
+        validators=[UnicodeUsernameValidator()],
+        help_text="Letters, digits and @/./+/-/_ only; unique regardless of case.",
+    )
+    password = _password_field(help_text="Checked by the password validators.")
+    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    display_name = serializers.CharField(
+        max_length=40, required=False, allow_blank=True, default=""
+    )
+    language = serializers.ChoiceField(choices=LANGUAGES, required=False, default="en")
+    time_zone = serializers.CharField(
+        max_length=64, required=False, default="UTC", validators=[validate_time_zone]
+    )
+    token_name = serializers.CharField(
+        max_length=60,
+        required=False,
+        default="signup",
+        help_text="Name of the first token, e.g. the device or app.",
+    )
+
+
+class SignupResponseSerializer(serializers.Serializer):
+    user = ProfileSerializer()
+    token = NewApiTokenSerializer()
+
+
+class CredentialsSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = _password_field()
+
+
+class TokenCreateSerializer(CredentialsSerializer):
+    name = serializers.CharField(max_length=60, help_text="e.g. 'Pixel 8' or 'my-uno-bot'.")
+    scope = serializers.ChoiceField(
+        choices=ApiToken.SCOPES,
+        default=ApiToken.SCOPE_PLAY,
+        help_text="`read`: GET only. `play`: everything.",
+    )
+    expires_in_days = serializers.IntegerField(
+        min_value=1,
+        max_value=3650,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Omit for a token that lives until revoked.",
+    )
+
+
+class LoginResponseSerializer(serializers.Serializer):
+    user = ProfileSerializer()
+
+
+# ---------------------------------------------------------------------------------------------
+# Passwords and e-mail
+
+
+class PasswordChangeSerializer(serializers.Serializer):
+    old_password = _password_field()
+    new_password = _password_field()
+
+
+class PasswordResetSerializer(serializers.Serializer):
+    email = serializers.EmailField()
+
+
+class EmailLinkSerializer(serializers.Serializer):
+    uid = serializers.CharField(max_length=64, help_text="From the e-mailed link.")
+    token = serializers.CharField(max_length=128, help_text="From the e-mailed link.")
+
+
+class PasswordResetConfirmSerializer(EmailLinkSerializer):
+    new_password = _password_field()
+
+
+class EmailVerifiedSerializer(serializers.Serializer):
+    email = serializers.EmailField()
+    email_verified = serializers.BooleanField()
+
+
+class AcceptedSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+# ---------------------------------------------------------------------------------------------
+# Export
+
+
+class ExportProfileSerializer(ProfileSerializer):
+    class Meta(ProfileSerializer.Meta):
+        fields = [*ProfileSerializer.Meta.fields, "last_login", "is_active"]
+        read_only_fields = fields
+
+
+class ExportTokenSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ApiToken
+        fields = [
+            "id",
+            "name",
+            "scope",
+            "prefix",
+            "created_at",
+            "last_used_at",
+            "expires_at",
+            "revoked_at",
+        ]
+        read_only_fields = fields
+
+
+class ExportSeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField(allow_null=True)
+    player = serializers.CharField(allow_null=True, help_text="Public name; null if deleted.")
+    is_me = serializers.BooleanField()
+    final_score = serializers.IntegerField(allow_null=True)
+    place = serializers.IntegerField(allow_null=True)
+
+
+class ExportMySeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField(allow_null=True)
+    joined_at = serializers.DateTimeField()
+    left_at = serializers.DateTimeField(allow_null=True)
+    final_score = serializers.IntegerField(allow_null=True)
+    place = serializers.IntegerField(allow_null=True)
+
+
+class ExportMoveSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The game's version after this move.")
+    action = serializers.JSONField()
+    created_at = serializers.DateTimeField()
+
+
+class ExportGameSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    preset = serializers.CharField()
+    status = serializers.CharField()
+    visibility = serializers.CharField()
+    target_score = serializers.IntegerField()
+    was_host = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    my_seat = ExportMySeatSerializer()
+    seats = ExportSeatSerializer(many=True)
+    my_moves = ExportMoveSerializer(many=True)
+
+
+class ExportSerializer(serializers.Serializer):
+    exported_at = serializers.DateTimeField()
+    profile = ExportProfileSerializer()
+    tokens = ExportTokenSerializer(many=True, help_text="Metadata only, revoked ones included.")
+    games = ExportGameSerializer(many=True)

@@ -1,0 +1,29 @@
+"""Accounts routes, mounted under /api/v1/ by config/urls.py."""
+
+from django.urls import URLPattern, URLResolver, path
+
+from players.api import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("auth/signup/", views.SignupView.as_view(), name="auth-signup"),
+    path("auth/tokens/", views.TokenListView.as_view(), name="auth-tokens"),
+    path("auth/tokens/<int:token_id>/", views.TokenDetailView.as_view(), name="auth-token"),
+    path("auth/login/", views.LoginView.as_view(), name="auth-login"),
+    path("auth/logout/", views.LogoutView.as_view(), name="auth-logout"),
+    path("auth/password/change/", views.PasswordChangeView.as_view(), name="auth-password-change"),
+    path("auth/password/reset/", views.PasswordResetView.as_view(), name="auth-password-reset"),
+    path(
+        "auth/password/reset/confirm/",
+        views.PasswordResetConfirmView.as_view(),
+        name="auth-password-reset-confirm",
+    ),
+    path("auth/email/verify/", views.EmailVerifyView.as_view(), name="auth-email-verify"),
+    path(
+        "auth/email/verify/confirm/",
+        views.EmailVerifyConfirmView.as_view(),
+        name="auth-email-verify-confirm",
+    ),
+    path("me/", views.MeView.as_view(), name="me"),
+    path("me/stats/", views.MeStatsView.as_view(), name="me-stats"),
+    path("me/export/", views.MeExportView.as_view(), name="me-export"),
+]

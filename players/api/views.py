@@ -1,0 +1,501 @@
+"""The accounts API: thin views. Shapes come from serializers, changes from services, reads from
+selectors.
+
+Authentication: every view accepts a bearer token or a browser session (DRF's session
+authentication, so unsafe methods need the CSRF token), except ``auth/login/``, which has no
+session to protect yet. Endpoints that take a password or send mail are throttled with the
+``auth`` scope.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import login, logout, update_session_auth_hash
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.serializers import ErrorSerializer
+from players import selectors, services
+from players.api import serializers as s
+from players.models import ApiToken, User
+from players.throttles import AuthRateThrottle
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(ErrorSerializer, description=description)
+
+
+INVALID = _error("`invalid_request`: a field is missing or malformed (details.fields).")
+NOT_AUTHENTICATED = _error(
+    "`not_authenticated` / `authentication_failed`: no credentials, or a token that is revoked, "
+    "expired or belongs to an inactive account."
+)
+READ_ONLY = _error("`permission_denied`: a `read` token, or a session request without CSRF token.")
+THROTTLED = _error("`throttled`: too many requests; retry after the `Retry-After` seconds.")
+WEAK_PASSWORD = "`weak_password`: the password validators refused it (details.messages)."
+BAD_CREDENTIALS = "`invalid_credentials`: wrong username or password (never says which)."
+
+
+def _me(request: Request) -> User:
+    user = request.user
+    assert isinstance(user, User)  # the permission classes let only signed-in users through
+    return user
+
+
+def _current_token(request: Request) -> ApiToken | None:
+    return request.auth if isinstance(request.auth, ApiToken) else None
+
+
+class AuthThrottled:
+    """Mixin: throttle with the ``auth`` scope (only ``throttled_methods`` when set)."""
+
+    throttle_classes = [AuthRateThrottle]
+    throttle_scope = "auth"
+    throttled_methods: frozenset[str] | None = None
+
+
+# ---------------------------------------------------------------------------------------------
+# Sign-up and tokens
+
+SIGNUP_EXAMPLE_REQUEST = OpenApiExample(
+    "Sign up from a phone",
+    request_only=True,
+    value={
+        "username": "alice",
+        "password": "correct-horse-battery-7",
+        "email": "alice@example.com",
+        "display_name": "Alice",
+        "language": "da",
+        "time_zone": "Europe/Copenhagen",
+        "token_name": "Alice's Pixel",
+    },
+)
+NEW_TOKEN_EXAMPLE = {
+    "token": "uaw_q4Lr0M1c9yJf3nV6Yx2ZbK8pWdHs7TeA5gUoRiNlEjC",
+    "id": 12,
+    "name": "Alice's Pixel",
+    "scope": "play",
+    "prefix": "uaw_q4Lr0M1c",
+    "created_at": "2026-03-01T18:04:05.123456Z",
+    "expires_at": None,
+}
+SIGNUP_EXAMPLE_RESPONSE = OpenApiExample(
+    "Account and first token",
+    response_only=True,
+    status_codes=["201"],
+    value={
+        "user": {
+            "id": 7,
+            "username": "alice",
+            "email": "alice@example.com",
+            "email_verified": False,
+            "display_name": "Alice",
+            "time_zone": "Europe/Copenhagen",
+            "language": "da",
+            "date_joined": "2026-03-01T18:04:05.120000Z",
+        },
+        "token": NEW_TOKEN_EXAMPLE,
+    },
+)
+
+
+class SignupView(AuthThrottled, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="auth_signup",
+        summary="Create an account and get its first token",
+        description=(
+            "Creates the account and a first `play` token named `token_name`. This is also how "
+            "a generated client gets its first token. With an e-mail address, a verification "
+            "mail is sent."
+        ),
+        request=s.SignupSerializer,
+        responses={
+            201: s.SignupResponseSerializer,
+            400: _error(f"`invalid_request`, or {WEAK_PASSWORD}"),
+            409: _error("`username_taken`: the name exists (in any letter case)."),
+            429: THROTTLED,
+        },
+        examples=[SIGNUP_EXAMPLE_REQUEST, SIGNUP_EXAMPLE_RESPONSE],
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        ser = s.SignupSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        user, token, raw = services.sign_up(**ser.validated_data)
+        data = {
+            "user": s.ProfileSerializer(user).data,
+            "token": s.NewApiTokenSerializer(token, context={"raw": raw}).data,
+        }
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+class TokenListView(AuthThrottled, APIView):
+    throttled_methods = frozenset({"POST"})
+
+    def get_permissions(self) -> list[BasePermission]:
+        # Creating a token is logging in: the credentials are in the body.
+        if self.request.method == "POST":
+            return [AllowAny()]
+        return super().get_permissions()
+
+    @extend_schema(
+        operation_id="auth_tokens_list",
+        summary="My live tokens (never their secrets)",
+        responses={200: s.ApiTokenSerializer(many=True), 401: NOT_AUTHENTICATED},
+        tags=["auth"],
+    )
+    def get(self, request: Request) -> Response:
+        tokens = selectors.live_tokens(_me(request))
+        ser = s.ApiTokenSerializer(tokens, many=True, context={"auth": request.auth})
+        return Response(ser.data)
+
+    @extend_schema(
+        operation_id="auth_tokens_create",
+        summary="Log in for an app or device: create a named token",
+        description="The `token` string is returned only in this response; only its hash is kept.",
+        request=s.TokenCreateSerializer,
+        responses={
+            201: s.NewApiTokenSerializer,
+            400: _error(f"`invalid_request`, or {BAD_CREDENTIALS}"),
+            429: THROTTLED,
+        },
+        examples=[
+            OpenApiExample(
+                "A read-only token for a dashboard",
+                request_only=True,
+                value={
+                    "username": "alice",
+                    "password": "correct-horse-battery-7",
+                    "name": "stats dashboard",
+                    "scope": "read",
+                    "expires_in_days": 90,
+                },
+            ),
+            OpenApiExample(
+                "The new token", response_only=True, status_codes=["201"], value=NEW_TOKEN_EXAMPLE
+            ),
+        ],
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        ser = s.TokenCreateSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        token, raw = services.issue_token(**ser.validated_data)
+        data = s.NewApiTokenSerializer(token, context={"raw": raw}).data
+        return Response(data, status=status.HTTP_201_CREATED)
+
+
+class TokenDetailView(APIView):
+    @extend_schema(
+        operation_id="auth_tokens_destroy",
+        summary="Revoke one of my tokens",
+        request=None,
+        responses={
+            204: OpenApiResponse(description="Revoked."),
+            401: NOT_AUTHENTICATED,
+            403: READ_ONLY,
+            404: _error("`not_found`: no such live token of yours."),
+        },
+        tags=["auth"],
+    )
+    def delete(self, request: Request, token_id: int) -> Response:
+        services.revoke_token(user=_me(request), token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# ---------------------------------------------------------------------------------------------
+# Browser sessions
+
+
+class LoginView(AuthThrottled, APIView):
+    # No authentication, hence no CSRF check: there is no session yet to protect. Every other
+    # unsafe request of a session needs the CSRF token (set as a cookie by this response).
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="auth_login",
+        summary="Start a browser session (web client, browsable API)",
+        description="Sets the `sessionid` and `csrftoken` cookies. Apps use `auth/tokens/`.",
+        request=s.CredentialsSerializer,
+        responses={
+            200: s.LoginResponseSerializer,
+            400: _error(f"`invalid_request`, or {BAD_CREDENTIALS}"),
+            429: THROTTLED,
+        },
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        ser = s.CredentialsSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        user = services.authenticate_credentials(**ser.validated_data)
+        login(request._request, user)
+        return Response({"user": s.ProfileSerializer(user).data})
+
+
+class LogoutView(APIView):
+    # Any token may log itself out, a read-only one included.
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="auth_logout",
+        summary="End this session, or revoke the bearer token making the request",
+        request=None,
+        responses={
+            204: OpenApiResponse(description="Logged out."),
+            401: NOT_AUTHENTICATED,
+            403: _error("`permission_denied`: a session request without CSRF token."),
+        },
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        token = _current_token(request)
+        if token is not None:
+            services.revoke_token(user=_me(request), token_id=token.pk)
+        else:
+            logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# ---------------------------------------------------------------------------------------------
+# Passwords
+
+
+class PasswordChangeView(AuthThrottled, APIView):
+    @extend_schema(
+        operation_id="auth_password_change",
+        summary="Change my password (revokes my other tokens)",
+        description=(
+            "Every token except the one making the request is revoked, and other browser "
+            "sessions end; this session stays signed in."
+        ),
+        request=s.PasswordChangeSerializer,
+        responses={
+            204: OpenApiResponse(description="Changed."),
+            400: _error(f"`invalid_request`, {WEAK_PASSWORD} or {BAD_CREDENTIALS}"),
+            401: NOT_AUTHENTICATED,
+            403: READ_ONLY,
+            429: THROTTLED,
+        },
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        ser = s.PasswordChangeSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        user = _me(request)
+        services.change_password(
+            user=user, current_token=_current_token(request), **ser.validated_data
+        )
+        if _current_token(request) is None:
+            # Keep this session valid although the password hash it was bound to changed.
+            update_session_auth_hash(request._request, user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+ACCEPTED_RESET = "If an account has this address, a reset link is on its way."
+
+
+class PasswordResetView(AuthThrottled, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="auth_password_reset",
+        summary="Mail a password-reset link",
+        description=(
+            "Always 202, whether or not an account has this address, so the endpoint cannot be "
+            "used to find out who plays here. The mail holds a link to the web client and the "
+            "`uid` and `token` for `auth/password/reset/confirm/`."
+        ),
+        request=s.PasswordResetSerializer,
+        responses={202: s.AcceptedSerializer, 400: INVALID, 429: THROTTLED},
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        ser = s.PasswordResetSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        services.request_password_reset(email=ser.validated_data["email"])
+        return Response({"detail": ACCEPTED_RESET}, status=status.HTTP_202_ACCEPTED)
+
+
+class PasswordResetConfirmView(AuthThrottled, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="auth_password_reset_confirm",
+        summary="Set a new password with the mailed uid and token",
+        description="The link works once. Every token of the account is revoked.",
+        request=s.PasswordResetConfirmSerializer,
+        responses={
+            204: OpenApiResponse(description="Password set; log in again."),
+            400: _error(
+                f"`invalid_request`, `invalid_token` (wrong, used or expired link) or "
+                f"{WEAK_PASSWORD}"
+            ),
+            429: THROTTLED,
+        },
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        ser = s.PasswordResetConfirmSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        services.reset_password(**ser.validated_data)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# ---------------------------------------------------------------------------------------------
+# E-mail verification
+
+
+class EmailVerifyView(AuthThrottled, APIView):
+    @extend_schema(
+        operation_id="auth_email_verify",
+        summary="Mail me a link that verifies my e-mail address",
+        request=None,
+        responses={
+            202: s.AcceptedSerializer,
+            401: NOT_AUTHENTICATED,
+            403: READ_ONLY,
+            409: _error("`no_email` (none on the profile) or `email_already_verified`."),
+            429: THROTTLED,
+        },
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        services.request_email_verification(user=_me(request))
+        return Response(
+            {"detail": "A verification link is on its way."}, status=status.HTTP_202_ACCEPTED
+        )
+
+
+class EmailVerifyConfirmView(AuthThrottled, APIView):
+    # The link may be opened on a device that is not signed in: the token is the proof.
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="auth_email_verify_confirm",
+        summary="Confirm an e-mail address with the mailed uid and token",
+        request=s.EmailLinkSerializer,
+        responses={
+            200: s.EmailVerifiedSerializer,
+            400: _error(
+                "`invalid_request` or `invalid_token` (wrong or expired link, or the address "
+                "changed or was verified since)."
+            ),
+            429: THROTTLED,
+        },
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        ser = s.EmailLinkSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        user = services.confirm_email_verification(**ser.validated_data)
+        return Response(s.EmailVerifiedSerializer(user).data)
+
+
+# ---------------------------------------------------------------------------------------------
+# My account
+
+
+class MeView(AuthThrottled, APIView):
+    # Both take the password (PATCH when the e-mail address changes): throttled like log-in.
+    throttled_methods = frozenset({"PATCH", "DELETE"})
+
+    @extend_schema(
+        operation_id="me_retrieve",
+        summary="My profile",
+        responses={200: s.ProfileSerializer, 401: NOT_AUTHENTICATED},
+        tags=["me"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(s.ProfileSerializer(_me(request)).data)
+
+    @extend_schema(
+        operation_id="me_partial_update",
+        summary="Change my profile",
+        description=(
+            "`username` cannot change. A new `email` needs the current `password`, starts "
+            "unverified and gets a verification mail."
+        ),
+        request=s.ProfileUpdateSerializer,
+        responses={
+            200: s.ProfileSerializer,
+            400: _error(
+                f"`invalid_request` (e.g. unknown time zone), `password_required` or "
+                f"{BAD_CREDENTIALS}"
+            ),
+            401: NOT_AUTHENTICATED,
+            403: READ_ONLY,
+            429: THROTTLED,
+        },
+        tags=["me"],
+    )
+    def patch(self, request: Request) -> Response:
+        user = _me(request)
+        ser = s.ProfileUpdateSerializer(user, data=request.data, partial=True)
+        ser.is_valid(raise_exception=True)
+        changes: dict[str, Any] = dict(ser.validated_data)
+        password = changes.pop("password", None)
+        user = services.update_profile(user=user, password=password, **changes)
+        return Response(s.ProfileSerializer(user).data)
+
+    @extend_schema(
+        operation_id="me_destroy",
+        summary="Delete my account",
+        description=(
+            'Send the password as a JSON body, `{"password": "…"}` (OpenAPI 3.0 cannot '
+            "describe a body on DELETE). Leaves every lobby and running game first; finished "
+            "games keep their results without the account."
+        ),
+        request=s.PasswordSerializer,
+        responses={
+            204: OpenApiResponse(description="Deleted."),
+            400: _error(f"`invalid_request` or {BAD_CREDENTIALS}"),
+            401: NOT_AUTHENTICATED,
+            403: READ_ONLY,
+            429: THROTTLED,
+        },
+        tags=["me"],
+    )
+    def delete(self, request: Request) -> Response:
+        ser = s.PasswordSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        services.delete_account(user=_me(request), password=ser.validated_data["password"])
+        if _current_token(request) is None:
+            logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeStatsView(APIView):
+    @extend_schema(
+        operation_id="me_stats_retrieve",
+        summary="My statistics",
+        responses={200: s.PlayerStatsSerializer, 401: NOT_AUTHENTICATED},
+        tags=["me"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(s.PlayerStatsSerializer(selectors.stats(_me(request))).data)
+
+
+class MeExportView(APIView):
+    @extend_schema(
+        operation_id="me_export_retrieve",
+        summary="Export all my data as JSON (GDPR)",
+        description="Profile, token metadata, and every game with its seats and my moves.",
+        responses={200: s.ExportSerializer, 401: NOT_AUTHENTICATED},
+        tags=["me"],
+    )
+    def get(self, request: Request) -> Response:
+        user = _me(request)
+        data = s.ExportSerializer(selectors.export(user)).data
+        response = Response(data)
+        if request.accepted_renderer.format == "json":  # not for the browsable API's page
+            filename = f"unoallwild-export-{user.pk}.json"
+            response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response

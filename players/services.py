@@ -1,0 +1,296 @@
+"""Every change to an account: sign up, tokens, passwords, e-mail verification, profile, deletion.
+
+Functions take keyword-only arguments and refuse with a ``ServiceError`` carrying a stable code.
+Credentials are checked the same way everywhere: a wrong username, a wrong password and an
+inactive account all give ``invalid_credentials``, so the answer never says which part was wrong
+or whether an account exists. Mail goes out through Celery tasks queued on commit (see
+``players.tasks``), never from inside a transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from config.errors import ServiceError
+from players import links, tasks
+from players.models import ApiToken, User
+
+logger = logging.getLogger(__name__)
+
+INVALID_CREDENTIALS = "invalid_credentials"
+_PROFILE_FIELDS = frozenset({"email", "display_name", "time_zone", "language"})
+
+
+def _invalid_credentials() -> ServiceError:
+    return ServiceError(INVALID_CREDENTIALS, "Wrong username or password.", 400)
+
+
+def _username_taken(username: str) -> ServiceError:
+    return ServiceError("username_taken", "This username is already taken.", 409, username=username)
+
+
+def check_password_strength(password: str, *, user: User) -> None:
+    """Django's AUTH_PASSWORD_VALIDATORS, refused as ``weak_password`` with their messages."""
+    try:
+        validate_password(password, user=user)
+    except DjangoValidationError as exc:
+        raise ServiceError(
+            "weak_password", "This password is too weak.", 400, messages=list(exc.messages)
+        ) from exc
+
+
+def authenticate_credentials(*, username: str, password: str) -> User:
+    """The active user with these credentials; ``invalid_credentials`` otherwise.
+
+    Usernames are unique regardless of case, so any case finds the account (phones like to
+    capitalise the first letter). Django's backend hashes the password even for an unknown name,
+    which keeps the response time from telling whether the account exists.
+    """
+    found = User.objects.filter(username__iexact=username).values_list("username", flat=True)
+    user = authenticate(None, username=found[0] if found else username, password=password)
+    if not isinstance(user, User):  # None for a wrong password or an inactive account
+        raise _invalid_credentials()
+    return user
+
+
+def _send_after_commit(task: Any, user_id: int) -> None:
+    transaction.on_commit(partial(_enqueue, task, user_id))
+
+
+def _enqueue(task: Any, user_id: int) -> None:
+    try:
+        task.delay(user_id)
+    except Exception:
+        # A broker that is down, or (with tasks run inline) an SMTP server that is, must not turn
+        # a 202 into a 500: for password/reset that would reveal that the address has an account.
+        logger.exception("could not send %s for user %s", task.name, user_id)
+
+
+def _queue_verification_email(user: User) -> None:
+    _send_after_commit(tasks.send_verification_email, user.pk)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sign-up and tokens
+
+
+def sign_up(
+    *,
+    username: str,
+    password: str,
+    email: str = "",
+    display_name: str = "",
+    language: str = "en",
+    time_zone: str = "UTC",
+    token_name: str = "signup",
+) -> tuple[User, ApiToken, str]:
+    """Create an account and its first (play-scoped) token. Returns the raw token string too,
+    which is never stored and can be shown only now."""
+    if User.objects.filter(username__iexact=username).exists():
+        raise _username_taken(username)
+    user = User(
+        username=username,
+        email=User.objects.normalize_email(email or ""),
+        display_name=display_name,
+        language=language,
+        time_zone=time_zone,
+    )
+    # Validated against the unsaved user so that "alice" cannot choose "alice2024!".
+    check_password_strength(password, user=user)
+    user.set_password(password)
+    try:
+        with transaction.atomic():
+            user.save()
+            token, raw = ApiToken.issue(user, name=token_name, scope=ApiToken.SCOPE_PLAY)
+    except IntegrityError as exc:
+        # Two sign-ups raced for the same name; the unique index on lower(username) decided.
+        raise _username_taken(username) from exc
+    if user.email:
+        _queue_verification_email(user)
+    return user, token, raw
+
+
+def issue_token(
+    *, username: str, password: str, name: str, scope: str, expires_in_days: int | None = None
+) -> tuple[ApiToken, str]:
+    """Log in for an app or a device: a new named token. Returns the raw string (shown once)."""
+    user = authenticate_credentials(username=username, password=password)
+    token, raw = ApiToken.issue(user, name=name, scope=scope)
+    if expires_in_days is not None:
+        token.expires_at = token.created_at + timedelta(days=expires_in_days)
+        token.save(update_fields=["expires_at"])
+    User.objects.filter(pk=user.pk).update(last_login=timezone.now())
+    return token, raw
+
+
+def revoke_token(*, user: User, token_id: int) -> None:
+    """Revoke one of ``user``'s live tokens. Someone else's token is ``not_found``, exactly like a
+    token that does not exist, so ids cannot be probed."""
+    now = timezone.now()
+    # Compare-and-set: two concurrent revokes of the same token give one 204 and one 404.
+    changed = (
+        ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True)
+        .exclude(expires_at__lte=now)
+        .update(revoked_at=now)
+    )
+    if changed != 1:
+        raise ServiceError("not_found", "No such token.", 404)
+
+
+def revoke_all_tokens(*, user: User, keep: ApiToken | None = None) -> int:
+    qs = ApiToken.objects.filter(user=user, revoked_at__isnull=True)
+    if keep is not None:
+        qs = qs.exclude(pk=keep.pk)
+    return qs.update(revoked_at=timezone.now())
+
+
+# ---------------------------------------------------------------------------------------------
+# Passwords
+
+
+def change_password(
+    *, user: User, old_password: str, new_password: str, current_token: ApiToken | None = None
+) -> None:
+    """Set a new password and revoke every token but the one making the request. Other browser
+    sessions end by themselves: Django ties a session to a hash of the password."""
+    if not user.check_password(old_password):
+        raise _invalid_credentials()
+    check_password_strength(new_password, user=user)
+    with transaction.atomic():
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+        revoke_all_tokens(user=user, keep=current_token)
+
+
+def request_password_reset(*, email: str) -> None:
+    """Mail a reset link to every active account with this address. Says nothing either way:
+    the caller answers 202 whether or not an account exists."""
+    email = email.strip()
+    if not email:
+        return
+    user_ids = list(
+        User.objects.filter(email__iexact=email, is_active=True).values_list("pk", flat=True)
+    )
+    for user_id in user_ids:
+        _send_after_commit(tasks.send_password_reset_email, user_id)
+
+
+def _invalid_link() -> ServiceError:
+    return ServiceError("invalid_token", "This link is invalid or has expired.", 400)
+
+
+def reset_password(*, uid: str, token: str, new_password: str) -> User:
+    """Set a new password from a reset link, and revoke every token: whoever asked for a reset
+    may be locking out someone who stole the old password."""
+    found = links.user_from_uid(uid)
+    if found is None:
+        raise _invalid_link()
+    with transaction.atomic():
+        # Locked and re-checked so that two requests with the same link cannot both succeed.
+        user = User.objects.select_for_update().get(pk=found.pk)
+        if not user.is_active or not links.password_reset_tokens.check_token(user, token):
+            raise _invalid_link()
+        check_password_strength(new_password, user=user)
+        user.set_password(new_password)
+        # The link came to this address (the token covers it), which proves the mailbox.
+        user.email_verified = bool(user.email)
+        user.save(update_fields=["password", "email_verified"])
+        revoke_all_tokens(user=user)
+    return user
+
+
+# ---------------------------------------------------------------------------------------------
+# E-mail verification
+
+
+def request_email_verification(*, user: User) -> None:
+    if not user.email:
+        raise ServiceError("no_email", "Add an e-mail address to your profile first.", 409)
+    if user.email_verified:
+        raise ServiceError("email_already_verified", "This address is already verified.", 409)
+    _queue_verification_email(user)
+
+
+def confirm_email_verification(*, uid: str, token: str) -> User:
+    found = links.user_from_uid(uid)
+    if found is None:
+        raise _invalid_link()
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=found.pk)
+        if not user.is_active or not links.email_verification_tokens.check_token(user, token):
+            raise _invalid_link()
+        user.email_verified = True
+        user.save(update_fields=["email_verified"])
+    return user
+
+
+# ---------------------------------------------------------------------------------------------
+# Profile and account
+
+
+def update_profile(*, user: User, password: str | None = None, **changes: Any) -> User:
+    """Change profile fields (already validated by the caller).
+
+    A new e-mail address needs the password: the address is where password resets go, so
+    changing it with nothing but a token would turn a stolen token into a stolen account. The
+    new address starts unverified and gets a verification mail.
+    """
+    unknown = set(changes) - _PROFILE_FIELDS
+    if unknown:
+        raise ValueError(f"not profile fields: {sorted(unknown)}")
+    fields = []
+    if "email" in changes:
+        email = User.objects.normalize_email(changes.pop("email") or "")
+        if email.lower() != user.email.lower():
+            if not password:
+                raise ServiceError(
+                    "password_required", "Changing the e-mail address needs your password.", 400
+                )
+            if not user.check_password(password):
+                raise _invalid_credentials()
+            user.email_verified = False
+            fields.append("email_verified")
+        user.email = email
+        fields.append("email")
+    for name, value in changes.items():
+        setattr(user, name, value)
+        fields.append(name)
+    if fields:
+        user.save(update_fields=fields)
+        if "email_verified" in fields and user.email:
+            _queue_verification_email(user)
+    return user
+
+
+def delete_account(*, user: User, password: str) -> None:
+    """Delete the account after checking the password.
+
+    The player first leaves every lobby and every game in progress, through the games service, so
+    that nobody waits out turn timers for a seat that will never move again. Finished games stay
+    intact: their seats keep the scores and lose the user (``SET_NULL``).
+    """
+    if not user.check_password(password):
+        raise _invalid_credentials()
+    # Imported here: games depends on players, not the other way round.
+    from games import services as game_services
+    from games.models import Game, Seat
+
+    game_ids = Seat.objects.filter(
+        user=user, left_at__isnull=True, game__status__in=[Game.LOBBY, Game.ACTIVE]
+    ).values_list("game_id", flat=True)
+    for game_id in list(game_ids):
+        try:
+            game_services.leave_game(user=user, game_id=game_id)
+        except ServiceError as exc:
+            # The game ended in the meantime, or the engine refused: the seat is freed anyway.
+            logger.info("account %s could not leave game %s: %s", user.pk, game_id, exc)
+    user.delete()

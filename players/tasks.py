@@ -1,0 +1,57 @@
+"""Account e-mails, sent by Celery tasks that take a user id.
+
+Services queue these with ``transaction.on_commit``: the worker must see the committed user, and
+an SMTP server that is slow (or down) must neither hold a transaction open nor slow the request
+down, since the response time of ``password/reset`` would otherwise tell whether the address has
+an account. Each task re-reads the user and quietly does nothing when the mail no longer makes
+sense (account gone or deactivated, address removed, already verified).
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.core.mail import send_mail
+
+from players import links
+from players.models import User
+
+
+@shared_task
+def send_password_reset_email(user_id: int) -> bool:
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None or not user.email or not user.has_usable_password():
+        return False
+    uid = links.encode_uid(user)
+    token = links.password_reset_tokens.make_token(user)
+    link = links.frontend_link("/reset-password", uid=uid, token=token)
+    body = (
+        f"Hello {user.public_name},\n\n"
+        f"Someone (hopefully you) asked to reset the password of the Uno All Wild account "
+        f"{user.username!r}. To choose a new password, open this link:\n\n"
+        f"{link}\n\n"
+        f"Or send uid={uid} and token={token} to /api/v1/auth/password/reset/confirm/.\n\n"
+        f"The link works once and for {links.link_lifetime()}. If you did not ask for "
+        f"it, ignore this mail: your password stays as it is.\n"
+    )
+    send_mail("Reset your Uno All Wild password", body, None, [user.email])
+    return True
+
+
+@shared_task
+def send_verification_email(user_id: int) -> bool:
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None or not user.email or user.email_verified:
+        return False
+    uid = links.encode_uid(user)
+    token = links.email_verification_tokens.make_token(user)
+    link = links.frontend_link("/verify-email", uid=uid, token=token)
+    body = (
+        f"Hello {user.public_name},\n\n"
+        f"Please confirm that {user.email} is the e-mail address of the Uno All Wild account "
+        f"{user.username!r} by opening this link:\n\n"
+        f"{link}\n\n"
+        f"Or send uid={uid} and token={token} to /api/v1/auth/email/verify/confirm/.\n\n"
+        f"The link works for {links.link_lifetime()}.\n"
+    )
+    send_mail("Confirm your e-mail address", body, None, [user.email])
+    return True

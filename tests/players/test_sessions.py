@@ -1,0 +1,120 @@
+"""Browser sessions: log in, CSRF on every later unsafe request, log out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from rest_framework.test import APIClient
+
+from players.models import ApiToken, User
+from tests.players.conftest import PASSWORD, error_code
+
+LOGIN = "/api/v1/auth/login/"
+LOGOUT = "/api/v1/auth/logout/"
+TokenFor = Callable[..., tuple[ApiToken, APIClient]]
+
+
+def browser() -> APIClient:
+    """A client that, like a browser, gets no CSRF exemption."""
+    return APIClient(enforce_csrf_checks=True)
+
+
+def log_in(api: APIClient, username: str = "alice", password: str = PASSWORD) -> object:
+    return api.post(LOGIN, {"username": username, "password": password}, format="json")
+
+
+def csrf_header(api: APIClient) -> dict[str, str]:
+    return {"HTTP_X_CSRFTOKEN": api.cookies["csrftoken"].value}
+
+
+@pytest.mark.django_db
+def test_login_starts_a_session_and_sets_the_csrf_cookie(alice: User) -> None:
+    api = browser()
+    response = log_in(api)
+    assert response.status_code == 200
+    assert response.json()["user"]["username"] == "alice"
+    assert "sessionid" in api.cookies
+    assert "csrftoken" in api.cookies
+    assert api.get("/api/v1/me/").json()["username"] == "alice"
+
+
+@pytest.mark.django_db
+def test_login_accepts_any_case_of_the_username(alice: User) -> None:
+    assert log_in(browser(), username="ALICE").status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("username", "password"), [("alice", "wrong-password-1"), ("nobody", PASSWORD)]
+)
+def test_login_with_wrong_credentials_is_refused(alice: User, username: str, password: str) -> None:
+    api = browser()
+    response = log_in(api, username, password)
+    assert response.status_code == 400
+    assert error_code(response) == "invalid_credentials"
+    assert "sessionid" not in api.cookies
+
+
+@pytest.mark.django_db
+def test_an_inactive_user_cannot_log_in(alice: User) -> None:
+    User.objects.filter(pk=alice.pk).update(is_active=False)
+    response = log_in(browser())
+    assert response.status_code == 400
+    assert error_code(response) == "invalid_credentials"
+
+
+@pytest.mark.django_db
+def test_a_session_of_a_deactivated_user_stops_working(alice: User) -> None:
+    api = browser()
+    log_in(api)
+    User.objects.filter(pk=alice.pk).update(is_active=False)
+    assert api.get("/api/v1/me/").status_code == 401
+
+
+@pytest.mark.django_db
+def test_unsafe_session_requests_need_the_csrf_token(alice: User) -> None:
+    api = browser()
+    log_in(api)
+    refused = api.patch("/api/v1/me/", {"display_name": "Al"}, format="json")
+    assert refused.status_code == 403
+    assert error_code(refused) == "permission_denied"
+    assert "CSRF" in refused.json()["error"]["message"]
+    accepted = api.patch("/api/v1/me/", {"display_name": "Al"}, format="json", **csrf_header(api))
+    assert accepted.status_code == 200
+
+
+@pytest.mark.django_db
+def test_logout_ends_the_session(alice: User) -> None:
+    api = browser()
+    log_in(api)
+    assert api.post(LOGOUT, **csrf_header(api)).status_code == 204
+    assert api.get("/api/v1/me/").status_code == 401
+
+
+@pytest.mark.django_db
+def test_logout_of_a_session_needs_the_csrf_token(alice: User) -> None:
+    api = browser()
+    log_in(api)
+    assert api.post(LOGOUT).status_code == 403
+    assert api.get("/api/v1/me/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_logout_with_a_bearer_token_revokes_that_token_only(
+    alice: User, token_for: TokenFor
+) -> None:
+    token, api = token_for(alice, scope=ApiToken.SCOPE_READ)  # even a read token may log out
+    other, other_api = token_for(alice, name="other")
+    assert api.post(LOGOUT).status_code == 204
+    token.refresh_from_db()
+    assert token.revoked_at is not None
+    assert api.get("/api/v1/me/").status_code == 401
+    assert other_api.get("/api/v1/me/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_logout_without_credentials_is_401(client: APIClient) -> None:
+    response = client.post(LOGOUT)
+    assert response.status_code == 401
+    assert error_code(response) == "not_authenticated"
