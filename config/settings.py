@@ -11,6 +11,8 @@ registry in ``config.env`` always lists the complete set of knobs.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +132,12 @@ if _database["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite connections are cheap and file locks are per connection: never keep them around.
     _database["CONN_MAX_AGE"] = 0
     _database["OPTIONS"] = {**SQLITE_OPTIONS, **_database.get("OPTIONS", {})}
+    # Tests get a file, not Django's default in-memory database: shared-cache memory databases
+    # lock whole tables and ignore the busy timeout, so tests with concurrent writers (a live
+    # server, threads) would fail where the real file-backed service waits its turn.
+    _database["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"unoallwild-test-{os.getpid()}.sqlite3")
+    }
 DATABASES = {"default": _database}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
