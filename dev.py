@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
 import subprocess
 import sys
 import venv
@@ -77,6 +78,13 @@ def bootstrap() -> Path:
 
 def run(command: list[str]) -> int:
     process = subprocess.Popen(command, cwd=ROOT)
+
+    def forward_sigterm(signum: int, frame: object) -> None:
+        # `timeout` or a supervisor stops dev.py with SIGTERM; pass it on rather than orphaning
+        # the server or pytest.
+        process.terminate()
+
+    signal.signal(signal.SIGTERM, forward_sigterm)
     try:
         return process.wait()
     except KeyboardInterrupt:

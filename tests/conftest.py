@@ -44,6 +44,14 @@ def pytest_configure(config: pytest.Config) -> None:
     }
     override_settings(STORAGES=storages).enable()
 
+    # No test run has a Celery worker, so a task queued to a real broker would never run and
+    # `.delay().get()` would wait forever. Run tasks inline even when REDIS_URL is set; the
+    # PostgreSQL + Redis pass still exercises Redis through the cache.
+    from config.celery import app as celery_app
+
+    celery_app.conf.task_always_eager = True
+    celery_app.conf.task_eager_propagates = True
+
 
 def _ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
