@@ -1,0 +1,113 @@
+"""Random legal playouts of the engine, shared by the property and purity tests.
+
+One ``random.Random(seed)`` drives both the engine (shuffles, random choices) and the choice among
+listed actions, so a seed names one whole game. The driver mostly takes the current seat's turn
+actions so rounds progress, and now and then says UNO, catches, or injects the system actions a
+service would (``timeout`` for the current seat, ``leave`` for any active seat).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine import Action, State, apply, legal_actions, new_game
+
+Event = dict[str, Any]
+# Called after every applied action: (state before, action, state after, events).
+Check = Callable[[State, Action, State, list[Event]], None]
+
+IN_ROUND = ("play", "drawn", "choose")
+TURN_ACTIONS = ("play", "draw", "play_drawn", "pass", "choose_target")
+
+
+@dataclass
+class Playout:
+    setup: dict[str, Any]
+    setup_events: list[Event]
+    initial: State
+    steps: list[tuple[Action, list[Event]]] = field(default_factory=list)
+    states: list[State] = field(default_factory=list)  # the state after each step
+    final: State | None = None
+    rounds_finished: int = 0
+    longest_round: int = 0  # actions taken in the longest round
+
+
+def pick_action(state: State, rng: random.Random, *, free_rate: float = 0.1) -> Action:
+    """A random legal action: usually the current seat's turn action, sometimes UNO or a catch."""
+    turn = [a for a in legal_actions(state, state.current) if a.type in TURN_ACTIONS]
+    free = [
+        a
+        for seat in range(len(state.seats))
+        for a in legal_actions(state, seat)
+        if a.type in ("uno", "catch")
+    ]
+    if free and (not turn or rng.random() < free_rate):
+        return rng.choice(free)
+    assert turn, f"the current seat {state.current} has no turn action in phase {state.phase}"
+    action = rng.choice(turn)
+    if action.type in ("play", "play_drawn") and rng.random() < 0.5:
+        # Any play may carry the word; it only counts when one card is left after the effect.
+        action = Action(action.type, action.seat, action.card, action.target, uno=True)
+    return action
+
+
+def run_playout(
+    seed: int,
+    *,
+    players: int,
+    preset: str,
+    options: dict[str, bool],
+    target_score: int,
+    check: Check | None = None,
+    timeout_rate: float = 0.0,
+    leave_rate: float = 0.0,
+    max_leaves: int | None = None,
+    max_round_actions: int = 5000,
+    keep_states: bool = False,
+) -> Playout:
+    """Play one match to its end with random legal actions, calling ``check`` after every step.
+
+    ``max_leaves`` defaults to ``players - 2`` (two players always remain); pass ``players - 1``
+    to let the match end by everyone else leaving.
+    """
+    rng = random.Random(seed)
+    setup = {
+        "players": players,
+        "preset": preset,
+        "options": dict(options),
+        "target_score": target_score,
+    }
+    state, setup_events = new_game(rng=rng, **setup)
+    out = Playout(setup, setup_events, state)
+    leaves_left = players - 2 if max_leaves is None else max_leaves
+    round_actions = 0
+    while state.phase != "match_over":
+        if state.phase == "round_over":
+            action = Action("next_round")
+        elif leaves_left > 0 and rng.random() < leave_rate:
+            action = Action("leave", seat=rng.choice(state.active_seats()))
+            leaves_left -= 1
+        elif rng.random() < timeout_rate:
+            action = Action("timeout", seat=state.current)
+        else:
+            action = pick_action(state, rng)
+        new, events = apply(state, action, rng)
+        if check is not None:
+            check(state, action, new, events)
+        out.steps.append((action, events))
+        if keep_states:
+            out.states.append(new)
+        round_actions += 1
+        if new.phase in ("round_over", "match_over") and state.phase in IN_ROUND:
+            out.rounds_finished += 1
+            out.longest_round = max(out.longest_round, round_actions)
+            round_actions = 0
+        assert round_actions <= max_round_actions, (
+            f"seed {seed}: a round is still running after {max_round_actions} actions"
+        )
+        state = new
+    out.final = state
+    return out

@@ -1,0 +1,479 @@
+"""Properties of the engine over random legal playouts, checked after every step.
+
+A hypothesis-drawn seed names a whole match (see ``playout.py``): 2 to 10 players, both presets,
+with and without Force Swap protection, a single round (target 0) or several (target 100), with
+timeouts and players leaving now and then.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine import (
+    Action,
+    EngineError,
+    State,
+    apply,
+    legal_actions,
+    new_game,
+    replay,
+    view,
+    visible_events,
+)
+from games.engine.cards import PRESETS, card_type
+from games.engine.errors import ALL_CODES
+
+from .playout import IN_ROUND, Check, Event, Playout, pick_action, run_playout
+
+
+@dataclass(frozen=True)
+class Config:
+    seed: int
+    players: int
+    preset: str
+    options: dict[str, bool]
+    target_score: int
+    timeout_rate: float
+    leave_rate: float
+
+    def play(self, check: Check | None = None, **kwargs: Any) -> Playout:
+        return run_playout(
+            self.seed,
+            players=self.players,
+            preset=self.preset,
+            options=self.options,
+            target_score=self.target_score,
+            check=check,
+            timeout_rate=self.timeout_rate,
+            leave_rate=self.leave_rate,
+            **kwargs,
+        )
+
+
+def configs(max_players: int = 10) -> st.SearchStrategy[Config]:
+    return st.builds(
+        Config,
+        seed=st.integers(min_value=0, max_value=2**32 - 1),
+        players=st.integers(min_value=2, max_value=max_players),
+        preset=st.sampled_from(sorted(PRESETS)),
+        options=st.sampled_from([{}, {"force_swap_protection": True}]),
+        target_score=st.sampled_from([0, 100]),
+        timeout_rate=st.sampled_from([0.0, 0.05]),
+        leave_rate=st.sampled_from([0.0, 0.02]),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+
+
+def all_cards(state: State) -> list[str]:
+    return [c for seat in state.seats for c in seat.hand] + state.draw_pile + state.discard_pile
+
+
+def hidden_from(state: State, seat: int) -> set[str]:
+    """Card ids ``seat`` must not learn: other seats' hands and the whole draw pile."""
+    hidden = set(state.draw_pile)
+    for i, other in enumerate(state.seats):
+        if i != seat:
+            hidden.update(other.hand)
+    return hidden
+
+
+QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def quoted_strings(data: Any) -> set[str]:
+    """Every quoted string in the JSON text of ``data`` (a card id appears as ``"draw4-3"``)."""
+    return set(QUOTED.findall(json.dumps(data)))
+
+
+def round_end_hands(state: State) -> dict[str, list[str]]:
+    return {str(i): list(seat.hand) for i, seat in enumerate(state.seats) if seat.active}
+
+
+def round_just_ended(before: State, after: State) -> bool:
+    return len(after.round_results) > len(before.round_results)
+
+
+def concrete_actions(state: State, seat: int) -> list[Action]:
+    """The whole concrete action space of one seat, legal or not (system actions aside)."""
+    n = len(state.seats)
+    targets: list[int | None] = [None, -1, *range(n), n]
+    out: list[Action] = []
+    for card in state.seats[seat].hand:
+        out.extend(Action("play", seat, card, t) for t in targets)
+    # A card the seat does not hold: the top of the discard pile is never in a hand.
+    out.append(Action("play", seat, state.discard_pile[0]))
+    out.append(Action("play", seat))
+    out.append(Action("draw", seat))
+    out.extend(Action("play_drawn", seat, target=t) for t in targets)
+    out.append(Action("pass", seat))
+    out.append(Action("uno", seat))
+    out.extend(Action("catch", seat, target=t) for t in targets)
+    out.extend(Action("choose_target", seat, target=t) for t in targets)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Cards, JSON, replay
+
+
+def check_cards_conserved(before: State, action: Action, after: State, events: list[Event]) -> None:
+    expected = Counter(PRESETS[after.preset].card_ids)
+    found = Counter(all_cards(after))
+    assert found == expected, (
+        f"after {action}: missing {sorted((expected - found).elements())},"
+        f" extra {sorted((found - expected).elements())}"
+    )
+
+
+@given(config=configs())
+def test_cards_are_conserved_in_every_playout(config: Config) -> None:
+    playout = config.play(check_cards_conserved)
+    assert Counter(all_cards(playout.initial)) == Counter(PRESETS[config.preset].card_ids)
+    assert len(all_cards(playout.initial)) == 112
+
+
+def check_json_round_trip(before: State, action: Action, after: State, events: list[Event]) -> None:
+    data = json.loads(json.dumps(after.to_dict()))
+    assert State.from_dict(data) == after
+    # Events are stored as JSON too: they must serialise as they are.
+    assert json.loads(json.dumps(events)) == events
+
+
+@given(config=configs())
+def test_the_state_round_trips_through_json_at_every_step(config: Config) -> None:
+    playout = config.play(check_json_round_trip)
+    assert State.from_dict(json.loads(json.dumps(playout.initial.to_dict()))) == playout.initial
+
+
+@given(config=configs())
+def test_replaying_the_logged_events_rebuilds_the_same_state(config: Config) -> None:
+    playout = config.play()
+    assert replay(playout.setup, playout.steps, playout.setup_events) == playout.final
+
+
+@given(config=configs())
+def test_replaying_any_prefix_of_the_log_rebuilds_that_state(config: Config) -> None:
+    playout = config.play(keep_states=True)
+    k = random.Random(config.seed).randrange(len(playout.steps) + 1)
+    expected = playout.states[k - 1] if k else playout.initial
+    assert replay(playout.setup, playout.steps[:k], playout.setup_events) == expected
+
+
+# ---------------------------------------------------------------------------------------------
+# Legal actions are exact
+
+
+def check_legal_actions_are_exact(state: State, seats: list[int]) -> None:
+    snapshot = state.to_dict()
+    for seat in seats:
+        legal = legal_actions(state, seat)
+        assert len(set(legal)) == len(legal), f"seat {seat} has duplicate legal actions: {legal}"
+        space = concrete_actions(state, seat)
+        assert set(legal) <= set(space), (
+            f"seat {seat}: listed actions outside the action space {set(legal) - set(space)}"
+        )
+        listed = set(legal)
+        for action in space:
+            try:
+                apply(state, action, random.Random(0))
+            except EngineError as error:
+                assert error.code in ALL_CODES, f"{action}: unknown code {error.code!r}"
+                assert action not in listed, (
+                    f"phase {state.phase}: listed {action} is refused with {error.code}"
+                )
+            else:
+                assert action in listed, f"phase {state.phase}: unlisted {action} was accepted"
+    # Out-of-range seats are refused, not crashed on.
+    for seat in (-1, len(state.seats)):
+        assert legal_actions(state, seat) == []
+        for action in (Action("draw", seat), Action("uno", seat), Action("pass", seat)):
+            try:
+                apply(state, action, random.Random(0))
+            except EngineError as error:
+                assert error.code in ALL_CODES
+            else:  # pragma: no cover - a failure
+                raise AssertionError(f"{action} from a seat that does not exist was accepted")
+    assert state.to_dict() == snapshot, "listing or refusing actions changed the input state"
+
+
+@settings(max_examples=30)
+@given(config=configs())
+def test_legal_actions_are_exactly_the_accepted_actions(config: Config) -> None:
+    rng = random.Random(config.seed ^ 0x5EED)
+    every_step = config.players <= 5
+
+    def check(before: State, action: Action, after: State, events: list[Event]) -> None:
+        # Every step for small tables; a sample of steps (and all seats) for big ones, to stay fast.
+        if every_step or rng.random() < 0.5:
+            check_legal_actions_are_exact(after, list(range(len(after.seats))))
+
+    playout = config.play(check)
+    check_legal_actions_are_exact(playout.initial, list(range(config.players)))
+
+
+def test_system_actions_are_refused_with_a_code_not_a_crash() -> None:
+    state = run_playout(7, players=3, preset="standard", options={}, target_score=0).initial
+    snapshot = state.to_dict()
+    for action in (
+        Action("timeout"),
+        Action("timeout", seat=99),
+        Action("leave"),
+        Action("leave", seat=-1),
+        Action("next_round"),
+        Action("no_such_action", seat=0),
+    ):
+        try:
+            apply(state, action, random.Random(0))
+        except EngineError as error:
+            assert error.code in ALL_CODES
+        else:  # pragma: no cover - a failure
+            raise AssertionError(f"{action} was accepted")
+    assert state.to_dict() == snapshot
+
+
+# ---------------------------------------------------------------------------------------------
+# What a seat sees
+
+
+class LeakChecker:
+    """Checks every seat's view and visible events after each step; remembers round-end hands."""
+
+    def __init__(self) -> None:
+        self.round_hands: list[dict[str, list[str]]] = []
+
+    def __call__(self, before: State, action: Action, after: State, events: list[Event]) -> None:
+        if round_just_ended(before, after):
+            self.round_hands.append(round_end_hands(after))
+        for seat in range(len(after.seats)):
+            self.check_view(after, seat)
+            self.check_events(before, after, events, seat)
+
+    def check_view(self, state: State, seat: int) -> None:
+        seen = view(state, seat)
+        results = seen.pop("round_results")
+        leaked = quoted_strings(seen) & hidden_from(state, seat)
+        assert not leaked, f"seat {seat}'s view shows hidden cards {sorted(leaked)}"
+        assert [r["hands"] for r in results] == self.round_hands
+        assert [c["id"] for c in seen["hand"]] == state.seats[seat].hand
+        assert [s["hand_size"] for s in seen["seats"]] == [len(s.hand) for s in state.seats]
+        assert seen["draw_size"] == len(state.draw_pile)
+
+    def check_events(self, before: State, after: State, events: list[Event], seat: int) -> None:
+        seen = visible_events(events, seat)
+        assert all(e["type"] != "chance" for e in seen)
+        allowed = set(before.discard_pile) | set(after.discard_pile)
+        allowed |= set(before.seats[seat].hand) | set(after.seats[seat].hand)
+        for event in events:
+            if event["type"] == "play":
+                allowed.add(event["card"])
+            if event["type"] == "round_over":
+                allowed.update(c for hand in event["hands"].values() for c in hand)
+        hidden = (hidden_from(before, seat) | hidden_from(after, seat)) - allowed
+        leaked = quoted_strings(seen) & hidden
+        assert not leaked, f"seat {seat} is told hidden cards {sorted(leaked)} by {seen}"
+
+
+@given(config=configs())
+def test_views_and_events_leak_no_hidden_card(config: Config) -> None:
+    checker = LeakChecker()
+    playout = config.play(checker)
+    for seat in range(config.players):
+        leaked = quoted_strings(view(playout.initial, seat)) & hidden_from(playout.initial, seat)
+        assert not leaked
+        assert not quoted_strings(visible_events(playout.setup_events, seat)) & (
+            hidden_from(playout.initial, seat) - set(playout.initial.discard_pile)
+        )
+    assert [r["hands"] for r in playout.final.round_results] == checker.round_hands
+
+
+# ---------------------------------------------------------------------------------------------
+# Rounds end, seats stay consistent
+
+
+@given(config=configs())
+def test_every_round_ends_and_the_match_ends(config: Config) -> None:
+    playout = config.play(max_round_actions=5000)
+    final = playout.final
+    assert final is not None and final.phase == "match_over"
+    assert final.winner is not None and final.seats[final.winner].active
+    if len(final.active_seats()) > 1:
+        # Won on points: a single round for target 0, else the winner reached the target.
+        assert final.round_results
+        assert final.round_results[-1]["winner"] == final.winner
+        assert final.seats[final.winner].score >= final.target_score
+        if config.target_score == 0:
+            assert len(final.round_results) == 1
+
+
+def check_seat_invariants(before: State, action: Action, after: State, events: list[Event]) -> None:
+    s = after
+    assert s.direction in (1, -1)
+    assert s.discard_pile, "the discard pile is never empty"
+    for i, seat in enumerate(s.seats):
+        assert not (seat.uno and seat.exposed), f"seat {i} said UNO yet is catchable"
+        if seat.exposed:
+            assert len(seat.hand) == 1, f"seat {i} is catchable with {len(seat.hand)} cards"
+        if seat.uno:
+            assert len(seat.hand) == 1, f"seat {i} has UNO standing with {len(seat.hand)} cards"
+        if not seat.active:
+            assert seat.hand == [] and not seat.uno and not seat.exposed and seat.skips == 0
+        assert seat.skips >= 0
+    assert sum(seat.score for seat in s.seats) == sum(r["points"] for r in s.round_results)
+    if s.phase in IN_ROUND:
+        assert len(s.active_seats()) >= 2
+        assert 0 <= s.current < len(s.seats) and s.seats[s.current].active
+        assert s.seats[s.current].skips == 0, "the seat to play owes a lost turn"
+        assert all(s.seats[i].hand for i in s.active_seats()), "an active seat has no card"
+        assert (s.phase == "drawn") == (s.drawn_card is not None)
+        if s.drawn_card is not None:
+            assert s.drawn_card in s.seats[s.current].hand
+        assert (s.phase == "choose") == (s.pending is not None)
+        if s.pending is not None:
+            assert s.pending["seat"] == s.current
+    else:
+        assert s.drawn_card is None and s.pending is None
+        assert not any(seat.exposed for seat in s.seats), "a catch window is open after the round"
+    if round_just_ended(before, after):
+        result = s.round_results[-1]
+        assert s.seats[result["winner"]].hand == []
+        points = PRESETS[s.preset].points
+        owed = sum(points[card_type(c)] for seat in s.seats for c in seat.hand)
+        assert result["points"] == owed
+        assert s.seats[result["winner"]].score == before.seats[result["winner"]].score + owed
+
+
+@given(config=configs())
+def test_seat_invariants_hold_at_every_step(config: Config) -> None:
+    playout = config.play(check_seat_invariants)
+    check_seat_invariants(playout.initial, Action("next_round"), playout.initial, [])
+
+
+def check_uno_and_catch_windows(
+    before: State, action: Action, after: State, events: list[Event]
+) -> None:
+    for i, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
+        changed = old.hand != new.hand
+        if new.uno and not old.uno:
+            # The word counts only from the seat itself, with one card, said alone or with a play.
+            assert action.seat == i and action.type in ("uno", "play", "play_drawn")
+            assert action.type == "uno" or action.uno
+        if new.uno and old.uno:
+            assert not changed, f"seat {i}'s hand changed yet its UNO still stands"
+        if new.exposed and not old.exposed:
+            assert changed and len(new.hand) == 1, f"seat {i} became catchable without a change"
+        if action.type in ("play", "play_drawn", "draw", "timeout") and new.exposed:
+            # The turn action closes every window; only a hand it changed may open a new one.
+            assert changed, f"{action} left seat {i}'s catch window open"
+    if action.type == "catch" and action.target is not None:
+        caught = after.seats[action.target]
+        assert not caught.exposed
+        gained = len(caught.hand) - len(before.seats[action.target].hand)
+        assert gained == min(2, len(before.draw_pile) + len(before.discard_pile) - 1)
+
+
+@given(config=configs())
+def test_uno_and_catch_windows_follow_hand_changes(config: Config) -> None:
+    config.play(check_uno_and_catch_windows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Leaving down to one player
+
+
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    players=st.integers(min_value=2, max_value=10),
+    preset=st.sampled_from(sorted(PRESETS)),
+)
+def test_leaving_down_to_one_player_ends_the_match(seed: int, players: int, preset: str) -> None:
+    ended_by_leaving: list[int] = []
+
+    def check(before: State, action: Action, after: State, events: list[Event]) -> None:
+        check_cards_conserved(before, action, after, events)
+        if action.type == "leave" and after.phase == "match_over":
+            (last,) = after.active_seats()
+            assert after.winner == last
+            assert after.round_results == before.round_results, "the abandoned round scored"
+            assert [s.score for s in after.seats] == [s.score for s in before.seats]
+            ended_by_leaving.append(last)
+
+    playout = run_playout(
+        seed,
+        players=players,
+        preset=preset,
+        options={},
+        target_score=500,
+        check=check,
+        leave_rate=0.3,
+        max_leaves=players - 1,
+        timeout_rate=0.05,
+    )
+    final = playout.final
+    assert final is not None and final.phase == "match_over"
+    if ended_by_leaving:
+        assert final.winner == ended_by_leaving[0]
+        try:
+            apply(final, Action("next_round"), random.Random(0))
+        except EngineError as error:
+            assert error.code == "game_over"
+        else:  # pragma: no cover - a failure
+            raise AssertionError("a round was dealt after the match ended")
+
+
+# ---------------------------------------------------------------------------------------------
+# A dry draw pile: reshuffles, exhaustion and refused voluntary draws
+
+
+@given(config=configs())
+def test_invariants_hold_when_the_draw_pile_runs_dry(config: Config) -> None:
+    """Deal, then take all but a few cards off the draw pile (cards stay conserved) and play on.
+
+    With 5+ players the cards go round the hands, so that draws soon find nothing at all; with
+    fewer (whose hands would grow huge) they go under the top discard, to be reshuffled.
+    """
+    rng = random.Random(config.seed)
+    state, _ = new_game(
+        players=config.players,
+        rng=rng,
+        preset=config.preset,
+        options=config.options,
+        target_score=0,
+    )
+    keep = rng.randrange(4)
+    taken, state.draw_pile = state.draw_pile[keep:], state.draw_pile[:keep]
+    if config.players >= 5:
+        for k, card in enumerate(taken):
+            state.seats[k % config.players].hand.append(card)
+    else:
+        state.discard_pile += taken
+    leaks = LeakChecker()
+    for _ in range(600):
+        if state.phase == "match_over":
+            break
+        if rng.random() < config.timeout_rate:
+            action = Action("timeout", seat=state.current)
+        else:
+            action = pick_action(state, rng, free_rate=0.2)
+        after, events = apply(state, action, rng)
+        for check in (
+            check_cards_conserved,
+            check_seat_invariants,
+            check_uno_and_catch_windows,
+            check_json_round_trip,
+            leaks,
+        ):
+            check(state, action, after, events)
+        if rng.random() < 0.1:
+            check_legal_actions_are_exact(after, list(range(config.players)))
+        state = after
