@@ -45,6 +45,8 @@ class Game(models.Model):
     max_players = models.PositiveSmallIntegerField(default=4)
     target_score = models.PositiveIntegerField(default=500)
     turn_seconds = models.PositiveIntegerField(default=24 * 3600)
+    # Timeout policy: after this many timeouts in a row the seat is given up (see services).
+    max_timeouts = models.PositiveSmallIntegerField(default=3)
     visibility = models.CharField(max_length=8, choices=VISIBILITIES, default=PRIVATE)
     status = models.CharField(max_length=10, choices=STATUSES, default=LOBBY)
     # Bumped by every state change; clients send it back as expected_version.
@@ -89,6 +91,8 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(default=timezone.now)
     left_at = models.DateTimeField(null=True, blank=True)
+    # Reset by any action of the player; the game's timeout policy acts on it.
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     final_score = models.IntegerField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
 

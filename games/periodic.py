@@ -9,5 +9,6 @@ from __future__ import annotations
 
 # name -> (interval in seconds, dotted path of the Celery task)
 PERIODIC_JOBS: dict[str, tuple[float, str]] = {
+    "sweep-expired-turns": (1.0, "games.tasks.sweep_expired_turns"),
     "expire-lobbies": (300.0, "games.tasks.expire_lobbies"),
 }

@@ -8,7 +8,7 @@ the move and the round results before committing. Nothing else writes game state
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -25,6 +25,8 @@ from games.models import Game, Move, RoundResult, Seat
 from players.models import ApiToken, User
 
 MIN_TURN_SECONDS = 30
+# Actions after which the next turn starts, even when it is the same player's (2-player Skip).
+TURN_ENDING_ACTIONS = frozenset({"play", "play_drawn", "pass", "timeout", "start", "load"})
 MAX_TURN_SECONDS = 14 * 24 * 3600
 DEFAULT_TURN_SECONDS = 24 * 3600
 
@@ -283,6 +285,9 @@ def act(*, user: User, game_id: Any, action: dict[str, Any], expected_version: i
         except EngineError as exc:
             raise ServiceError(exc.code, exc.message, 400) from exc
         _apply(game, parsed, seat=seat.position)
+        if seat.timeouts_in_row:
+            seat.timeouts_in_row = 0
+            seat.save(update_fields=["timeouts_in_row"])
     return game
 
 
@@ -300,7 +305,50 @@ def system_action(*, game_id: Any, action: Action, expected_version: int | None 
     return game
 
 
-def _apply(game: Game, action: Action, *, seat: int | None) -> None:
+def sweep_expired_turns(*, now: datetime | None = None, limit: int = 200) -> int:
+    """Time out every turn past its deadline. Returns how many were timed out.
+
+    Safe to run late, twice or in several workers at once: each game is claimed under its row
+    lock with the version it was found at, so a game that moved on meanwhile is left alone.
+    """
+    now = now or timezone.now()
+    due = list(
+        Game.objects.filter(status=Game.ACTIVE, turn_deadline__lte=now)
+        .order_by("turn_deadline")
+        .values_list("pk", "version")[:limit]
+    )
+    return sum(timeout_turn(game_id=pk, version=version, now=now) for pk, version in due)
+
+
+def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> bool:
+    """Apply the engine's timeout to the seat whose turn is overdue, if it still is.
+
+    After ``max_timeouts`` timeouts in a row the player is taken out of the game (RULES.md:
+    leaving) so one absent player cannot stall the table.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        # SKIP LOCKED: a game another sweeper is handling right now is that sweeper's.
+        game = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(pk=game_id, status=Game.ACTIVE, version=version, turn_deadline__lte=now)
+            .first()
+        )
+        if game is None:
+            return False
+        position = State.from_dict(game.state).current
+        seat = next(s for s in game.seats.all() if s.position == position)
+        # One clock for the whole sweep: the next turn's deadline counts from the sweep's `now`.
+        _apply(game, Action(engine.actions.TIMEOUT, position), seat=None, now=now)
+        seat.timeouts_in_row += 1
+        if seat.timeouts_in_row >= game.max_timeouts and game.status == Game.ACTIVE:
+            seat.left_at = now
+            _apply(game, Action(engine.actions.LEAVE, position), seat=None, now=now)
+        seat.save(update_fields=["timeouts_in_row", "left_at"])
+    return True
+
+
+def _apply(game: Game, action: Action, *, seat: int | None, now: datetime | None = None) -> None:
     """Run the engine and save. Caller holds the game lock."""
     state = State.from_dict(game.state)
     try:
@@ -311,7 +359,7 @@ def _apply(game: Game, action: Action, *, seat: int | None) -> None:
         # Rounds follow each other without anyone having to ask: deal the next one now.
         new, more = engine.apply(new, Action(NEXT_ROUND), _rng())
         events = events + more
-    _save_state(game, new, action.to_dict(), seat, events, None)
+    _save_state(game, new, action.to_dict(), seat, events, None, now=now)
 
 
 def _save_state(
@@ -321,8 +369,10 @@ def _save_state(
     seat: int | None,
     events: list[dict[str, Any]],
     seats: list[Seat] | None,
+    *,
+    now: datetime | None = None,
 ) -> None:
-    now = timezone.now()
+    now = now or timezone.now()
     game.version += 1
     game.state = state.to_dict()
     Move.objects.create(
@@ -352,8 +402,16 @@ def _save_state(
         _record_standings(state, seats)
     else:
         current = by_position.get(state.current)
+        turn_passed = (
+            current is None
+            or game.current_user_id != current.user_id
+            or action["type"] in TURN_ENDING_ACTIONS
+            or game.turn_deadline is None
+        )
         game.current_user_id = current.user_id if current else None
-        game.turn_deadline = now + timedelta(seconds=game.turn_seconds)
+        if turn_passed:
+            # A free action (UNO, a catch) or a draw mid-turn leaves the clock running.
+            game.turn_deadline = now + timedelta(seconds=game.turn_seconds)
     game.save()
 
 
@@ -417,5 +475,7 @@ __all__ = [
     "regenerate_invite",
     "rematch",
     "start_game",
+    "sweep_expired_turns",
     "system_action",
+    "timeout_turn",
 ]

@@ -11,3 +11,9 @@ from games import services
 def expire_lobbies() -> int:
     """Close lobbies past their expiry. Idempotent: a closed lobby is not closed again."""
     return services.expire_lobbies()
+
+
+@shared_task(name="games.tasks.sweep_expired_turns")
+def sweep_expired_turns() -> int:
+    """Time out overdue turns. The deadline lives in the database, never in the broker."""
+    return services.sweep_expired_turns()
