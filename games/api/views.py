@@ -25,26 +25,47 @@ from games.api import serializers as s
 from games.idempotency import run_once
 from games.models import Game
 
-ERRORS = {
-    400: OpenApiResponse(s.ErrorSerializer, description="Invalid request (invalid_request)."),
-    401: OpenApiResponse(s.ErrorSerializer, description="Not authenticated."),
-    403: OpenApiResponse(s.ErrorSerializer, description="Not allowed (e.g. read-only token)."),
-    404: OpenApiResponse(s.ErrorSerializer, description="No such game, or not yours to see."),
-    429: OpenApiResponse(s.ErrorSerializer, description="Too many requests; see Retry-After."),
-}
-CONFLICT = OpenApiResponse(s.ErrorSerializer, description="The game's state does not allow it.")
-RULES = OpenApiResponse(
-    s.ErrorSerializer, description="The rules refuse the action (engine error code)."
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(s.ErrorSerializer, description=description)
+
+
+# Error responses in the one shape (config/errors.py); each description names the codes.
+NOT_AUTHENTICATED = _error(
+    "`not_authenticated` / `authentication_failed`: no credentials, or a token that is revoked, "
+    "expired or belongs to an inactive account."
 )
+READ_ONLY = _error("`permission_denied`: a `read` token, or a session request without CSRF token.")
+NO_GAME = _error("`not_found`: no such game, or not yours to see.")
+THROTTLED = _error("`throttled`: too many requests; retry after the `Retry-After` seconds.")
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    int,
+    OpenApiParameter.HEADER,
+    response=[429],
+    description="Seconds to wait before retrying.",
+)
+ETAG = OpenApiParameter(
+    "ETag",
+    str,
+    OpenApiParameter.HEADER,
+    response=[200, 304],
+    description="Send it back as `If-None-Match` to poll cheaply.",
+)
+JOIN_CONFLICT = "`game_already_started`, `already_joined` or `game_full`."
 
 
-def _errors(*codes: int) -> dict[int, OpenApiResponse]:
-    out = dict(ERRORS)
-    if 409 in codes:
-        out[409] = CONFLICT
-    if 422 in codes:
-        out[422] = RULES
-    return out
+def _errors(
+    extra: dict[int, OpenApiResponse] | None = None, *, write: bool = True, throttled: bool = False
+) -> dict[int, OpenApiResponse]:
+    """401 always, 403 for writes (read-only tokens), ``extra``, and 429 for throttled views."""
+    out: dict[int, OpenApiResponse] = {401: NOT_AUTHENTICATED}
+    if write:
+        out[403] = READ_ONLY
+    out.update(extra or {})
+    if throttled:
+        out[429] = THROTTLED
+    return dict(sorted(out.items()))
 
 
 def _game_or_404(request: Request, game_id: UUID) -> Game:
@@ -70,11 +91,26 @@ class GameListView(APIView):
     @extend_schema(
         operation_id="games_list",
         summary="My games, the ones waiting for my move first",
+        description="At most 200 games, those where it is your turn first.",
         parameters=[
-            OpenApiParameter("status", str, enum=[x for x, _ in Game.STATUSES]),
-            OpenApiParameter("my_turn", bool),
+            OpenApiParameter(
+                "status",
+                str,
+                enum=[x for x, _ in Game.STATUSES],
+                description="Only games in this status.",
+            ),
+            OpenApiParameter(
+                "my_turn", bool, description="Only games where it is (true) or is not your turn."
+            ),
+            RETRY_AFTER,
         ],
-        responses={200: s.GameSummarySerializer(many=True), **_errors()},
+        responses={
+            200: s.GameSummarySerializer(many=True),
+            **_errors(
+                {400: _error("`invalid_request`: unknown `status`.")}, write=False, throttled=True
+            ),
+        },
+        tags=["games"],
     )
     def get(self, request: Request) -> Response:
         raw_turn = request.query_params.get("my_turn")
@@ -93,8 +129,40 @@ class GameListView(APIView):
     @extend_schema(
         operation_id="games_create",
         summary="Create a game (you take the first seat)",
-        request=s.CreateGameSerializer,
-        responses={201: s.GameSerializer, **_errors()},
+        description=(
+            "A lobby with you in the first seat. Share `invite_code` (private games) or the id "
+            "(public games); the game starts by itself when the last seat is taken, or when the "
+            "host starts it with at least 2 players."
+        ),
+        request={"application/json": s.CreateGameSerializer},
+        parameters=[RETRY_AFTER],
+        responses={
+            201: s.GameSerializer,
+            **_errors(
+                {
+                    400: _error(
+                        "`invalid_request` (details.fields) or `invalid_setup` (a house rule "
+                        "that is not available yet)."
+                    )
+                },
+                throttled=True,
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "One round for three friends",
+                request_only=True,
+                value={
+                    "preset": "standard",
+                    "max_players": 3,
+                    "target_score": 0,
+                    "turn_seconds": 3600,
+                    "visibility": "private",
+                    "options": {"force_swap_protection": True},
+                },
+            ),
+        ],
+        tags=["games"],
     )
     def post(self, request: Request) -> Response:
         ser = s.CreateGameSerializer(data=request.data)
@@ -107,7 +175,9 @@ class OpenGamesView(APIView):
     @extend_schema(
         operation_id="games_open_list",
         summary="Public games waiting for players",
-        responses={200: s.GameSummarySerializer(many=True), **_errors()},
+        description="At most 100 public lobbies, oldest first; join one with `games_join`.",
+        responses={200: s.GameSummarySerializer(many=True), **_errors(write=False)},
+        tags=["games"],
     )
     def get(self, request: Request) -> Response:
         games = list(selectors.open_games().prefetch_related("seats__user")[:100])
@@ -119,12 +189,26 @@ class GameDetailView(APIView):
     @extend_schema(
         operation_id="games_retrieve",
         summary="The game as you see it, with your legal actions",
-        description="Send If-None-Match with the last ETag to get 304 when nothing changed.",
+        description=(
+            "Only what your seat may see: your hand, the other seats' hand sizes, and "
+            "`table.legal_actions` when you may act. Poll with `If-None-Match` set to the last "
+            "`ETag`: 304 (no body) while nothing has changed."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "If-None-Match",
+                str,
+                OpenApiParameter.HEADER,
+                description="The `ETag` of the last 200; answered with 304 if still current.",
+            ),
+            ETAG,
+        ],
         responses={
             200: s.GameSerializer,
-            304: OpenApiResponse(description="Not modified."),
-            **_errors(),
+            304: OpenApiResponse(description="Not modified since the ETag you sent."),
+            **_errors({404: NO_GAME}, write=False),
         },
+        tags=["games"],
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = _game_or_404(request, game_id)
@@ -134,19 +218,39 @@ class GameDetailView(APIView):
         return Response(_render_game(game, request), headers={"ETag": etag})
 
 
-def _lobby_operation(operation_id: str, summary: str, codes: tuple[int, ...] = (409,)) -> Any:
+def _lobby_operation(
+    operation_id: str,
+    summary: str,
+    conflict: str,
+    *,
+    description: str = "",
+    forbidden: str = "",
+    throttled: bool = False,
+) -> Any:
+    extra = {404: NO_GAME, 409: _error(conflict)}
+    if forbidden:
+        extra[403] = _error(f"{forbidden}, or `permission_denied` (a `read` token).")
     return extend_schema(
         operation_id=operation_id,
         summary=summary,
+        description=description or None,
         request=None,
-        responses={200: s.GameSerializer, **_errors(*codes)},
+        parameters=[RETRY_AFTER] if throttled else None,
+        responses={200: s.GameSerializer, **_errors(extra, throttled=throttled)},
+        tags=["games"],
     )
 
 
 class JoinGameView(APIView):
     throttle_scope = "games"
 
-    @_lobby_operation("games_join", "Join a public lobby (or a rematch of your game)")
+    @_lobby_operation(
+        "games_join",
+        "Join a public lobby (or a rematch of your game)",
+        JOIN_CONFLICT,
+        description="Private games are joined by invite code (`games_join_by_invite`).",
+        throttled=True,
+    )
     def post(self, request: Request, game_id: UUID) -> Response:
         game = services.join_game(user=request.user, game_id=game_id)
         return Response(_render_game(game, request))
@@ -158,8 +262,26 @@ class JoinByInviteView(APIView):
     @extend_schema(
         operation_id="games_join_by_invite",
         summary="Join a game with its invite code",
-        request=s.JoinByCodeSerializer,
-        responses={200: s.GameSerializer, 410: ERRORS[404], **_errors(409)},
+        request={"application/json": s.JoinByCodeSerializer},
+        parameters=[RETRY_AFTER],
+        responses={
+            200: s.GameSerializer,
+            **_errors(
+                {
+                    400: _error("`invalid_request`: no `invite_code`."),
+                    404: _error("`invalid_invite`: no game has this code."),
+                    409: _error(JOIN_CONFLICT),
+                    410: _error("`invite_expired`: ask the host for a new code."),
+                },
+                throttled=True,
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "Join with a code", request_only=True, value={"invite_code": "Xq3Lr0M1c9yJf3nV"}
+            )
+        ],
+        tags=["games"],
     )
     def post(self, request: Request) -> Response:
         ser = s.JoinByCodeSerializer(data=request.data)
@@ -169,28 +291,52 @@ class JoinByInviteView(APIView):
 
 
 class LeaveGameView(APIView):
-    @_lobby_operation("games_leave", "Leave a lobby, or leave a game in progress (you are out)")
+    @_lobby_operation(
+        "games_leave",
+        "Leave a lobby, or leave a game in progress (you are out)",
+        "`not_in_game` (you already left) or `game_over`.",
+        description="In a running game your cards leave with you and you cannot come back.",
+    )
     def post(self, request: Request, game_id: UUID) -> Response:
         game = services.leave_game(user=request.user, game_id=game_id)
         return Response(_render_game(game, request))
 
 
 class StartGameView(APIView):
-    @_lobby_operation("games_start", "Start the game (host only)")
+    @_lobby_operation(
+        "games_start",
+        "Start the game (host only)",
+        "`game_already_started` or `not_enough_players` (fewer than 2).",
+        forbidden="`not_host`",
+    )
     def post(self, request: Request, game_id: UUID) -> Response:
         game = services.start_game(user=request.user, game_id=game_id)
         return Response(_render_game(game, request))
 
 
 class InviteView(APIView):
-    @_lobby_operation("games_invite_renew", "Replace the invite code (host only)")
+    @_lobby_operation(
+        "games_invite_renew",
+        "Replace the invite code (host only)",
+        "`game_already_started`.",
+        description="The old code stops working at once; the new one lasts a week.",
+        forbidden="`not_host`",
+    )
     def post(self, request: Request, game_id: UUID) -> Response:
         game = services.regenerate_invite(user=request.user, game_id=game_id)
         return Response(_render_game(game, request))
 
 
 class RematchView(APIView):
-    @_lobby_operation("games_rematch", "Open (or join) a rematch of a finished game")
+    @_lobby_operation(
+        "games_rematch",
+        "Open (or join) a rematch of a finished game",
+        "`game_not_finished`, or joining the open rematch failed (" + JOIN_CONFLICT[:-1] + ").",
+        description=(
+            "The first player to ask opens a private lobby with the same settings; the other "
+            "players of the finished game get a seat in it by asking too."
+        ),
+    )
     def post(self, request: Request, game_id: UUID) -> Response:
         game = services.rematch(user=request.user, game_id=game_id)
         return Response(_render_game(game, request))
@@ -198,7 +344,9 @@ class RematchView(APIView):
 
 ACTION_UNION = PolymorphicProxySerializer(
     component_name="ActionRequest",
-    serializers=list(s.ACTION_SERIALIZERS.values()),
+    # A dict, so the discriminator maps each `type` value to its component (from a list,
+    # drf-spectacular would read the value off an unbound ChoiceField and map `null`).
+    serializers=s.ACTION_SERIALIZERS,
     resource_type_field_name="type",
 )
 
@@ -212,29 +360,96 @@ class ActionView(APIView):
         description=(
             "The body is one action, discriminated by `type`, plus the `expected_version` you "
             "acted on. Send an `Idempotency-Key` header to make retries safe: a retry with the "
-            "same key and body gets the first response again."
+            "same key and body gets the first response again (with `Idempotent-Replayed: "
+            "true`), errors included. Pick actions from `table.legal_actions` of the game view."
         ),
-        request=ACTION_UNION,
+        request={"application/json": ACTION_UNION},
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
                 str,
                 OpenApiParameter.HEADER,
                 required=False,
-                description="Any unique string (e.g. a UUID) per intended action.",
-            )
+                description="Any unique string (e.g. a UUID) per intended action, 1-128 chars.",
+            ),
+            OpenApiParameter(
+                "Idempotent-Replayed",
+                str,
+                OpenApiParameter.HEADER,
+                response=[200, 400, 404, 409, 422],
+                enum=["true"],
+                description="Present when this is the stored answer to an earlier request.",
+            ),
+            RETRY_AFTER,
         ],
-        responses={200: s.GameSerializer, **_errors(409, 422)},
+        responses={
+            200: s.GameSerializer,
+            **_errors(
+                {
+                    400: _error(
+                        "`invalid_request` (details.fields), `invalid_action` (unknown `type` "
+                        "or fields) or `invalid_idempotency_key`."
+                    ),
+                    404: NO_GAME,
+                    409: _error(
+                        "`version_conflict` (details.current_version: reload and decide "
+                        "again), `request_in_progress` (same Idempotency-Key still running: "
+                        "retry shortly), `game_not_started`, `game_over` or `not_in_game`."
+                    ),
+                    422: _error(
+                        "The rules refuse the action: an engine code such as `not_your_turn`, "
+                        "`card_not_in_hand` or `target_required`; or `idempotency_key_reused` "
+                        "(the key was used with a different body)."
+                    ),
+                },
+                throttled=True,
+            ),
+        },
         examples=[
             OpenApiExample(
-                "Play a Force Swap",
-                value={"type": "play", "card": "force_swap-3", "target": 2, "expected_version": 12},
+                "Play a card",
+                value={"type": "play", "card": "wild-4", "expected_version": 12},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Play a Force Swap on seat 2 and say UNO",
+                value={
+                    "type": "play",
+                    "card": "force_swap-3",
+                    "target": 2,
+                    "uno": True,
+                    "expected_version": 12,
+                },
                 request_only=True,
             ),
             OpenApiExample(
                 "Draw", value={"type": "draw", "expected_version": 12}, request_only=True
             ),
+            OpenApiExample(
+                "Play the card just drawn",
+                value={"type": "play_drawn", "expected_version": 13},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Pass after drawing",
+                value={"type": "pass", "expected_version": 13},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Say UNO", value={"type": "uno", "expected_version": 14}, request_only=True
+            ),
+            OpenApiExample(
+                "Catch seat 1 without UNO",
+                value={"type": "catch", "target": 1, "expected_version": 14},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Choose the target of the opening card",
+                value={"type": "choose_target", "target": 2, "expected_version": 1},
+                request_only=True,
+            ),
         ],
+        tags=["games"],
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         body = request.data if isinstance(request.data, dict) else None
@@ -274,11 +489,27 @@ class EventsView(APIView):
     @extend_schema(
         operation_id="games_events_list",
         summary="The move log as you may see it, after a version",
+        description=(
+            "Catch up after being away: every move after version `after`, with the events "
+            "your seat may see (never another player's cards). Page with `next_after` while "
+            "`has_more`."
+        ),
         parameters=[
-            OpenApiParameter("after", int, description="Return moves after this version."),
-            OpenApiParameter("limit", int, description="At most this many moves (1-200)."),
+            OpenApiParameter(
+                "after", int, description="Return moves after this version (default 0)."
+            ),
+            OpenApiParameter(
+                "limit", int, description="At most this many moves (1-200, default 50)."
+            ),
         ],
-        responses={200: s.EventPageSerializer, **_errors()},
+        responses={
+            200: s.EventPageSerializer,
+            **_errors(
+                {400: _error("`invalid_request`: `after` or `limit` out of range."), 404: NO_GAME},
+                write=False,
+            ),
+        },
+        tags=["games"],
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = _game_or_404(request, game_id)

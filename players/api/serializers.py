@@ -143,7 +143,11 @@ class SignupSerializer(serializers.Serializer):
         help_text="Letters, digits and @/./+/-/_ only; unique regardless of case.",
     )
     password = _password_field(help_text="Checked by the password validators.")
-    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    # No default="" here: OpenAPI validators check a default against `format: email`. Omitted,
+    # the address is left out of validated_data and the service's own default ("") applies.
+    email = serializers.EmailField(
+        required=False, allow_blank=True, help_text="Optional; needed for password resets."
+    )
     display_name = serializers.CharField(
         max_length=40, required=False, allow_blank=True, default=""
     )

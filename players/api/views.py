@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import login, logout, update_session_auth_hash
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
@@ -37,6 +37,16 @@ NOT_AUTHENTICATED = _error(
 )
 READ_ONLY = _error("`permission_denied`: a `read` token, or a session request without CSRF token.")
 THROTTLED = _error("`throttled`: too many requests; retry after the `Retry-After` seconds.")
+# Public operations get no `security` requirement at all (not `[{}]`), so that generated
+# clients (openapi-python-client) call them with a plain client rather than demanding a token.
+PUBLIC: list[str] = []
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    int,
+    OpenApiParameter.HEADER,
+    response=[429],
+    description="Seconds to wait before retrying.",
+)
 WEAK_PASSWORD = "`weak_password`: the password validators refused it (details.messages)."
 BAD_CREDENTIALS = "`invalid_credentials`: wrong username or password (never says which)."
 
@@ -109,19 +119,21 @@ class SignupView(AuthThrottled, APIView):
 
     @extend_schema(
         operation_id="auth_signup",
+        auth=PUBLIC,
         summary="Create an account and get its first token",
         description=(
             "Creates the account and a first `play` token named `token_name`. This is also how "
             "a generated client gets its first token. With an e-mail address, a verification "
             "mail is sent."
         ),
-        request=s.SignupSerializer,
+        request={"application/json": s.SignupSerializer},
         responses={
             201: s.SignupResponseSerializer,
             400: _error(f"`invalid_request`, or {WEAK_PASSWORD}"),
             409: _error("`username_taken`: the name exists (in any letter case)."),
             429: THROTTLED,
         },
+        parameters=[RETRY_AFTER],
         examples=[SIGNUP_EXAMPLE_REQUEST, SIGNUP_EXAMPLE_RESPONSE],
         tags=["auth"],
     )
@@ -148,6 +160,7 @@ class TokenListView(AuthThrottled, APIView):
     @extend_schema(
         operation_id="auth_tokens_list",
         summary="My live tokens (never their secrets)",
+        description="Neither revoked nor expired; `current` marks the token making the request.",
         responses={200: s.ApiTokenSerializer(many=True), 401: NOT_AUTHENTICATED},
         tags=["auth"],
     )
@@ -158,14 +171,16 @@ class TokenListView(AuthThrottled, APIView):
 
     @extend_schema(
         operation_id="auth_tokens_create",
+        auth=PUBLIC,
         summary="Log in for an app or device: create a named token",
         description="The `token` string is returned only in this response; only its hash is kept.",
-        request=s.TokenCreateSerializer,
+        request={"application/json": s.TokenCreateSerializer},
         responses={
             201: s.NewApiTokenSerializer,
             400: _error(f"`invalid_request`, or {BAD_CREDENTIALS}"),
             429: THROTTLED,
         },
+        parameters=[RETRY_AFTER],
         examples=[
             OpenApiExample(
                 "A read-only token for a dashboard",
@@ -224,12 +239,13 @@ class LoginView(AuthThrottled, APIView):
         operation_id="auth_login",
         summary="Start a browser session (web client, browsable API)",
         description="Sets the `sessionid` and `csrftoken` cookies. Apps use `auth/tokens/`.",
-        request=s.CredentialsSerializer,
+        request={"application/json": s.CredentialsSerializer},
         responses={
             200: s.LoginResponseSerializer,
             400: _error(f"`invalid_request`, or {BAD_CREDENTIALS}"),
             429: THROTTLED,
         },
+        parameters=[RETRY_AFTER],
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
@@ -276,7 +292,7 @@ class PasswordChangeView(AuthThrottled, APIView):
             "Every token except the one making the request is revoked, and other browser "
             "sessions end; this session stays signed in."
         ),
-        request=s.PasswordChangeSerializer,
+        request={"application/json": s.PasswordChangeSerializer},
         responses={
             204: OpenApiResponse(description="Changed."),
             400: _error(f"`invalid_request`, {WEAK_PASSWORD} or {BAD_CREDENTIALS}"),
@@ -284,6 +300,7 @@ class PasswordChangeView(AuthThrottled, APIView):
             403: READ_ONLY,
             429: THROTTLED,
         },
+        parameters=[RETRY_AFTER],
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
@@ -307,14 +324,16 @@ class PasswordResetView(AuthThrottled, APIView):
 
     @extend_schema(
         operation_id="auth_password_reset",
+        auth=PUBLIC,
         summary="Mail a password-reset link",
         description=(
             "Always 202, whether or not an account has this address, so the endpoint cannot be "
             "used to find out who plays here. The mail holds a link to the web client and the "
             "`uid` and `token` for `auth/password/reset/confirm/`."
         ),
-        request=s.PasswordResetSerializer,
+        request={"application/json": s.PasswordResetSerializer},
         responses={202: s.AcceptedSerializer, 400: INVALID, 429: THROTTLED},
+        parameters=[RETRY_AFTER],
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
@@ -329,9 +348,10 @@ class PasswordResetConfirmView(AuthThrottled, APIView):
 
     @extend_schema(
         operation_id="auth_password_reset_confirm",
+        auth=PUBLIC,
         summary="Set a new password with the mailed uid and token",
         description="The link works once. Every token of the account is revoked.",
-        request=s.PasswordResetConfirmSerializer,
+        request={"application/json": s.PasswordResetConfirmSerializer},
         responses={
             204: OpenApiResponse(description="Password set; log in again."),
             400: _error(
@@ -340,6 +360,7 @@ class PasswordResetConfirmView(AuthThrottled, APIView):
             ),
             429: THROTTLED,
         },
+        parameters=[RETRY_AFTER],
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
@@ -357,6 +378,10 @@ class EmailVerifyView(AuthThrottled, APIView):
     @extend_schema(
         operation_id="auth_email_verify",
         summary="Mail me a link that verifies my e-mail address",
+        description=(
+            "The mail holds a link to the web client and the `uid` and `token` for "
+            "`auth/email/verify/confirm/`."
+        ),
         request=None,
         responses={
             202: s.AcceptedSerializer,
@@ -365,6 +390,7 @@ class EmailVerifyView(AuthThrottled, APIView):
             409: _error("`no_email` (none on the profile) or `email_already_verified`."),
             429: THROTTLED,
         },
+        parameters=[RETRY_AFTER],
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
@@ -380,8 +406,10 @@ class EmailVerifyConfirmView(AuthThrottled, APIView):
 
     @extend_schema(
         operation_id="auth_email_verify_confirm",
+        auth=PUBLIC,
         summary="Confirm an e-mail address with the mailed uid and token",
-        request=s.EmailLinkSerializer,
+        description="Needs no sign-in: the link may be opened on another device.",
+        request={"application/json": s.EmailLinkSerializer},
         responses={
             200: s.EmailVerifiedSerializer,
             400: _error(
@@ -390,6 +418,7 @@ class EmailVerifyConfirmView(AuthThrottled, APIView):
             ),
             429: THROTTLED,
         },
+        parameters=[RETRY_AFTER],
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
@@ -410,6 +439,7 @@ class MeView(AuthThrottled, APIView):
     @extend_schema(
         operation_id="me_retrieve",
         summary="My profile",
+        description="Also allowed with a `read` token.",
         responses={200: s.ProfileSerializer, 401: NOT_AUTHENTICATED},
         tags=["me"],
     )
@@ -423,7 +453,7 @@ class MeView(AuthThrottled, APIView):
             "`username` cannot change. A new `email` needs the current `password`, starts "
             "unverified and gets a verification mail."
         ),
-        request=s.ProfileUpdateSerializer,
+        request={"application/json": s.ProfileUpdateSerializer},
         responses={
             200: s.ProfileSerializer,
             400: _error(
@@ -434,6 +464,7 @@ class MeView(AuthThrottled, APIView):
             403: READ_ONLY,
             429: THROTTLED,
         },
+        parameters=[RETRY_AFTER],
         tags=["me"],
     )
     def patch(self, request: Request) -> Response:
@@ -453,7 +484,7 @@ class MeView(AuthThrottled, APIView):
             "describe a body on DELETE). Leaves every lobby and running game first; finished "
             "games keep their results without the account."
         ),
-        request=s.PasswordSerializer,
+        request={"application/json": s.PasswordSerializer},
         responses={
             204: OpenApiResponse(description="Deleted."),
             400: _error(f"`invalid_request` or {BAD_CREDENTIALS}"),
@@ -461,6 +492,7 @@ class MeView(AuthThrottled, APIView):
             403: READ_ONLY,
             429: THROTTLED,
         },
+        parameters=[RETRY_AFTER],
         tags=["me"],
     )
     def delete(self, request: Request) -> Response:

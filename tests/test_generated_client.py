@@ -1,0 +1,306 @@
+"""A client generated from the live schema by a generator nobody here wrote plays a whole game.
+
+At test time the schema is fetched from a live server, ``openapi-python-client`` (a pinned dev
+dependency, so this test fails rather than skips when it is missing) generates a Python package
+from it into a temporary folder, and three players use only that package's functions: sign up,
+create a game, join it by invite code, poll it (with ``If-None-Match``), act with
+``expected_version`` and an ``Idempotency-Key``, read the move log, until the round, and with
+``target_score`` 0 the match, is over. If the generator cannot handle something in the schema,
+fix the schema (component names, discriminator mapping), not this test.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from django.core.cache.backends.locmem import LocMemCache
+from rest_framework.throttling import ScopedRateThrottle
+
+MAX_ACTIONS = 3000
+TIME_LIMIT_SECONDS = 300
+FREE_ACTIONS = {"uno", "catch"}  # may be taken out of turn
+PASSWORD = "correct-horse-battery-7"
+
+
+@dataclass
+class GeneratedClient:
+    """The generated package, and importers for its modules."""
+
+    package: str
+
+    def module(self, dotted: str) -> ModuleType:
+        return importlib.import_module(f"{self.package}.{dotted}")
+
+    def api(self, tag: str, operation_id: str) -> Any:
+        return self.module(f"api.{tag}.{operation_id}")
+
+    @property
+    def models(self) -> Any:
+        return self.module("models")
+
+    @property
+    def types(self) -> Any:
+        return self.module("types")
+
+
+@pytest.fixture
+def lifted_game_throttles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game sends more actions a minute than a person would: lift the games and actions rates
+    (sign-ups still go through the auth throttle), with a throttle cache of this test's own."""
+    monkeypatch.setattr(
+        ScopedRateThrottle,
+        "THROTTLE_RATES",
+        {**ScopedRateThrottle.THROTTLE_RATES, "actions": None, "games": None},
+    )
+    monkeypatch.setattr(ScopedRateThrottle, "cache", LocMemCache(f"t-{uuid.uuid4()}", {}))
+
+
+@pytest.fixture
+def generated(live_server: Any, tmp_path: Path) -> Iterator[GeneratedClient]:
+    schema_path = tmp_path / "schema.json"
+    with urllib.request.urlopen(f"{live_server.url}/api/schema/?format=json", timeout=30) as r:
+        assert r.status == 200
+        schema_path.write_bytes(r.read())
+    # No post-hooks: the generator would otherwise run ruff over the generated code, which
+    # changes nothing that matters here and depends on ruff being on PATH.
+    config_path = tmp_path / "generator.yaml"
+    config_path.write_text("post_hooks: []\n", encoding="utf-8")
+    package = f"uaw_generated_client_{uuid.uuid4().hex[:12]}"  # never clashes with a module
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "openapi_python_client",
+            "generate",
+            "--path",
+            str(schema_path),
+            "--output-path",
+            str(tmp_path / package),
+            "--meta",
+            "none",
+            "--config",
+            str(config_path),
+            "--fail-on-warning",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert result.returncode == 0, (
+        "openapi-python-client could not generate a client from the live schema (it is a "
+        "pinned dev dependency: `pip install -e .[dev]`).\n"
+        f"stdout:\n{result.stdout[-3000:]}\nstderr:\n{result.stderr[-3000:]}"
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        importlib.import_module(package)
+        yield GeneratedClient(package)
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m == package or m.startswith(f"{package}.")]:
+            del sys.modules[name]
+
+
+@dataclass
+class Player:
+    name: str
+    client: Any  # the generated AuthenticatedClient
+    view: Any = None  # the generated Game model, as last polled
+    etag: str | None = None
+    polls: dict[int, int] = field(default_factory=lambda: {200: 0, 304: 0})
+
+
+def _camel(snake: str) -> str:
+    return "".join(part.title() for part in snake.split("_"))
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("lifted_game_throttles")
+def test_generated_client_plays_a_three_player_game_to_the_end(
+    live_server: Any, generated: GeneratedClient
+) -> None:
+    import attrs
+    import httpx
+
+    started = time.monotonic()
+    m = generated.models
+    unset = generated.types.UNSET
+    client_module = generated.module("client")
+    auth_signup = generated.api("auth", "auth_signup")
+    games_create = generated.api("games", "games_create")
+    games_join_by_invite = generated.api("games", "games_join_by_invite")
+    games_retrieve = generated.api("games", "games_retrieve")
+    games_actions_create = generated.api("games", "games_actions_create")
+    games_events_list = generated.api("games", "games_events_list")
+    timeout = httpx.Timeout(30.0)
+
+    # -- sign up: a public operation, so the generated function takes a client without a token
+    anonymous = client_module.Client(
+        base_url=live_server.url, raise_on_unexpected_status=True, timeout=timeout
+    )
+    players: list[Player] = []
+    for name in ("ann", "ben", "cat"):
+        response = auth_signup.sync_detailed(
+            client=anonymous,
+            body=m.Signup(
+                username=f"{name}-{uuid.uuid4().hex[:6]}",
+                password=PASSWORD,
+                display_name=name.title(),
+                token_name="generated client test",
+            ),
+        )
+        assert response.status_code == 201, response.content
+        signed_up = response.parsed
+        assert isinstance(signed_up, m.SignupResponse)
+        assert signed_up.token.token.startswith("uaw_")
+        assert signed_up.token.scope == m.ScopeEnum.PLAY
+        client = client_module.AuthenticatedClient(
+            base_url=live_server.url,
+            token=signed_up.token.token,
+            raise_on_unexpected_status=True,
+            timeout=timeout,
+        )
+        players.append(Player(name, client))
+    host, *guests = players
+
+    # -- create a 3-seat, one-round game; the others join by invite code
+    response = games_create.sync_detailed(
+        client=host.client,
+        body=m.CreateGame(max_players=3, target_score=0, visibility=m.VisibilityEnum.PRIVATE),
+    )
+    assert response.status_code == 201, response.content
+    lobby = response.parsed
+    assert isinstance(lobby, m.Game)
+    assert lobby.status == m.StatusEnum.LOBBY and lobby.table is None
+    assert isinstance(lobby.invite_code, str)
+    game_id = lobby.id
+    for guest in guests:
+        response = games_join_by_invite.sync_detailed(
+            client=guest.client, body=m.JoinByCode(invite_code=lobby.invite_code)
+        )
+        assert response.status_code == 200, response.content
+    assert response.parsed.status == m.StatusEnum.ACTIVE  # the last seat starts it
+
+    def poll(player: Player) -> None:
+        response = games_retrieve.sync_detailed(
+            game_id,
+            client=player.client,
+            if_none_match=player.etag if player.etag is not None else unset,
+        )
+        player.polls[response.status_code] += 1
+        if response.status_code == 304:
+            assert player.view is not None
+            return
+        assert response.status_code == 200, response.content
+        player.view = response.parsed
+        player.etag = response.headers["ETag"]
+
+    # Nothing changed between two polls: the second is a 304 without a body.
+    poll(host)
+    poll(host)
+    assert host.polls == {200: 1, 304: 1}
+
+    rng = random.Random(20260301)
+    actions_taken = 0
+    replay_checked = False
+    while True:
+        assert time.monotonic() - started < TIME_LIMIT_SECONDS, "the game took too long"
+        for player in players:
+            poll(player)
+        versions = {p.view.version for p in players}
+        assert len(versions) == 1, versions  # nobody moved between the polls
+        if host.view.status == m.StatusEnum.FINISHED:
+            break
+        assert host.view.status == m.StatusEnum.ACTIVE
+        assert actions_taken < MAX_ACTIONS, f"no end after {MAX_ACTIONS} actions"
+
+        # Whoever has a turn action (play, draw, pass, choose a target...) acts; free actions
+        # (uno, catch) are picked now and then too.
+        movers = [
+            p
+            for p in players
+            if any(a.type_ not in FREE_ACTIONS for a in p.view.table.legal_actions)
+        ]
+        assert len(movers) == 1, [(p.name, p.view.table.legal_actions) for p in movers]
+        mover = movers[0]
+        table = mover.view.table
+        assert table.current_seat == mover.view.your_seat or table.pending_choice is not None
+        legal = table.legal_actions
+        plays = [a for a in legal if a.type_ in ("play", "play_drawn")]
+        # Prefer playing cards, so the round ends in a reasonable number of moves.
+        chosen = rng.choice(plays if plays and rng.random() < 0.85 else legal)
+
+        model = getattr(m, f"{_camel(chosen.type_)}Action")
+        type_enum = getattr(m, f"{_camel(chosen.type_)}ActionTypeEnum")
+        accepted = attrs.fields_dict(model)
+        fields: dict[str, Any] = {
+            "type_": type_enum(chosen.type_),
+            "expected_version": mover.view.version,
+        }
+        for name in ("card", "target"):
+            value = getattr(chosen, name)
+            if value is not unset and name in accepted:
+                fields[name] = value
+        if "uno" in accepted and len(table.hand) == 2:
+            fields["uno"] = True  # about to hold one card: say UNO with the play
+        body = model(**fields)
+        key = str(uuid.uuid4())
+        response = games_actions_create.sync_detailed(
+            game_id, client=mover.client, body=body, idempotency_key=key
+        )
+        assert response.status_code == 200, (chosen, response.content)
+        assert isinstance(response.parsed, m.Game)
+        assert response.parsed.version > mover.view.version
+        actions_taken += 1
+
+        if not replay_checked:
+            # A retry with the same key and body answers the first response; nothing happens.
+            again = games_actions_create.sync_detailed(
+                game_id, client=mover.client, body=body, idempotency_key=key
+            )
+            assert again.status_code == 200, again.content
+            assert again.headers.get("Idempotent-Replayed") == "true"
+            assert again.parsed.version == response.parsed.version
+            replay_checked = True
+
+    # -- the end: a winner, and every player placed
+    final = host.view
+    assert final.finished_at is not None
+    assert final.table is not None and final.table.winner is not None
+    assert len(final.table.round_results) == 1
+    places = sorted(p.place for p in final.players)
+    assert places == [1, 2, 3], places
+    winners = [p for p in final.players if p.place == 1]
+    assert len(winners) == 1 and winners[0].seat == final.table.winner
+    assert all(p.view.table.legal_actions == [] for p in players)
+    assert all(p.polls[200] >= actions_taken for p in players)
+
+    # -- the move log, paged with the generated events function
+    moves: list[Any] = []
+    after = 0
+    while True:
+        response = games_events_list.sync_detailed(
+            game_id, client=guests[0].client, after=after, limit=200
+        )
+        assert response.status_code == 200, response.content
+        page = response.parsed
+        moves += page.moves
+        after = page.next_after
+        if not page.has_more:
+            break
+    versions = [move.version for move in moves]
+    assert versions == sorted(versions) and len(versions) == len(set(versions))
+    assert versions[-1] == final.version
+    assert len(moves) >= actions_taken
