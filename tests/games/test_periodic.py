@@ -30,7 +30,7 @@ def test_the_expiry_task_closes_lobbies_that_never_started_and_only_those() -> N
     fresh = services.create_game(host=alice)
     Game.objects.filter(pk=stale.pk).update(lobby_expires_at=timezone.now() - timedelta(seconds=1))
 
-    assert tasks.expire_lobbies.delay().get() == 1
+    assert tasks.expire_lobbies.apply().get() == 1  # runs here, with or without a broker
     assert tasks.expire_lobbies() == 0  # a second run finds nothing left to do
 
     stale.refresh_from_db()
