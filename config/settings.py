@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from corsheaders.defaults import default_headers as cors_default_headers
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_int, env_list, env_str, env_url
@@ -214,6 +215,11 @@ CORS_ALLOWED_ORIGINS = env_list(
     default=[],
     help="Browser origins allowed to call the API, e.g. https://play.example.com.",
 )
+
+# Browsers send and read these only when CORS allows it: third-party web apps need the
+# conditional-GET and idempotency headers as much as phones do.
+CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match")
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Idempotent-Replayed"]
 
 THROTTLE_RATES = {
     "auth": env_str("THROTTLE_AUTH", default="20/min", help="Sign-up, log-in, reset requests."),

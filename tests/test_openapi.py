@@ -54,6 +54,7 @@ STABLE_OPERATION_IDS = [
     "games_rematch",
     "games_retrieve",
     "games_start",
+    "me_delete",
     "me_destroy",
     "me_export_retrieve",
     "me_partial_update",

@@ -24,6 +24,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="auth-email-verify-confirm",
     ),
     path("me/", views.MeView.as_view(), name="me"),
+    path("me/delete/", views.MeDeleteView.as_view(), name="me-delete"),
     path("me/stats/", views.MeStatsView.as_view(), name="me-stats"),
     path("me/export/", views.MeExportView.as_view(), name="me-export"),
 ]

@@ -504,6 +504,30 @@ class MeView(AuthThrottled, APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class MeDeleteView(AuthThrottled, APIView):
+    """POST twin of ``DELETE me/``: OpenAPI 3.0 clients cannot send a body with DELETE."""
+
+    throttled_methods = frozenset({"POST"})
+
+    @extend_schema(
+        operation_id="me_delete",
+        summary="Delete my account (for clients that cannot send a body with DELETE)",
+        description="Same as `DELETE me/`: leaves every lobby and running game first.",
+        request={"application/json": s.PasswordSerializer},
+        responses={
+            204: OpenApiResponse(description="Deleted."),
+            400: _error(f"`invalid_request` or {BAD_CREDENTIALS}"),
+            401: NOT_AUTHENTICATED,
+            403: READ_ONLY,
+            429: THROTTLED,
+        },
+        parameters=[RETRY_AFTER],
+        tags=["me"],
+    )
+    def post(self, request: Request) -> Response:
+        return MeView.delete(self, request)  # type: ignore[arg-type]
+
+
 class MeStatsView(APIView):
     @extend_schema(
         operation_id="me_stats_retrieve",
