@@ -1,0 +1,130 @@
+"""The number of queries behind the game view, an action, the event log and the game list does
+not grow with the game's history (or the number of games).
+
+The numbers are pinned: a change that adds a query shows up here, on purpose. They count
+everything a request runs, savepoints included (the test runs inside a transaction, so the
+service's atomic blocks are savepoints), and the bearer-token lookup.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games import engine, services
+from games.engine import State
+from games.models import Game, Move
+from tests.games.conftest import API_TESTS, Player, start_game
+
+pytestmark = API_TESTS
+
+# Pinned after measuring (identical on SQLite and PostgreSQL).
+VIEW_QUERIES = 3  # token, the game (if visible to me), seats with their users
+# token, savepoint, game FOR UPDATE, seats, insert move, seats again (in _save_state), update
+# game, release savepoint, seats with users (to render the view)
+ACTION_QUERIES = 9
+EVENTS_QUERIES = 4  # token, the game (if visible to me), my seat, one page of moves
+LIST_QUERIES = 4  # token, the games, their seats, the seats' users
+
+
+def advance(game_id: str, players: list[Player], count: int, rng: random.Random) -> None:
+    """Apply ``count`` random legal actions of the seat to move, through the service."""
+    by_user = {p.user.pk: p.user for p in players}
+    for _ in range(count):
+        game = Game.objects.get(pk=game_id)
+        state = State.from_dict(game.state)
+        legal = engine.legal_actions(state, state.current)
+        action = rng.choice(legal).to_dict()
+        action.pop("seat")
+        services.act(
+            user=by_user[game.current_user_id],
+            game_id=game_id,
+            action=action,
+            expected_version=None,
+        )
+
+
+def ready_to_draw(game_id: str, players: list[Player]) -> Player:
+    """Bring the game to a plain turn (no drawn card, no open choice); return who is to move."""
+    by_user = {p.user.pk: p for p in players}
+    while True:
+        game = Game.objects.get(pk=game_id)
+        state = State.from_dict(game.state)
+        player = by_user[game.current_user_id]
+        if state.phase == "play" and (state.draw_pile or len(state.discard_pile) > 1):
+            return player
+        legal = [a.to_dict() for a in engine.legal_actions(state, state.current)]
+        action = next(a for a in legal if a["type"] in ("pass", "choose_target", "play"))
+        action.pop("seat")
+        services.act(user=player.user, game_id=game_id, action=action, expected_version=None)
+
+
+def history(game_id: str) -> int:
+    return Move.objects.filter(game_id=game_id).count()
+
+
+@pytest.fixture(params=["1 move", "200 moves"])
+def game(request: Any, alice: Player, bob: Player) -> str:
+    """A game of alice and bob with 1 move (the start) or over 200 moves of history."""
+    game_id = start_game(alice, bob, target_score=100_000)
+    if request.param == "200 moves":
+        advance(game_id, [alice, bob], 200, random.Random(7))
+        ready_to_draw(game_id, [alice, bob])
+        assert history(game_id) >= 200
+    else:
+        ready_to_draw(game_id, [alice, bob])
+        assert history(game_id) <= 2  # the start (and an opening target, if one was owed)
+    for player in (alice, bob):  # the token's last_used_at is written once: warm it up
+        assert player.get("/api/v1/games/").status_code == 200
+    return game_id
+
+
+def measure(django_assert_num_queries: Any, expected: int, call: Any) -> Any:
+    with django_assert_num_queries(expected):
+        response = call()
+    assert response.status_code == 200, response.content
+    return response
+
+
+def test_the_game_view_and_an_action_take_the_same_queries_whatever_the_history(
+    alice: Player, bob: Player, game: str, django_assert_num_queries: Any
+) -> None:
+    mover = alice if Game.objects.get(pk=game).current_user_id == alice.user.pk else bob
+    version = Game.objects.get(pk=game).version
+
+    measure(django_assert_num_queries, VIEW_QUERIES, lambda: alice.view(game))
+    measure(django_assert_num_queries, VIEW_QUERIES, lambda: bob.view(game))
+    measure(
+        django_assert_num_queries,
+        ACTION_QUERIES,
+        lambda: mover.act(game, {"type": "draw", "expected_version": version}),
+    )
+    measure(django_assert_num_queries, ACTION_QUERIES, lambda: mover.act(game, {"type": "pass"}))
+    assert Game.objects.get(pk=game).version == version + 2
+    measure(django_assert_num_queries, VIEW_QUERIES, lambda: mover.view(game))
+
+
+def test_an_events_page_takes_the_same_queries_whatever_the_history(
+    alice: Player, game: str, django_assert_num_queries: Any
+) -> None:
+    measure(django_assert_num_queries, EVENTS_QUERIES, lambda: alice.events(game, limit=200))
+    measure(django_assert_num_queries, EVENTS_QUERIES, lambda: alice.events(game, after=2, limit=5))
+
+
+@pytest.mark.parametrize("count", [1, 10])
+def test_the_game_lists_take_the_same_queries_whatever_their_length(
+    alice: Player, bob: Player, django_assert_num_queries: Any, count: int
+) -> None:
+    for _ in range(count):
+        start_game(alice, bob)
+        alice.create(visibility="public")
+    assert bob.get("/api/v1/games/").status_code == 200
+
+    response = measure(django_assert_num_queries, LIST_QUERIES, lambda: bob.get("/api/v1/games/"))
+    assert len(response.json()) == count
+    response = measure(
+        django_assert_num_queries, LIST_QUERIES, lambda: bob.get("/api/v1/games/open/")
+    )
+    assert len(response.json()) == count
