@@ -110,7 +110,8 @@ class Seat(models.Model):
 
 class Move(models.Model):
     """One state change: the action applied and every event it produced (secrets included;
-    selectors filter them per reader). Move 0 is the start of the game (the first deal)."""
+    selectors filter them per reader). The first move is the start of the game (the first deal),
+    numbered like every move by the game's version after it (lobby joins count too)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     number = models.PositiveIntegerField()  # the game's version after this move

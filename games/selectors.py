@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 
 from games import engine
 from games.engine import State
@@ -48,8 +48,10 @@ def my_games(
     return qs.annotate(
         turn_rank=Case(
             When(your_turn, then=Value(0)), default=Value(1), output_field=IntegerField()
-        )
-    ).order_by("turn_rank", "turn_deadline", "-created_at")
+        ),
+        # Only my own deadlines order the games waiting for me; the rest go newest first.
+        my_deadline=Case(When(your_turn, then=F("turn_deadline")), default=None),
+    ).order_by("turn_rank", F("my_deadline").asc(nulls_last=True), "-created_at")
 
 
 def open_games() -> QuerySet[Game]:

@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from config.errors import ServiceError
@@ -124,13 +125,14 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
             if not _may_join_without_code(game, user):
                 # A private game is invisible without its code.
                 raise ServiceError("not_found", "No such game.", 404)
-        if game.status != Game.LOBBY:
-            raise ServiceError("game_already_started", "This game is no longer open.", 409)
         seats = list(game.seats.all())
         if any(seat.user_id == user.pk for seat in seats):
             raise ServiceError("already_joined", "You already have a seat in this game.", 409)
+        # A full lobby starts at once, so "full" is checked first: it is the more useful answer.
         if len(seats) >= game.max_players:
             raise ServiceError("game_full", "Every seat is taken.", 409)
+        if game.status != Game.LOBBY:
+            raise ServiceError("game_already_started", "This game is no longer open.", 409)
         Seat.objects.create(game=game, user=user)
         game.version += 1
         game.save(update_fields=["version"])
@@ -217,8 +219,9 @@ def regenerate_invite(*, user: User, game_id: Any) -> Game:
 def expire_lobbies(*, now: Any = None) -> int:
     """Close lobbies that never started. Returns how many were closed."""
     now = now or timezone.now()
+    # The version moves too, so clients polling with If-None-Match see the lobby close.
     return Game.objects.filter(status=Game.LOBBY, lobby_expires_at__lte=now).update(
-        status=Game.EXPIRED, finished_at=now
+        status=Game.EXPIRED, finished_at=now, version=F("version") + 1
     )
 
 
@@ -250,8 +253,10 @@ def rematch(*, user: User, game_id: Any) -> Game:
 # Turns
 
 
-def _seat_of(game: Game, user: User) -> Seat:
-    seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
+def _seat_of(game: Game, user: User, seats: list[Seat] | None = None) -> Seat:
+    if seats is None:
+        seats = list(game.seats.all())
+    seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         # Same answer as a game that does not exist: a stranger learns nothing.
         raise ServiceError("not_found", "No such game.", 404)
@@ -266,7 +271,8 @@ def act(*, user: User, game_id: Any, action: dict[str, Any], expected_version: i
         raise ServiceError("invalid_action", f"Unknown action type {kind!r}.", 400)
     with transaction.atomic():
         game = _locked(game_id)
-        seat = _seat_of(game, user)
+        seats = list(game.seats.all())
+        seat = _seat_of(game, user, seats)
         if game.status == Game.LOBBY:
             raise ServiceError("game_not_started", "The game has not started yet.", 409)
         if game.status != Game.ACTIVE:
@@ -284,7 +290,7 @@ def act(*, user: User, game_id: Any, action: dict[str, Any], expected_version: i
             parsed = Action.from_dict({**action, "seat": seat.position})
         except EngineError as exc:
             raise ServiceError(exc.code, exc.message, 400) from exc
-        _apply(game, parsed, seat=seat.position)
+        _apply(game, parsed, seat=seat.position, seats=seats)
         if seat.timeouts_in_row:
             seat.timeouts_in_row = 0
             seat.save(update_fields=["timeouts_in_row"])
@@ -348,7 +354,14 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
     return True
 
 
-def _apply(game: Game, action: Action, *, seat: int | None, now: datetime | None = None) -> None:
+def _apply(
+    game: Game,
+    action: Action,
+    *,
+    seat: int | None,
+    now: datetime | None = None,
+    seats: list[Seat] | None = None,
+) -> None:
     """Run the engine and save. Caller holds the game lock."""
     state = State.from_dict(game.state)
     try:
@@ -359,7 +372,7 @@ def _apply(game: Game, action: Action, *, seat: int | None, now: datetime | None
         # Rounds follow each other without anyone having to ask: deal the next one now.
         new, more = engine.apply(new, Action(NEXT_ROUND), _rng())
         events = events + more
-    _save_state(game, new, action.to_dict(), seat, events, None, now=now)
+    _save_state(game, new, action.to_dict(), seat, events, seats, now=now)
 
 
 def _save_state(
@@ -416,9 +429,10 @@ def _save_state(
 
 
 def _record_standings(state: State, seats: list[Seat]) -> None:
+    # The winner first, then players who stayed by score, then those who left.
     ranked = sorted(
         range(len(state.seats)),
-        key=lambda i: (i != state.winner, -state.seats[i].score),
+        key=lambda i: (i != state.winner, not state.seats[i].active, -state.seats[i].score),
     )
     places = {position: place for place, position in enumerate(ranked, 1)}
     for seat in seats:

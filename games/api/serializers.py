@@ -7,8 +7,9 @@ from typing import Any
 
 from rest_framework import serializers
 
+from config.errors import ServiceError
 from games.engine.cards import CARD_TYPES, PRESETS
-from games.engine.state import PHASES
+from games.engine.state import HOUSE_RULES, PHASES
 from games.models import Game
 from games.services import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 
@@ -56,6 +57,15 @@ class CreateGameSerializer(serializers.Serializer):
     )
     visibility = serializers.ChoiceField(choices=[Game.PUBLIC, Game.PRIVATE], default=Game.PRIVATE)
     options = HouseRulesSerializer(required=False, help_text="House rules, all off by default.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # A nested serializer drops keys it does not know; a typo in a house rule must not
+        # silently create a game without it.
+        raw = self.initial_data.get("options") if isinstance(self.initial_data, dict) else None
+        unknown = sorted(set(raw) - set(HOUSE_RULES)) if isinstance(raw, dict) else []
+        if unknown:
+            raise ServiceError("invalid_setup", f"Unknown house rules: {', '.join(unknown)}.", 400)
+        return attrs
 
 
 class CardSerializer(serializers.Serializer):

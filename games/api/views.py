@@ -85,6 +85,12 @@ def _etag(game: Game, request: Request) -> str:
     return '"' + hashlib.sha256(raw.encode()).hexdigest()[:32] + '"'
 
 
+def _etag_matches(header: str, etag: str) -> bool:
+    """If-None-Match per RFC 9110: ``*`` or any listed tag, weak or strong, matches."""
+    tags = [t.strip().removeprefix("W/") for t in header.split(",") if t.strip()]
+    return "*" in tags or etag in tags
+
+
 class GameListView(APIView):
     throttle_scope = "games"
 
@@ -213,7 +219,7 @@ class GameDetailView(APIView):
     def get(self, request: Request, game_id: UUID) -> Response:
         game = _game_or_404(request, game_id)
         etag = _etag(game, request)
-        if etag in request.headers.get("If-None-Match", ""):
+        if _etag_matches(request.headers.get("If-None-Match", ""), etag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
         return Response(_render_game(game, request), headers={"ETag": etag})
 

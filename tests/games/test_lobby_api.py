@@ -130,11 +130,6 @@ def test_a_house_rule_the_engine_does_not_support_yet_is_refused_with_invalid_se
     assert not Game.objects.exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: HouseRulesSerializer (a nested DRF Serializer) silently drops unknown keys, so "
-    "an unknown house rule never reaches engine.validate_options and the game is created (201)",
-)
 def test_an_unknown_house_rule_is_refused_with_invalid_setup(alice: Player) -> None:
     response = alice.create(options={"seven_o": True})
 
@@ -174,12 +169,6 @@ def test_my_games_list_the_games_waiting_for_my_move_first(
     assert [g["your_turn"] for g in bob_games] == [True, True, False]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: selectors.my_games orders the games that are NOT waiting for my move by "
-    "turn_deadline (someone else's deadline; NULL for lobbies, which sorts first on SQLite and "
-    "last on PostgreSQL) before -created_at, instead of newest first as documented",
-)
 def test_my_games_list_the_others_newest_first(alice: Player, bob: Player) -> None:
     older = start_game(alice, bob)
     newer = start_game(alice, bob)
@@ -290,12 +279,6 @@ def test_an_invite_request_without_a_code_is_invalid(bob: Player) -> None:
     assert "invite_code" in error["details"]["fields"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a lobby starts by itself when its last seat is taken, and join_game checks the "
-    "status before the seat count, so a full game always answers 409 game_already_started; the "
-    "game_full branch is unreachable",
-)
 def test_joining_a_full_game_is_refused_with_game_full(
     alice: Player, bob: Player, carol: Player
 ) -> None:
@@ -522,12 +505,6 @@ def test_an_expired_lobby_cannot_be_joined_by_invite_or_started(alice: Player, b
     assert_error(alice.start(lobby["id"]), 409, "game_already_started")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: expire_lobbies() changes the status with a bulk update() that does not bump "
-    "Game.version, so the ETag (game id, version, user) stays the same and a client polling "
-    "with If-None-Match gets 304 forever for a lobby that has expired",
-)
 def test_an_expired_lobby_does_not_answer_304_to_the_etag_of_the_open_lobby(
     alice: Player,
 ) -> None:

@@ -387,11 +387,6 @@ def test_the_game_view_answers_304_while_nothing_changed(
     assert changed.json()["version"] == first.json()["version"] + 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: GameDetailView tests `etag in If-None-Match` only, so `If-None-Match: *` (which "
-    "matches any current representation, RFC 9110 13.1.2) answers 200 instead of 304",
-)
 def test_if_none_match_star_answers_304(alice: Player, bob: Player, duel: str) -> None:
     response = alice.view(duel, **{"If-None-Match": "*"})
 

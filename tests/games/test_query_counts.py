@@ -22,9 +22,9 @@ pytestmark = API_TESTS
 
 # Pinned after measuring (identical on SQLite and PostgreSQL).
 VIEW_QUERIES = 3  # token, the game (if visible to me), seats with their users
-# token, savepoint, game FOR UPDATE, seats, insert move, seats again (in _save_state), update
-# game, release savepoint, seats with users (to render the view)
-ACTION_QUERIES = 9
+# token, savepoint, game FOR UPDATE, seats, insert move, update game, release savepoint, seats
+# with users (to render the view)
+ACTION_QUERIES = 8
 EVENTS_QUERIES = 4  # token, the game (if visible to me), my seat, one page of moves
 LIST_QUERIES = 4  # token, the games, their seats, the seats' users
 
