@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -18,11 +19,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from config.errors import ServiceError
-from games import engine
+from games import engine, live
 from games.engine import Action, EngineError, State
 from games.engine.actions import NEXT_ROUND, PLAYER_ACTIONS, SYSTEM_ACTIONS
 from games.engine.state import MATCH_OVER, ROUND_OVER
 from games.models import Game, Move, RoundResult, Seat
+from notifications import outbox
 from players.models import ApiToken, User
 
 MIN_TURN_SECONDS = 30
@@ -388,7 +390,7 @@ def _save_state(
     now = now or timezone.now()
     game.version += 1
     game.state = state.to_dict()
-    Move.objects.create(
+    move = Move.objects.create(
         game=game, number=game.version, seat=seat, action=action, events=events, created_at=now
     )
     results = [e for e in events if e["type"] == "round_over"]
@@ -407,6 +409,7 @@ def _save_state(
     if seats is None:
         seats = list(game.seats.all())
     by_position = {s.position: s for s in seats}
+    turn_passed = False
     if state.phase == MATCH_OVER:
         game.status = Game.FINISHED
         game.finished_at = now
@@ -426,6 +429,12 @@ def _save_state(
             # A free action (UNO, a catch) or a draw mid-turn leaves the clock running.
             game.turn_deadline = now + timedelta(seconds=game.turn_seconds)
     game.save()
+    # Notifications are rows in this same transaction (the outbox); delivery and live updates
+    # happen only once the move is committed.
+    outbox.record_move(
+        game=game, move=move, state=state, events=events, seats=seats, turn_passed=turn_passed
+    )
+    transaction.on_commit(partial(live.publish, game.pk, game.version))
 
 
 def _record_standings(state: State, seats: list[Seat]) -> None:
