@@ -221,6 +221,13 @@ CORS_ALLOWED_ORIGINS = env_list(
 CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match")
 CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Idempotent-Replayed"]
 
+TURN_SECONDS_MIN = env_int(
+    "TURN_SECONDS_MIN",
+    default=30,
+    min_value=1,
+    help="Shortest turn time limit a game may be created with (lower it only for demos/tests).",
+)
+
 THROTTLE_RATES = {
     "auth": env_str("THROTTLE_AUTH", default="20/min", help="Sign-up, log-in, reset requests."),
     "actions": env_str("THROTTLE_ACTIONS", default="120/min", help="Game actions per user."),
