@@ -221,6 +221,13 @@ CORS_ALLOWED_ORIGINS = env_list(
 CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match")
 CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Idempotent-Replayed"]
 
+VACATION_DAYS_PER_MONTH = env_int(
+    "VACATION_DAYS_PER_MONTH",
+    default=7,
+    min_value=0,
+    help="Days a month a player may pause their turn clocks.",
+)
+
 TURN_SECONDS_MIN = env_int(
     "TURN_SECONDS_MIN",
     default=30,

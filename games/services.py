@@ -128,7 +128,7 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
             if not _may_join_without_code(game, user):
                 # A private game is invisible without its code.
                 raise ServiceError("not_found", "No such game.", 404)
-        seats = list(game.seats.all())
+        seats = list(game.seats.select_related("user"))
         if any(seat.user_id == user.pk for seat in seats):
             raise ServiceError("already_joined", "You already have a seat in this game.", 409)
         # A full lobby starts at once, so "full" is checked first: it is the more useful answer.
@@ -186,7 +186,7 @@ def start_game(*, user: User, game_id: Any) -> Game:
 
 def _start(game: Game) -> None:
     """Shuffle the seat order, deal round 1. Caller holds the game lock."""
-    seats = list(game.seats.all())
+    seats = list(game.seats.select_related("user"))
     _rng().shuffle(seats)
     for position, seat in enumerate(seats):
         seat.position = position
@@ -258,7 +258,7 @@ def rematch(*, user: User, game_id: Any) -> Game:
 
 def _seat_of(game: Game, user: User, seats: list[Seat] | None = None) -> Seat:
     if seats is None:
-        seats = list(game.seats.all())
+        seats = list(game.seats.select_related("user"))
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         # Same answer as a game that does not exist: a stranger learns nothing.
@@ -274,7 +274,7 @@ def act(*, user: User, game_id: Any, action: dict[str, Any], expected_version: i
         raise ServiceError("invalid_action", f"Unknown action type {kind!r}.", 400)
     with transaction.atomic():
         game = _locked(game_id)
-        seats = list(game.seats.all())
+        seats = list(game.seats.select_related("user"))
         seat = _seat_of(game, user, seats)
         if game.status == Game.LOBBY:
             raise ServiceError("game_not_started", "The game has not started yet.", 409)
@@ -346,13 +346,14 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
         if game is None:
             return False
         position = State.from_dict(game.state).current
-        seat = next(s for s in game.seats.all() if s.position == position)
+        seats = list(game.seats.select_related("user"))
+        seat = next(s for s in seats if s.position == position)
         # One clock for the whole sweep: the next turn's deadline counts from the sweep's `now`.
-        _apply(game, Action(engine.actions.TIMEOUT, position), seat=None, now=now)
+        _apply(game, Action(engine.actions.TIMEOUT, position), seat=None, now=now, seats=seats)
         seat.timeouts_in_row += 1
         if seat.timeouts_in_row >= game.max_timeouts and game.status == Game.ACTIVE:
             seat.left_at = now
-            _apply(game, Action(engine.actions.LEAVE, position), seat=None, now=now)
+            _apply(game, Action(engine.actions.LEAVE, position), seat=None, now=now, seats=seats)
         seat.save(update_fields=["timeouts_in_row", "left_at"])
     return True
 
@@ -408,7 +409,7 @@ def _save_state(
             for r in results
         )
     if seats is None:
-        seats = list(game.seats.all())
+        seats = list(game.seats.select_related("user"))
     by_position = {s.position: s for s in seats}
     turn_passed = False
     if state.phase == MATCH_OVER:
@@ -427,8 +428,11 @@ def _save_state(
         )
         game.current_user_id = current.user_id if current else None
         if turn_passed:
-            # A free action (UNO, a catch) or a draw mid-turn leaves the clock running.
-            game.turn_deadline = now + timedelta(seconds=game.turn_seconds)
+            # A free action (UNO, a catch) or a draw mid-turn leaves the clock running. A player
+            # on vacation gets a clock that starts when the vacation ends.
+            away = current.user.vacation_until if current and current.user else None
+            start = max(now, away) if away else now
+            game.turn_deadline = start + timedelta(seconds=game.turn_seconds)
     game.save()
     # Notifications are rows in this same transaction (the outbox); delivery and live updates
     # happen only once the move is committed.
@@ -489,6 +493,74 @@ def load_position(
     return game, players
 
 
+# ---------------------------------------------------------------------------------------------
+# Vacation: a bank of days per month during which a player's turn clocks stand still.
+
+
+def _vacation_bank() -> timedelta:
+    return timedelta(days=getattr(settings, "VACATION_DAYS_PER_MONTH", 7))
+
+
+def _used_this_month(user: User, now: datetime) -> timedelta:
+    return user.vacation_used if user.vacation_month == now.strftime("%Y-%m") else timedelta()
+
+
+def vacation_left(*, user: User, now: datetime | None = None) -> timedelta:
+    now = now or timezone.now()
+    return max(_vacation_bank() - _used_this_month(user, now), timedelta())
+
+
+def start_vacation(*, user: User, days: float, now: datetime | None = None) -> User:
+    """Pause the player's clocks for ``days`` (from the bank of this month).
+
+    Every running turn of theirs gets its deadline pushed back by the vacation, and turns that
+    reach them during it start counting when it ends (see ``_save_state``).
+    """
+    now = now or timezone.now()
+    length = timedelta(days=days)
+    if length <= timedelta():
+        raise ServiceError("invalid_request", "A vacation lasts more than 0 days.", 400)
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        if user.vacation_until and user.vacation_until > now:
+            raise ServiceError("already_on_vacation", "You are on vacation already.", 409)
+        if length > vacation_left(user=user, now=now):
+            raise ServiceError(
+                "vacation_bank_exhausted",
+                "Not enough vacation left this month.",
+                409,
+                days_left=vacation_left(user=user, now=now).total_seconds() / 86400,
+            )
+        user.vacation_month = now.strftime("%Y-%m")
+        user.vacation_used = _used_this_month(user, now) + length
+        user.vacation_until = now + length
+        user.save(update_fields=["vacation_month", "vacation_used", "vacation_until"])
+        for game in Game.objects.select_for_update().filter(
+            current_user=user, status=Game.ACTIVE, turn_deadline__isnull=False
+        ):
+            game.turn_deadline += length
+            game.version += 1
+            game.save(update_fields=["turn_deadline", "version"])
+    return user
+
+
+def end_vacation(*, user: User, now: datetime | None = None) -> User:
+    """Come back early: unused vacation returns to the bank; waiting turns get a full clock."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        if not user.vacation_until or user.vacation_until <= now:
+            raise ServiceError("not_on_vacation", "You are not on vacation.", 409)
+        user.vacation_used = max(user.vacation_used - (user.vacation_until - now), timedelta())
+        user.vacation_until = None
+        user.save(update_fields=["vacation_used", "vacation_until"])
+        for game in Game.objects.select_for_update().filter(current_user=user, status=Game.ACTIVE):
+            game.turn_deadline = now + timedelta(seconds=game.turn_seconds)
+            game.version += 1
+            game.save(update_fields=["turn_deadline", "version"])
+    return user
+
+
 __all__ = [
     "act",
     "create_game",
@@ -498,7 +570,10 @@ __all__ = [
     "load_position",
     "regenerate_invite",
     "rematch",
+    "end_vacation",
     "start_game",
+    "start_vacation",
+    "vacation_left",
     "sweep_expired_turns",
     "system_action",
     "timeout_turn",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -23,6 +24,10 @@ class User(AbstractUser):
         max_length=8, choices=[("en", "English"), ("da", "Dansk")], default="en"
     )
     email_verified = models.BooleanField(default=False)
+    # Vacation bank: while on vacation the player's turn clocks are paused (games.services).
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    vacation_month = models.CharField(max_length=7, blank=True)  # "YYYY-MM" of vacation_used
+    vacation_used = models.DurationField(default=timedelta)
 
     class Meta(AbstractUser.Meta):
         constraints = [

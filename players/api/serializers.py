@@ -82,6 +82,19 @@ class PlayerStatsSerializer(serializers.Serializer):
     games_in_progress = serializers.IntegerField(help_text="Running games you have not left.")
 
 
+class VacationSerializer(serializers.Serializer):
+    on_vacation_until = serializers.DateTimeField(
+        allow_null=True, help_text="Your turn clocks stand still until then."
+    )
+    days_left = serializers.FloatField(help_text="Vacation left in the bank this month.")
+
+
+class VacationRequestSerializer(serializers.Serializer):
+    days = serializers.FloatField(
+        min_value=0.01, max_value=31, help_text="How long to pause your turn clocks."
+    )
+
+
 class PasswordSerializer(serializers.Serializer):
     password = serializers.CharField(trim_whitespace=False, style={"input_type": "password"})
 
