@@ -201,12 +201,17 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 def _beat_schedule() -> dict[str, dict[str, Any]]:
     from games.periodic import PERIODIC_JOBS
 
+    # A periodic run that waited longer than its own interval is stale: the next one is already
+    # queued. Expiring it keeps a worker outage from leaving a pile of sweeps to chew through.
     return {
-        name: {"task": task, "schedule": every} for name, (every, task) in PERIODIC_JOBS.items()
+        name: {"task": task, "schedule": every, "options": {"expires": every}}
+        for name, (every, task) in PERIODIC_JOBS.items()
     }
 
 
 CELERY_BEAT_SCHEDULE = _beat_schedule()
+# Results of the 1-second sweeps are rarely read: keep them an hour, not Celery's default day.
+CELERY_RESULT_EXPIRES = 3600
 
 # --- HTTP API ---------------------------------------------------------------------------------
 
