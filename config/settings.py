@@ -58,6 +58,8 @@ INSTALLED_APPS = [
     "games",
     "players",
     "notifications",
+    # The web client (web/): the page shell, service worker and manifest; its files are static.
+    "web",
 ]
 
 MIDDLEWARE = [

@@ -17,6 +17,8 @@ urlpatterns = [
     # The games HTTP API plugs in here: add routes to games/api/urls.py, not to this file.
     path("api/v1/", include("games.api.urls")),
     path("api/v1/", include("players.api.urls")),
+    # The web client: "/", its page routes, /sw.js and /manifest.webmanifest (web/urls.py).
+    path("", include("web.urls")),
 ]
 
 # Errors outside DRF views (unknown URLs, crashes) answer in the API's one JSON error shape.

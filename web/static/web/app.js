@@ -1,0 +1,216 @@
+// The client's entry point: language, the signed-in player, the router and the top bar.
+//
+// Every screen is a module in views/ with `mount(root, params)`, which draws into <main> and
+// returns a function that stops whatever it started (timers, live updates).
+
+import { api, auth, onSignedOut } from "./api.js";
+import { h, patch, toast } from "./dom.js";
+import { browserLanguage, language, onLanguage, setLanguage, t } from "./i18n.js";
+import { registerWorker } from "./push.js";
+
+const ROUTES = [
+  [/^\/login$/, () => import("./views/auth.js"), "login", false],
+  [/^\/signup$/, () => import("./views/auth.js"), "signup", false],
+  [/^\/join\/([A-Za-z0-9_-]+)$/, () => import("./views/join.js"), "join", false],
+  [/^\/games\/new$/, () => import("./views/newgame.js"), "newgame", true],
+  [/^\/games\/([0-9a-f-]{36})$/, () => import("./views/game.js"), "game", true],
+  [/^\/games$/, () => import("./views/games.js"), "games", true],
+  [/^\/notifications$/, () => import("./views/inbox.js"), "inbox", true],
+  [/^\/settings$/, () => import("./views/settings.js"), "settings", true],
+];
+
+export const app = {
+  me: null,
+  unread: 0,
+  screen: null,
+  navigate,
+  refreshUnread,
+  loadMe,
+  drawTopbar,
+};
+
+let unmount = null;
+let renderToken = 0;
+
+function currentPath() {
+  return location.pathname.replace(/\/+$/, "") || "/";
+}
+
+export function navigate(path, { replace = false } = {}) {
+  const url = new URL(path, location.origin);
+  if (url.origin !== location.origin) {
+    location.href = path;
+    return;
+  }
+  const target = url.pathname + url.search + url.hash;
+  if (target !== location.pathname + location.search + location.hash) {
+    if (replace) history.replaceState(null, "", target);
+    else history.pushState(null, "", target);
+  }
+  route();
+}
+
+async function loadMe() {
+  if (!auth.token) {
+    app.me = null;
+    return null;
+  }
+  try {
+    app.me = await api.get("me/");
+  } catch (error) {
+    if (error.status === 401) app.me = null;
+    else throw error;
+  }
+  return app.me;
+}
+
+async function refreshUnread() {
+  if (!auth.token) return;
+  try {
+    const data = await api.get("notifications/unread-count/");
+    app.unread = data.unread;
+  } catch (_) {
+    // the badge is not worth an error message
+  }
+  drawTopbar();
+}
+
+function drawTopbar() {
+  const bar = document.getElementById("topbar");
+  const signedIn = Boolean(app.me);
+  const here = currentPath();
+  const link = (href, label, extra = {}) =>
+    h("a", { href, "data-link": "", "aria-current": here === href ? "page" : false, ...extra }, label);
+  patch(
+    bar,
+    h(
+      "a",
+      { class: "brand", href: signedIn ? "/games" : "/login", "data-link": "" },
+      h("img", { src: JSON.parse(document.getElementById("client-config").textContent).icon, alt: "", width: 28, height: 28 }),
+      h("span", null, "Uno All Wild"),
+    ),
+    signedIn
+      ? h(
+          "nav",
+          { "aria-label": t("nav.label") },
+          link("/games", t("nav.games")),
+          link(
+            "/notifications",
+            [
+              t("nav.inbox"),
+              h("span", { class: app.unread ? "badge" : "badge empty", "aria-hidden": "true" }, app.unread || ""),
+            ],
+            { "aria-label": app.unread ? t("nav.inbox_unread", { count: app.unread }) : t("nav.inbox") },
+          ),
+          link("/settings", t("nav.settings")),
+        )
+      : h(
+          "nav",
+          { "aria-label": t("nav.label") },
+          h(
+            "label",
+            { class: "lang-pick" },
+            h("span", { class: "visually-hidden" }, t("settings.language")),
+            h(
+              "select",
+              { onchange: (e) => setLanguage(e.target.value), "aria-label": t("settings.language") },
+              h("option", { value: "en", selected: language() === "en" }, "English"),
+              h("option", { value: "da", selected: language() === "da" }, "Dansk"),
+            ),
+          ),
+        ),
+  );
+}
+
+async function route() {
+  const token = ++renderToken;
+  if (unmount) {
+    try {
+      unmount();
+    } catch (_) {
+      // a screen failing to clean up must not stop the next one
+    }
+    unmount = null;
+  }
+  const path = currentPath();
+  const main = document.getElementById("main");
+  if (path === "/") {
+    navigate(auth.token ? "/games" : "/login", { replace: true });
+    return;
+  }
+  const found = ROUTES.find(([pattern]) => pattern.test(path));
+  if (!found) {
+    navigate("/games", { replace: true });
+    return;
+  }
+  const [pattern, load, name, needsAuth] = found;
+  if (needsAuth && !auth.token) {
+    navigate(`/login?next=${encodeURIComponent(path + location.search)}`, { replace: true });
+    return;
+  }
+  const params = path.match(pattern).slice(1);
+  const module = await load();
+  if (token !== renderToken) return;
+  app.screen = name;
+  main.replaceChildren();
+  drawTopbar();
+  unmount = (await module.mount(main, params, app)) || null;
+  if (token !== renderToken) return;
+  // Move focus to the new screen's heading so screen readers announce it.
+  const heading = main.querySelector("h1");
+  if (heading) {
+    heading.setAttribute("tabindex", "-1");
+    heading.focus({ preventScroll: true });
+    document.title = `${heading.textContent} · Uno All Wild`;
+  }
+  refreshUnread();
+}
+
+document.addEventListener("click", (event) => {
+  const anchor = event.target.closest("a[data-link]");
+  if (!anchor || event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  navigate(anchor.getAttribute("href"));
+});
+window.addEventListener("popstate", route);
+
+onSignedOut(() => {
+  app.me = null;
+  toast(t("auth.signed_out"), { error: true });
+  navigate(`/login?next=${encodeURIComponent(location.pathname)}`, { replace: true });
+});
+
+// A screen that changes language redraws; the chosen language goes to the profile.
+let lastLanguage = null;
+onLanguage(async (code) => {
+  if (lastLanguage && lastLanguage !== code) {
+    if (app.me && app.me.language !== code) {
+      try {
+        app.me = await api.patch("me/", { language: code });
+      } catch (error) {
+        toast(error.message, { error: true });
+      }
+    }
+    route();
+  }
+  lastLanguage = code;
+});
+
+async function boot() {
+  await setLanguage(browserLanguage(), { remember: false });
+  try {
+    await loadMe();
+  } catch (_) {
+    // offline at start: the screens show their own errors
+  }
+  if (app.me && app.me.language && app.me.language !== language()) {
+    await setLanguage(app.me.language);
+  }
+  lastLanguage = language();
+  registerWorker(app);
+  setInterval(() => document.visibilityState === "visible" && refreshUnread(), 30000);
+  await route();
+}
+
+boot();

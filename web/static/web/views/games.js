@@ -1,0 +1,137 @@
+// My games (GET games/): the ones waiting for my move first, with the time left on each turn.
+
+import { api } from "../api.js";
+import { h, patch } from "../dom.js";
+import { formatDuration, t } from "../i18n.js";
+import { errorBox, showError } from "./forms.js";
+
+const REFRESH_MS = 15000;
+
+function inviteCodeFrom(text) {
+  const value = text.trim();
+  const match = value.match(/\/join\/([A-Za-z0-9_-]+)/);
+  return match ? match[1] : value;
+}
+
+function opponents(game) {
+  const others = game.players.filter((p) => !p.you).map((p) => p.name);
+  return others.length ? others.join(", ") : t("games.no_opponents");
+}
+
+function timeLeft(game) {
+  if (!game.turn_deadline) return null;
+  return (Date.parse(game.turn_deadline) - Date.now()) / 1000;
+}
+
+function statusLine(game) {
+  if (game.status === "lobby") {
+    return t("games.lobby_seats", { count: game.players.length, max: game.max_players });
+  }
+  if (game.status === "active") return game.your_turn ? t("games.your_turn") : t("games.their_turn");
+  if (game.status === "finished") {
+    const me = game.players.find((p) => p.you);
+    return me && me.place === 1 ? t("games.won") : t("games.finished");
+  }
+  return t(`status.${game.status}`);
+}
+
+function row(game) {
+  const left = timeLeft(game);
+  const urgent = left !== null && left < 3600;
+  return h(
+    "li",
+    { key: game.id, class: `game-row ${game.your_turn ? "mine" : ""}` },
+    h(
+      "a",
+      { href: `/games/${game.id}`, "data-link": "", class: "game-link" },
+      h("span", { class: "game-title" }, t("games.against", { names: opponents(game) })),
+      h(
+        "span",
+        { class: "game-meta" },
+        h("span", { class: `pill ${game.your_turn ? "pill-turn" : ""}` }, statusLine(game)),
+        left !== null && game.status === "active"
+          ? h(
+              "span",
+              { class: `time-left ${urgent ? "urgent" : ""}` },
+              t("games.time_left", { time: formatDuration(left) }),
+            )
+          : null,
+      ),
+    ),
+  );
+}
+
+export function mount(root, params, app) {
+  const errors = errorBox();
+  const list = h("div", { class: "game-lists", "aria-live": "polite", "aria-busy": "true" });
+  let games = null;
+
+  const draw = () => {
+    if (!games) return;
+    list.setAttribute("aria-busy", "false");
+    const groups = [
+      ["mine", t("games.group_turn"), games.filter((g) => g.status === "active" && g.your_turn)],
+      ["waiting", t("games.group_waiting"), games.filter((g) => g.status === "active" && !g.your_turn)],
+      ["lobby", t("games.group_lobby"), games.filter((g) => g.status === "lobby")],
+      ["done", t("games.group_done"), games.filter((g) => !["active", "lobby"].includes(g.status))],
+    ];
+    const sections = groups
+      .filter(([, , items]) => items.length)
+      .map(([key, title, items]) =>
+        h("section", { key, class: "group", "aria-labelledby": `group-${key}` },
+          h("h2", { id: `group-${key}` }, title),
+          h("ul", { class: "games" }, items.map(row)),
+        ),
+      );
+    patch(list, sections.length ? sections : h("p", { class: "empty" }, t("games.none")));
+  };
+
+  const load = async () => {
+    try {
+      games = await api.get("games/");
+      errors.clear();
+      draw();
+    } catch (error) {
+      showError(errors, error);
+    }
+  };
+
+  const onJoin = (event) => {
+    event.preventDefault();
+    const code = inviteCodeFrom(new FormData(event.target).get("code") || "");
+    if (code) app.navigate(`/join/${encodeURIComponent(code)}`);
+  };
+
+  root.append(
+    h(
+      "section",
+      { class: "panel" },
+      h("div", { class: "title-row" },
+        h("h1", null, t("games.title")),
+        h("a", { href: "/games/new", "data-link": "", class: "button primary" }, t("games.new")),
+      ),
+      errors.el,
+      list,
+      h(
+        "form",
+        { class: "join-code", onsubmit: onJoin },
+        h("label", { for: "join-code" }, t("games.join_label")),
+        h("div", { class: "inline" },
+          h("input", { id: "join-code", name: "code", autocomplete: "off", placeholder: t("games.join_placeholder") }),
+          h("button", { type: "submit" }, t("games.join")),
+        ),
+      ),
+    ),
+  );
+  load();
+  // The clock on each row ticks without asking the server; the list itself every 15 s.
+  const tick = setInterval(draw, 1000);
+  const poll = setInterval(() => document.visibilityState === "visible" && load(), REFRESH_MS);
+  const onVisible = () => document.visibilityState === "visible" && load();
+  document.addEventListener("visibilitychange", onVisible);
+  return () => {
+    clearInterval(tick);
+    clearInterval(poll);
+    document.removeEventListener("visibilitychange", onVisible);
+  };
+}

@@ -1,0 +1,161 @@
+// Settings: language (saved to the profile), display name, Web Push on this device, which
+// notifications come by e-mail, and logging out.
+
+import { api, auth } from "../api.js";
+import { h, patch, toast } from "../dom.js";
+import { language, setLanguage, t } from "../i18n.js";
+import { currentSubscription, pushSupported, serverKey, subscribe, unsubscribe } from "../push.js";
+import { describeError, errorBox, field, showError } from "./forms.js";
+
+export function mount(root, params, app) {
+  const errors = errorBox();
+  const pushBox = h("div", { class: "push", "aria-live": "polite" });
+  const prefsBox = h("div", { class: "prefs" });
+  let prefs = null;
+
+  async function drawPush() {
+    if (!pushSupported()) {
+      patch(pushBox, h("p", { class: "muted" }, t("settings.push_unsupported")));
+      return;
+    }
+    let key = null;
+    try {
+      key = await serverKey();
+    } catch (_) {
+      key = null;
+    }
+    if (!key) {
+      patch(pushBox, h("p", { class: "muted" }, t("settings.push_unavailable")));
+      return;
+    }
+    const subscription = await currentSubscription().catch(() => null);
+    const on = Boolean(subscription) && Notification.permission === "granted";
+    patch(
+      pushBox,
+      h(
+        "label",
+        { class: "choice switch-row" },
+        h("input", {
+          type: "checkbox",
+          checked: on,
+          onchange: async (event) => {
+            const box = event.target;
+            box.disabled = true;
+            try {
+              if (box.checked) {
+                const result = await subscribe(key);
+                if (!result.ok) toast(t("settings.push_denied"), { error: true });
+              } else {
+                await unsubscribe();
+              }
+            } catch (error) {
+              toast(describeError(error).join(" "), { error: true });
+            }
+            drawPush();
+          },
+        }),
+        t("settings.push_toggle"),
+      ),
+    );
+  }
+
+  async function drawPrefs() {
+    try {
+      prefs = await api.get("notifications/preferences/");
+    } catch (error) {
+      patch(prefsBox, h("p", { class: "muted" }, describeError(error).join(" ")));
+      return;
+    }
+    const channels = Object.entries(prefs.channels || {});
+    patch(
+      prefsBox,
+      channels.map(([channel, kinds]) =>
+        h(
+          "fieldset",
+          { key: channel, class: "field" },
+          h("legend", null, t(`channel.${channel}`) === `channel.${channel}` ? channel : t(`channel.${channel}`)),
+          Object.entries(kinds).map(([kind, on]) =>
+            h(
+              "label",
+              { class: "choice", key: kind },
+              h("input", {
+                type: "checkbox",
+                checked: on,
+                onchange: async (event) => {
+                  try {
+                    prefs = await api.put("notifications/preferences/", { channels: { [channel]: { [kind]: event.target.checked } } });
+                    toast(t("settings.saved"));
+                  } catch (error) {
+                    event.target.checked = !event.target.checked;
+                    toast(describeError(error).join(" "), { error: true });
+                  }
+                },
+              }),
+              t(`kind.${kind}`) === `kind.${kind}` ? kind : t(`kind.${kind}`),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  const saveProfile = async (event) => {
+    event.preventDefault();
+    errors.clear();
+    const data = Object.fromEntries(new FormData(event.target));
+    try {
+      app.me = await api.patch("me/", { display_name: data.display_name.trim() });
+      toast(t("settings.saved"));
+    } catch (error) {
+      showError(errors, error, event.target);
+    }
+  };
+
+  const logout = async () => {
+    try {
+      await api.post("auth/logout/", {});
+    } catch (_) {
+      // the token is forgotten here either way
+    }
+    await unsubscribe().catch(() => {});
+    auth.clear();
+    app.me = null;
+    app.navigate("/login", { replace: true });
+  };
+
+  const me = app.me || {};
+  root.append(
+    h(
+      "section",
+      { class: "panel narrow" },
+      h("h1", null, t("settings.title")),
+      errors.el,
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: "language" }, t("settings.language")),
+        h(
+          "select",
+          { id: "language", onchange: (event) => setLanguage(event.target.value) },
+          h("option", { value: "en", selected: language() === "en" }, "English"),
+          h("option", { value: "da", selected: language() === "da" }, "Dansk"),
+        ),
+      ),
+      h(
+        "form",
+        { onsubmit: saveProfile },
+        field({ name: "display_name", label: t("auth.display_name"), value: me.display_name || "", maxlength: 40, hint: t("auth.display_name_hint") }),
+        h("button", { type: "submit" }, t("settings.save")),
+      ),
+      h("h2", null, t("settings.push")),
+      pushBox,
+      h("h2", null, t("settings.notifications")),
+      prefsBox,
+      h("h2", null, t("settings.account")),
+      h("p", { class: "muted" }, t("settings.signed_in_as", { name: me.username || "" })),
+      h("button", { type: "button", class: "danger", onclick: logout }, t("settings.logout")),
+    ),
+  );
+  drawPush();
+  drawPrefs();
+}

@@ -1,0 +1,23 @@
+"""The web client's routes, included at the site root by config/urls.py.
+
+The client routes are listed one by one (no catch-all), so an unknown URL still gets the API's
+JSON 404 and a typo in a link is not silently a blank page.
+"""
+
+from django.urls import URLPattern, path, re_path
+
+from web import views
+
+urlpatterns: list[URLPattern] = [
+    path("", views.index, name="web-index"),
+    path("sw.js", views.service_worker, name="web-sw"),
+    path("manifest.webmanifest", views.manifest, name="web-manifest"),
+    path("login", views.index, name="web-login"),
+    path("signup", views.index, name="web-signup"),
+    path("games", views.index, name="web-games"),
+    path("games/new", views.index, name="web-new-game"),
+    path("games/<uuid:game_id>", views.index, name="web-game"),
+    re_path(r"^join/(?P<code>[A-Za-z0-9_-]{1,32})$", views.index, name="web-join"),
+    path("notifications", views.index, name="web-notifications"),
+    path("settings", views.index, name="web-settings"),
+]
