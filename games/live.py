@@ -1,13 +1,387 @@
 """Live updates: tell waiting clients that a game has a new version.
 
 ``publish`` is queued by ``games.services`` with ``transaction.on_commit`` after every saved move,
-so a waiting client is only woken for a state it can read.
+so a waiting client is only woken for a state it can read. Waiting happens in
+``games.api.live`` (the long-poll of ``events/?wait=`` and the Server-Sent Events stream), through
+``Notifier.wait``.
+
+Three ways a waiter learns of a new version, so that no single one has to be reliable:
+
+- **In-process**: ``publish`` wakes the waiters of this process at once (the embedded default,
+  where the web process applies every move, including timeouts from its background thread).
+- **Redis pub/sub** (when ``REDIS_URL`` is set): ``publish`` also sends the version on channel
+  ``game:<id>``; each web process listens (one pattern subscription, in a daemon thread) and wakes
+  its own waiters. This covers moves applied by another web process or a Celery worker.
+- **The database**: while anyone waits, a daemon thread reads the versions of the watched games
+  every ``RECHECK_SECONDS`` (one query for all of them) and wakes the waiters of any game that
+  moved on. A lost message, Redis being down, or a change that publishes nothing (lobby joins,
+  expired lobbies) is therefore seen within about a second anyway.
+
+``publish`` never raises: a move is committed before it runs, and failing to announce it must not
+turn a successful move into an error. Failures are logged; the database re-check covers them.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+
+logger = logging.getLogger(__name__)
+
+CHANNEL_PREFIX = "game:"
+# The longest a client may ask to wait (`events/?wait=`): below the 30 s many proxies and mobile
+# networks allow an idle request.
+MAX_WAIT_SECONDS = 25
+# How often waiters re-read the versions of their games from the database.
+RECHECK_SECONDS = 1.0
+# After a failed PUBLISH, skip Redis for this long: a move must not pay a connect timeout each
+# time while Redis is down (the database re-check delivers meanwhile).
+REDIS_RETRY_SECONDS = 5.0
+# Socket timeouts of the publishing connection: PUBLISH runs inside the mover's request.
+REDIS_PUBLISH_TIMEOUT = 0.5
+# Latest version seen per game, so a waiter registering just after a publish is not missed.
+KNOWN_VERSIONS = 10_000
+
+VersionSource = Callable[[list[str]], dict[str, int]]
+
+
+def channel(game_id: Any) -> str:
+    """The Redis channel of a game's versions."""
+    return f"{CHANNEL_PREFIX}{game_id}"
+
+
+@dataclass(frozen=True)
+class Wait:
+    """What a view found when it had nothing to answer yet: wait for a version above
+    ``version`` of ``game_id`` for up to ``seconds``, then ask the view again."""
+
+    game_id: str
+    version: int
+    seconds: float
+    user_id: int | None = None
+
+
+class _Waiter:
+    __slots__ = ("_wake", "above", "version")
+
+    def __init__(self, above: int, wake: Callable[[], Any]) -> None:
+        self.above = above
+        self.version: int | None = None
+        self._wake = wake
+
+    def fire(self, version: int) -> None:
+        """Wake the waiter (from any thread). Caller holds the notifier's lock."""
+        if self.version is not None:
+            return
+        self.version = version
+        # An event loop may have closed (its request ended): then nobody is left to wake.
+        with contextlib.suppress(RuntimeError):
+            self._wake()
+
+
+def db_versions(game_ids: list[str]) -> dict[str, int]:
+    """The current versions of these games, read from the database."""
+    from django.db import close_old_connections
+
+    from games.models import Game
+
+    try:
+        rows = Game.objects.filter(pk__in=game_ids).values_list("pk", "version")
+        return {str(pk): version for pk, version in rows}
+    finally:
+        # What request_finished does for a request: honour CONN_MAX_AGE, drop broken connections.
+        close_old_connections()
+
+
+def release_db() -> None:
+    """Close this thread's database connections (the re-check thread, when idle)."""
+    from django.db import connections
+
+    connections.close_all()
+
+
+class Notifier:
+    """Waiters keyed by game id, woken by ``publish``, Redis and a database re-check."""
+
+    def __init__(
+        self,
+        *,
+        redis_url: str | None = None,
+        recheck_seconds: float = RECHECK_SECONDS,
+        versions: VersionSource = db_versions,
+        release: Callable[[], None] = release_db,
+    ) -> None:
+        self.redis_url = redis_url
+        self.recheck_seconds = recheck_seconds
+        self._versions = versions
+        self._release = release
+        self._lock = threading.Lock()
+        self._waiters: dict[str, set[_Waiter]] = {}
+        self._known: OrderedDict[str, int] = OrderedDict()
+        self._watching = threading.Event()  # set when a waiter registers
+        self._stopped = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._publisher: Any = None  # redis.Redis, created on first publish
+        self._redis_down_until = 0.0
+        # The Redis listener's state, for tests and logs.
+        self.listening = threading.Event()
+
+    # -- announcing -----------------------------------------------------------------------------
+
+    def publish(self, game_id: Any, version: int) -> None:
+        """Announce a version: wake local waiters, and tell other processes through Redis."""
+        key = str(game_id)
+        try:
+            self.notify(key, int(version))
+        except Exception:
+            logger.exception("live: waking local waiters of game %s failed", key)
+        if self.redis_url:
+            self._publish_redis(key, int(version))
+
+    def notify(self, game_id: str, version: int) -> int:
+        """Wake this process's waiters of ``game_id`` that wait for less than ``version``.
+
+        Returns how many were woken."""
+        woken = 0
+        with self._lock:
+            self._remember(game_id, version)
+            for waiter in self._waiters.get(game_id, ()):
+                if version > waiter.above and waiter.version is None:
+                    waiter.fire(version)
+                    woken += 1
+        return woken
+
+    def _remember(self, game_id: str, version: int) -> None:
+        if self._known.get(game_id, -1) >= version:
+            return
+        self._known[game_id] = version
+        self._known.move_to_end(game_id)
+        while len(self._known) > KNOWN_VERSIONS:
+            self._known.popitem(last=False)
+
+    def _publish_redis(self, game_id: str, version: int) -> None:
+        now = time.monotonic()
+        if now < self._redis_down_until:
+            return
+        try:
+            if self._publisher is None:
+                import redis
+
+                self._publisher = redis.Redis.from_url(
+                    self.redis_url,
+                    socket_timeout=REDIS_PUBLISH_TIMEOUT,
+                    socket_connect_timeout=REDIS_PUBLISH_TIMEOUT,
+                )
+            self._publisher.publish(channel(game_id), str(version))
+        except Exception as exc:
+            self._redis_down_until = now + REDIS_RETRY_SECONDS
+            logger.warning(
+                "live: publishing version %s of game %s to Redis failed (%s); waiting clients "
+                "will see it through the database re-check",
+                version,
+                game_id,
+                exc,
+            )
+
+    # -- waiting --------------------------------------------------------------------------------
+
+    async def wait(self, game_id: Any, *, above: int, timeout: float) -> int | None:
+        """Wait up to ``timeout`` seconds for a version of ``game_id`` above ``above``.
+
+        Returns the version that woke us, or None on timeout. Holds no thread and no database
+        connection while waiting; cancelling (a client that hung up) cleans up."""
+        loop = asyncio.get_running_loop()
+        event = asyncio.Event()
+        key, waiter = self._add(game_id, above, lambda: loop.call_soon_threadsafe(event.set))
+        try:
+            async with asyncio.timeout(max(timeout, 0)):
+                await event.wait()
+        except TimeoutError:
+            return None
+        finally:
+            self._remove(key, waiter)
+        return waiter.version
+
+    def wait_blocking(self, game_id: Any, *, above: int, timeout: float) -> int | None:
+        """``wait`` for a thread that may block (a WSGI worker): same contract."""
+        event = threading.Event()
+        key, waiter = self._add(game_id, above, event.set)
+        try:
+            event.wait(max(timeout, 0))
+        finally:
+            self._remove(key, waiter)
+        return waiter.version
+
+    def _add(self, game_id: Any, above: int, wake: Callable[[], Any]) -> tuple[str, _Waiter]:
+        key = str(game_id)
+        waiter = _Waiter(above, wake)
+        with self._lock:
+            self._waiters.setdefault(key, set()).add(waiter)
+            known = self._known.get(key)
+            if known is not None and known > above:
+                waiter.fire(known)  # published between the caller's read and now
+        self._start_threads()
+        self._watching.set()
+        return key, waiter
+
+    def _remove(self, key: str, waiter: _Waiter) -> None:
+        with self._lock:
+            waiters = self._waiters.get(key)
+            if waiters is not None:
+                waiters.discard(waiter)
+                if not waiters:
+                    del self._waiters[key]
+
+    def waiting(self) -> int:
+        """How many waiters this process has (for tests and diagnostics)."""
+        with self._lock:
+            return sum(len(w) for w in self._waiters.values())
+
+    # -- background threads ---------------------------------------------------------------------
+
+    def _start_threads(self) -> None:
+        if self._threads:
+            return
+        with self._lock:
+            if self._threads:
+                return
+            targets = [("live-recheck", self._recheck_loop)]
+            if self.redis_url:
+                targets.append(("live-redis", self._listen_loop))
+            for name, target in targets:
+                thread = threading.Thread(target=target, name=name, daemon=True)
+                thread.start()
+                self._threads.append(thread)
+
+    def stop(self) -> None:
+        """Stop the background threads (tests; the process's own notifier never stops)."""
+        self._stopped.set()
+        self._watching.set()
+        for thread in self._threads:
+            thread.join(timeout=5)
+
+    def _recheck_loop(self) -> None:
+        failing = False
+        while not self._stopped.is_set():
+            self._watching.clear()
+            with self._lock:
+                idle = not self._waiters
+            if idle:
+                # Nobody waits: hold no database connection until somebody does.
+                self._safe_release()
+                self._watching.wait()
+                continue
+            if self._stopped.wait(self.recheck_seconds):
+                break
+            with self._lock:
+                game_ids = list(self._waiters)
+            if not game_ids:
+                continue
+            try:
+                versions = self._versions(game_ids)
+            except Exception as exc:
+                if not failing:
+                    logger.warning("live: re-checking game versions failed (%s); retrying", exc)
+                failing = True
+                self._safe_release()
+                continue
+            if failing:
+                logger.info("live: re-checking game versions works again")
+                failing = False
+            for game_id, version in versions.items():
+                self.notify(game_id, version)
+        self._safe_release()
+
+    def _safe_release(self) -> None:
+        try:
+            self._release()
+        except Exception:
+            logger.exception("live: closing the re-check thread's database connection failed")
+
+    def _listen_loop(self) -> None:
+        import redis
+
+        backoff = 0.5
+        while not self._stopped.is_set():
+            pubsub = None
+            try:
+                client = redis.Redis.from_url(
+                    self.redis_url,
+                    socket_connect_timeout=2,
+                    socket_keepalive=True,
+                    health_check_interval=30,
+                )
+                pubsub = client.pubsub(ignore_subscribe_messages=True)
+                pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
+                # The subscription is confirmed once its reply is read.
+                while not self._stopped.is_set() and not pubsub.subscribed:
+                    pubsub.get_message(timeout=0.2)
+                self.listening.set()
+                if backoff > 0.5:
+                    logger.info("live: listening to Redis again")
+                backoff = 0.5
+                while not self._stopped.is_set():
+                    message = pubsub.get_message(timeout=1.0)
+                    if message is not None:
+                        self._on_message(message)
+            except Exception as exc:
+                self.listening.clear()
+                if backoff == 0.5:
+                    logger.warning(
+                        "live: the Redis subscription failed (%s); retrying, and waiting "
+                        "clients fall back to the database re-check meanwhile",
+                        exc,
+                    )
+                self._stopped.wait(backoff)
+                backoff = min(backoff * 2, 10.0)
+            finally:
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        pubsub.close()
+        self.listening.clear()
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        try:
+            name = message["channel"]
+            data = message["data"]
+            name = name.decode() if isinstance(name, bytes) else str(name)
+            data = data.decode() if isinstance(data, bytes) else str(data)
+            self.notify(name.removeprefix(CHANNEL_PREFIX), int(data))
+        except Exception:
+            logger.warning("live: ignoring a malformed Redis message %r", message)
+
+
+_notifier: Notifier | None = None
+_notifier_lock = threading.Lock()
+
+
+def notifier() -> Notifier:
+    """This process's notifier, configured from the settings on first use."""
+    global _notifier
+    if _notifier is None:
+        with _notifier_lock:
+            if _notifier is None:
+                from django.conf import settings
+
+                _notifier = Notifier(
+                    redis_url=getattr(settings, "REDIS_URL", None) or None,
+                    recheck_seconds=float(
+                        getattr(settings, "LIVE_RECHECK_SECONDS", RECHECK_SECONDS)
+                    ),
+                )
+    return _notifier
 
 
 def publish(game_id: Any, version: int) -> None:
-    """Announce that ``game_id`` reached ``version``."""
+    """Announce that ``game_id`` reached ``version``. Never raises."""
+    try:
+        notifier().publish(game_id, version)
+    except Exception:
+        logger.exception("live: publishing version %s of game %s failed", version, game_id)

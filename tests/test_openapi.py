@@ -54,6 +54,7 @@ STABLE_OPERATION_IDS = [
     "games_rematch",
     "games_retrieve",
     "games_start",
+    "games_stream_retrieve",
     "me_delete",
     "me_vacation_end",
     "me_vacation_retrieve",

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from games.api import views
+from games.api import live, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", views.GameListView.as_view(), name="games"),
@@ -16,4 +16,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<uuid:game_id>/rematch/", views.RematchView.as_view(), name="game-rematch"),
     path("games/<uuid:game_id>/actions/", views.ActionView.as_view(), name="game-actions"),
     path("games/<uuid:game_id>/events/", views.EventsView.as_view(), name="game-events"),
+    path("games/<uuid:game_id>/stream/", live.GameStreamView.as_view(), name="game-stream"),
 ]

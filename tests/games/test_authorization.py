@@ -78,8 +78,9 @@ def test_the_route_list_is_what_these_tests_expect() -> None:
         "game-rematch",
         "game-actions",
         "game-events",
+        "game-stream",
     }
-    assert len(ROUTES) == 12  # games/ answers GET and POST, every other route one method
+    assert len(ROUTES) == 13  # games/ answers GET and POST, every other route one method
 
 
 @pytest.mark.parametrize(("name", "method", "takes_id"), ROUTES, ids=lambda v: str(v))

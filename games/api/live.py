@@ -1,0 +1,488 @@
+"""Live updates over HTTP: the long-poll of ``games/{id}/events/?wait=`` and the Server-Sent Events
+stream ``games/{id}/stream/``.
+
+DRF views are synchronous, so each route here is an ordinary DRF view (authentication,
+permissions, the one error shape, the schema: all unchanged) wrapped in an async Django view:
+
+1. the wrapper runs the DRF view (``sync_to_async``); the view answers at once when it can, and
+   otherwise says on its response what it would wait for (``live_wait`` / ``live_stream``);
+2. the wrapper closes the request's database connection and waits on ``games.live``'s notifier,
+   an ``asyncio`` wait that holds no thread busy and no connection;
+3. woken by a new version (or at the end of the wait) it asks the view again, or streams.
+
+Under uvicorn (``manage.py serve``) hundreds of clients can wait this way while others are
+served. Under a WSGI server (``runserver``, the test suite's live server) the same views work,
+each waiting request keeping its worker thread as every WSGI request does.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from asgiref.sync import AsyncToSync, SyncToAsync, async_to_sync, sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
+from rest_framework.views import APIView
+
+from config.errors import ServiceError
+from games import live, selectors
+from games.api import serializers as s
+from games.api.views import NO_GAME, _error, _errors, _game_or_404, _int_param
+from games.models import Game
+from players.models import ApiToken, User
+
+logger = logging.getLogger(__name__)
+
+EVENT_STREAM = "text/event-stream"
+# Moves per `version` event; a longer backlog comes as several events in a row.
+STREAM_PAGE = 50
+# A comment line this often keeps proxies from closing an idle stream.
+HEARTBEAT_SECONDS = 15.0
+# Streams end after this long; EventSource reconnects at once with Last-Event-ID, and the new
+# request is authenticated again (a revoked token stops streaming at the latest then).
+STREAM_MAX_SECONDS = 3600.0
+# The reconnection delay EventSource is told to use (milliseconds).
+RETRY_MILLISECONDS = 3000
+TERMINAL = frozenset({Game.FINISHED, Game.ABORTED, Game.EXPIRED})
+
+
+def _setting(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+# ---------------------------------------------------------------------------------------------
+# Running the DRF view, and what surrounds the wait
+
+
+def _run_view(view: Callable[..., Any], request: HttpRequest, args: Any, kwargs: Any) -> Any:
+    """Run the (sync) DRF view; before a wait, give back the database connection."""
+    response = view(request, *args, **kwargs)
+    if getattr(response, "live_wait", None) or getattr(response, "live_stream", None):
+        release_connections()
+    return response
+
+
+def release_connections() -> None:
+    """Close this thread's database connections, so a waiting client holds none.
+
+    Not inside a transaction: that is a test's (or ATOMIC_REQUESTS') and must stay open."""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+def release_request_thread() -> None:
+    """Under ASGI, give back the thread Django keeps for this request's sync code.
+
+    Django runs each ASGI request inside an ``asgiref.sync.ThreadSensitiveContext``: its sync
+    parts (signals, middleware, the DRF view) run on a thread of the request's own, which lives
+    as long as the request, busy or not. A client waiting 25 seconds would keep one idle thread
+    all that time. Shut that thread down before waiting (its database connections are closed
+    already); the next sync call in the request starts a fresh one. Call it from the event loop,
+    between sync calls. Under WSGI (no such context) it does nothing; should asgiref's internals
+    change, it does nothing either, and waiting clients just keep their idle thread."""
+    try:
+        context = SyncToAsync.thread_sensitive_context.get(None)
+        if context is None or getattr(context, "_executor", None) is not None:
+            return  # no per-request thread, or one that its creator owns
+        if getattr(AsyncToSync.executors, "current", None) is not None:
+            return  # sync code above us (async_to_sync): calls go to that thread instead
+        executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+    except (AttributeError, LookupError, TypeError):
+        return
+    if executor is not None:
+        executor.shutdown(wait=False)
+
+
+def _as_async_view(view: Callable[..., Any], wrapper: Callable[..., Any]) -> Callable[..., Any]:
+    """``wrapper`` with the DRF view's attributes (``cls``, ``view_class``, ``csrf_exempt``…), so
+    drf-spectacular and the URL resolver still see the DRF view behind it."""
+    functools.update_wrapper(wrapper, view)
+    return wrapper
+
+
+async def mark_watching(user_id: int | None, game_id: str, ttl: float) -> None:
+    """Tell notifications that this user has the game open (no push needed) for ``ttl`` s."""
+    if user_id is None:
+        return
+    # PRESENCE CALL SITE: notifications.presence.mark_watching(user_id, game_id, ttl) is built
+    # by the notifications app. Until that module exists this is a no-op; once it does, it is
+    # called without any change here. Errors in it never break a live update.
+    try:
+        from notifications import presence
+    except ModuleNotFoundError as exc:
+        if exc.name != "notifications.presence":
+            logger.exception("live: notifications.presence cannot be imported")
+        return
+    except Exception:
+        logger.exception("live: notifications.presence cannot be imported")
+        return
+    mark = getattr(presence, "mark_watching", None)
+    if mark is None:
+        return
+    try:
+        if inspect.iscoroutinefunction(mark):
+            await mark(user_id, game_id, int(ttl))
+        else:
+            await sync_to_async(mark)(user_id, game_id, int(ttl))
+    except Exception:
+        logger.exception("live: mark_watching(%s, %s) failed", user_id, game_id)
+
+
+# ---------------------------------------------------------------------------------------------
+# The long-poll: games/{id}/events/?wait=
+
+
+def long_poll(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap the DRF view of ``events/`` so that ``?wait=`` waits without holding a thread.
+
+    The view answers; when it had no moves to give and was asked to wait it marks its response
+    with ``live_wait`` (a ``games.live.Wait``). Then wait for a newer version of the game and ask
+    the view again, until it has moves or the time is up (then its empty page is the answer)."""
+
+    async def events_view(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        deadline: float | None = None
+        while True:
+            response = await sync_to_async(_run_view)(view, request, args, kwargs)
+            plan: live.Wait | None = getattr(response, "live_wait", None)
+            if plan is None:
+                return response
+            now = time.monotonic()
+            if deadline is None:
+                deadline = now + plan.seconds
+                await mark_watching(plan.user_id, plan.game_id, plan.seconds + 5)
+            remaining = deadline - now
+            if remaining <= 0:
+                return response
+            release_request_thread()
+            woke = await live.notifier().wait(plan.game_id, above=plan.version, timeout=remaining)
+            if woke is None:
+                return response  # time is up: the empty page
+
+    return _as_async_view(view, events_view)
+
+
+# ---------------------------------------------------------------------------------------------
+# The stream: games/{id}/stream/
+
+
+class LiveUpdateSerializer(s.EventPageSerializer):
+    """The game's version and status, with the moves after the cursor (an EventPage)."""
+
+    version = serializers.IntegerField(
+        help_text="The game's version now: when it differs from your view's, reload the view."
+    )
+    status = serializers.ChoiceField(choices=[s for s, _ in Game.STATUSES])
+
+
+@dataclass(frozen=True)
+class StreamPlan:
+    game_id: str
+    user: User
+    token_id: int | None
+    update: dict[str, Any]  # the first event: the LiveUpdate the view answered
+
+
+def _update(game: Game, user: User, after: int) -> dict[str, Any]:
+    moves, more = selectors.events_for(game, user, after=after, limit=STREAM_PAGE)
+    return LiveUpdateSerializer(
+        {
+            "version": game.version,
+            "status": game.status,
+            "moves": moves,
+            "next_after": moves[-1]["version"] if moves else after,
+            "has_more": more,
+        }
+    ).data
+
+
+def _cursor(request: Request) -> int:
+    """Where to start: Last-Event-ID (an EventSource reconnecting) wins over ``?after=``."""
+    raw = request.headers.get("Last-Event-ID")
+    if raw is None or not raw.strip():
+        return _int_param(request, "after", 0, 0, 10**9)
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 10**9:
+        raise ServiceError(
+            "invalid_request", "Last-Event-ID must be a whole number, 0 to 1000000000.", 400
+        )
+    return value
+
+
+STREAM_DESCRIPTION = f"""\
+Server-Sent Events: the game's changes as they happen, for a client that has the game open.
+
+Send `Accept: {EVENT_STREAM}` (EventSource does). The stream starts with one `version` event at
+once, then one each time the game changes (a move, a join, a timeout), usually within a second:
+
+```
+id: 17
+event: version
+data: {{"version": 17, "status": "active", "moves": [...], "next_after": 17, "has_more": false}}
+```
+
+`data` is a `LiveUpdate`: the game's `version` and `status`, and the moves after the cursor (as in
+`games_events_list`, at most {STREAM_PAGE} per event; more follow at once while `has_more`). The
+event `id` is the cursor (`next_after`): EventSource sends it back as `Last-Event-ID` when it
+reconnects, and the stream resumes after it. A comment line (`: keep-alive`) comes every
+{int(HEARTBEAT_SECONDS)} seconds. When the game is over (or no longer yours to see) an `end`
+event (`data: {{"reason": "finished"}}`) closes the stream: call `close()` on the EventSource.
+Streams also close after an hour; reconnecting resumes them.
+
+Without `Accept: {EVENT_STREAM}` the answer is the first event's `LiveUpdate` as JSON."""
+
+
+STREAM_200 = (
+    f"With `Accept: {EVENT_STREAM}`: the stream (`version` events, keep-alive comments, `end`). "
+    "Otherwise: the first event's data, as JSON."
+)
+
+
+class GameStreamView(APIView):
+    renderer_classes = [JSONRenderer]
+
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        return event_stream(super().as_view(**initkwargs))
+
+    @extend_schema(
+        operation_id="games_stream_retrieve",
+        summary="Live updates of a game (Server-Sent Events)",
+        description=STREAM_DESCRIPTION,
+        parameters=[
+            OpenApiParameter(
+                "after",
+                int,
+                description="Send the moves after this version (default 0).",
+            ),
+            OpenApiParameter(
+                "Last-Event-ID",
+                str,
+                OpenApiParameter.HEADER,
+                description="The last event `id` received; wins over `after` (EventSource "
+                "sends it when it reconnects).",
+            ),
+        ],
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                LiveUpdateSerializer,
+                description=STREAM_200,
+            ),
+            (200, EVENT_STREAM): OpenApiResponse(
+                OpenApiTypes.STR,
+                description=STREAM_200,
+            ),
+            204: OpenApiResponse(
+                description="Only to a stream request for a game that is over when every move "
+                "was delivered already: EventSource stops reconnecting."
+            ),
+            **_errors(
+                {
+                    400: _error("`invalid_request`: `after` or `Last-Event-ID` out of range."),
+                    404: NO_GAME,
+                },
+                write=False,
+            ),
+        },
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = _game_or_404(request, game_id)
+        update = _update(game, request.user, _cursor(request))
+        response = Response(update)
+        auth = request.auth
+        response.live_stream = StreamPlan(
+            game_id=str(game.pk),
+            user=request.user,
+            token_id=auth.pk if isinstance(auth, ApiToken) else None,
+            update=update,
+        )
+        return response
+
+
+def _wants_stream(request: HttpRequest) -> bool:
+    return EVENT_STREAM in request.headers.get("Accept", "")
+
+
+def event_stream(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap the DRF view of ``stream/``: errors and the JSON form come from the view; a request
+    for ``text/event-stream`` that the view accepted gets the stream."""
+
+    async def stream_view(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        stream = _wants_stream(request)
+        if stream:
+            # DRF negotiates JSON (its errors are JSON whatever the client streams).
+            request.META["HTTP_ACCEPT"] = "application/json"
+            request.__dict__.pop("headers", None)  # a cached_property built from META
+        response = await sync_to_async(_run_view)(view, request, args, kwargs)
+        plan: StreamPlan | None = getattr(response, "live_stream", None)
+        if not stream or plan is None:
+            return response
+        update = plan.update
+        if update["status"] in TERMINAL and not update["moves"]:
+            return HttpResponse(status=204)  # over, and nothing left to send
+        if isinstance(request, ASGIRequest):
+            content: Any = _events(plan)
+        else:
+            content = _blocking_events(plan)  # WSGI: a thread per stream, as for any request
+        out = StreamingHttpResponse(content, content_type=EVENT_STREAM)
+        out["Cache-Control"] = "no-cache"
+        out["X-Accel-Buffering"] = "no"  # nginx: do not buffer the stream
+        return out
+
+    return _as_async_view(view, stream_view)
+
+
+def _sse(event: str, data: Any, *, event_id: int | None = None) -> bytes:
+    lines = [] if event_id is None else [f"id: {event_id}"]
+    lines += [f"event: {event}", "data: " + json.dumps(data, cls=JSONEncoder), "", ""]
+    return "\n".join(lines).encode()
+
+
+def _fetch(plan: StreamPlan, after: int) -> tuple[dict[str, Any] | None, str]:
+    """The update after ``after``, or None and why the stream must end."""
+    try:
+        if plan.token_id is not None:
+            token = ApiToken.objects.select_related("user").filter(pk=plan.token_id).first()
+            if token is None or not token.is_live or not token.user.is_active:
+                return None, "authentication_failed"
+        elif not User.objects.filter(pk=plan.user.pk, is_active=True).exists():
+            return None, "authentication_failed"
+        game = selectors.get_game_for(plan.user, plan.game_id)
+        if game is None:
+            return None, "not_found"
+        return _update(game, plan.user, after), ""
+    finally:
+        release_connections()
+
+
+@dataclass(frozen=True)
+class _Fetch:
+    after: int
+
+
+@dataclass(frozen=True)
+class _Wait:
+    above: int
+    timeout: float
+
+
+@dataclass(frozen=True)
+class _Watching:
+    ttl: float
+
+
+_Step = bytes | _Fetch | _Wait | _Watching
+
+
+def _steps(plan: StreamPlan) -> Generator[_Step, Any, None]:
+    """The stream as a sequence of steps, with no I/O of its own: bytes to send, or a request to
+    the driver (fetch an update, wait for a version, mark the user as watching) whose result is
+    sent back in. ``_events`` drives it under ASGI, ``_blocking_events`` under WSGI."""
+    heartbeat = _setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
+    lifetime = _setting("LIVE_STREAM_MAX_SECONDS", STREAM_MAX_SECONDS)
+    started = last_sent = time.monotonic()
+    yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
+    yield _Watching(2 * heartbeat + 5)
+    update: dict[str, Any] | None = plan.update
+    version, reason = -1, ""
+    while update is not None:
+        # Send everything after the cursor, a page per event.
+        if update["moves"] or update["version"] != version:
+            yield _sse("version", update, event_id=update["next_after"])
+            last_sent = time.monotonic()
+        cursor, version = update["next_after"], update["version"]
+        if update["has_more"]:
+            update, reason = yield _Fetch(cursor)
+            continue
+        if update["status"] in TERMINAL:
+            yield _sse("end", {"reason": update["status"]})
+            return
+        # Wait for the next version, with a keep-alive comment when the line is quiet.
+        while True:
+            now = time.monotonic()
+            if now - started >= lifetime:
+                return  # EventSource reconnects with Last-Event-ID
+            if now - last_sent >= heartbeat:
+                yield b": keep-alive\n\n"
+                last_sent = now
+                yield _Watching(2 * heartbeat + 5)
+                continue
+            timeout = min(heartbeat - (now - last_sent), lifetime - (now - started))
+            if (yield _Wait(version, timeout)) is not None:
+                break
+        update, reason = yield _Fetch(cursor)
+    yield _sse("end", {"reason": reason})
+
+
+async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
+    """Drive the stream under ASGI: waiting holds no thread."""
+    notifier = live.notifier()
+    fetch = sync_to_async(_fetch)
+    steps = _steps(plan)
+    result: Any = None
+    try:
+        while True:
+            try:
+                step = steps.send(result)
+            except StopIteration:
+                return
+            result = None
+            if isinstance(step, bytes):
+                yield step
+            elif isinstance(step, _Fetch):
+                result = await fetch(plan, step.after)
+            elif isinstance(step, _Wait):
+                release_request_thread()
+                result = await notifier.wait(plan.game_id, above=step.above, timeout=step.timeout)
+            else:
+                await mark_watching(plan.user.pk, plan.game_id, step.ttl)
+    finally:
+        steps.close()
+
+
+def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
+    """Drive the stream from a WSGI thread (Django would read an async iterator to its end
+    before sending anything under WSGI)."""
+    notifier = live.notifier()
+    steps = _steps(plan)
+    result: Any = None
+    try:
+        while True:
+            try:
+                step = steps.send(result)
+            except StopIteration:
+                return
+            result = None
+            if isinstance(step, bytes):
+                yield step
+            elif isinstance(step, _Fetch):
+                result = _fetch(plan, step.after)
+            elif isinstance(step, _Wait):
+                result = notifier.wait_blocking(
+                    plan.game_id, above=step.above, timeout=step.timeout
+                )
+            else:
+                async_to_sync(mark_watching)(plan.user.pk, plan.game_id, step.ttl)
+    finally:
+        steps.close()
