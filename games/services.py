@@ -55,6 +55,12 @@ def _locked(game_id: Any) -> Game:
         raise ServiceError("not_found", "No such game.", 404) from exc
 
 
+def _bump_version(game: Game) -> None:
+    """A lobby change: a new version, announced to live clients once it is committed."""
+    game.version += 1
+    transaction.on_commit(partial(live.publish, game.pk, game.version))
+
+
 def _engine_error(exc: EngineError) -> ServiceError:
     return ServiceError(exc.code, exc.message, 422)
 
@@ -137,7 +143,7 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
         if game.status != Game.LOBBY:
             raise ServiceError("game_already_started", "This game is no longer open.", 409)
         Seat.objects.create(game=game, user=user)
-        game.version += 1
+        _bump_version(game)
         game.save(update_fields=["version"])
         if len(seats) + 1 == game.max_players:
             _start(game)
@@ -157,7 +163,7 @@ def leave_game(*, user: User, game_id: Any) -> Game:
                 game.finished_at = timezone.now()
             elif game.host_id == user.pk:
                 game.host = rest[0].user  # the longest-waiting player hosts from now on
-            game.version += 1
+            _bump_version(game)
             game.save()
         elif game.status == Game.ACTIVE:
             if seat.left_at is not None:
@@ -214,7 +220,7 @@ def regenerate_invite(*, user: User, game_id: Any) -> Game:
             raise ServiceError("game_already_started", "This game has already started.", 409)
         game.invite_code = secrets.token_urlsafe(12)
         game.invite_expires_at = timezone.now() + _invite_ttl()
-        game.version += 1
+        _bump_version(game)
         game.save(update_fields=["invite_code", "invite_expires_at", "version"])
     return game
 
@@ -539,7 +545,7 @@ def start_vacation(*, user: User, days: float, now: datetime | None = None) -> U
             current_user=user, status=Game.ACTIVE, turn_deadline__isnull=False
         ):
             game.turn_deadline += length
-            game.version += 1
+            _bump_version(game)
             game.save(update_fields=["turn_deadline", "version"])
     return user
 
@@ -556,7 +562,7 @@ def end_vacation(*, user: User, now: datetime | None = None) -> User:
         user.save(update_fields=["vacation_used", "vacation_until"])
         for game in Game.objects.select_for_update().filter(current_user=user, status=Game.ACTIVE):
             game.turn_deadline = now + timedelta(seconds=game.turn_seconds)
-            game.version += 1
+            _bump_version(game)
             game.save(update_fields=["turn_deadline", "version"])
     return user
 
