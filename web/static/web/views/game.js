@@ -210,6 +210,8 @@ export function mount(root, [gameId], app) {
     else patch(screen, ...results());
     maybeShowRound();
     tickTimer();
+    // A card just drawn may be past the right edge of the hand: bring it into view.
+    screen.querySelector(".hand button.drawn")?.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   function settingsLine() {
@@ -406,17 +408,24 @@ export function mount(root, [gameId], app) {
             type: "button",
             class: "draw-pile",
             disabled: !canDraw,
-            "aria-label": t("table.draw_label", { count: table.draw_size }),
+            "data-count": table.draw_size,
+            "aria-label": canDraw
+              ? t("table.draw_label", { count: table.draw_size })
+              : t("table.pile_label", { count: table.draw_size }),
             onclick: () => send({ type: "draw" }),
           },
-          h("span", { class: "pile-count", "aria-hidden": "true" }, table.draw_size),
-          h("span", { class: "pile-label", "aria-hidden": "true" }, canDraw ? t("table.draw") : t("table.draw_pile")),
+          h("span", { class: "pile-label", key: canDraw ? "draw" : "pile" }, canDraw ? t("table.draw") : t("table.draw_pile")),
         ),
         table.discard_top
           ? h(
               "div",
-              { class: `card big card-${table.discard_top.type}`, role: "img", "aria-label": t("table.discard_label", { card: cardName(table.discard_top.type) }) },
-              h("span", { class: "card-symbol", "aria-hidden": "true" }, SYMBOLS[table.discard_top.type]),
+              {
+                key: table.discard_top.id,
+                class: `card big card-${table.discard_top.type}`,
+                "data-symbol": SYMBOLS[table.discard_top.type],
+                role: "img",
+                "aria-label": t("table.discard_label", { card: cardName(table.discard_top.type) }),
+              },
               h("span", { class: "card-name", "aria-hidden": "true" }, cardName(table.discard_top.type)),
             )
           : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") }),
@@ -424,7 +433,8 @@ export function mount(root, [gameId], app) {
       h(
         "div",
         { class: `prompt ${myTurn ? "mine" : ""}`, "aria-live": "polite" },
-        h("p", { id: "prompt-text" }, promptText),
+        // A new message is a new element (keyed by its text): nothing on screen moves.
+        h("p", { id: "prompt-text", key: promptText }, promptText),
       ),
       h(
         "div",
@@ -480,12 +490,12 @@ export function mount(root, [gameId], app) {
                 {
                   type: "button",
                   class: `card card-${card.type} ${isDrawn ? "drawn" : ""}`,
+                  "data-symbol": SYMBOLS[card.type],
                   "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
                   "aria-disabled": playable ? false : "true",
                   onclick: () => playable && playCard(card, actions, isDrawn ? "play_drawn" : "play"),
                 },
-                h("span", { class: "card-symbol", "aria-hidden": "true" }, SYMBOLS[card.type]),
-                h("span", { class: "card-name", "aria-hidden": "true" }, cardName(card.type)),
+                h("span", { class: "card-name" }, cardName(card.type)),
               ),
             );
           }),
@@ -579,7 +589,7 @@ export function mount(root, [gameId], app) {
       "details",
       { class: "log", ontoggle: (e) => e.target.open && game && loadLog(game.version) },
       h("summary", null, t("log.title")),
-      lines.length ? h("ol", { class: "log-lines" }, lines.slice(0, 80)) : h("p", { class: "muted" }, t("log.empty")),
+      lines.length ? h("ol", { class: "log-lines", tabindex: 0, "aria-label": t("log.title") }, lines.slice(0, 80)) : h("p", { class: "muted" }, t("log.empty")),
     );
   }
 
@@ -697,7 +707,7 @@ export function mount(root, [gameId], app) {
       return;
     }
     const left = (Date.parse(game.turn_deadline) - Date.now()) / 1000;
-    el.textContent = `⏱ ${formatDuration(left)}`;
+    el.textContent = t("table.timer", { time: formatDuration(left) });
     el.classList.toggle("urgent", left < 60);
   }
 

@@ -1,0 +1,201 @@
+"""Browser tests of the web client: Playwright (Python) driving Debian's Chromium.
+
+Playwright's own browser downloads are never used: Chromium comes from the system
+(`/usr/bin/chromium`, which .ci/run installs) and is launched with ``executable_path``. A missing
+Chromium fails these tests with a message saying so; they are never skipped.
+
+Every request a page makes is recorded, and a test fails on any request outside /api/v1/ that
+is not one of the client's own files (the page shell on a client route, /static/, /sw.js, the
+manifest): the client must talk to the server through the public API only.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from django.core.management import call_command
+from django.urls import Resolver404, resolve
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "web"
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+POSITIONS = Path(__file__).parent / "positions"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 360, "height": 640},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+STATIC_PATHS = ("/static/", "/sw.js", "/manifest.webmanifest")
+
+expect.set_options(timeout=15_000)
+
+
+def chromium_path() -> str:
+    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(path).exists():
+        pytest.fail(
+            "Chromium is needed for the browser tests: apt-get install chromium "
+            "(.ci/run installs it), or set CHROMIUM to its path."
+        )
+    return path
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    # Playwright's sync API keeps an asyncio loop in this thread; Django refuses ORM calls from
+    # a thread with a loop unless told that this is safe (it is: the loop is Playwright's, idle
+    # while the test's own code runs).
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as p:
+            yield p
+    finally:
+        if before is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+def is_client_route(path: str) -> bool:
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return False
+    return (match.url_name or "").startswith("web-")
+
+
+class Client:
+    """One person's browser: a context of its own (storage, service worker), one page."""
+
+    def __init__(
+        self, browser: Browser, base: str, name: str, *, locale: str = "en-GB", **size: Any
+    ) -> None:
+        self.base = base
+        self.name = name
+        self.context: BrowserContext = browser.new_context(
+            base_url=base, locale=locale, **(size or PHONE)
+        )
+        self.context.grant_permissions(["notifications"], origin=base)
+        self.requests: list[tuple[str, str, str]] = []
+        self.errors: list[str] = []
+        self.context.on(
+            "request", lambda r: self.requests.append((r.method, r.url, r.resource_type))
+        )
+        self.page: Page = self.context.new_page()
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        self.page.on("console", self._console)
+
+    def _console(self, message: Any) -> None:
+        # A refused request (404 of an optional endpoint, 409 of a late catch) is logged by the
+        # browser as "Failed to load resource"; that is the API answering, not a client bug.
+        if message.type == "error" and "Failed to load resource" not in message.text:
+            self.errors.append(f"console: {message.text}")
+
+    def goto(self, path: str) -> None:
+        self.page.goto(self.base + path)
+
+    def sign_in_with_token(self, token: str, path: str) -> None:
+        """Log in as a scenario's player: its token goes where the client keeps its own."""
+        self.goto("/login")
+        expect(self.page.locator("h1")).to_be_visible()
+        self.page.evaluate("t => localStorage.setItem('uaw.token', t)", token)
+        self.goto(path)
+
+    def outside_api(self) -> list[str]:
+        host = urlsplit(self.base).netloc
+        bad = []
+        for method, url, kind in self.requests:
+            parts = urlsplit(url)
+            if parts.scheme in {"data", "blob"}:
+                continue
+            path = parts.path
+            if parts.netloc == host and (
+                path.startswith("/api/v1/")
+                or path.startswith(STATIC_PATHS)
+                or (method == "GET" and is_client_route(path))
+            ):
+                continue
+            bad.append(f"{method} {url} ({kind})")
+        return bad
+
+    def shot(self, name: str, *visible: Any) -> Path:
+        """Assert what a person must see, then keep a screenshot of it."""
+        for locator in visible:
+            expect(locator).to_be_visible()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def axe(self, screen: str) -> None:
+        """axe-core on the page as it is: no serious or critical violation."""
+        if not self.page.evaluate("() => Boolean(window.axe)"):
+            self.page.add_script_tag(content=AXE.read_text())
+        violations = self.page.evaluate(
+            """async () => {
+                const result = await axe.run(document, {resultTypes: ["violations"]});
+                return result.violations.map((v) => ({
+                    id: v.id, impact: v.impact, help: v.help,
+                    nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ")),
+                }));
+            }"""
+        )
+        bad = [v for v in violations if v["impact"] in {"serious", "critical"}]
+        assert not bad, f"axe-core on {screen} ({self.name}): {json.dumps(bad, indent=1)}"
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def clients(browser: Browser, live_server: Any) -> Iterator[Any]:
+    """Make browsers with clients(name, **options); checks every one's requests at the end."""
+    made: list[Client] = []
+
+    def make(name: str, **options: Any) -> Client:
+        client = Client(browser, live_server.url, name, **options)
+        made.append(client)
+        return client
+
+    yield make
+    try:
+        for client in made:
+            assert not client.outside_api(), (
+                f"{client.name} made requests outside /api/v1/: {client.outside_api()}"
+            )
+            assert not client.errors, f"{client.name}'s page reported errors: {client.errors}"
+            assert any("/api/v1/" in url for _, url, _ in client.requests)
+    finally:
+        for client in made:
+            client.close()
+
+
+def load_scenario(name: str) -> dict[str, Any]:
+    """`manage.py scenario load`: players and a game in a scenario's position, with tokens."""
+    out = io.StringIO()
+    try:
+        call_command("scenario", "load", str(POSITIONS / name), stdout=out)
+    except SystemExit as exc:
+        assert exc.code in (0, None), f"scenario load failed with {exc.code}"
+    data: dict[str, Any] = json.loads(out.getvalue())
+    return data
