@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "games",
     "players",
     "notifications",
+    "moderation",
     # The web client (web/): the page shell, service worker and manifest; its files are static.
     "web",
 ]
@@ -246,6 +247,7 @@ THROTTLE_RATES = {
     "auth": env_str("THROTTLE_AUTH", default="20/min", help="Sign-up, log-in, reset requests."),
     "actions": env_str("THROTTLE_ACTIONS", default="120/min", help="Game actions per user."),
     "games": env_str("THROTTLE_GAMES", default="60/min", help="Create/join games per user."),
+    "reports": env_str("THROTTLE_REPORTS", default="10/hour", help="Player reports per user."),
 }
 
 REST_FRAMEWORK = {
@@ -267,6 +269,13 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Uno All Wild API",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Reports have a `status` and a `reason` of their own: every `status` enum is named, so that
+    # none gets a hash suffix, and `reason` and `reasons` (same choices) get one name.
+    "ENUM_NAME_OVERRIDES": {
+        "StatusEnum": "moderation.api.serializers.GAME_STATUS_VALUES",
+        "ReportStatusEnum": "moderation.models.Report.STATUSES",
+        "ReportReasonEnum": "moderation.models.Report.REASONS",
+    },
 }
 
 # --- Email ------------------------------------------------------------------------------------
@@ -283,6 +292,56 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", default="", help="SMTP pass
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False, help="Use STARTTLS for SMTP.")
 DEFAULT_FROM_EMAIL = env_str(
     "DEFAULT_FROM_EMAIL", default="Uno All Wild <noreply@localhost>", help="From address."
+)
+
+# --- Moderation -------------------------------------------------------------------------------
+
+DISPLAY_NAME_BLOCKLIST = env_list(
+    "DISPLAY_NAME_BLOCKLIST",
+    default=["admin", "moderator", "unoallwild"],
+    help="Words refused anywhere in a display name or username (folded: case, accents, 1337).",
+)
+DISPLAY_NAME_BLOCKLIST_FILE = env_str(
+    "DISPLAY_NAME_BLOCKLIST_FILE",
+    default="",
+    help="A file with more blocked words, one per line (# starts a comment).",
+)
+ADMIN_LOGIN_MAX_FAILURES = env_int(
+    "ADMIN_LOGIN_MAX_FAILURES",
+    default=5,
+    min_value=1,
+    help="Failed admin log-ins (per address and per username) before log-in is refused.",
+)
+ADMIN_LOGIN_WINDOW_SECONDS = env_int(
+    "ADMIN_LOGIN_WINDOW_SECONDS",
+    default=900,
+    min_value=1,
+    help="How long failed admin log-ins are counted, and log-in refused after too many.",
+)
+_collusion_z = env_str(
+    "COLLUSION_Z_THRESHOLD",
+    default="3.0",
+    help="Collusion signals list pairs whose targeting is this many standard deviations off.",
+)
+try:
+    COLLUSION_Z_THRESHOLD = float(_collusion_z)
+except ValueError:
+    raise ImproperlyConfigured(
+        f"COLLUSION_Z_THRESHOLD must be a number, got {_collusion_z!r}."
+    ) from None
+if not COLLUSION_Z_THRESHOLD > 0:
+    raise ImproperlyConfigured("COLLUSION_Z_THRESHOLD must be greater than 0.")
+COLLUSION_MIN_TARGETED_PLAYS = env_int(
+    "COLLUSION_MIN_TARGETED_PLAYS",
+    default=20,
+    min_value=1,
+    help="Targeted plays a pair needs between them before it can be flagged.",
+)
+COLLUSION_WINDOW_DAYS = env_int(
+    "COLLUSION_WINDOW_DAYS",
+    default=90,
+    min_value=1,
+    help="Collusion signals look at games created in this many last days.",
 )
 
 # --- Static files -----------------------------------------------------------------------------

@@ -1,1 +1,225 @@
-# Admin (moderation) screens are registered here as the models arrive.
+"""Games in the moderation admin: list and filter, a read-only replay that shows every hand and
+the draw pile after any move, and the interventions (abort, remove a player, force a timeout).
+
+Hands and the draw pile never leave the server except to moderators (HOUSE_STYLE, habit 2): the
+stored state and the invite code are not shown on the game page at all; only the replay view
+shows cards, to holders of ``moderation.view_replay``, and never to anyone seated in that game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+
+from config.errors import ServiceError
+from games import moderation
+from games.engine.cards import card_type
+from games.models import Game, Seat
+from moderation import audit, replay
+from moderation.admin import ReadOnlyAdmin, seats_html, service_error_message
+from moderation.forms import GameActionForm
+from players.models import User
+
+
+class PlayerFilter(admin.SimpleListFilter):
+    """``?player=<user id>``: the games of one player (linked from the player's page; the search
+    box finds games by username)."""
+
+    title = "player"
+    parameter_name = "player"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        value = self.value()
+        if value and value.isdigit():
+            user = User.objects.filter(pk=int(value)).first()
+            if user is not None:
+                return [(value, user.username)]
+        return []
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        value = self.value()
+        if not value:
+            return queryset
+        if not value.isdigit():
+            return queryset.none()
+        return queryset.filter(seats__user_id=int(value))
+
+
+def _seated(game: Game, user: Any) -> bool:
+    return Seat.objects.filter(game=game, user_id=user.pk).exists()
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ["short_id", "status", "preset", "players", "created_at", "finished_at"]
+    list_filter = ["status", "preset", ("created_at", admin.DateFieldListFilter), PlayerFilter]
+    search_fields = ["seats__user__username", "seats__user__display_name"]
+    date_hierarchy = "created_at"
+    # Never `state` (hands, draw pile) or `invite_code` (the key to a private lobby).
+    fields = [
+        "id",
+        "status",
+        "preset",
+        "options",
+        "visibility",
+        "max_players",
+        "target_score",
+        "turn_seconds",
+        "max_timeouts",
+        "version",
+        "host",
+        "current_user",
+        "turn_deadline",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "rematch_of",
+    ]
+    readonly_fields = fields
+    change_form_template = "admin/moderation/game_change_form.html"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return super().get_queryset(request).prefetch_related("seats__user")
+
+    @admin.display(description="Game", ordering="id")
+    def short_id(self, game: Game) -> str:
+        return str(game.pk)[:8]
+
+    @admin.display(description="Players")
+    def players(self, game: Game) -> str:
+        return seats_html(game)
+
+    def get_urls(self) -> list[Any]:
+        urls = [
+            path(
+                "<uuid:game_id>/replay/",
+                self.admin_site.admin_view(self.replay_view),
+                name="games_game_replay",
+            ),
+            path(
+                "<uuid:game_id>/intervene/",
+                self.admin_site.admin_view(self.intervene_view),
+                name="games_game_intervene",
+            ),
+        ]
+        return urls + super().get_urls()
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        game = self.get_object(request, object_id)
+        context = dict(extra_context or {})
+        if game is not None:
+            seated = _seated(game, request.user)
+            context.update(
+                seats=list(game.seats.select_related("user")),
+                seated=seated,
+                may_replay=not seated and request.user.has_perm("moderation.view_replay"),
+                may_intervene=not seated
+                and request.user.has_perm("moderation.intervene_game")
+                and game.status in (Game.LOBBY, Game.ACTIVE),
+            )
+        return super().change_view(request, object_id, form_url, context)
+
+    def replay_view(self, request: HttpRequest, game_id: Any) -> HttpResponse:
+        """Every hand, the draw pile and the events, as they were after move N (``?move=N``)."""
+        if not request.user.has_perm("moderation.view_replay"):
+            raise PermissionDenied
+        game = get_object_or_404(Game, pk=game_id)
+        if _seated(game, request.user):
+            # Never for a game the moderator plays (or played) in, administrators included.
+            raise PermissionDenied
+        number = request.GET.get("move")
+        if number is not None and not number.isdigit():
+            raise Http404("No such move.")
+        context: dict[str, Any] = {
+            **self.admin_site.each_context(request),
+            "title": f"Replay of game {str(game.pk)[:8]}",
+            "opts": self.model._meta,
+            "game": game,
+        }
+        try:
+            result = replay.state_after(game, int(number) if number else None)
+        except replay.ReplayUnavailable as exc:
+            context["error"] = str(exc)
+            return TemplateResponse(request, "admin/moderation/replay.html", context)
+        by_position = {s.position: s for s in game.seats.select_related("user")}
+        state = result.state
+        numbers = [m.number for m in result.moves]
+        index = numbers.index(result.move.number)
+        context.update(
+            move=result.move,
+            previous=numbers[index - 1] if index > 0 else None,
+            next=numbers[index + 1] if index + 1 < len(numbers) else None,
+            first=numbers[0],
+            last=numbers[-1],
+            moves=result.moves,
+            matches_stored=result.matches_stored,
+            state=state,
+            hands=[
+                {
+                    "position": i,
+                    "player": by_position.get(i),
+                    "seat": seat,
+                    "cards": [(c, card_type(c)) for c in seat.hand],
+                    "current": i == state.current,
+                }
+                for i, seat in enumerate(state.seats)
+            ],
+            draw_pile=[(c, card_type(c)) for c in state.draw_pile],
+            discard_pile=[(c, card_type(c)) for c in state.discard_pile],
+            events=[replay.describe(e) for e in result.move.events],
+        )
+        audit.record(
+            actor=request.user,
+            action=audit.REPLAY_VIEWED,
+            reason=f"Opened the replay at move {result.move.number}.",
+            target_game=game,
+        )
+        return TemplateResponse(request, "admin/moderation/replay.html", context)
+
+    def intervene_view(self, request: HttpRequest, game_id: Any) -> HttpResponse:
+        if not request.user.has_perm("moderation.intervene_game"):
+            raise PermissionDenied
+        game = get_object_or_404(Game, pk=game_id)
+        back = reverse("admin:games_game_change", args=[game.pk])
+        if request.method != "POST":
+            return HttpResponseRedirect(back)
+        form = GameActionForm(request.POST)
+        if not form.is_valid():
+            for field, errors in form.errors.items():
+                messages.error(request, f"{field}: {' '.join(errors)}")
+            return HttpResponseRedirect(back)
+        action, reason = form.cleaned_data["action"], form.cleaned_data["reason"]
+        moderator: Any = request.user
+        try:
+            if action == "abort":
+                moderation.abort_game(moderator=moderator, game_id=game.pk, reason=reason)
+                messages.success(request, "The game is aborted: it ends without scores.")
+            elif action == "remove":
+                player = form.cleaned_data["player"]
+                if player is None:
+                    raise ServiceError("invalid_request", "Choose the player to remove.", 400)
+                moderation.remove_player(
+                    moderator=moderator, game_id=game.pk, user_id=player, reason=reason
+                )
+                messages.success(request, "The player was removed from the game.")
+            else:
+                moderation.force_timeout(moderator=moderator, game_id=game.pk, reason=reason)
+                messages.success(request, "The current turn timed out.")
+        except ServiceError as exc:
+            if exc.code == "seated_moderator":
+                raise PermissionDenied from exc
+            service_error_message(request, exc)
+        return HttpResponseRedirect(back)

@@ -24,6 +24,7 @@ from games.engine import Action, EngineError, State
 from games.engine.actions import NEXT_ROUND, PLAYER_ACTIONS, SYSTEM_ACTIONS
 from games.engine.state import MATCH_OVER, ROUND_OVER
 from games.models import Game, Move, RoundResult, Seat
+from moderation.selectors import is_blocked
 from notifications import outbox
 from players.models import ApiToken, User
 
@@ -142,6 +143,8 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
             raise ServiceError("game_full", "Every seat is taken.", 409)
         if game.status != Game.LOBBY:
             raise ServiceError("game_already_started", "This game is no longer open.", 409)
+        if game.visibility == Game.PRIVATE and is_blocked([s.user_id for s in seats], user):
+            raise ServiceError("join_refused", "You cannot join this private game.", 403)
         Seat.objects.create(game=game, user=user)
         _bump_version(game)
         game.save(update_fields=["version"])

@@ -1,1 +1,144 @@
-# Admin (moderation) screens are registered here as the models arrive.
+"""Players in the moderation admin: search, and warn / suspend / ban / unban / reset the display
+name, each with a reason (moderation.services writes the audit entry).
+
+Moderators may only look (``players.view_user``) and act through the moderation form; changing an
+account itself (groups, permissions, staff status, passwords) is for administrators alone, so a
+moderator can never grant permissions, whatever permissions a group was given by mistake.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+
+from config.errors import ServiceError
+from moderation import selectors, services
+from moderation.admin import _done, service_error_message
+from moderation.forms import PLAYER_ACTIONS, PlayerActionForm
+from moderation.models import Report, Sanction
+from players.models import User
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    list_display = [
+        "username",
+        "display_name",
+        "moderation_status",
+        "is_staff",
+        "date_joined",
+        "last_login",
+    ]
+    list_filter = ["is_active", "is_staff", "is_superuser", "groups"]
+    search_fields = ["username", "display_name", "email"]
+    ordering = ["username"]
+    change_form_template = "admin/moderation/user_change_form.html"
+    fieldsets = (
+        *DjangoUserAdmin.fieldsets,
+        (
+            "Profile",
+            {"fields": ("display_name", "time_zone", "language", "email_verified")},
+        ),
+    )
+    # What a moderator sees: no password hash, no permission lists.
+    moderator_fieldsets = (
+        (None, {"fields": ("username", "display_name", "email", "email_verified")}),
+        ("Account", {"fields": ("is_active", "is_staff", "date_joined", "last_login")}),
+    )
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is not None and not request.user.is_superuser:
+            return self.moderator_fieldsets
+        return super().get_fieldsets(request, obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_superuser)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser)
+
+    @admin.display(description="Moderation")
+    def moderation_status(self, user: User) -> str:
+        if user.is_active:
+            return "ok"
+        restriction = selectors.restriction_of(user)
+        if restriction is None:
+            return "inactive"
+        until = f" until {restriction.until:%Y-%m-%d}" if restriction.until else ""
+        return f"{restriction.get_kind_display().lower()}{until}"
+
+    def get_urls(self) -> list[Any]:
+        urls = [
+            path(
+                "<int:user_id>/moderate/",
+                self.admin_site.admin_view(self.moderate_view),
+                name="players_user_moderate",
+            )
+        ]
+        return urls + super().get_urls()
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        user = self.get_object(request, object_id)
+        context = dict(extra_context or {})
+        if user is not None:
+            context.update(
+                restriction=selectors.restriction_of(user),
+                sanctions=list(Sanction.objects.filter(user=user).select_related("created_by")),
+                reports_against=selectors.reports_against(user),
+                recent_games=selectors.recent_games(user),
+                may_sanction=request.user.has_perm("moderation.sanction_player")
+                and request.user.pk != user.pk,
+                player_actions=PLAYER_ACTIONS,
+                open_reports=Report.objects.filter(reported=user, status=Report.OPEN).count(),
+            )
+        return super().change_view(request, object_id, form_url, context)
+
+    def moderate_view(self, request: HttpRequest, user_id: int) -> HttpResponse:
+        if not request.user.has_perm("moderation.sanction_player"):
+            raise PermissionDenied
+        player = get_object_or_404(User, pk=user_id)
+        back = reverse("admin:players_user_change", args=[player.pk])
+        if request.method != "POST":
+            return HttpResponseRedirect(back)
+        form = PlayerActionForm(request.POST)
+        if not form.is_valid():
+            for field, errors in form.errors.items():
+                messages.error(request, f"{field}: {' '.join(errors)}")
+            return HttpResponseRedirect(back)
+        action, reason, until = (form.cleaned_data[k] for k in ("action", "reason", "until"))
+        moderator: Any = request.user
+        try:
+            if action == "warn":
+                services.warn(moderator=moderator, user_id=player.pk, reason=reason)
+            elif action in ("suspend", "ban"):
+                services.suspend(
+                    moderator=moderator,
+                    user_id=player.pk,
+                    reason=reason,
+                    until=until,
+                    ban=action == "ban",
+                )
+            elif action == "unban":
+                services.unban(moderator=moderator, user_id=player.pk, reason=reason)
+            else:
+                services.reset_display_name(moderator=moderator, user_id=player.pk, reason=reason)
+        except ServiceError as exc:
+            service_error_message(request, exc)
+        else:
+            messages.success(request, _done(action, player.username))
+        return HttpResponseRedirect(back)

@@ -56,6 +56,11 @@ def authenticate_credentials(*, username: str, password: str) -> User:
     which keeps the response time from telling whether the account exists.
     """
     found = User.objects.filter(username__iexact=username).values_list("username", flat=True)
+    # A suspension that has run out is lifted here; one in force keeps the account inactive,
+    # which Django's backend refuses like a wrong password (nothing says the account exists).
+    from moderation.services import end_expired_suspension  # moderation depends on players
+
+    end_expired_suspension(username=username)
     user = authenticate(None, username=found[0] if found else username, password=password)
     if not isinstance(user, User):  # None for a wrong password or an inactive account
         raise _invalid_credentials()

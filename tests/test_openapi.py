@@ -42,6 +42,9 @@ STABLE_OPERATION_IDS = [
     "auth_tokens_create",
     "auth_tokens_destroy",
     "auth_tokens_list",
+    "blocks_create",
+    "blocks_destroy",
+    "blocks_list",
     "games_actions_create",
     "games_create",
     "games_events_list",
@@ -64,6 +67,8 @@ STABLE_OPERATION_IDS = [
     "me_partial_update",
     "me_retrieve",
     "me_stats_retrieve",
+    "reports_create",
+    "reports_list",
 ]
 
 # Operations anyone may call: no token, no session. Everything else answers 401 without one.

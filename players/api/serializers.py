@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
+from moderation.blocklist import validate_name
 from players.models import ApiToken, User
 
 LANGUAGES = [code for code, _ in User._meta.get_field("language").choices or []]
@@ -36,7 +37,11 @@ class ProfileSerializer(serializers.ModelSerializer):
     ``email_verified``."""
 
     display_name = serializers.CharField(
-        max_length=40, allow_blank=True, required=False, help_text="Shown to other players."
+        max_length=40,
+        allow_blank=True,
+        required=False,
+        validators=[validate_name],
+        help_text="Shown to other players.",
     )
     time_zone = serializers.CharField(
         max_length=64,
@@ -152,7 +157,8 @@ class NewApiTokenSerializer(serializers.ModelSerializer):
 class SignupSerializer(serializers.Serializer):
     username = serializers.CharField(
         max_length=150,
-        validators=[UnicodeUsernameValidator()],
+        # Shown to other players when there is no display name: the blocklist applies too.
+        validators=[UnicodeUsernameValidator(), validate_name],
         help_text="Letters, digits and @/./+/-/_ only; unique regardless of case.",
     )
     password = _password_field(help_text="Checked by the password validators.")
@@ -162,7 +168,7 @@ class SignupSerializer(serializers.Serializer):
         required=False, allow_blank=True, help_text="Optional; needed for password resets."
     )
     display_name = serializers.CharField(
-        max_length=40, required=False, allow_blank=True, default=""
+        max_length=40, required=False, allow_blank=True, default="", validators=[validate_name]
     )
     language = serializers.ChoiceField(choices=LANGUAGES, required=False, default="en")
     time_zone = serializers.CharField(

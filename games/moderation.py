@@ -1,0 +1,137 @@
+"""Game-side changes made by moderators: abort a game, remove a player, force a turn to time out.
+
+Each function is one transaction with the game row locked (``services._locked``), like every
+other change to a game, and reuses the services' own rules: removing a player is that player's
+``leave_game``, a forced timeout is the timer sweep's ``timeout_turn`` (timeout policy included).
+The audit entry and the players' notices are written in the same transaction.
+
+A moderator who has a seat in the game may not intervene in it (nor replay it, see the admin).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from config.errors import ServiceError
+from games import live, services
+from games.models import Game, Seat
+from moderation import audit
+from players.models import User
+
+ABORT_NOTICE = "A moderator stopped this game. It ends without scores."
+
+
+def _notify(user: User, message: str, game: Game) -> None:
+    from notifications.services import notify_moderation
+
+    notify_moderation(user=user, message=message, game=game)
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("reason_required", "Give a reason: it goes into the audit log.", 400)
+    return reason
+
+
+def check_not_seated(game: Game | Any, moderator: User) -> None:
+    """Refuses a moderator who has (or had) a seat in the game."""
+    game_id = getattr(game, "pk", game)
+    if Seat.objects.filter(game_id=game_id, user_id=moderator.pk).exists():
+        raise ServiceError(
+            "seated_moderator", "You play in this game: another moderator must handle it.", 403
+        )
+
+
+def abort_game(*, moderator: User, game_id: Any, reason: str) -> Game:
+    """End a lobby or a running game at once, with no scores and no winner."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        game = services._locked(game_id)
+        check_not_seated(game, moderator)
+        if game.status not in (Game.LOBBY, Game.ACTIVE):
+            raise ServiceError("game_over", "This game is already over.", 409)
+        was = game.status
+        now = timezone.now()
+        game.status = Game.ABORTED
+        game.finished_at = now
+        game.current_user = None
+        game.turn_deadline = None
+        game.invite_expires_at = now
+        game.version += 1
+        game.save()
+        seats = list(game.seats.select_related("user"))
+        audit.record(
+            actor=moderator,
+            action=audit.GAME_ABORTED,
+            reason=reason,
+            target_game=game,
+            was=was,
+            version=game.version,
+        )
+        for seat in seats:
+            if seat.user is not None and seat.left_at is None:
+                _notify(seat.user, ABORT_NOTICE, game)
+        # Live clients learn the new version (status aborted) once it is committed.
+        transaction.on_commit(partial(live.publish, game.pk, game.version))
+    return game
+
+
+def remove_player(*, moderator: User, game_id: Any, user_id: Any, reason: str) -> Game:
+    """Take a player out of a lobby (the seat is freed) or a running game (RULES.md: leaving;
+    their hand goes under the draw pile)."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        game = services._locked(game_id)
+        check_not_seated(game, moderator)
+        seat = game.seats.select_related("user").filter(user_id=user_id).first()
+        if seat is None or seat.user is None:
+            raise ServiceError("not_found", "This player has no seat in this game.", 404)
+        player = seat.user
+        # The player's own leave, under the lock this transaction already holds.
+        game = services.leave_game(user=player, game_id=game.pk)
+        audit.record(
+            actor=moderator,
+            action=audit.PLAYER_REMOVED,
+            reason=reason,
+            target_user=player,
+            target_game=game,
+            target=f"player {player.username} (#{player.pk}) in game {game.pk}",
+            seat=seat.position,
+        )
+        _notify(player, f"A moderator removed you from this game: {reason}", game)
+    return game
+
+
+def force_timeout(*, moderator: User, game_id: Any, reason: str) -> Game:
+    """Time out the current turn now, exactly as the turn clock would (it counts toward the
+    game's timeout policy, so a stalling player is taken out after ``max_timeouts``)."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        game = services._locked(game_id)
+        check_not_seated(game, moderator)
+        if game.status != Game.ACTIVE:
+            raise ServiceError("game_over", "This game is not in progress.", 409)
+        now = timezone.now()
+        player = game.current_user
+        # The deadline is brought forward to now under the lock, so the sweep's own function
+        # (which claims a game only when its deadline has passed) applies the timeout.
+        game.turn_deadline = now
+        game.save(update_fields=["turn_deadline"])
+        if not services.timeout_turn(game_id=game.pk, version=game.version, now=now):
+            raise ServiceError("no_turn", "There is no turn to time out.", 409)
+        game.refresh_from_db()
+        audit.record(
+            actor=moderator,
+            action=audit.TURN_TIMED_OUT,
+            reason=reason,
+            target_user=player,
+            target_game=game,
+            target=f"turn of {player.username if player else '?'} in game {game.pk}",
+            version=game.version,
+        )
+    return game

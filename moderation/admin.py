@@ -1,0 +1,330 @@
+"""The moderators' screens in Django's admin: the report queue, sanctions, the audit log and the
+collusion signals. Players are in players/admin.py, games (replay, interventions) in
+games/admin.py.
+
+Two roles: moderators (staff in the "moderators" group, created by migration 0002 with view
+permissions and the custom ones of this app) and administrators (superusers). Every act goes
+through a service that checks the rules and writes the audit entry; these views only check the
+permission, parse the form and show the outcome. The admin log-in is rate-limited.
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Case, IntegerField, Value, When
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+
+from config.errors import ServiceError
+from moderation import collusion, selectors, services
+from moderation.forms import RateLimitedAdminLoginForm, ReportActionForm
+from moderation.models import AuditEntry, CollusionSignal, Report, Sanction
+
+admin.site.login_form = RateLimitedAdminLoginForm
+admin.site.site_header = "Uno All Wild moderation"
+admin.site.site_title = "Uno All Wild moderation"
+admin.site.index_title = "Moderation"
+
+
+def user_link(user: Any) -> str:
+    if user is None:
+        return "(deleted)"
+    url = reverse("admin:players_user_change", args=[user.pk])
+    return format_html('<a href="{}">{}</a>', url, user.username)
+
+
+def game_link(game: Any) -> str:
+    if game is None:
+        return "-"
+    url = reverse("admin:games_game_change", args=[game.pk])
+    return format_html('<a href="{}">{} ({})</a>', url, str(game.pk)[:8], game.status)
+
+
+def service_error_message(request: HttpRequest, exc: ServiceError) -> None:
+    messages.error(request, f"{exc.message} ({exc.code})")
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shown, never edited through a form: every change is a service call with a reason."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+# ---------------------------------------------------------------------------------------------
+# The report queue
+
+
+@admin.register(Report)
+class ReportAdmin(ReadOnlyAdmin):
+    list_display = [
+        "id",
+        "reported_player",
+        "reason",
+        "status",
+        "times",
+        "reporter_player",
+        "last_reported_at",
+    ]
+    list_display_links = ["id", "reason"]
+    list_filter = ["status", "reason", ("reported", admin.RelatedOnlyFieldListFilter)]
+    search_fields = ["reported__username", "reported__display_name", "reporter__username"]
+    list_select_related = ["reported", "reporter"]
+    fields = [
+        "status",
+        "reported_player",
+        "reporter_player",
+        "reason",
+        "all_reasons",
+        "details",
+        "game_link",
+        "times",
+        "created_at",
+        "last_reported_at",
+        "resolution",
+        "resolution_reason",
+        "resolved_by",
+        "resolved_at",
+    ]
+    readonly_fields = fields
+    change_form_template = "admin/moderation/report/change_form.html"
+
+    def get_ordering(self, request: HttpRequest) -> list[Any]:
+        # Open reports first, then the most recently (re)reported.
+        open_first = Case(
+            When(status=Report.OPEN, then=Value(0)), default=Value(1), output_field=IntegerField()
+        )
+        return [open_first.asc(), "-last_reported_at", "-id"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser)  # personal data: administrators only
+
+    @admin.display(description="Reported player", ordering="reported__username")
+    def reported_player(self, report: Report) -> str:
+        return user_link(report.reported)
+
+    @admin.display(description="Reporter", ordering="reporter__username")
+    def reporter_player(self, report: Report) -> str:
+        return user_link(report.reporter)
+
+    @admin.display(description="Reasons given")
+    def all_reasons(self, report: Report) -> str:
+        labels = dict(Report.REASONS)
+        return ", ".join(labels.get(r, r) for r in report.reasons)
+
+    @admin.display(description="Game")
+    def game_link(self, report: Report) -> str:
+        return game_link(report.game)
+
+    def get_urls(self) -> list[Any]:
+        urls = [
+            path(
+                "<int:report_id>/resolve/",
+                self.admin_site.admin_view(self.resolve_view),
+                name="moderation_report_resolve",
+            )
+        ]
+        return urls + super().get_urls()
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        report = self.get_object(request, object_id)
+        context = dict(extra_context or {})
+        if report is not None:
+            context.update(
+                recent_games=selectors.recent_games(report.reported),
+                reports_against=selectors.reports_against(report.reported),
+                restriction=selectors.restriction_of(report.reported),
+                may_resolve=report.status == Report.OPEN
+                and request.user.has_perm("moderation.resolve_report"),
+                actions=services.REPORT_ACTIONS,
+            )
+        return super().change_view(request, object_id, form_url, context)
+
+    def resolve_view(self, request: HttpRequest, report_id: int) -> HttpResponse:
+        if not request.user.has_perm("moderation.resolve_report"):
+            raise PermissionDenied
+        report = get_object_or_404(Report, pk=report_id)
+        back = reverse("admin:moderation_report_change", args=[report.pk])
+        if request.method != "POST":
+            return HttpResponseRedirect(back)
+        form = ReportActionForm(request.POST)
+        if not form.is_valid():
+            for field, errors in form.errors.items():
+                messages.error(request, f"{field}: {' '.join(errors)}")
+            return HttpResponseRedirect(back)
+        data = form.cleaned_data
+        try:
+            services.resolve_report(
+                moderator=request.user,  # type: ignore[arg-type]
+                report_id=report.pk,
+                action=data["action"],
+                reason=data["reason"],
+                until=data["until"],
+            )
+        except ServiceError as exc:
+            service_error_message(request, exc)
+        else:
+            messages.success(request, _done(data["action"], report.reported.username))
+        return HttpResponseRedirect(back)
+
+
+def _done(action: str, username: str) -> str:
+    # Verbs first: the admin capitalises the first letter of every message.
+    return {
+        "dismiss": f"Dismissed the report; {username} was not sanctioned.",
+        "warn": f"Warned {username}.",
+        "suspend": f"Suspended {username}.",
+        "ban": f"Banned {username}.",
+        "unban": f"Unbanned {username}: they may play again.",
+        "reset_name": f"Reset the display name of {username}.",
+    }.get(action, "Done.")
+
+
+# ---------------------------------------------------------------------------------------------
+# Sanctions and the audit log
+
+
+@admin.register(Sanction)
+class SanctionAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "player", "kind", "until", "in_force_now", "created_by"]
+    list_filter = ["kind", "created_at"]
+    search_fields = ["user__username", "user__display_name", "reason"]
+    list_select_related = ["user", "created_by"]
+    fields = ["player", "kind", "reason", "until", "created_by", "created_at", "report"]
+    fields += ["lifted_at", "lifted_by"]
+    readonly_fields = fields
+
+    @admin.display(description="Player", ordering="user__username")
+    def player(self, sanction: Sanction) -> str:
+        return user_link(sanction.user)
+
+    @admin.display(description="In force", boolean=True)
+    def in_force_now(self, sanction: Sanction) -> bool:
+        return sanction.in_force
+
+
+CSV_COLUMNS = ["created_at", "actor", "action", "target", "reason", "report", "game", "details"]
+
+
+def _csv_cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    # Spreadsheets run cells that start like a formula; display names and reasons are typed by
+    # people, so quote those cells (OWASP "CSV injection").
+    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        text = "'" + text
+    return text
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    """Append-only: add, change and delete are refused to everybody, superusers included."""
+
+    list_display = ["created_at", "actor_name", "action", "target", "short_reason"]
+    list_filter = ["action", "created_at"]
+    search_fields = ["actor_name", "target", "reason"]
+    fields = ["created_at", "actor_name", "action", "target", "reason", "details"]
+    fields += ["report", "target_game", "target_user"]
+    readonly_fields = fields
+    change_list_template = "admin/moderation/auditentry/change_list.html"
+    actions = None
+
+    @admin.display(description="Reason")
+    def short_reason(self, entry: AuditEntry) -> str:
+        return entry.reason if len(entry.reason) <= 80 else entry.reason[:79] + "…"
+
+    def get_urls(self) -> list[Any]:
+        urls = [
+            path(
+                "export.csv",
+                self.admin_site.admin_view(self.export_view),
+                name="moderation_auditentry_export",
+            )
+        ]
+        return urls + super().get_urls()
+
+    def export_view(self, request: HttpRequest) -> HttpResponse:
+        """The entries the list shows (same filters and search), as CSV."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        entries = self.get_changelist_instance(request).get_queryset(request)
+        writer = csv.writer(_Echo())
+
+        def rows() -> Any:
+            yield writer.writerow(CSV_COLUMNS)
+            for e in entries.iterator():
+                yield writer.writerow(
+                    [
+                        _csv_cell(e.created_at.isoformat()),
+                        _csv_cell(e.actor_name),
+                        _csv_cell(e.action),
+                        _csv_cell(e.target),
+                        _csv_cell(e.reason),
+                        _csv_cell(e.report_id),
+                        _csv_cell(e.target_game_id),
+                        _csv_cell(e.details),
+                    ]
+                )
+
+        response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="audit-log.csv"'
+        return response
+
+
+# ---------------------------------------------------------------------------------------------
+# Collusion signals
+
+
+@admin.register(CollusionSignal)
+class CollusionSignalAdmin(ReadOnlyAdmin):
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        from django.conf import settings
+
+        signals = collusion.compute()
+        show_all = request.GET.get("all") == "1"
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Collusion signals",
+            "opts": self.model._meta,
+            "signals": signals if show_all else collusion.flagged(signals),
+            "show_all": show_all,
+            "total_pairs": len(signals),
+            "threshold": settings.COLLUSION_Z_THRESHOLD,
+            "minimum": settings.COLLUSION_MIN_TARGETED_PLAYS,
+            "days": settings.COLLUSION_WINDOW_DAYS,
+        }
+        return TemplateResponse(request, "admin/moderation/collusion.html", context)
+
+
+def seats_html(game: Any) -> str:
+    seats = sorted(game.seats.all(), key=lambda s: (s.position is None, s.position))
+    return format_html_join(
+        ", ", "{}", ((user_link(s.user) if s.user else "(deleted)",) for s in seats)
+    )

@@ -1,0 +1,72 @@
+"""Request and response shapes of the reports and blocks API."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.models import Game
+from moderation.models import Block, Report
+
+# The games' `status` enum exactly as games/api/serializers.py declares it (values only): named
+# StatusEnum in settings' ENUM_NAME_OVERRIDES, next to ReportStatusEnum, so neither gets a hash.
+GAME_STATUS_VALUES = [value for value, _ in Game.STATUSES]
+
+
+class ReportCreateSerializer(serializers.Serializer):
+    player_id = serializers.IntegerField(help_text="The reported player (`user_id` in games).")
+    reason = serializers.ChoiceField(choices=Report.REASONS)
+    details = serializers.CharField(
+        max_length=2000, required=False, allow_blank=True, default="", help_text="Free text."
+    )
+    game_id = serializers.UUIDField(
+        required=False, allow_null=True, default=None, help_text="Optional: a game you shared."
+    )
+
+
+class ReportSerializer(serializers.ModelSerializer):
+    """One of my reports. Its status, never what was done to the player."""
+
+    player_id = serializers.IntegerField(source="reported_id")
+    player_name = serializers.CharField(source="reported.public_name")
+    game_id = serializers.UUIDField(allow_null=True)
+    reasons = serializers.ListField(
+        child=serializers.ChoiceField(choices=Report.REASONS),
+        help_text="Every reason given, when reports of the same player were merged.",
+    )
+    times = serializers.IntegerField(help_text="How many of my reports were merged into this.")
+    status = serializers.ChoiceField(
+        choices=Report.STATUSES,
+        help_text="`open` until a moderator closes it: `dismissed` or `actioned`.",
+    )
+
+    class Meta:
+        model = Report
+        fields = [
+            "id",
+            "player_id",
+            "player_name",
+            "reason",
+            "reasons",
+            "details",
+            "game_id",
+            "times",
+            "status",
+            "created_at",
+            "last_reported_at",
+            "resolved_at",
+        ]
+        read_only_fields = fields
+
+
+class BlockCreateSerializer(serializers.Serializer):
+    player_id = serializers.IntegerField(help_text="The player to block (`user_id` in games).")
+
+
+class BlockSerializer(serializers.ModelSerializer):
+    player_id = serializers.IntegerField(source="blocked_id")
+    player_name = serializers.CharField(source="blocked.public_name")
+
+    class Meta:
+        model = Block
+        fields = ["player_id", "player_name", "created_at"]
+        read_only_fields = fields

@@ -1,0 +1,11 @@
+"""Reports and blocks routes, mounted under /api/v1/ by config/urls.py."""
+
+from django.urls import URLPattern, URLResolver, path
+
+from moderation.api import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("reports/", views.ReportListView.as_view(), name="reports"),
+    path("blocks/", views.BlockListView.as_view(), name="blocks"),
+    path("blocks/<int:player_id>/", views.BlockDetailView.as_view(), name="block"),
+]

@@ -1,0 +1,233 @@
+"""Reports, blocks, sanctions and the audit log.
+
+Every moderation act writes one ``AuditEntry`` in the transaction of the act. The audit log is
+append-only: rows are inserted and never updated or deleted through the ORM (the admin refuses
+add, change and delete to everybody, superusers included). Only Django's own cascade, when an
+account is deleted, nulls the foreign keys; the names stay in the ``*_name`` snapshot columns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Report(models.Model):
+    """A player's report about another player. One open report per reporter and player: a
+    second report while the first is open is merged into it (``times`` counts them)."""
+
+    OFFENSIVE_NAME = "offensive_name"
+    CHEATING = "cheating"
+    STALLING = "stalling"
+    OTHER = "other"
+    REASONS = [
+        (OFFENSIVE_NAME, "Offensive name"),
+        (CHEATING, "Cheating or collusion"),
+        (STALLING, "Stalling or abandoning games"),
+        (OTHER, "Other"),
+    ]
+    OPEN = "open"
+    DISMISSED = "dismissed"
+    ACTIONED = "actioned"
+    STATUSES = [(OPEN, "Open"), (DISMISSED, "Dismissed"), (ACTIONED, "Action taken")]
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received"
+    )
+    reason = models.CharField(max_length=20, choices=REASONS)
+    # Every reason given, in order, when reports were merged (``reason`` is the first).
+    reasons = models.JSONField(default=list, blank=True)
+    details = models.TextField(blank=True)
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="reports"
+    )
+    times = models.PositiveIntegerField(default=1, help_text="Reports merged into this one.")
+    status = models.CharField(max_length=10, choices=STATUSES, default=OPEN, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_reported_at = models.DateTimeField(default=timezone.now)
+    resolution = models.CharField(max_length=20, blank=True)
+    resolution_reason = models.TextField(blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-last_reported_at"]
+        constraints = [
+            # The merge rule, enforced by the database so that two concurrent reports from the
+            # same reporter cannot both open a new row.
+            models.UniqueConstraint(
+                fields=["reporter", "reported"],
+                condition=models.Q(status="open"),
+                name="one_open_report_per_pair",
+            )
+        ]
+        indexes = [models.Index(fields=["reported", "-created_at"])]
+        permissions = [("resolve_report", "Can dismiss or act on reports")]
+
+    def __str__(self) -> str:
+        return f"report #{self.pk} about {self.reported.username}"
+
+
+class Block(models.Model):
+    """``blocker`` does not want ``blocked`` in their private games."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_per_pair")
+        ]
+        # is_blocked() asks "does any of these players block this user": by blocked first.
+        indexes = [models.Index(fields=["blocked", "blocker"])]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class Sanction(models.Model):
+    """A warning, suspension, ban or display-name reset given to a player.
+
+    A suspension or a ban is in force while ``lifted_at`` is empty and ``until`` (if any) has not
+    passed; meanwhile the account is inactive (``User.is_active`` false), which is what stops
+    log-in, tokens and sessions everywhere Django and the API check it.
+    """
+
+    WARNING = "warning"
+    SUSPENSION = "suspension"
+    BAN = "ban"
+    NAME_RESET = "name_reset"
+    KINDS = [
+        (WARNING, "Warning"),
+        (SUSPENSION, "Suspension"),
+        (BAN, "Ban"),
+        (NAME_RESET, "Display name reset"),
+    ]
+    RESTRICTING = (SUSPENSION, BAN)
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions"
+    )
+    kind = models.CharField(max_length=12, choices=KINDS)
+    reason = models.TextField()
+    until = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    report = models.ForeignKey(
+        Report, on_delete=models.SET_NULL, null=True, blank=True, related_name="sanctions"
+    )
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "lifted_at"])]
+        permissions = [
+            ("sanction_player", "Can warn, suspend, ban and unban players and reset names"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {self.user_id}"
+
+    @property
+    def in_force(self) -> bool:
+        if self.kind not in self.RESTRICTING or self.lifted_at is not None:
+            return False
+        return self.until is None or self.until > timezone.now()
+
+
+class AuditQuerySet(models.QuerySet["AuditEntry"]):
+    def update(self, **kwargs: Any) -> int:
+        raise PermissionError("The audit log is append-only.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("The audit log is append-only.")
+
+
+class AuditEntry(models.Model):
+    """One moderation act: who, what, to whom, why, when."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    # Snapshots: the log must still read right after an account is renamed or deleted.
+    actor_name = models.CharField(max_length=150)
+    action = models.CharField(max_length=40, db_index=True)
+    target_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    target_game = models.ForeignKey(
+        "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    report = models.ForeignKey(
+        Report, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    target = models.CharField(max_length=200, help_text="Whom or what it was done to.")
+    reason = models.TextField()
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    objects = AuditQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        # Only "view": no add/change/delete permission exists to be granted to anybody.
+        default_permissions = ("view",)
+        verbose_name = "audit entry"
+        verbose_name_plural = "audit log"
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.target}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise PermissionError("The audit log is append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise PermissionError("The audit log is append-only.")
+
+
+class GameIntervention(models.Model):
+    """No table: the home of the game-side moderation permissions."""
+
+    class Meta:
+        managed = False
+        default_permissions = ()
+        permissions = [
+            ("intervene_game", "Can abort games, remove players and force timeouts"),
+            ("view_replay", "Can replay games with every hand and the draw pile"),
+        ]
+
+    def __str__(self) -> str:
+        return "game intervention"
+
+
+class CollusionSignal(models.Model):
+    """No table: the admin's collusion page hangs off this model (and its view permission)."""
+
+    class Meta:
+        managed = False
+        default_permissions = ("view",)
+        verbose_name = "collusion signal"
+
+    def __str__(self) -> str:
+        return "collusion signal"

@@ -1,0 +1,54 @@
+"""Reads for moderation: blocks, a player's reports and sanctions, a player's recent history."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from moderation.models import Block, Report, Sanction
+
+
+def is_blocked(blocker_ids: Iterable[int | None], user: Any) -> bool:
+    """Whether any of ``blocker_ids`` has blocked ``user``. One query (none for no ids)."""
+    ids = [pk for pk in blocker_ids if pk is not None and pk != user.pk]
+    if not ids:
+        return False
+    return Block.objects.filter(blocker_id__in=ids, blocked=user).exists()
+
+
+def blocks_of(user: Any) -> QuerySet[Block]:
+    return Block.objects.filter(blocker=user).select_related("blocked")
+
+
+def reports_by(user: Any) -> QuerySet[Report]:
+    """``user``'s own reports, newest first."""
+    return Report.objects.filter(reporter=user).select_related("reported")
+
+
+def restriction_of(user: Any) -> Sanction | None:
+    """The suspension or ban in force on ``user``, if any (the longest-running one)."""
+    now = timezone.now()
+    in_force = Sanction.objects.filter(
+        user=user, kind__in=Sanction.RESTRICTING, lifted_at__isnull=True
+    ).filter(Q(until__isnull=True) | Q(until__gt=now))
+    # A ban without an end outranks any dated one.
+    return in_force.order_by("until").filter(until__isnull=True).first() or (
+        in_force.order_by("-until").first()
+    )
+
+
+def recent_games(user: Any, *, limit: int = 10) -> list[Any]:
+    from games.models import Game
+
+    return list(Game.objects.filter(seats__user=user).order_by("-created_at").distinct()[:limit])
+
+
+def reports_against(user: Any, *, limit: int = 10) -> list[Report]:
+    return list(
+        Report.objects.filter(reported=user)
+        .select_related("reporter")
+        .order_by("-created_at")[:limit]
+    )

@@ -1,0 +1,417 @@
+"""Every change moderation makes: reports and blocks (players), sanctions and report decisions
+(moderators). Game-side interventions live in ``games.moderation``.
+
+Functions take keyword-only arguments and refuse with a ``ServiceError`` carrying a stable code.
+Each moderator act is one transaction that also writes its audit entry (``moderation.audit``)
+and the player's moderation notice (a notification row, delivered after commit). Permission to
+act is checked by the caller (the admin); the rules that hold whoever calls are checked here: a
+reason is required, nobody sanctions themselves, only administrators sanction staff.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from config.errors import ServiceError
+from moderation import audit
+from moderation.models import Block, Report, Sanction
+from players.models import User
+
+logger = logging.getLogger(__name__)
+
+# Report decisions a moderator can take from the queue (the admin's buttons, in this order).
+DISMISS = "dismiss"
+WARN = "warn"
+SUSPEND = "suspend"
+BAN = "ban"
+RESET_NAME = "reset_name"
+REPORT_ACTIONS = (DISMISS, WARN, SUSPEND, BAN, RESET_NAME)
+MAX_DETAILS = 2000
+
+
+def _notify(user: User, message: str, game: Any = None) -> None:
+    """The player's moderation notice: the one call site for notifications."""
+    from notifications.services import notify_moderation
+
+    notify_moderation(user=user, message=message, game=game)
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("reason_required", "Give a reason: it goes into the audit log.", 400)
+    return reason
+
+
+def _player(user_id: Any, *, lock: bool = False) -> User:
+    qs = User.objects.select_for_update() if lock else User.objects
+    try:
+        return qs.get(pk=user_id)
+    except (User.DoesNotExist, ValueError, TypeError) as exc:
+        raise ServiceError("not_found", "No such player.", 404) from exc
+
+
+def _check_may_sanction(moderator: User, user: User) -> None:
+    if moderator.pk == user.pk:
+        raise ServiceError("not_allowed", "You cannot moderate your own account.", 403)
+    if (user.is_staff or user.is_superuser) and not moderator.is_superuser:
+        raise ServiceError(
+            "not_allowed", "Only an administrator can sanction a staff account.", 403
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Players: reports and blocks
+
+
+def file_report(
+    *,
+    reporter: User,
+    player_id: Any,
+    reason: str,
+    details: str = "",
+    game_id: Any = None,
+) -> tuple[Report, bool]:
+    """Report a player. Returns the report and whether it was merged into an open one.
+
+    A second report of the same player while the first is still open adds to it (the reasons,
+    the text, the game if none was given) instead of queueing a duplicate for the moderators.
+    """
+    if reason not in dict(Report.REASONS):
+        raise ServiceError("invalid_request", f"Unknown reason {reason!r}.", 400)
+    reported = _player(player_id)
+    if reported.pk == reporter.pk:
+        raise ServiceError("cannot_report_yourself", "You cannot report yourself.", 400)
+    game = None
+    if game_id is not None:
+        from games.models import Game, Seat
+
+        seated = set(
+            Seat.objects.filter(game_id=game_id, user__in=[reporter, reported]).values_list(
+                "user_id", flat=True
+            )
+        )
+        if reporter.pk not in seated:
+            # Same answer as a game that does not exist: a stranger's game stays invisible.
+            raise ServiceError("not_found", "No such game.", 404)
+        if reported.pk not in seated:
+            raise ServiceError("player_not_in_game", "That player was not in this game.", 400)
+        game = Game.objects.get(pk=game_id)
+    details = details.strip()[:MAX_DETAILS]
+    now = timezone.now()
+    for _ in range(2):
+        with transaction.atomic():
+            report = (
+                Report.objects.select_for_update()
+                .filter(reporter=reporter, reported=reported, status=Report.OPEN)
+                .first()
+            )
+            if report is not None:
+                report.times = F("times") + 1
+                report.reasons = [*report.reasons, reason]
+                if details:
+                    stamp = now.strftime("%Y-%m-%d %H:%M")
+                    extra = f"[{stamp}, {reason}] {details}"
+                    report.details = f"{report.details}\n\n{extra}".strip()[: MAX_DETAILS * 5]
+                report.game = report.game or game
+                report.last_reported_at = now
+                report.save()
+                report.refresh_from_db()
+                return report, True
+            try:
+                with transaction.atomic():
+                    report = Report.objects.create(
+                        reporter=reporter,
+                        reported=reported,
+                        reason=reason,
+                        reasons=[reason],
+                        details=details,
+                        game=game,
+                        created_at=now,
+                        last_reported_at=now,
+                    )
+                return report, False
+            except IntegrityError:
+                # A concurrent report of the same pair opened the row first: merge into it.
+                continue
+    raise ServiceError("conflict", "Please try again.", 409)
+
+
+def block(*, user: User, player_id: Any) -> tuple[Block, bool]:
+    """``user`` blocks a player. Returns the block and whether it is new (blocking twice is
+    harmless)."""
+    blocked = _player(player_id)
+    if blocked.pk == user.pk:
+        raise ServiceError("cannot_block_yourself", "You cannot block yourself.", 400)
+    try:
+        with transaction.atomic():
+            return Block.objects.create(blocker=user, blocked=blocked), True
+    except IntegrityError:
+        return Block.objects.get(blocker=user, blocked=blocked), False
+
+
+def unblock(*, user: User, player_id: Any) -> None:
+    deleted, _ = Block.objects.filter(blocker=user, blocked_id=player_id).delete()
+    if not deleted:
+        raise ServiceError("not_found", "You have not blocked this player.", 404)
+
+
+# ---------------------------------------------------------------------------------------------
+# Moderators: sanctions
+
+
+def warn(*, moderator: User, user_id: Any, reason: str, report: Report | None = None) -> Sanction:
+    reason = _reason(reason)
+    with transaction.atomic():
+        user = _player(user_id, lock=True)
+        _check_may_sanction(moderator, user)
+        sanction = Sanction.objects.create(
+            user=user, kind=Sanction.WARNING, reason=reason, created_by=moderator, report=report
+        )
+        audit.record(
+            actor=moderator,
+            action=audit.PLAYER_WARNED,
+            reason=reason,
+            target_user=user,
+            report=report,
+        )
+        _notify(user, f"A moderator warned you: {reason}")
+    return sanction
+
+
+def reset_display_name(
+    *, moderator: User, user_id: Any, reason: str, report: Report | None = None
+) -> Sanction:
+    """Replace the display name with a neutral one. The username may be what offended, so the
+    name does not fall back to it."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        user = _player(user_id, lock=True)
+        _check_may_sanction(moderator, user)
+        old = user.display_name
+        user.display_name = f"Player {user.pk}"
+        user.save(update_fields=["display_name"])
+        sanction = Sanction.objects.create(
+            user=user, kind=Sanction.NAME_RESET, reason=reason, created_by=moderator, report=report
+        )
+        audit.record(
+            actor=moderator,
+            action=audit.NAME_RESET,
+            reason=reason,
+            target_user=user,
+            report=report,
+            old_display_name=old,
+            new_display_name=user.display_name,
+        )
+        _notify(user, f"A moderator reset your display name to {user.display_name!r}: {reason}")
+    return sanction
+
+
+def suspend(
+    *,
+    moderator: User,
+    user_id: Any,
+    reason: str,
+    until: datetime | None,
+    ban: bool = False,
+    report: Report | None = None,
+) -> Sanction:
+    """Suspend (until a date) or ban (optionally until a date) a player.
+
+    In one transaction: the account turns inactive (log-in, sessions and the API all refuse an
+    inactive account), every token is revoked, the sanction, the audit entry and the notice are
+    written. Then the player leaves every lobby and running game, each in its own transaction
+    with that game locked (RULES.md, leaving: there are no bots to take a seat over), exactly as
+    if they had left themselves.
+    """
+    reason = _reason(reason)
+    with transaction.atomic():
+        sanction, user, game_ids = _restrict(moderator, user_id, reason, until, ban, report)
+    _leave_games(user, game_ids)
+    return sanction
+
+
+def _restrict(
+    moderator: User,
+    user_id: Any,
+    reason: str,
+    until: datetime | None,
+    ban: bool,
+    report: Report | None,
+) -> tuple[Sanction, User, list[Any]]:
+    """The account side of a suspension or ban; returns the games to leave once committed.
+    Caller holds a transaction."""
+    from players.services import revoke_all_tokens
+
+    now = timezone.now()
+    if not ban and until is None:
+        raise ServiceError("until_required", "A suspension needs an end date.", 400)
+    if until is not None and until <= now:
+        raise ServiceError("invalid_until", "The end date must be in the future.", 400)
+    user = _player(user_id, lock=True)
+    _check_may_sanction(moderator, user)
+    game_ids = _open_seats(user)
+    sanction = Sanction.objects.create(
+        user=user,
+        kind=Sanction.BAN if ban else Sanction.SUSPENSION,
+        reason=reason,
+        until=until,
+        created_by=moderator,
+        report=report,
+    )
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+    revoked = revoke_all_tokens(user=user)
+    audit.record(
+        actor=moderator,
+        action=audit.PLAYER_BANNED if ban else audit.PLAYER_SUSPENDED,
+        reason=reason,
+        target_user=user,
+        report=report,
+        until=until.isoformat() if until else None,
+        tokens_revoked=revoked,
+        games_left=[str(game_id) for game_id in game_ids],
+    )
+    word = "banned" if ban else "suspended"
+    end = f" until {until:%Y-%m-%d %H:%M} UTC" if until else ""
+    _notify(user, f"Your account is {word}{end}: {reason}")
+    return sanction, user, game_ids
+
+
+def _open_seats(user: User) -> list[Any]:
+    from games.models import Game, Seat
+
+    return list(
+        Seat.objects.filter(
+            user=user, left_at__isnull=True, game__status__in=[Game.LOBBY, Game.ACTIVE]
+        )
+        .order_by("game_id")
+        .values_list("game_id", flat=True)
+    )
+
+
+def _leave_games(user: User, game_ids: list[Any]) -> None:
+    from games import services as game_services
+
+    for game_id in game_ids:
+        try:
+            game_services.leave_game(user=user, game_id=game_id)
+        except ServiceError as exc:
+            # The game ended meanwhile: nothing to leave. Otherwise the turn clock and the
+            # timeout policy take the seat out in the end.
+            logger.info("suspended player %s could not leave game %s: %s", user.pk, game_id, exc)
+
+
+def unban(*, moderator: User, user_id: Any, reason: str) -> User:
+    """Lift every suspension and ban in force. Tokens stay revoked: the player logs in again."""
+    reason = _reason(reason)
+    now = timezone.now()
+    with transaction.atomic():
+        user = _player(user_id, lock=True)
+        _check_may_sanction(moderator, user)
+        lifted = Sanction.objects.filter(
+            user=user, kind__in=Sanction.RESTRICTING, lifted_at__isnull=True
+        ).update(lifted_at=now, lifted_by=moderator)
+        if not lifted and user.is_active:
+            raise ServiceError("not_restricted", "This player is not suspended or banned.", 409)
+        user.is_active = True
+        user.save(update_fields=["is_active"])
+        audit.record(actor=moderator, action=audit.PLAYER_UNBANNED, reason=reason, target_user=user)
+        _notify(user, f"Your account is open again: {reason}")
+    return user
+
+
+def end_expired_suspension(*, username: str) -> bool:
+    """Reopen the account if its suspensions have all run out. Called at log-in, before the
+    password check, so a player whose suspension ended can sign in again; returns whether it did.
+
+    Only accounts made inactive by a sanction are touched: one query for everybody else.
+    """
+    now = timezone.now()
+    open_sanctions = list(
+        Sanction.objects.filter(
+            user__username__iexact=username,
+            user__is_active=False,
+            kind__in=Sanction.RESTRICTING,
+            lifted_at__isnull=True,
+        ).values_list("pk", "until", "user_id")
+    )
+    if not open_sanctions or any(until is None or until > now for _, until, _ in open_sanctions):
+        return False
+    user_id = open_sanctions[0][2]
+    with transaction.atomic():
+        user = _player(user_id, lock=True)
+        changed = Sanction.objects.filter(
+            pk__in=[pk for pk, _, _ in open_sanctions], lifted_at__isnull=True
+        ).update(lifted_at=now)
+        if not changed:
+            return False  # a concurrent log-in reopened it
+        user.is_active = True
+        user.save(update_fields=["is_active"])
+        audit.record(
+            actor=None,
+            action=audit.SUSPENSION_EXPIRED,
+            reason="The suspension ran out.",
+            target_user=user,
+        )
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Moderators: the report queue
+
+
+def resolve_report(
+    *,
+    moderator: User,
+    report_id: Any,
+    action: str,
+    reason: str,
+    until: datetime | None = None,
+) -> Report:
+    """Take one of ``REPORT_ACTIONS`` on a report's player and close the report, in one
+    transaction (the report row is locked: two moderators cannot both act on it)."""
+    if action not in REPORT_ACTIONS:
+        raise ServiceError("invalid_action", f"Unknown report action {action!r}.", 400)
+    reason = _reason(reason)
+    user: User | None = None
+    game_ids: list[Any] = []
+    with transaction.atomic():
+        try:
+            report = Report.objects.select_for_update().get(pk=report_id)
+        except (Report.DoesNotExist, ValueError, TypeError) as exc:
+            raise ServiceError("not_found", "No such report.", 404) from exc
+        if report.status != Report.OPEN:
+            raise ServiceError("report_closed", "This report has already been closed.", 409)
+        player = report.reported_id
+        if action == DISMISS:
+            audit.record(
+                actor=moderator,
+                action=audit.REPORT_DISMISSED,
+                reason=reason,
+                target_user=report.reported,
+                report=report,
+                target=f"report #{report.pk}",
+            )
+        elif action == WARN:
+            warn(moderator=moderator, user_id=player, reason=reason, report=report)
+        elif action == RESET_NAME:
+            reset_display_name(moderator=moderator, user_id=player, reason=reason, report=report)
+        else:
+            _, user, game_ids = _restrict(moderator, player, reason, until, action == BAN, report)
+        report.status = Report.DISMISSED if action == DISMISS else Report.ACTIONED
+        report.resolution = action
+        report.resolution_reason = reason
+        report.resolved_by = moderator
+        report.resolved_at = timezone.now()
+        report.save()
+    if user is not None:
+        # Each game in its own transaction, once the account side is committed (see suspend()).
+        _leave_games(user, game_ids)
+    return report

@@ -1,0 +1,118 @@
+"""In a real browser (headless Chromium, phone-sized): a moderator logs in to the admin, opens the
+report queue, and bans the reported player from the report. The page is checked, then a 390×844
+screenshot is saved to test-artifacts/ for people to look at.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` (.ci/run installs them). Never skipped: in CI
+a skip fails the run anyway, and a missing browser should say so loudly.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support import expected_conditions as ec
+from selenium.webdriver.support.ui import WebDriverWait
+
+from moderation.models import AuditEntry, Report
+from players.models import ApiToken, User
+from tests.moderation.conftest import PASSWORD, make_moderator
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+PHONE = {"width": 390, "height": 844}
+
+
+def _find(name: str, *fallbacks: str) -> str:
+    for candidate in (name, *fallbacks):
+        found = shutil.which(candidate)
+        if found:
+            return found
+    raise AssertionError(f"{name} is not installed: apt-get install chromium chromium-driver")
+
+
+@pytest.fixture
+def browser() -> Iterator[WebDriver]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = _find("chromium", "chromium-browser")
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",  # CI runs as root
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        f"--window-size={PHONE['width']},{PHONE['height']}",
+    ):
+        options.add_argument(arg)
+    # An explicit driver path: Selenium Manager must not try to download one.
+    driver = webdriver.Chrome(service=Service(_find("chromedriver")), options=options)
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {**PHONE, "deviceScaleFactor": 1, "mobile": True},
+    )
+    driver.implicitly_wait(5)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def test_a_moderator_bans_the_reported_player_from_the_report_queue(
+    live_server: Any, browser: WebDriver, settings: Any
+) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    make_moderator("mo")
+    alice = User.objects.create_user(username="alice", display_name="Alice")
+    bob = User.objects.create_user(username="bob", display_name="Bob")
+    ApiToken.issue(bob, name="bob's phone")
+    report = Report.objects.create(
+        reporter=alice,
+        reported=bob,
+        reason=Report.CHEATING,
+        reasons=[Report.CHEATING],
+        details="Bob and a friend only ever target me.",
+    )
+    wait = WebDriverWait(browser, 10)
+
+    browser.get(f"{live_server.url}/admin/login/?next=/admin/moderation/report/")
+    browser.find_element(By.NAME, "username").send_keys("mo")
+    browser.find_element(By.NAME, "password").send_keys(PASSWORD)
+    browser.find_element(By.CSS_SELECTOR, "input[type=submit], button[type=submit]").click()
+
+    wait.until(ec.presence_of_element_located((By.ID, "result_list")))
+    queue = browser.find_element(By.ID, "result_list").text
+    assert "bob" in queue and "Cheating or collusion" in queue and "Open" in queue
+    browser.find_element(
+        By.CSS_SELECTOR, f'#result_list a[href$="/admin/moderation/report/{report.pk}/change/"]'
+    ).click()
+
+    wait.until(ec.presence_of_element_located((By.ID, "resolve-form")))
+    page = browser.find_element(By.TAG_NAME, "body").text
+    assert "Bob and a friend only ever target me." in page
+    browser.find_element(By.ID, "id_reason").send_keys("Collusion confirmed in the replays.")
+    browser.find_element(By.ID, "action-ban").click()
+
+    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, ".messagelist .success")))
+    message = browser.find_element(By.CSS_SELECTOR, ".messagelist .success").text
+    assert message == "Banned bob."
+    restriction = browser.find_element(By.ID, "restriction").text
+    assert "Ban (no end)" in restriction and "Collusion confirmed" in restriction
+    assert "Action taken" in browser.find_element(By.TAG_NAME, "body").text
+    assert not browser.find_elements(By.ID, "resolve-form")  # a closed report has no actions
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "moderation-ban-from-report.png"
+    browser.execute_script("window.scrollTo(0, 0)")
+    assert browser.save_screenshot(str(shot))
+    assert shot.stat().st_size > 5000
+
+    bob.refresh_from_db()
+    assert not bob.is_active
+    assert not ApiToken.objects.filter(user=bob, revoked_at__isnull=True).exists()
+    assert AuditEntry.objects.get(report=report).actor_name == "mo"
