@@ -127,7 +127,7 @@ export function toast(message, { error = false } = {}) {
   el.classList.toggle("error", error);
   el.classList.add("show");
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => el.classList.remove("show"), 4000);
+  toastTimer = setTimeout(() => el.classList.remove("show"), 3000);
 }
 
 /** A unique id for label/aria wiring. */

@@ -58,7 +58,7 @@ export function onLanguage(fn) {
   listeners.add(fn);
 }
 
-/** t("games.title"), t("cards.count", {count: 3}): plural forms are keys ending in _one/_other. */
+/** t("games.title"), t("table.cards", {count: 3}): plural forms are keys ending in _one/_other. */
 export function t(key, vars = {}) {
   const table = tables[current] || {};
   const english = tables.en || {};

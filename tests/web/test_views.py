@@ -1,0 +1,105 @@
+"""The web client's server side: the page shell on every client route, the service worker at
+the site root, the manifest, and string tables that cover every key the client uses."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.test import Client
+
+ROOT = Path(__file__).resolve().parents[2]
+CLIENT = ROOT / "web" / "static" / "web"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/login",
+        "/signup",
+        "/games",
+        "/games/new",
+        "/games/1b0c2f43-5d7e-4a8b-9c0d-1e2f3a4b5c6d",
+        "/join/B9sD-x_1",
+        "/notifications",
+        "/settings",
+    ],
+)
+def test_every_client_route_serves_the_shell(client: Client, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    assert response["Cache-Control"] == "no-cache"
+    html = response.content.decode()
+    assert '<script type="importmap">' in html
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+    importmap = json.loads(html.split('<script type="importmap">')[1].split("</script>")[0])
+    assert "/static/web/views/game.js" in importmap["imports"]
+
+
+def test_unknown_routes_still_answer_json_404(client: Client) -> None:
+    response = client.get("/no-such-page")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+
+
+def test_service_worker_is_served_for_the_whole_site(client: Client) -> None:
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert response["Service-Worker-Allowed"] == "/"
+    assert response["Cache-Control"] == "no-cache"
+    body = response.content.decode()
+    for handler in ('"push"', '"notificationclick"', '"fetch"', '"install"'):
+        assert f"addEventListener({handler}" in body
+    shell = json.loads(body.split("const SHELL = ")[1].split(";\n")[0])
+    assert "/" in shell and "/static/web/app.js" in shell
+    assert "{{" not in body and "{%" not in body
+
+
+def test_manifest_makes_the_client_installable(client: Client) -> None:
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/manifest+json"
+    manifest = response.json()
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/games"
+    sizes = {icon["sizes"] for icon in manifest["icons"] if icon["type"] == "image/png"}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in manifest["icons"]:
+        assert finders.find(icon["src"].removeprefix("/static/")), icon["src"]
+
+
+def test_both_languages_have_every_string_the_client_uses() -> None:
+    tables = {
+        lang: json.loads((CLIENT / "i18n" / f"{lang}.json").read_text()) for lang in ("en", "da")
+    }
+    assert tables["en"].keys() == tables["da"].keys()
+    for key, english in tables["en"].items():
+        # The same placeholders in both languages.
+        assert set(re.findall(r"\{(\w+)\}", english)) == set(
+            re.findall(r"\{(\w+)\}", tables["da"][key])
+        ), key
+    source = "\n".join(p.read_text() for p in CLIENT.rglob("*.js"))
+    used = set(re.findall(r"\bt\(\s*\"([a-z_0-9.]+)\"", source))
+    keys = set(tables["en"])
+    plural = {k.rsplit("_", 1)[0] for k in keys if k.endswith(("_one", "_other"))}
+    missing = sorted(k for k in used if k not in keys and k not in plural)
+    assert not missing, f"strings used by the client but missing from en.json: {missing}"
+
+
+def test_the_client_calls_only_the_public_api() -> None:
+    # Every fetch goes through api.js (BASE = /api/v1/), apart from the string tables (static
+    # files) and the stream, which live.js builds from the same BASE.
+    for path in CLIENT.rglob("*.js"):
+        text = path.read_text()
+        for match in re.finditer(r"fetch\(([^,)]+)", text):
+            argument = match.group(1)
+            assert argument.strip() in {"BASE + path", "config.i18n[code]", "request"} or (
+                "${BASE}" in argument
+            ), f"{path.name}: fetch({argument})"
+        assert "/api/schema" not in text and "/admin" not in text
