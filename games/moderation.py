@@ -20,15 +20,10 @@ from config.errors import ServiceError
 from games import live, services
 from games.models import Game, Seat
 from moderation import audit
+from moderation.services import notify_player
 from players.models import User
 
 ABORT_NOTICE = "A moderator stopped this game. It ends without scores."
-
-
-def _notify(user: User, message: str, game: Game) -> None:
-    from notifications.services import notify_moderation
-
-    notify_moderation(user=user, message=message, game=game)
 
 
 def _reason(reason: str) -> str:
@@ -75,7 +70,7 @@ def abort_game(*, moderator: User, game_id: Any, reason: str) -> Game:
         )
         for seat in seats:
             if seat.user is not None and seat.left_at is None:
-                _notify(seat.user, ABORT_NOTICE, game)
+                notify_player(seat.user, ABORT_NOTICE, game)
         # Live clients learn the new version (status aborted) once it is committed.
         transaction.on_commit(partial(live.publish, game.pk, game.version))
     return game
@@ -103,7 +98,7 @@ def remove_player(*, moderator: User, game_id: Any, user_id: Any, reason: str) -
             target=f"player {player.username} (#{player.pk}) in game {game.pk}",
             seat=seat.position,
         )
-        _notify(player, f"A moderator removed you from this game: {reason}", game)
+        notify_player(player, f"A moderator removed you from this game: {reason}", game)
     return game
 
 

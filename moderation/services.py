@@ -35,9 +35,11 @@ REPORT_ACTIONS = (DISMISS, WARN, SUSPEND, BAN, RESET_NAME)
 MAX_DETAILS = 2000
 
 
-def _notify(user: User, message: str, game: Any = None) -> None:
-    """The player's moderation notice: the one call site for notifications."""
-    from notifications.services import notify_moderation
+def notify_player(user: User, message: str, game: Any = None) -> None:
+    """The player's moderation notice (a notification of kind ``moderation``, written in the
+    caller's transaction, delivered after commit). The one call site for notifications: every
+    moderation act, game interventions included, notifies through here."""
+    from notifications.services import notify_moderation  # notifications depends on games
 
     notify_moderation(user=user, message=message, game=game)
 
@@ -181,7 +183,7 @@ def warn(*, moderator: User, user_id: Any, reason: str, report: Report | None = 
             target_user=user,
             report=report,
         )
-        _notify(user, f"A moderator warned you: {reason}")
+        notify_player(user, f"A moderator warned you: {reason}")
     return sanction
 
 
@@ -209,7 +211,9 @@ def reset_display_name(
             old_display_name=old,
             new_display_name=user.display_name,
         )
-        _notify(user, f"A moderator reset your display name to {user.display_name!r}: {reason}")
+        notify_player(
+            user, f"A moderator reset your display name to {user.display_name!r}: {reason}"
+        )
     return sanction
 
 
@@ -280,7 +284,7 @@ def _restrict(
     )
     word = "banned" if ban else "suspended"
     end = f" until {until:%Y-%m-%d %H:%M} UTC" if until else ""
-    _notify(user, f"Your account is {word}{end}: {reason}")
+    notify_player(user, f"Your account is {word}{end}: {reason}")
     return sanction, user, game_ids
 
 
@@ -323,7 +327,7 @@ def unban(*, moderator: User, user_id: Any, reason: str) -> User:
         user.is_active = True
         user.save(update_fields=["is_active"])
         audit.record(actor=moderator, action=audit.PLAYER_UNBANNED, reason=reason, target_user=user)
-        _notify(user, f"Your account is open again: {reason}")
+        notify_player(user, f"Your account is open again: {reason}")
     return user
 
 
