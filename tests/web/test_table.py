@@ -8,6 +8,7 @@ notification is tapped."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -167,10 +168,16 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
     b.get_by_role("button", name="Play it").click()
     expect(b.locator(".prompt")).to_contain_text("Waiting for alice")
 
-    # 5. Alice plays a Wild (two cards left), Bob a Wild.
+    # 5. Bob's network drops while Alice plays a Wild (two cards left); when it comes back his
+    #    page catches up by itself. Then Bob plays a Wild.
     wait_turn(a)
+    bob.context.set_offline(True)
+    expect(b.locator(".conn")).to_have_text(re.compile("Reconnecting…|Offline"))
     card(a, "Wild").click()
+    expect(a.locator(".prompt")).to_contain_text("Waiting for bob")
+    bob.context.set_offline(False)
     wait_turn(b)
+    expect(seat(b, "alice").locator(".seat-cards")).to_have_text("2 cards")
     card(b, "Wild").click()
 
     # 6. Alice says UNO with her Draw 4 (two players: she plays again) and goes out.

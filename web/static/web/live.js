@@ -42,13 +42,19 @@ export class GameLive {
     this.failures = 0;
     this.lastByte = Date.now();
     this.wake = () => this.restart();
+    this.offline = () => {
+      this.pause();
+      this.onState("offline");
+    };
     this.visibility = () => {
       if (document.visibilityState === "visible") this.restart();
       else this.pause();
     };
     document.addEventListener("visibilitychange", this.visibility);
     window.addEventListener("online", this.wake);
+    window.addEventListener("offline", this.offline);
     window.addEventListener("pageshow", this.wake);
+    document.addEventListener("resume", this.wake); // a frozen (sleeping) page thawed
     this.watchdog = setInterval(() => {
       if (this.loopAbort && Date.now() - this.lastByte > QUIET_LIMIT_MS) this.restart();
     }, 5000);
@@ -86,7 +92,9 @@ export class GameLive {
     clearInterval(this.watchdog);
     document.removeEventListener("visibilitychange", this.visibility);
     window.removeEventListener("online", this.wake);
+    window.removeEventListener("offline", this.offline);
     window.removeEventListener("pageshow", this.wake);
+    document.removeEventListener("resume", this.wake);
   }
 
   /** Fetch the view if it changed (If-None-Match: unchanged costs a 304 and nothing else). */
