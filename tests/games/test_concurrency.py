@@ -46,7 +46,10 @@ def test_twenty_simultaneous_submissions_of_one_turn_apply_exactly_once(live_ser
     path = f"/api/v1/games/{game.pk}/"
     status, view = _request(live_server.url, "GET", path, token)
     assert status == 200
-    turn = [a for a in view["table"]["legal_actions"] if a["type"] in ("play", "draw")]
+    # Any turn action will do; an opening Force Swap or Targeted Draw 2 asks for a target first.
+    turn = [
+        a for a in view["table"]["legal_actions"] if a["type"] in ("play", "draw", "choose_target")
+    ]
     action = {k: v for k, v in turn[0].items() if k != "seat"}
     action["expected_version"] = view["version"]
     moves_before = Move.objects.filter(game=game).count()
