@@ -179,8 +179,14 @@ REDIS_URL = env_url(
 )
 
 if REDIS_URL:
+    # Fails open (config/cache.py): with Redis down, cache reads miss and throttles let requests
+    # through instead of answering 500. Short timeouts so a hung Redis costs little.
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "config.cache.FailOpenRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
@@ -292,6 +298,100 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", default="", help="SMTP pass
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False, help="Use STARTTLS for SMTP.")
 DEFAULT_FROM_EMAIL = env_str(
     "DEFAULT_FROM_EMAIL", default="Uno All Wild <noreply@localhost>", help="From address."
+)
+
+# --- Moderation -------------------------------------------------------------------------------
+
+DISPLAY_NAME_BLOCKLIST = env_list(
+    "DISPLAY_NAME_BLOCKLIST",
+    default=["admin", "moderator", "unoallwild"],
+    help="Words refused anywhere in a display name or username (folded: case, accents, 1337).",
+)
+DISPLAY_NAME_BLOCKLIST_FILE = env_str(
+    "DISPLAY_NAME_BLOCKLIST_FILE",
+    default="",
+    help="A file with more blocked words, one per line (# starts a comment).",
+)
+ADMIN_LOGIN_MAX_FAILURES = env_int(
+    "ADMIN_LOGIN_MAX_FAILURES",
+    default=5,
+    min_value=1,
+    help="Failed admin log-ins (per address and per username) before log-in is refused.",
+)
+ADMIN_LOGIN_WINDOW_SECONDS = env_int(
+    "ADMIN_LOGIN_WINDOW_SECONDS",
+    default=900,
+    min_value=1,
+    help="How long failed admin log-ins are counted, and log-in refused after too many.",
+)
+_collusion_z = env_str(
+    "COLLUSION_Z_THRESHOLD",
+    default="3.0",
+    help="Collusion signals list pairs whose targeting is this many standard deviations off.",
+)
+try:
+    COLLUSION_Z_THRESHOLD = float(_collusion_z)
+except ValueError:
+    raise ImproperlyConfigured(
+        f"COLLUSION_Z_THRESHOLD must be a number, got {_collusion_z!r}."
+    ) from None
+if not COLLUSION_Z_THRESHOLD > 0:
+    raise ImproperlyConfigured("COLLUSION_Z_THRESHOLD must be greater than 0.")
+COLLUSION_MIN_TARGETED_PLAYS = env_int(
+    "COLLUSION_MIN_TARGETED_PLAYS",
+    default=20,
+    min_value=1,
+    help="Targeted plays a pair needs between them before it can be flagged.",
+)
+COLLUSION_WINDOW_DAYS = env_int(
+    "COLLUSION_WINDOW_DAYS",
+    default=90,
+    min_value=1,
+    help="Collusion signals look at games created in this many last days.",
+)
+
+# --- Notifications ----------------------------------------------------------------------------
+
+
+def _fractions(name: str, default: list[str], help: str) -> list[float]:
+    raw = env_list(name, default=default, help=help)
+    try:
+        values = sorted({float(x) for x in raw}, reverse=True)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a list of numbers, got {raw!r}.") from None
+    if any(not 0 < v < 1 for v in values):
+        raise ImproperlyConfigured(f"{name} must be fractions between 0 and 1, got {raw!r}.")
+    return values
+
+
+NOTIFY_REMINDER_FRACTIONS = _fractions(
+    "NOTIFY_REMINDER_FRACTIONS",
+    ["0.5", "0.1"],
+    "Turn reminders when this fraction of the turn's time is left (comma-separated).",
+)
+NOTIFY_MAX_ATTEMPTS = env_int(
+    "NOTIFY_MAX_ATTEMPTS",
+    default=8,
+    min_value=1,
+    help="Tries of an e-mail (or other external) notification before it is given up.",
+)
+NOTIFY_RETRY_BASE_SECONDS = env_int(
+    "NOTIFY_RETRY_BASE_SECONDS",
+    default=30,
+    min_value=1,
+    help="Wait before the first retry of a failed delivery; doubles with every retry.",
+)
+NOTIFY_RETRY_MAX_SECONDS = env_int(
+    "NOTIFY_RETRY_MAX_SECONDS",
+    default=3600,
+    min_value=1,
+    help="Longest wait between two retries of a delivery.",
+)
+NOTIFY_CLAIM_TIMEOUT_SECONDS = env_int(
+    "NOTIFY_CLAIM_TIMEOUT_SECONDS",
+    default=600,
+    min_value=30,
+    help="A delivery claimed this long ago and not finished is sent again (its worker died).",
 )
 
 # --- Moderation -------------------------------------------------------------------------------

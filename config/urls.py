@@ -17,6 +17,7 @@ urlpatterns = [
     # The games HTTP API plugs in here: add routes to games/api/urls.py, not to this file.
     path("api/v1/", include("games.api.urls")),
     path("api/v1/", include("players.api.urls")),
+    path("api/v1/", include("notifications.api.urls")),
     path("api/v1/", include("moderation.api.urls")),
     # The web client: "/", its page routes, /sw.js and /manifest.webmanifest (web/urls.py).
     path("", include("web.urls")),

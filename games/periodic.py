@@ -11,4 +11,8 @@ from __future__ import annotations
 PERIODIC_JOBS: dict[str, tuple[float, str]] = {
     "sweep-expired-turns": (1.0, "games.tasks.sweep_expired_turns"),
     "expire-lobbies": (300.0, "games.tasks.expire_lobbies"),
+    # Notifications: the relay sweep sends what the per-commit relay missed (Redis was down, a
+    # worker died, quiet hours ended, a retry is due); reminders before turn deadlines.
+    "notifications-relay": (5.0, "notifications.tasks.relay"),
+    "notifications-reminders": (30.0, "notifications.tasks.send_reminders"),
 }

@@ -1,1 +1,64 @@
-# Admin (moderation) screens are registered here as the models arrive.
+"""Moderation screens: what was notified, what the outbox is doing, and sending it again."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
+
+from notifications.models import Delivery, Notification, Preference
+
+
+class DeliveryInline(admin.TabularInline):
+    model = Delivery
+    extra = 0
+    can_delete = False
+    readonly_fields = [
+        "channel",
+        "status",
+        "attempts",
+        "next_attempt_at",
+        "claimed_at",
+        "sent_at",
+        "last_error",
+    ]
+    fields = readonly_fields
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ["id", "user", "kind", "game", "created_at", "read_at"]
+    list_filter = ["kind", "created_at"]
+    search_fields = ["user__username", "event_id", "key"]
+    raw_id_fields = ["user", "game"]
+    readonly_fields = ["event_id", "key", "created_at"]
+    inlines = [DeliveryInline]
+
+
+@admin.register(Delivery)
+class DeliveryAdmin(admin.ModelAdmin):
+    list_display = ["id", "notification", "channel", "status", "attempts", "next_attempt_at"]
+    list_filter = ["status", "channel"]
+    search_fields = ["notification__user__username", "notification__event_id"]
+    raw_id_fields = ["notification"]
+    readonly_fields = ["claim", "claimed_at", "sent_at", "created_at"]
+    actions = ["retry_now"]
+
+    @admin.action(description="Send again now (failed, held or pending)")
+    def retry_now(self, request: HttpRequest, queryset: QuerySet[Delivery]) -> None:
+        # Same event id as before: receivers that saw it already drop it.
+        changed = queryset.filter(
+            status__in=[Delivery.FAILED, Delivery.HELD, Delivery.PENDING]
+        ).update(status=Delivery.PENDING, next_attempt_at=timezone.now(), last_error="")
+        self.message_user(request, f"{changed} deliveries will be sent by the next relay sweep.")
+
+
+@admin.register(Preference)
+class PreferenceAdmin(admin.ModelAdmin):
+    list_display = ["user", "quiet_start", "quiet_end", "updated_at"]
+    search_fields = ["user__username"]
+    raw_id_fields = ["user"]

@@ -1,1 +1,131 @@
-# Models arrive with their features; kept so Django treats this as a full app from the start.
+"""The inbox (``Notification``), the outbox (``Delivery``) and the players' ``Preference``.
+
+A notification and its deliveries are written in the transaction of whatever caused them (a move,
+a reminder, an invitation), so the inbox row exists exactly when the cause committed. Deliveries
+to external channels (e-mail; Web Push and webhooks later) are sent after commit by the relay
+(``notifications.relay``), at least once, always under the notification's ``event_id``.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class Notification(models.Model):
+    """One entry of a player's inbox. Its texts are rendered when read, in the player's language
+    of the moment, from ``kind`` and ``data`` (names and numbers, never hidden cards)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    # One of notifications.kinds.KINDS. No choices: a new kind must not need a migration.
+    kind = models.CharField(max_length=20)
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="notifications",
+    )
+    data = models.JSONField(default=dict, blank=True)
+    # Sent with every external delivery and every retry of it, so receivers can drop duplicates.
+    event_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    # What caused it, e.g. "move:<move id>:caught:<user id>": a second attempt to record the same
+    # cause (a repeated reminder sweep) hits this unique key instead of filling the inbox twice.
+    key = models.CharField(max_length=200, unique=True, null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [
+            # The inbox, newest first, and "my unread" (the badge), both by user.
+            models.Index(fields=["user", "-id"], name="notif_inbox"),
+            models.Index(fields=["user"], condition=Q(read_at__isnull=True), name="notif_unread"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for user {self.user_id} ({self.event_id})"
+
+
+class Delivery(models.Model):
+    """One notification to send on one external channel: the outbox row the relay works on."""
+
+    PENDING = "pending"  # due at next_attempt_at
+    HELD = "held"  # quiet hours: due when they end (next_attempt_at)
+    SENDING = "sending"  # claimed by a relay; reclaimed when the claim is too old
+    SENT = "sent"
+    FAILED = "failed"  # gave up: a permanent error, or too many attempts
+    SKIPPED = "skipped"  # not sent on purpose (turn already played, switched off, watching)
+    STATUSES = [
+        (PENDING, "Pending"),
+        (HELD, "Held for quiet hours"),
+        (SENDING, "Sending"),
+        (SENT, "Sent"),
+        (FAILED, "Failed"),
+        (SKIPPED, "Skipped"),
+    ]
+    DUE = (PENDING, HELD)
+
+    notification = models.ForeignKey(
+        Notification, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    # A registered channel's name ("email"; "webpush", "webhook" ...). No choices: a new channel
+    # must not need a migration of this table.
+    channel = models.CharField(max_length=20)
+    status = models.CharField(max_length=10, choices=STATUSES, default=PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    # The claim of the relay that is sending it: its updates only count while it still holds it.
+    claim = models.UUIDField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["next_attempt_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["notification", "channel"], name="one_delivery_per_channel"
+            )
+        ]
+        indexes = [
+            # The relay's question: what is due now? Only unfinished rows are indexed.
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=Q(status__in=["pending", "held"]),
+                name="delivery_due",
+            ),
+            models.Index(
+                fields=["claimed_at"], condition=Q(status="sending"), name="delivery_claimed"
+            ),
+            models.Index(fields=["claim"], name="delivery_claim"),
+        ]
+        verbose_name_plural = "deliveries"
+
+    def __str__(self) -> str:
+        return f"{self.channel} delivery of {self.notification_id} ({self.status})"
+
+
+class Preference(models.Model):
+    """A player's choices. No row means the defaults (see ``notifications.preferences``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preference"
+    )
+    # {"email": {"round_over": true, ...}, ...}: only the switches that differ from a channel's
+    # defaults need to be here; unknown channels and kinds are ignored.
+    switches = models.JSONField(default=dict, blank=True)
+    # Local times in the player's time zone; both set or both empty. start > end spans midnight.
+    quiet_start = models.TimeField(null=True, blank=True)
+    quiet_end = models.TimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"notification preferences of user {self.user_id}"

@@ -69,6 +69,12 @@ STABLE_OPERATION_IDS = [
     "me_stats_retrieve",
     "reports_create",
     "reports_list",
+    "notifications_list",
+    "notifications_preferences_retrieve",
+    "notifications_preferences_update",
+    "notifications_read",
+    "notifications_read_all",
+    "notifications_unread_count",
 ]
 
 # Operations anyone may call: no token, no session. Everything else answers 401 without one.

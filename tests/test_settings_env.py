@@ -232,10 +232,9 @@ def test_without_redis_tasks_run_inline_and_cache_is_local(
 
 def test_with_redis_cache_and_celery_use_it(monkeypatch: pytest.MonkeyPatch) -> None:
     loaded = load_settings(monkeypatch, REDIS_URL="redis://cache:6379/0")
-    assert loaded["CACHES"]["default"] == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": "redis://cache:6379/0",
-    }
+    # The fail-open subclass of Django's RedisCache: a Redis outage must not fail requests.
+    assert loaded["CACHES"]["default"]["BACKEND"] == "config.cache.FailOpenRedisCache"
+    assert loaded["CACHES"]["default"]["LOCATION"] == "redis://cache:6379/0"
     assert loaded["CELERY_BROKER_URL"] == "redis://cache:6379/0"
     assert loaded["CELERY_RESULT_BACKEND"] == "redis://cache:6379/0"
     assert loaded["CELERY_TASK_ALWAYS_EAGER"] is False

@@ -1,0 +1,95 @@
+"""A Redis cache that fails open: with Redis down, reads miss and writes are dropped.
+
+Nothing the service keeps in the cache is the only copy of anything (throttle counters, who is
+watching a game live), so an unreachable Redis must not turn requests into errors: a move is
+accepted while Redis is down. Throttles let requests through meanwhile, which is the lesser evil.
+
+After a failure the cache stays "down" for ``RETRY_AFTER_SECONDS`` and answers at once without
+trying, so a Redis that hangs rather than refuses costs one socket timeout per process per
+interval, not one per cache call.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+RETRY_AFTER_SECONDS = 5.0
+# Errors that mean "Redis is not there right now", as opposed to a bug in how we call it.
+# OSError covers sockets that fail below redis-py's own wrapping.
+UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+
+
+class FailOpenRedisCache(RedisCache):
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._down_until = 0.0
+        self._lock = threading.Lock()
+
+    def is_down(self) -> bool:
+        return time.monotonic() < self._down_until
+
+    def _guard(self, default: T, call: Callable[..., T], *args: Any) -> T:
+        """``call(self, *args)`` (a RedisCache method), or ``default`` while Redis is down."""
+        if self.is_down():
+            return default
+        try:
+            return call(self, *args)
+        except UNAVAILABLE as exc:
+            with self._lock:
+                first = not self.is_down()
+                self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
+            if first:
+                logger.warning("Redis cache unavailable (%s); failing open", exc.__class__.__name__)
+            return default
+
+    def add(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
+    ) -> bool:
+        return self._guard(False, RedisCache.add, key, value, timeout, version)
+
+    def get(self, key: Any, default: Any = None, version: Any = None) -> Any:
+        return self._guard(default, RedisCache.get, key, default, version)
+
+    def set(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None
+    ) -> None:
+        self._guard(None, RedisCache.set, key, value, timeout, version)
+
+    def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> bool:
+        return self._guard(False, RedisCache.touch, key, timeout, version)
+
+    def delete(self, key: Any, version: Any = None) -> bool:
+        return self._guard(False, RedisCache.delete, key, version)
+
+    def get_many(self, keys: Any, version: Any = None) -> dict[Any, Any]:
+        return self._guard({}, RedisCache.get_many, keys, version)
+
+    def has_key(self, key: Any, version: Any = None) -> bool:
+        return self._guard(False, RedisCache.has_key, key, version)
+
+    def incr(self, key: Any, delta: int = 1, version: Any = None) -> int:
+        # As if the key had been absent and then set to the delta: callers counting attempts
+        # see a low count, which is what failing open means.
+        return self._guard(delta, RedisCache.incr, key, delta, version)
+
+    def set_many(self, data: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> list[Any]:
+        return self._guard([], RedisCache.set_many, data, timeout, version)
+
+    def delete_many(self, keys: Any, version: Any = None) -> None:
+        self._guard(None, RedisCache.delete_many, keys, version)
+
+    def clear(self) -> bool:
+        return self._guard(False, RedisCache.clear)

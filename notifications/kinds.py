@@ -1,0 +1,49 @@
+"""The kinds of notification: stable codes that clients branch on (never renamed)."""
+
+from __future__ import annotations
+
+YOUR_TURN = "your_turn"
+REMINDER = "reminder"
+CAUGHT = "caught"
+TARGETED = "targeted"
+SWAPPED = "swapped"
+TIMED_OUT = "timed_out"
+ROUND_OVER = "round_over"
+MATCH_OVER = "match_over"
+INVITED = "invited"
+MODERATION = "moderation"
+
+# In the order preference screens list them.
+KINDS: tuple[str, ...] = (
+    YOUR_TURN,
+    REMINDER,
+    CAUGHT,
+    TARGETED,
+    SWAPPED,
+    TIMED_OUT,
+    ROUND_OVER,
+    MATCH_OVER,
+    INVITED,
+    MODERATION,
+)
+
+# Kinds about a turn that may be over by the time a message would go out: the relay checks that
+# the turn is still the player's before sending one (a held or retried "your turn" for a turn
+# already played is noise).
+TURN_KINDS = frozenset({YOUR_TURN, REMINDER})
+
+# Kinds whose pending messages on one channel collapse into one ("your turn in 3 games").
+COLLAPSIBLE = frozenset({YOUR_TURN})
+
+DESCRIPTIONS: dict[str, str] = {
+    YOUR_TURN: "It is your turn in a game.",
+    REMINDER: "Your turn's time is running out (at configured fractions of the time left).",
+    CAUGHT: "Another player caught you without UNO.",
+    TARGETED: "Another player played a Targeted Draw 2 on you.",
+    SWAPPED: "Another player swapped hands with you (Force Swap).",
+    TIMED_OUT: "Your turn timed out.",
+    ROUND_OVER: "A round of your game is over.",
+    MATCH_OVER: "Your game is over.",
+    INVITED: "Someone invited you to a game.",
+    MODERATION: "A notice from the moderators.",
+}

@@ -1,0 +1,224 @@
+"""Every change to notifications: write them (inbox rows and outbox rows), mark them read, save
+preferences, and hand deliveries to the relay once committed.
+
+``write`` is the one place that creates notifications. The move hook (``outbox.record_move``),
+the reminder sweep and ``notify`` (invitations, moderation notices) all go through it, inside the
+caller's transaction, so a notification exists exactly when its cause committed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, time
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from config.errors import ServiceError
+from notifications import channels, kinds
+from notifications.models import Delivery, Notification, Preference
+from notifications.preferences import preferences_of, quiet_until, wants
+
+if TYPE_CHECKING:
+    from games.models import Game
+    from players.models import User
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A notification to write: to whom, what, and the unique key of its cause (optional)."""
+
+    user: User
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+    key: str | None = None
+
+
+def write(
+    planned: Sequence[Planned], *, game: Game | None = None, now: datetime | None = None
+) -> list[Notification]:
+    """Write the inbox rows and, by each player's preferences, their deliveries.
+
+    Caller holds a transaction (the move's, with the game locked, for moves). At most three
+    queries whatever the number of players: the inbox rows, the preferences of players any
+    external channel can reach, and the deliveries. No network: the relay is queued on commit.
+    """
+    if not planned:
+        return []
+    now = now or timezone.now()
+    notifications = Notification.objects.bulk_create(
+        Notification(user=p.user, kind=p.kind, game=game, data=p.data, key=p.key, created_at=now)
+        for p in planned
+    )
+    users = {p.user.pk: p.user for p in planned}.values()
+    reachable = {
+        (user_id, channel.name)
+        for channel in channels.all_channels()
+        for user_id in channel.reachable_among(users)
+    }
+    if not reachable:
+        return notifications
+    prefs = preferences_of({uid for uid, _ in reachable})
+    deliveries = []
+    for notification, p in zip(notifications, planned, strict=True):
+        pref = prefs.get(p.user.pk)
+        for channel in channels.all_channels():
+            if (p.user.pk, channel.name) not in reachable or not wants(pref, channel.name, p.kind):
+                continue
+            held_until = quiet_until(pref, p.user.time_zone, now)
+            deliveries.append(
+                Delivery(
+                    notification=notification,
+                    channel=channel.name,
+                    status=Delivery.HELD if held_until else Delivery.PENDING,
+                    next_attempt_at=held_until or now,
+                    created_at=now,
+                )
+            )
+    if deliveries:
+        Delivery.objects.bulk_create(deliveries)
+        due = [d.pk for d in deliveries if d.status == Delivery.PENDING]
+        if due:
+            # robust: whatever happens to the relay, the move's other on-commit work still runs.
+            transaction.on_commit(partial(queue_relay, due), robust=True)
+    return notifications
+
+
+def queue_relay(delivery_ids: list[int] | None = None) -> None:
+    """Ask the relay to send these deliveries now. Never raises.
+
+    With Redis down the broker refuses the task: that is logged and nothing more, because the
+    deliveries are safe in the database and the periodic relay sweep sends them once Redis is
+    back. Without Redis (embedded mode) the task runs inline, right here after the commit; its
+    failure must not turn the request that caused it into an error either.
+    """
+    from notifications import tasks
+
+    try:
+        tasks.relay.apply_async(kwargs={"delivery_ids": delivery_ids}, retry=False)
+    except Exception:
+        logger.warning(
+            "Could not queue the notification relay; the periodic sweep will send them",
+            exc_info=True,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Notifications that are not caused by a move
+
+
+def notify(
+    *,
+    user: User,
+    kind: str,
+    game: Game | None = None,
+    data: dict[str, Any] | None = None,
+    key: str | None = None,
+) -> Notification | None:
+    """Notify one player (an invitation, a moderation notice). Joins the caller's transaction
+    when there is one. With ``key``, a second call for the same key does nothing (returns None).
+    """
+    if kind not in kinds.KINDS:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    if key is not None and Notification.objects.filter(key=key).exists():
+        return None
+    try:
+        with transaction.atomic():
+            (notification,) = write([Planned(user, kind, dict(data or {}), key)], game=game)
+    except IntegrityError:
+        if key is None:
+            raise
+        return None  # a concurrent call with the same key won
+    return notification
+
+
+def notify_invited(*, user: User, game: Game, by: User) -> Notification | None:
+    """``by`` invited ``user`` to ``game`` (once per game and player)."""
+    return notify(
+        user=user,
+        kind=kinds.INVITED,
+        game=game,
+        data={"by": by.public_name},
+        key=f"invited:{game.pk}:{user.pk}",
+    )
+
+
+def notify_moderation(*, user: User, message: str, game: Game | None = None) -> Notification:
+    """A moderator's message to one player, shown as written (not translated)."""
+    notification = notify(user=user, kind=kinds.MODERATION, game=game, data={"message": message})
+    assert notification is not None  # no key: always written
+    return notification
+
+
+# ---------------------------------------------------------------------------------------------
+# The inbox
+
+
+def mark_read(*, user: User, notification_id: int) -> Notification:
+    """Mark one of ``user``'s notifications read (again: keeps the first time)."""
+    notification = Notification.objects.filter(pk=notification_id, user=user).first()
+    if notification is None:
+        # Someone else's notification answers like one that does not exist.
+        raise ServiceError("not_found", "No such notification.", 404)
+    if notification.read_at is None:
+        notification.read_at = timezone.now()
+        Notification.objects.filter(pk=notification.pk, read_at__isnull=True).update(
+            read_at=notification.read_at
+        )
+    return notification
+
+
+def mark_all_read(*, user: User, up_to: int | None = None) -> int:
+    """Mark every unread notification of ``user`` read (those with id <= ``up_to`` when given,
+    so a client marks only what it has shown). Returns how many changed."""
+    unread = Notification.objects.filter(user=user, read_at__isnull=True)
+    if up_to is not None:
+        unread = unread.filter(pk__lte=up_to)
+    return unread.update(read_at=timezone.now())
+
+
+# ---------------------------------------------------------------------------------------------
+# Preferences
+
+
+def update_preferences(
+    *,
+    user: User,
+    switches: dict[str, dict[str, bool]] | None = None,
+    quiet_hours: tuple[time, time] | None | bool = False,
+) -> Preference:
+    """Change some switches and/or the quiet hours; what is not given stays as it was.
+
+    ``switches`` maps a registered channel to {kind: on?}. ``quiet_hours`` is (start, end) in
+    local time, None to switch them off, or False (the default) to leave them alone. Held
+    deliveries follow the new quiet hours when the relay next looks at them.
+    """
+    with transaction.atomic():
+        pref, _ = Preference.objects.select_for_update().get_or_create(user=user)
+        if switches:
+            saved = {name: dict(values) for name, values in (pref.switches or {}).items()}
+            for name, values in switches.items():
+                if channels.get(name) is None:
+                    raise ServiceError("invalid_request", f"Unknown channel {name!r}.", 400)
+                for kind, on in values.items():
+                    if kind not in kinds.KINDS:
+                        raise ServiceError("invalid_request", f"Unknown kind {kind!r}.", 400)
+                    saved.setdefault(name, {})[kind] = bool(on)
+            pref.switches = saved
+        if quiet_hours is None:
+            pref.quiet_start = pref.quiet_end = None
+        elif quiet_hours is not False:
+            start, end = quiet_hours  # type: ignore[misc]
+            if start == end:
+                raise ServiceError(
+                    "invalid_request", "Quiet hours must start and end at different times.", 400
+                )
+            pref.quiet_start, pref.quiet_end = start, end
+        pref.save()
+    return pref

@@ -1,0 +1,258 @@
+"""Which moves notify whom: inbox rows written with the move, exactly once, to the right players."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from config.errors import ServiceError
+from games import services
+from games.engine import State
+from games.models import Game, Move
+from notifications import outbox
+from notifications.models import Delivery, Notification
+from tests.games.conftest import Player, give_card, set_state
+from tests.notifications.conftest import (
+    act,
+    clear_outbox,
+    inbox,
+    kinds_of,
+    new_game,
+    others,
+    pass_turn,
+    seat_of,
+    to_move,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_started_game_tells_only_the_first_player_it_is_their_turn(
+    alice: Player, bob: Player
+) -> None:
+    game = new_game(alice, bob)  # this deal opens on a plain Wild: no opening effect
+    first = to_move(game, alice, bob)
+    (second,) = others(game, alice, bob)
+
+    assert kinds_of(first) == ["your_turn"]
+    assert kinds_of(second) == []
+    (notice,) = inbox(first)
+    assert notice.game_id == game.pk
+    assert notice.data == {
+        "opponents": [second.user.public_name],
+        "deadline": game.turn_deadline.isoformat(),
+    }
+
+
+def test_passing_the_turn_notifies_the_next_player_once(alice: Player, bob: Player) -> None:
+    game = new_game(alice, bob)
+    mover = to_move(game, alice, bob)
+    (waiting,) = others(game, alice, bob)
+    clear_outbox()
+
+    act(mover, game, type="draw")
+    assert Notification.objects.count() == 0  # a draw mid-turn keeps the turn: nothing to say
+
+    act(mover, game, type="pass")
+    assert kinds_of(waiting) == ["your_turn"]
+    assert kinds_of(mover) == []
+
+
+def test_every_inbox_row_has_its_own_stable_event_id(alice: Player, bob: Player) -> None:
+    game = new_game(alice, bob)
+    for _ in range(4):
+        pass_turn(to_move(game, alice, bob), game)
+    ids = list(Notification.objects.values_list("event_id", flat=True))
+    assert len(ids) == 5 and len(set(ids)) == 5
+
+
+def test_a_move_that_fails_writes_no_notification(
+    alice: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game(alice, bob)
+    mover = to_move(game, alice, bob)
+    act(mover, game, type="draw")
+    clear_outbox()
+    real = outbox.write
+
+    def write_then_fail(*args: Any, **kwargs: Any) -> Any:
+        real(*args, **kwargs)
+        assert Notification.objects.exists()  # written inside the move's transaction...
+        raise RuntimeError("the move fails after its outbox rows were written")
+
+    monkeypatch.setattr(outbox, "write", write_then_fail)
+    with pytest.raises(RuntimeError):
+        act(mover, game, type="pass")
+    # ...and rolled back with it.
+    assert not Notification.objects.exists()
+    assert not Delivery.objects.exists()
+    assert Game.objects.get(pk=game.pk).version == game.version + 1
+
+
+def test_a_refused_move_writes_no_notification(alice: Player, bob: Player) -> None:
+    game = new_game(alice, bob)
+    (waiting,) = others(game, alice, bob)
+    clear_outbox()
+    with pytest.raises(ServiceError):
+        act(waiting, game, type="draw")  # not their turn
+    assert not Notification.objects.exists()
+
+
+def test_caught_without_uno_notifies_the_caught_player(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    game = new_game(alice, bob, carol)
+    mover = to_move(game, alice, bob, carol)
+    victim, catcher = others(game, alice, bob, carol)
+    target = seat_of(game, victim)
+
+    def one_card_no_uno(state: dict[str, Any]) -> None:
+        seat = state["seats"][target]
+        state["draw_pile"].extend(seat["hand"][1:])
+        seat["hand"] = seat["hand"][:1]
+        seat["uno"] = False
+        seat["exposed"] = True
+
+    set_state(game.pk, one_card_no_uno)
+    clear_outbox()
+    act(catcher, game, type="catch", target=target)
+
+    (notice,) = inbox(victim)
+    assert notice.kind == "caught"
+    assert notice.data == {"by": catcher.user.public_name, "cards": 2}
+    assert kinds_of(catcher) == [] and kinds_of(mover) == []
+
+
+def test_a_targeted_draw_2_notifies_its_target(alice: Player, bob: Player, carol: Player) -> None:
+    game = new_game(alice, bob, carol)
+    mover = to_move(game, alice, bob, carol)
+    victim, bystander = others(game, alice, bob, carol)
+    card = give_card(game.pk, seat_of(game, mover), "targeted_draw2")
+    clear_outbox()
+
+    act(mover, game, type="play", card=card, target=seat_of(game, victim))
+
+    assert "targeted" in kinds_of(victim)
+    (notice,) = inbox(victim, "targeted")
+    assert notice.data == {"by": mover.user.public_name}
+    assert "targeted" not in kinds_of(bystander)
+    # Drawn cards are secret: nothing about them reaches the inbox.
+    assert "cards" not in str(notice.data)
+
+
+def test_a_force_swap_notifies_the_other_hand(alice: Player, bob: Player, carol: Player) -> None:
+    game = new_game(alice, bob, carol)
+    mover = to_move(game, alice, bob, carol)
+    victim, bystander = others(game, alice, bob, carol)
+    card = give_card(game.pk, seat_of(game, mover), "force_swap")
+    clear_outbox()
+
+    act(mover, game, type="play", card=card, target=seat_of(game, victim))
+
+    (notice,) = inbox(victim, "swapped")
+    assert notice.data == {"by": mover.user.public_name}
+    assert inbox(bystander, "swapped") == []
+
+
+def test_a_timeout_notifies_the_late_player_and_passes_the_turn(alice: Player, bob: Player) -> None:
+    game = new_game(alice, bob)
+    late = to_move(game, alice, bob)
+    (waiting,) = others(game, alice, bob)
+    clear_outbox()
+
+    assert services.sweep_expired_turns(now=game.turn_deadline + timedelta(seconds=1)) == 1
+
+    assert kinds_of(late) == ["timed_out"]
+    assert inbox(late)[0].data["opponents"] == [waiting.user.public_name]
+    assert kinds_of(waiting) == ["your_turn"]
+
+
+def test_the_end_of_a_match_tells_every_player_once(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    game = new_game(alice, bob, carol, target_score=0)  # one round decides the match
+    winner = to_move(game, alice, bob, carol)
+    position = seat_of(game, winner)
+
+    def last_card(state: dict[str, Any]) -> None:
+        seat = state["seats"][position]
+        state["draw_pile"].extend(seat["hand"][1:])
+        seat["hand"] = seat["hand"][:1]
+
+    state = set_state(game.pk, last_card)
+    clear_outbox()
+    act(winner, game, type="play", card=state["seats"][position]["hand"][0])
+
+    assert Game.objects.get(pk=game.pk).status == Game.FINISHED
+    for player in (alice, bob, carol):
+        (notice,) = inbox(player)
+        assert notice.kind == "match_over"  # not also "round over": one message per ending
+        assert notice.data["winner"] == winner.user.public_name
+        assert notice.data["you_won"] is (player is winner)
+    assert inbox(winner)[0].data["place"] == 1
+
+
+def test_a_round_that_does_not_end_the_match_tells_everyone_its_result(
+    alice: Player, bob: Player
+) -> None:
+    game = new_game(alice, bob, target_score=100_000)
+    winner = to_move(game, alice, bob)
+    (loser,) = others(game, alice, bob)
+    position = seat_of(game, winner)
+
+    def last_card(state: dict[str, Any]) -> None:
+        seat = state["seats"][position]
+        state["draw_pile"].extend(seat["hand"][1:])
+        seat["hand"] = seat["hand"][:1]
+
+    state = set_state(game.pk, last_card)
+    clear_outbox()
+    act(winner, game, type="play", card=state["seats"][position]["hand"][0])
+
+    (won,) = inbox(winner, "round_over")
+    (lost,) = inbox(loser, "round_over")
+    assert won.data["you_won"] is True and lost.data["you_won"] is False
+    assert won.data["round"] == lost.data["round"] == 1
+    assert won.data["points"] == lost.data["points"] > 0
+    assert won.data["winner"] == winner.user.public_name
+    # The next round is dealt at once: whoever opens it is told it is their turn.
+    opener = to_move(game, alice, bob)
+    assert "your_turn" in kinds_of(opener)
+
+
+def test_recording_the_same_move_twice_is_refused_by_the_unique_key(
+    alice: Player, bob: Player
+) -> None:
+    """Belt and braces: the inbox is exactly-once because it commits with the move, and a bug
+    that recorded one move twice would hit the unique key instead of notifying twice."""
+    game = new_game(alice, bob)
+    move = Move.objects.filter(game=game).latest("number")
+    seats = list(game.seats.select_related("user"))
+    state = State.from_dict(game.state)
+    from django.db import IntegrityError
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        outbox.record_move(
+            game=game, move=move, state=state, events=[], seats=seats, turn_passed=True
+        )
+    assert Notification.objects.count() == 1
+
+
+def test_the_outbox_adds_three_queries_to_a_move_whatever_the_number_of_players(
+    alice: Player, bob: Player, carol: Player, dave: Player
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    players = (alice, bob, carol, dave)
+    game = new_game(*players)
+    mover = to_move(game, *players)
+    act(mover, game, type="draw")
+    with CaptureQueriesContext(connection) as queries:
+        act(mover, game, type="pass")  # the turn passes: a "your turn" with an e-mail delivery
+    ours = [q["sql"] for q in queries.captured_queries if "notifications_" in q["sql"]]
+    # The inbox row, the recipients' preferences, the delivery row: no query per player.
+    assert len(ours) == 3, ours
