@@ -300,56 +300,6 @@ DEFAULT_FROM_EMAIL = env_str(
     "DEFAULT_FROM_EMAIL", default="Uno All Wild <noreply@localhost>", help="From address."
 )
 
-# --- Moderation -------------------------------------------------------------------------------
-
-DISPLAY_NAME_BLOCKLIST = env_list(
-    "DISPLAY_NAME_BLOCKLIST",
-    default=["admin", "moderator", "unoallwild"],
-    help="Words refused anywhere in a display name or username (folded: case, accents, 1337).",
-)
-DISPLAY_NAME_BLOCKLIST_FILE = env_str(
-    "DISPLAY_NAME_BLOCKLIST_FILE",
-    default="",
-    help="A file with more blocked words, one per line (# starts a comment).",
-)
-ADMIN_LOGIN_MAX_FAILURES = env_int(
-    "ADMIN_LOGIN_MAX_FAILURES",
-    default=5,
-    min_value=1,
-    help="Failed admin log-ins (per address and per username) before log-in is refused.",
-)
-ADMIN_LOGIN_WINDOW_SECONDS = env_int(
-    "ADMIN_LOGIN_WINDOW_SECONDS",
-    default=900,
-    min_value=1,
-    help="How long failed admin log-ins are counted, and log-in refused after too many.",
-)
-_collusion_z = env_str(
-    "COLLUSION_Z_THRESHOLD",
-    default="3.0",
-    help="Collusion signals list pairs whose targeting is this many standard deviations off.",
-)
-try:
-    COLLUSION_Z_THRESHOLD = float(_collusion_z)
-except ValueError:
-    raise ImproperlyConfigured(
-        f"COLLUSION_Z_THRESHOLD must be a number, got {_collusion_z!r}."
-    ) from None
-if not COLLUSION_Z_THRESHOLD > 0:
-    raise ImproperlyConfigured("COLLUSION_Z_THRESHOLD must be greater than 0.")
-COLLUSION_MIN_TARGETED_PLAYS = env_int(
-    "COLLUSION_MIN_TARGETED_PLAYS",
-    default=20,
-    min_value=1,
-    help="Targeted plays a pair needs between them before it can be flagged.",
-)
-COLLUSION_WINDOW_DAYS = env_int(
-    "COLLUSION_WINDOW_DAYS",
-    default=90,
-    min_value=1,
-    help="Collusion signals look at games created in this many last days.",
-)
-
 # --- Notifications ----------------------------------------------------------------------------
 
 
