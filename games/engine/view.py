@@ -10,6 +10,7 @@ from typing import Any
 
 from .allwild import Event, catchable_seats, legal_actions
 from .cards import PRESETS, card_type
+from .errors import NOT_IN_ROUND, EngineError
 from .state import CLOCKWISE, State
 
 
@@ -20,6 +21,9 @@ def card(card_id: str) -> dict[str, str]:
 def view(state: State, seat: int) -> dict[str, Any]:
     """The position as ``seat`` sees it (a JSON-ready dict)."""
     s = state
+    if not 0 <= seat < len(s.seats):
+        # Python would happily read seats[-1]: someone else's hand. Refuse instead.
+        raise EngineError(NOT_IN_ROUND, f"there is no seat {seat} in this game")
     me = s.seats[seat]
     pending = None
     if s.pending:
@@ -80,7 +84,8 @@ def _public(s: State) -> dict[str, Any]:
         "discard_pile": [card(c) for c in s.discard_pile],
         "draw_size": len(s.draw_pile),
         "points": dict(PRESETS[s.preset].points),
-        "round_results": [dict(r) for r in s.round_results],
+        # Deep copies: a view is plain data that shares nothing with the state it came from.
+        "round_results": [_copy(r) for r in s.round_results],
         "winner": s.winner,
     }
 
@@ -90,16 +95,21 @@ def visible_event(event: Event, seat: int | None) -> Event | None:
 
     Returns None when the seat may not see the event at all (chance outcomes).
     """
-    if seat is None:
-        out = {k: v for k, v in event.items() if k not in ("secret", "to")}
-        out.update(event.get("secret", {}))
-        return out
-    if event["type"] == "chance":
+    if seat is not None and event["type"] == "chance":
         return None
-    out = {k: v for k, v in event.items() if k not in ("secret", "to")}
-    if "secret" in event and event.get("to") == seat:
-        out.update(event["secret"])
+    out = {k: _copy(v) for k, v in event.items() if k not in ("secret", "to")}
+    if "secret" in event and (seat is None or event.get("to") == seat):
+        out.update(_copy(event["secret"]))
     return out
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (faster than copy.deepcopy for these small trees)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
 
 
 def visible_events(events: list[Event], seat: int | None) -> list[Event]:
