@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -262,6 +263,11 @@ THROTTLE_RATES = {
     "actions": env_str("THROTTLE_ACTIONS", default="120/min", help="Game actions per user."),
     "games": env_str("THROTTLE_GAMES", default="60/min", help="Create/join games per user."),
     "reports": env_str("THROTTLE_REPORTS", default="10/hour", help="Player reports per user."),
+    "webhooks": env_str(
+        "THROTTLE_WEBHOOKS",
+        default="30/hour",
+        help="New webhook endpoints and webhook test events per user.",
+    ),
 }
 
 REST_FRAMEWORK = {
@@ -289,6 +295,10 @@ SPECTACULAR_SETTINGS = {
         "StatusEnum": "moderation.api.serializers.GAME_STATUS_VALUES",
         "ReportStatusEnum": "moderation.models.Report.STATUSES",
         "ReportReasonEnum": "moderation.models.Report.REASONS",
+        # Notification kinds keep one name wherever they appear (webhook `kinds` filters too);
+        # the webhook event's `type` gets its own.
+        "KindEnum": "notifications.kinds.KINDS",
+        "WebhookEventTypeEnum": "notifications.models.WebhookDelivery.TYPES",
     },
 }
 
@@ -350,6 +360,61 @@ NOTIFY_CLAIM_TIMEOUT_SECONDS = env_int(
     default=600,
     min_value=30,
     help="A delivery claimed this long ago and not finished is sent again (its worker died).",
+)
+
+# Web Push (notifications/vapid.py). Without a configured key pair, debug and embedded (SQLite)
+# mode generate one once and keep it beside the SQLite file, so restarts keep the subscriptions;
+# elsewhere Web Push is off and the key endpoint answers 404 `push_unavailable`.
+VAPID_PRIVATE_KEY = env_str(
+    "VAPID_PRIVATE_KEY",
+    default="",
+    help="Web Push: the VAPID private key (base64url raw 32 bytes, base64 DER or PEM).",
+)
+VAPID_PUBLIC_KEY = env_str(
+    "VAPID_PUBLIC_KEY",
+    default="",
+    help="Web Push: the VAPID public key (base64url); optional, must match the private key.",
+)
+VAPID_SUBJECT = env_str(
+    "VAPID_SUBJECT",
+    default="mailto:" + (parseaddr(DEFAULT_FROM_EMAIL)[1] or "noreply@localhost"),
+    help="Web Push: who push services may contact about our pushes (mailto: or https: URL).",
+)
+if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured("VAPID_SUBJECT must be a mailto: address or an https:// URL.")
+if VAPID_PRIVATE_KEY:
+    from notifications.vapid import VapidKeyError, from_settings
+
+    try:
+        from_settings(VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY)
+    except VapidKeyError as exc:
+        raise ImproperlyConfigured(f"VAPID_PRIVATE_KEY / VAPID_PUBLIC_KEY: {exc}.") from None
+elif VAPID_PUBLIC_KEY:
+    raise ImproperlyConfigured("VAPID_PUBLIC_KEY is set without VAPID_PRIVATE_KEY.")
+# Where a generated pair is kept (debug or embedded mode only); ignored when the keys are set.
+VAPID_KEY_FILE: Path | None = (
+    Path(SQLITE_PATH).with_name(Path(SQLITE_PATH).name + ".vapid-key.pem")
+    if DEBUG or not DATABASE_URL
+    else None
+)
+
+# Webhooks (notifications/channels/webhook.py).
+WEBHOOK_MAX_FAILURES = env_int(
+    "WEBHOOK_MAX_FAILURES",
+    default=10,
+    min_value=1,
+    help="Webhook deliveries in a row that may fail before the endpoint is switched off.",
+)
+WEBHOOK_TIMEOUT_SECONDS = env_int(
+    "WEBHOOK_TIMEOUT_SECONDS",
+    default=10,
+    min_value=1,
+    help="How long a webhook receiver (or a push service) has to answer one request.",
+)
+WEBHOOK_ALLOW_LOOPBACK = env_bool(
+    "WEBHOOK_ALLOW_LOOPBACK",
+    default=False,
+    help="Allow webhook URLs on this machine (127.0.0.1, ::1, localhost) also when DEBUG is off.",
 )
 
 # --- Moderation -------------------------------------------------------------------------------

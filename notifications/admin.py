@@ -7,7 +7,14 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
-from notifications.models import Delivery, Notification, Preference
+from notifications.models import (
+    Delivery,
+    Notification,
+    Preference,
+    PushSubscription,
+    WebhookAttempt,
+    WebhookEndpoint,
+)
 
 
 class DeliveryInline(admin.TabularInline):
@@ -62,3 +69,47 @@ class PreferenceAdmin(admin.ModelAdmin):
     list_display = ["user", "quiet_start", "quiet_end", "updated_at"]
     search_fields = ["user__username"]
     raw_id_fields = ["user"]
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(admin.ModelAdmin):
+    list_display = ["id", "user", "user_agent", "created_at", "last_success_at"]
+    search_fields = ["user__username", "endpoint"]
+    raw_id_fields = ["user"]
+    readonly_fields = ["endpoint", "p256dh", "auth", "created_at", "last_success_at"]
+
+
+@admin.register(WebhookEndpoint)
+class WebhookEndpointAdmin(admin.ModelAdmin):
+    list_display = ["id", "user", "url", "active", "failure_count", "disabled_at", "created_at"]
+    list_filter = ["active"]
+    search_fields = ["user__username", "url"]
+    raw_id_fields = ["user", "token"]
+    # The signing secret is its owner's: never shown, not even here.
+    exclude = ["secret"]
+    readonly_fields = ["created_at", "last_success_at", "last_failure_at"]
+
+
+@admin.register(WebhookAttempt)
+class WebhookAttemptAdmin(admin.ModelAdmin):
+    """The webhook delivery log: every request, its answer and how long it took."""
+
+    list_display = [
+        "id",
+        "endpoint",
+        "delivery",
+        "attempt",
+        "status_code",
+        "ok",
+        "duration_ms",
+        "at",
+    ]
+    list_filter = ["ok", "at"]
+    search_fields = ["endpoint__url", "endpoint__user__username", "delivery__event_id"]
+    raw_id_fields = ["endpoint", "delivery"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False

@@ -129,3 +129,142 @@ class Preference(models.Model):
 
     def __str__(self) -> str:
         return f"notification preferences of user {self.user_id}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Web Push and webhooks: where the "webpush" and "webhook" channels send (notifications/channels).
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (its ``PushSubscription.toJSON()``). A browser that
+    subscribes again with the same endpoint replaces the row; the push service's 404/410 for an
+    endpoint deletes it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    # The push service's URL for this browser: a capability, unique to the subscription.
+    endpoint = models.URLField(max_length=2000, unique=True)
+    p256dh = models.CharField(max_length=200)  # the browser's P-256 public key, base64url
+    auth = models.CharField(max_length=100)  # the 16-byte auth secret, base64url
+    user_agent = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of user {self.user_id}"
+
+
+class WebhookEndpoint(models.Model):
+    """A URL a third-party app gave us to POST a player's notifications to, signed with
+    ``secret``. Bound to an API token when ``token`` is set: it then stops with the token."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhook_endpoints"
+    )
+    token = models.ForeignKey(
+        "players.ApiToken",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="webhook_endpoints",
+    )
+    url = models.URLField(max_length=2000)
+    description = models.CharField(max_length=100, blank=True)
+    # HMAC-SHA256 key of the signatures; shown to the owner once, when the endpoint is created.
+    secret = models.CharField(max_length=100)
+    # Only these kinds (plus test events); empty: every kind the player's preferences send.
+    kinds = models.JSONField(default=list, blank=True)
+    active = models.BooleanField(default=True)
+    # Failed requests in a row; WEBHOOK_MAX_FAILURES of them switch the endpoint off.
+    failure_count = models.PositiveIntegerField(default=0)
+    disabled_at = models.DateTimeField(null=True, blank=True)
+    disabled_reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+    last_failure_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            models.Index(fields=["user"], condition=Q(active=True), name="webhook_active_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"webhook {self.pk} of user {self.user_id} ({self.url})"
+
+    def wants(self, kind: str) -> bool:
+        return not self.kinds or kind in self.kinds
+
+
+class WebhookDelivery(models.Model):
+    """One event for one endpoint: the same ``event_id`` and body on every try. Notifications
+    are retried by the relay (their ``Delivery`` row), test events by ``next_attempt_at``."""
+
+    NOTIFICATION = "notification"
+    TEST = "test"
+    TYPES = [(NOTIFICATION, "Notification"), (TEST, "Test event")]
+
+    PENDING = "pending"  # not delivered yet; will be tried again
+    SENDING = "sending"  # a test event claimed by a sender
+    SENT = "sent"
+    FAILED = "failed"  # given up
+    STATUSES = [(PENDING, "Pending"), (SENDING, "Sending"), (SENT, "Sent"), (FAILED, "Failed")]
+
+    endpoint = models.ForeignKey(
+        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    event_id = models.UUIDField()
+    type = models.CharField(max_length=20, choices=TYPES, default=NOTIFICATION)
+    kind = models.CharField(max_length=20)
+    payload = models.JSONField()
+    status = models.CharField(max_length=10, choices=STATUSES, default=PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    # Only for test events (the relay schedules notifications): when to try again.
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["endpoint", "event_id"], name="one_webhook_per_event")
+        ]
+        indexes = [
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=Q(status__in=["pending", "sending"], next_attempt_at__isnull=False),
+                name="webhook_due",
+            ),
+        ]
+        verbose_name_plural = "webhook deliveries"
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.event_id} to webhook {self.endpoint_id} ({self.status})"
+
+
+class WebhookAttempt(models.Model):
+    """One HTTP request to a webhook endpoint: the delivery log its owner reads."""
+
+    delivery = models.ForeignKey(
+        WebhookDelivery, on_delete=models.CASCADE, related_name="attempt_log"
+    )
+    endpoint = models.ForeignKey(WebhookEndpoint, on_delete=models.CASCADE, related_name="attempts")
+    attempt = models.PositiveSmallIntegerField()  # 1 for the first try of the event
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)  # none: no answer
+    ok = models.BooleanField(default=False)
+    duration_ms = models.PositiveIntegerField(default=0)
+    error = models.CharField(max_length=500, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["endpoint", "-id"], name="webhook_attempt_log")]
+
+    def __str__(self) -> str:
+        return f"attempt {self.attempt} of {self.delivery_id}: {self.status_code or self.error}"

@@ -45,9 +45,11 @@ def write(
 ) -> list[Notification]:
     """Write the inbox rows and, by each player's preferences, their deliveries.
 
-    Caller holds a transaction (the move's, with the game locked, for moves). At most three
-    queries whatever the number of players: the inbox rows, the preferences of players any
-    external channel can reach, and the deliveries. No network: the relay is queued on commit.
+    Caller holds a transaction (the move's, with the game locked, for moves). The same number
+    of queries whatever the number of players: the inbox rows, one per channel whose targets
+    have a table of their own (push subscriptions, webhook endpoints), the preferences of players
+    any external channel can reach, and the deliveries. No network: the relay is queued on
+    commit.
     """
     if not planned:
         return []

@@ -11,8 +11,22 @@ from notifications import reminders
 @shared_task(name="notifications.tasks.relay")
 def relay(delivery_ids: list[int] | None = None) -> int:
     """Send due deliveries (only ``delivery_ids`` when given: queued after a commit). Run
-    periodically without ids as the sweep that catches everything else."""
-    return relay_module.relay(delivery_ids=delivery_ids)
+    periodically without ids as the sweep that catches everything else (webhook test events
+    that are due for a retry too)."""
+    sent = relay_module.relay(delivery_ids=delivery_ids)
+    if delivery_ids is None:
+        from notifications.channels import webhook
+
+        sent += webhook.send_due_tests()
+    return sent
+
+
+@shared_task(name="notifications.tasks.send_webhook_tests")
+def send_webhook_tests(ids: list[int]) -> int:
+    """Send webhook test events right after the request that queued them committed."""
+    from notifications.channels import webhook
+
+    return webhook.send_due_tests(ids=ids)
 
 
 @shared_task(name="notifications.tasks.send_reminders")

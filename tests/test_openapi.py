@@ -75,6 +75,16 @@ STABLE_OPERATION_IDS = [
     "notifications_read",
     "notifications_read_all",
     "notifications_unread_count",
+    "notifications_webhooks_attempts_list",
+    "notifications_webhooks_create",
+    "notifications_webhooks_destroy",
+    "notifications_webhooks_list",
+    "notifications_webhooks_partial_update",
+    "notifications_webhooks_retrieve",
+    "notifications_webhooks_test",
+    "notifications_webpush_key_retrieve",
+    "notifications_webpush_subscriptions_create",
+    "notifications_webpush_subscriptions_delete",
 ]
 
 # Operations anyone may call: no token, no session. Everything else answers 401 without one.
@@ -88,7 +98,14 @@ PUBLIC_OPERATIONS = {
 }
 
 # The operations whose request and response carry examples.
-WITH_EXAMPLES = {"auth_signup", "auth_tokens_create", "games_create", "games_actions_create"}
+WITH_EXAMPLES = {
+    "auth_signup",
+    "auth_tokens_create",
+    "games_create",
+    "games_actions_create",
+    "notifications_webhooks_create",
+    "notifications_webpush_subscriptions_create",
+}
 
 HTTP_METHODS = ("get", "put", "patch", "post", "delete")
 Operation = dict[str, Any]

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from notifications.api import views
+from notifications.api import views, webhooks, webpush
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("notifications/", views.InboxView.as_view(), name="notifications"),
@@ -21,5 +21,38 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "notifications/<int:notification_id>/read/",
         views.ReadView.as_view(),
         name="notification-read",
+    ),
+    # Web Push (web/static/web/push.js calls exactly these).
+    path(
+        "notifications/webpush/key/",
+        webpush.PushKeyView.as_view(),
+        name="notifications-webpush-key",
+    ),
+    path(
+        "notifications/webpush/subscriptions/",
+        webpush.PushSubscriptionsView.as_view(),
+        name="notifications-webpush-subscriptions",
+    ),
+    path(
+        "notifications/webpush/subscriptions/delete/",
+        webpush.PushUnsubscribeView.as_view(),
+        name="notifications-webpush-unsubscribe",
+    ),
+    # Webhooks.
+    path("notifications/webhooks/", webhooks.WebhookListView.as_view(), name="webhooks"),
+    path(
+        "notifications/webhooks/<int:webhook_id>/",
+        webhooks.WebhookView.as_view(),
+        name="webhook",
+    ),
+    path(
+        "notifications/webhooks/<int:webhook_id>/test/",
+        webhooks.WebhookTestView.as_view(),
+        name="webhook-test",
+    ),
+    path(
+        "notifications/webhooks/<int:webhook_id>/attempts/",
+        webhooks.WebhookAttemptsView.as_view(),
+        name="webhook-attempts",
     ),
 ]

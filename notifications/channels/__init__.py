@@ -14,7 +14,11 @@ from importlib import import_module
 from notifications.channels.base import Channel, Item, Message, PermanentDeliveryError
 
 # Modules that register a channel when imported, in the order preference screens show them.
-BUILTIN = ["notifications.channels.email"]
+BUILTIN = [
+    "notifications.channels.email",
+    "notifications.channels.webpush",
+    "notifications.channels.webhook",
+]
 
 _registry: dict[str, Channel] = {}
 

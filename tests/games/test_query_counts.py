@@ -25,10 +25,12 @@ VIEW_QUERIES = 3  # token, the game (if visible to me), seats with their users
 # token, savepoint, game FOR UPDATE, seats, insert move, update game, release savepoint, seats
 # with users (to render the view)
 ACTION_QUERIES = 8
-# One more when the action passes the turn: the next player's "your turn" inbox row, written in
-# the move's transaction (notifications.outbox). Players with a verified e-mail address add two:
-# their notification preferences and the e-mail delivery row.
-TURN_PASSING_ACTION_QUERIES = ACTION_QUERIES + 1
+# Three more when the action passes the turn, written in the move's transaction
+# (notifications.outbox): the next player's "your turn" inbox row, and whether they have push
+# subscriptions and webhook endpoints (one query per such channel). Players with a verified
+# e-mail address, a subscription or an endpoint add two: their notification preferences and the
+# delivery rows.
+TURN_PASSING_ACTION_QUERIES = ACTION_QUERIES + 3
 EVENTS_QUERIES = 4  # token, the game (if visible to me), my seat, one page of moves
 LIST_QUERIES = 4  # token, the games, their seats, the seats' users
 
