@@ -276,6 +276,7 @@ class Stats:
         self.missed_arrivals = 0
         self.window: dict[str, float] = {}
         self.open_rate = 0.0
+        self.poll_interval = 0.0
         self.stopped_at: datetime | None = None
 
     def record(self, phase: str, kind: str, status: int, code: str, seconds: float) -> None:
@@ -296,7 +297,9 @@ def expected(kind: str, status: int, code: str) -> bool:
     if status == 304:
         return kind.startswith("view")
     if status == 409:
-        return kind in ("action", "catch", "replay") and code in INTENDED_409
+        if kind == "resend" and code == "request_in_progress":
+            return True  # the unanswered first request is still running: resent again shortly
+        return kind in ("action", "catch", "replay", "resend") and code in INTENDED_409
     return False
 
 
@@ -367,8 +370,23 @@ class Client:
         status, data, headers = await self.call(
             kind, "POST", path, player, body=body, headers={"Idempotency-Key": key}
         )
+        first = status
+        for attempt in range(1, 6):
+            # No answer (the connection broke or timed out): the action may or may not have been
+            # applied. A correct client sends the same key and body again; the server answers
+            # with the stored response, or applies it now, never twice.
+            if not (
+                status == 0
+                or (first == 0 and status == 409 and _code(data) == "request_in_progress")
+            ):
+                break
+            await asyncio.sleep(0.5 * attempt)
+            self.stats.events[(self.stats.phase, "actions resent after no answer")] += 1
+            status, data, headers = await self.call(
+                "resend", "POST", path, player, body=body, headers={"Idempotency-Key": key}
+            )
         if status == 200 and data is not None:
-            if headers.get("Idempotent-Replayed"):
+            if headers.get("Idempotent-Replayed") and first != 0:
                 self.stats.errors.append(f"first request replayed: {table.game_id}")
             self.stats.applied[table.game_id] += 1
             if self.rng.random() < ARGS.retry_fraction:
@@ -386,6 +404,10 @@ class Client:
                 if not ok:
                     self.stats.errors.append(f"replay differs: {again} {table.game_id}")
         return status, data
+
+
+def _code(data: dict[str, Any] | None) -> str:
+    return str(data["error"].get("code", "")) if data and "error" in data else ""
 
 
 ARGS: argparse.Namespace  # set in main(); read by the client's retry decision
@@ -580,7 +602,8 @@ async def poll(client: Client, table: Table, player: Player, stop: asyncio.Event
     or not the last poll has been answered."""
     loop = asyncio.get_running_loop()
     pending: set[asyncio.Task[Any]] = set()
-    due = loop.time() + client.rng.uniform(0, ARGS.poll_interval)
+    interval = client.stats.poll_interval
+    due = loop.time() + client.rng.uniform(0, interval)
 
     async def once() -> None:
         headers = {"If-None-Match": player.poll_etag} if player.poll_etag else None
@@ -592,7 +615,7 @@ async def poll(client: Client, table: Table, player: Player, stop: asyncio.Event
 
     while not stop.is_set():
         await asyncio.sleep(max(0.0, due - loop.time()))
-        due += ARGS.poll_interval
+        due += interval
         if stop.is_set():
             break
         task = asyncio.create_task(once())
@@ -616,7 +639,7 @@ async def finish(stats: Stats, name: str, tasks: list[asyncio.Task[Any]]) -> Non
     """Wait for client tasks to finish the step they are in (an idle turn included)."""
     if not tasks:
         return
-    done, late = await asyncio.wait(tasks, timeout=ARGS.idle_turn_seconds + 30)
+    done, late = await asyncio.wait(tasks, timeout=ARGS.idle_turn_seconds + 90)
     for task in late:
         task.cancel()
         stats.errors.append(f"{name}: a client task did not finish its step")
@@ -663,6 +686,16 @@ async def drive(args: argparse.Namespace, base: str, tables: list[Table], stats:
         rate = actions / stats.window["closed"] * args.rate_fraction
         stats.open_rate = rate
         print(f"  open loop at {rate:.1f} actions/s", flush=True)
+        # Polls come on top of the moves' own views: keep the open loop's total at about the same
+        # fraction of what the closed loop reached (polls no more often than the closed loop's
+        # view rate × the fraction), or the polls alone could overload the server.
+        views = sum(
+            n for (ph, kind, _, _), n in stats.codes.items() if ph == "closed" and kind == "view"
+        )
+        budget = max(views / stats.window["closed"] * args.rate_fraction, 1e-6)
+        everyone = sum(len(t.players) for t in tables)
+        stats.poll_interval = max(args.poll_interval, everyone / budget)
+        print(f"  polls every {stats.poll_interval:.1f} s per player", flush=True)
         gate = Gate(rate, stats, rng)
         control.gate = gate
         gate_task = asyncio.create_task(gate.run(control.stop))
@@ -814,8 +847,9 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str]) -> int:
     rate = stats.open_rate
     print(f"\n## Latency at a fixed arrival rate (open loop, {rate:.1f} actions/s)\n")
     print(f"Poisson arrivals at {args.rate_fraction:g} × the closed-loop action rate; every player")
-    print(f"polls its view every {args.poll_interval:g} s. {stats.missed_arrivals} arrivals found")
-    print("no player ready (lost).\n")
+    print(f"polls its view every {stats.poll_interval:.1f} s (--poll-interval, or less often so")
+    print("that the polls stay within the same fraction of the closed loop's view rate).")
+    print(f"{stats.missed_arrivals} arrivals found no player ready (lost).\n")
     print("| endpoint | requests | per second | p50 ms | p95 ms | p99 ms | max ms |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     view_all = stats.latency[("open", "view")] + stats.latency[("open", "view poll")]
@@ -898,7 +932,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--duration", type=float, default=60, help="seconds of each measured phase")
     p.add_argument("--warmup", type=float, default=5)
     p.add_argument("--rate-fraction", type=float, default=0.5, help="open loop: × max rate")
-    p.add_argument("--poll-interval", type=float, default=2.0, help="open loop: view polls, s")
+    p.add_argument(
+        "--poll-interval",
+        type=float,
+        default=2.0,
+        help="open loop: each player polls its view this often at most (seconds)",
+    )
     p.add_argument("--idle-fraction", type=float, default=0.1, help="games with an idle player")
     p.add_argument("--idle-turn-seconds", type=int, default=2)
     p.add_argument("--turn-seconds", type=int, default=3600, help="clock of the other games")
