@@ -28,21 +28,24 @@ version* as the next player's action, so one of the two gets the intended
 ``409 version_conflict`` (or ``game_over``); ``--retry-fraction`` of the accepted actions are
 sent again with the same key and body, as after a lost response, and must come back as the
 stored answer (``Idempotent-Replayed: true``) without a second move. In ``--idle-fraction`` of
-the games one player has a ``--idle-turn-seconds`` clock and lets every other turn of theirs run
-out; the client waits until the sweep has timed it out. A finished game is followed by a rematch
-through the API.
+the games every player has a ``--idle-turn-seconds`` (5 s) clock, and one of them lets every
+other turn of theirs run out; the client waits until the sweep has timed it out. A finished game
+is followed by a rematch through the API.
 
 Phases, one after the other on the same server:
 
-1. **warm-up** (``--warmup`` s), not counted;
-2. **closed loop, games** (``--duration`` s): every table as fast as it can go; the action rate
-   reached is the maximum;
-3. **closed loop, baseline** (``--duration`` s): as many clients as tables, each POSTing
+1. **baseline, closed loop** (``--duration`` s): as many clients as tables, each POSTing
    ``/bench/baseline/<game>/`` with a bearer token as fast as it can (one transaction: the
    game row ``SELECT … FOR UPDATE``, one ``UPDATE``, one ``INSERT`` into the move log);
-4. **open loop** (``--duration`` s): actions are released at a fixed Poisson arrival rate of
-   ``--rate-fraction`` (0.5) × the phase-2 maximum, and every player polls its game view every
-   ``--poll-interval`` s whatever the server's answers; p50/p95/p99 come from this phase.
+2. the games are dealt, then played without a pause through the next three phases (a table left
+   alone would run out its clock): **warm-up** (``--warmup`` s, not counted);
+3. **games, closed loop** (``--duration`` s): every table as fast as it can go; the action rate
+   reached is the maximum;
+4. **open loop** (a short settle, then ``--duration`` s): actions are released at a fixed
+   Poisson arrival rate of ``--rate-fraction`` (0.5) × the phase-3 maximum, and every player
+   polls its game view with ``If-None-Match`` at a fixed interval whatever the server answers
+   (``--poll-interval``, or less often so that the polls add no more than ``--poll-share`` ×
+   the moves' own view requests); p50/p95/p99 come from this phase.
 
 At the end the database is checked: every accepted action is exactly one move (retries made
 none), every baseline request exactly one row, every timeout came after its turn's deadline, and
@@ -686,13 +689,14 @@ async def drive(args: argparse.Namespace, base: str, tables: list[Table], stats:
         rate = actions / stats.window["closed"] * args.rate_fraction
         stats.open_rate = rate
         print(f"  open loop at {rate:.1f} actions/s", flush=True)
-        # Polls come on top of the moves' own views: keep the open loop's total at about the same
-        # fraction of what the closed loop reached (polls no more often than the closed loop's
-        # view rate × the fraction), or the polls alone could overload the server.
+        # Polls come on top of the moves' own views (each released move brings the next player's
+        # view with it): they get --poll-share of that view rate, so that the open loop offers
+        # about --rate-fraction of the closed loop's requests, not more; polls at a fixed
+        # interval alone could otherwise overload the server.
         views = sum(
             n for (ph, kind, _, _), n in stats.codes.items() if ph == "closed" and kind == "view"
         )
-        budget = max(views / stats.window["closed"] * args.rate_fraction, 1e-6)
+        budget = max(views / stats.window["closed"] * args.rate_fraction * args.poll_share, 1e-6)
         everyone = sum(len(t.players) for t in tables)
         stats.poll_interval = max(args.poll_interval, everyone / budget)
         print(f"  polls every {stats.poll_interval:.1f} s per player", flush=True)
@@ -848,7 +852,7 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str]) -> int:
     print(f"\n## Latency at a fixed arrival rate (open loop, {rate:.1f} actions/s)\n")
     print(f"Poisson arrivals at {args.rate_fraction:g} × the closed-loop action rate; every player")
     print(f"polls its view every {stats.poll_interval:.1f} s (--poll-interval, or less often so")
-    print("that the polls stay within the same fraction of the closed loop's view rate).")
+    print(f"that polls add at most {args.poll_share:g} × the moves' own view requests).")
     print(f"{stats.missed_arrivals} arrivals found no player ready (lost).\n")
     print("| endpoint | requests | per second | p50 ms | p95 ms | p99 ms | max ms |")
     print("|---|---:|---:|---:|---:|---:|---:|")
@@ -868,6 +872,12 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str]) -> int:
             f" | {ms(max(lat) if lat else float('nan'))} |"
         )
     print(f"\n{polls_304:,} of the open loop's {len(view_all):,} view requests were 304.")
+    closed_total = sum(n for (p, k, _, _), n in stats.codes.items() if p == "closed") / closed
+    open_total = sum(n for (p, k, _, _), n in stats.codes.items() if p == "open") / open_
+    print(
+        f"Requests of every kind: {open_total:,.1f}/s in the open loop, "
+        f"{open_total / closed_total:.0%} of the closed loop's {closed_total:,.1f}/s."
+    )
     p99_action = percentile(stats.latency[("open", "action")], 99) * 1000
     p99_view = percentile(view_all, 99) * 1000
 
@@ -938,8 +948,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=2.0,
         help="open loop: each player polls its view this often at most (seconds)",
     )
+    p.add_argument(
+        "--poll-share",
+        type=float,
+        default=0.25,
+        help="open loop: polls/s as a share of the moves' own view requests/s (see above)",
+    )
     p.add_argument("--idle-fraction", type=float, default=0.1, help="games with an idle player")
-    p.add_argument("--idle-turn-seconds", type=int, default=2)
+    p.add_argument("--idle-turn-seconds", type=int, default=5, help="their turn clock")
     p.add_argument("--turn-seconds", type=int, default=3600, help="clock of the other games")
     p.add_argument("--target-score", type=int, default=0, help="0: one-round matches")
     p.add_argument("--retry-fraction", type=float, default=0.02, help="actions sent twice")
