@@ -94,7 +94,7 @@ def test_the_planner_reads_games_and_seats_through_indexes(probe: Probe, name: s
 @pytest.mark.parametrize("name", list(QUERIES))
 def test_every_statement_can_use_an_index(probe: Probe, name: str) -> None:
     """Every statement, the prefetches included, with sequential scans priced out: an index
-    serves it. (At 1/100 scale PostgreSQL rightly reads the ~30 pages of games_seat instead of
+    serves it. (At 1/100 scale PostgreSQL rightly reads the few pages of games_seat instead of
     probing an index for the seats of my 25 games; at full scale it probes, see
     docs/performance.md. What must never happen is that no index could.)"""
     for number, sql in enumerate(capture(QUERIES[name], probe), 1):
