@@ -109,9 +109,11 @@ SQLITE_PATH = env_str(
     default=str(BASE_DIR / "db.sqlite3"),
     help="SQLite file used when DATABASE_URL is unset.",
 )
+# 0 by default: under ASGI every request runs in its own thread, so a kept connection is never
+# reused and persistent connections pile up until PostgreSQL refuses new ones.
 CONN_MAX_AGE = env_int(
     "CONN_MAX_AGE",
-    default=60,
+    default=0,
     min_value=0,
     help="Seconds to keep a PostgreSQL connection open (0: close after each request).",
 )
