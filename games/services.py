@@ -26,6 +26,7 @@ from games.engine.state import MATCH_OVER, ROUND_OVER
 from games.models import Game, Move, RoundResult, Seat
 from moderation.selectors import is_blocked
 from notifications import outbox
+from notifications.services import notify_invited
 from players.models import ApiToken, User
 
 # Lowered only by tests and demos (TURN_SECONDS_MIN) that want to watch a turn time out.
@@ -249,7 +250,7 @@ def rematch(*, user: User, game_id: Any) -> Game:
             if not existing.seats.filter(user=user).exists():
                 return join_game(user=user, game_id=existing.pk)
             return existing
-        return create_game(
+        new = create_game(
             host=user,
             preset=game.preset,
             max_players=game.seats.count(),
@@ -259,6 +260,11 @@ def rematch(*, user: User, game_id: Any) -> Game:
             options=game.options,
             rematch_of=game,
         )
+        # The other players of the finished game are invited: they may join it by its id.
+        for seat in game.seats.select_related("user"):
+            if seat.user is not None and seat.user_id != user.pk:
+                notify_invited(user=seat.user, game=new, by=user)
+        return new
 
 
 # ---------------------------------------------------------------------------------------------
