@@ -45,8 +45,16 @@ class Game(models.Model):
     max_players = models.PositiveSmallIntegerField(default=4)
     target_score = models.PositiveIntegerField(default=500)
     turn_seconds = models.PositiveIntegerField(default=24 * 3600)
-    # Timeout policy: after this many timeouts in a row the seat is given up (see services).
+    # Timeout policy: after this many timeouts in a row the seat is given up (see services):
+    # handed to a bot (the player may take it back) or, by the older policy, left.
     max_timeouts = models.PositiveSmallIntegerField(default=3)
+    POLICY_BOT = "bot"
+    POLICY_LEAVE = "leave"
+    TIMEOUT_POLICIES = [
+        (POLICY_BOT, "A bot takes the seat over"),
+        (POLICY_LEAVE, "The player leaves"),
+    ]
+    timeout_policy = models.CharField(max_length=8, choices=TIMEOUT_POLICIES, default=POLICY_BOT)
     visibility = models.CharField(max_length=8, choices=VISIBILITIES, default=PRIVATE)
     status = models.CharField(max_length=10, choices=STATUSES, default=LOBBY)
     # Bumped by every state change; clients send it back as expected_version.
@@ -83,10 +91,25 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
+    """A place at the table. Who plays it:
+
+    - a person: ``user`` set, ``bot_level`` empty;
+    - a bot the host added (a seat filler): ``user`` None, ``bot_level`` and ``bot_name`` set;
+    - a person's seat taken over by a bot (timeouts, moderation): ``user`` set *and*
+      ``bot_level`` set, ``taken_over_at`` when it happened. The person takes it back by acting
+      (or ``reclaim``), which empties ``bot_level`` again.
+
+    A seat whose user deleted their account also has ``user`` None, but no ``bot_level``.
+    """
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="seats"
     )
+    # Non-empty while a bot plays this seat: one of games.bots.LEVELS.
+    bot_level = models.CharField(max_length=16, blank=True, default="")
+    bot_name = models.CharField(max_length=40, blank=True, default="")
+    taken_over_at = models.DateTimeField(null=True, blank=True)
     # The engine's seat number, fixed when the game starts (seat order is shuffled then).
     position = models.PositiveSmallIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(default=timezone.now)
@@ -106,6 +129,16 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.position} of {self.game_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        """A bot plays this seat now (a seat filler or a taken-over seat)."""
+        return bool(self.bot_level)
+
+    @property
+    def taken_over(self) -> bool:
+        """A person's seat that a bot plays until they take it back."""
+        return bool(self.bot_level) and self.user_id is not None
 
 
 class Move(models.Model):

@@ -58,16 +58,25 @@ def open_games() -> QuerySet[Game]:
     return Game.objects.filter(status=Game.LOBBY, visibility=Game.PUBLIC).order_by("-created_at")
 
 
+def _seat_name(seat: Seat) -> str:
+    if seat.user is not None:
+        return seat.user.public_name
+    return f"{seat.bot_name} (bot)" if seat.bot_level else "(deleted)"
+
+
 def seat_summary(seats: list[Seat], me: User | None) -> list[dict[str, Any]]:
     return [
         {
             "seat": s.position,
+            "seat_id": s.pk,
             "user_id": s.user_id,
-            "name": s.user.public_name if s.user else "(deleted)",
+            "name": _seat_name(s),
             "left": s.left_at is not None,
             "you": me is not None and s.user_id == me.pk,
             "final_score": s.final_score,
             "place": s.place,
+            "bot_level": s.bot_level or None,
+            "taken_over": s.taken_over,
         }
         for s in seats
     ]

@@ -7,6 +7,8 @@ the move and the round results before committing. Nothing else writes game state
 
 from __future__ import annotations
 
+import logging
+import random
 import secrets
 from datetime import datetime, timedelta
 from functools import partial
@@ -19,9 +21,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from config.errors import ServiceError
-from games import engine, live
+from games import bots, engine, live
+from games.bots import schedule
 from games.engine import Action, EngineError, State
-from games.engine.actions import NEXT_ROUND, PLAYER_ACTIONS, SYSTEM_ACTIONS
+from games.engine.actions import LEAVE, NEXT_ROUND, PLAYER_ACTIONS, SYSTEM_ACTIONS
 from games.engine.state import MATCH_OVER, ROUND_OVER
 from games.models import Game, Move, RoundResult, Seat
 from moderation.selectors import is_blocked
@@ -35,6 +38,9 @@ MIN_TURN_SECONDS: int = getattr(settings, "TURN_SECONDS_MIN", 30)
 TURN_ENDING_ACTIONS = frozenset({"play", "play_drawn", "pass", "timeout", "start", "load"})
 MAX_TURN_SECONDS = 14 * 24 * 3600
 DEFAULT_TURN_SECONDS = 24 * 3600
+MAX_BOTS = 9
+
+logger = logging.getLogger(__name__)
 
 
 def _rng() -> secrets.SystemRandom:
@@ -158,10 +164,12 @@ def leave_game(*, user: User, game_id: Any) -> Game:
     """Leave a lobby (the seat is freed) or a game in progress (the engine's ``leave``)."""
     with transaction.atomic():
         game = _locked(game_id)
-        seat = _seat_of(game, user)
+        seats = list(game.seats.select_related("user"))
+        seat = _seat_of(game, user, seats)
         if game.status == Game.LOBBY:
             seat.delete()
-            rest = list(game.seats.order_by("joined_at"))
+            # Bots wait for people: a lobby with bots only closes.
+            rest = sorted((s for s in seats if s.pk != seat.pk and not s.is_bot), key=_joined)
             if not rest:
                 game.status = Game.EXPIRED
                 game.finished_at = timezone.now()
@@ -174,10 +182,15 @@ def leave_game(*, user: User, game_id: Any) -> Game:
                 raise ServiceError("not_in_game", "You have already left this game.", 409)
             seat.left_at = timezone.now()
             seat.save(update_fields=["left_at"])
-            _apply(game, Action(engine.actions.LEAVE, seat.position), seat=None)
+            _apply(game, Action(LEAVE, seat.position), seat=None, seats=seats)
+            _bots_leave_alone(game, seats)
         else:
             raise ServiceError("game_over", "This game is over.", 409)
     return game
+
+
+def _joined(seat: Seat) -> datetime:
+    return seat.joined_at
 
 
 def start_game(*, user: User, game_id: Any) -> Game:
@@ -308,10 +321,12 @@ def act(*, user: User, game_id: Any, action: dict[str, Any], expected_version: i
             parsed = Action.from_dict({**action, "seat": seat.position})
         except EngineError as exc:
             raise ServiceError(exc.code, exc.message, 400) from exc
-        _apply(game, parsed, seat=seat.position, seats=seats)
-        if seat.timeouts_in_row:
+        # A player back at a seat a bot has been playing for them takes it back by acting.
+        reclaimed = [_give_back(seat)] if seat.taken_over else []
+        _apply(game, parsed, seat=seat.position, seats=seats, extra_events=reclaimed)
+        if seat.timeouts_in_row or reclaimed:
             seat.timeouts_in_row = 0
-            seat.save(update_fields=["timeouts_in_row"])
+            seat.save(update_fields=_SEAT_CONTROL_FIELDS)
     return game
 
 
@@ -347,8 +362,12 @@ def sweep_expired_turns(*, now: datetime | None = None, limit: int = 200) -> int
 def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> bool:
     """Apply the engine's timeout to the seat whose turn is overdue, if it still is.
 
-    After ``max_timeouts`` timeouts in a row the player is taken out of the game (RULES.md:
-    leaving) so one absent player cannot stall the table.
+    The game's timeout policy acts after ``max_timeouts`` timeouts in a row, so one absent
+    player cannot stall the table: a bot takes the seat over (``bot``, the default; the player
+    takes it back by acting) or the player is taken out of the game (``leave``, RULES.md).
+
+    A bot's turn past its deadline is the bot's move, not a timeout: its task was lost (a worker
+    restarted) or never queued (no broker), and the sweep asks the bot instead.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -360,16 +379,36 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
         )
         if game is None:
             return False
-        position = State.from_dict(game.state).current
+        state = State.from_dict(game.state)
+        position = state.current
         seats = list(game.seats.select_related("user"))
         seat = next(s for s in seats if s.position == position)
-        # One clock for the whole sweep: the next turn's deadline counts from the sweep's `now`.
-        _apply(game, Action(engine.actions.TIMEOUT, position), seat=None, now=now, seats=seats)
+        if seat.is_bot:
+            if not _bot_act(game, state, seats, only=position, now=now):
+                # A bot always has a move on its turn; if it ever had none, the table goes on.
+                _apply(game, Action(engine.actions.TIMEOUT, position), seat=None, now=now)
+            return True
+        extra: list[dict[str, Any]] = []
         seat.timeouts_in_row += 1
-        if seat.timeouts_in_row >= game.max_timeouts and game.status == Game.ACTIVE:
+        give_up = seat.timeouts_in_row >= game.max_timeouts
+        if give_up and game.timeout_policy == Game.POLICY_BOT:
+            extra.append(_take_over(seat, now=now, reason="timeouts"))
+        # One clock for the whole sweep: the next turn's deadline counts from the sweep's `now`.
+        _apply(
+            game,
+            Action(engine.actions.TIMEOUT, position),
+            seat=None,
+            now=now,
+            seats=seats,
+            extra_events=extra,
+        )
+        if give_up and game.timeout_policy == Game.POLICY_LEAVE and game.status == Game.ACTIVE:
             seat.left_at = now
-            _apply(game, Action(engine.actions.LEAVE, position), seat=None, now=now, seats=seats)
-        seat.save(update_fields=["timeouts_in_row", "left_at"])
+            _apply(game, Action(LEAVE, position), seat=None, now=now, seats=seats)
+            _bots_leave_alone(game, seats, now=now)
+        seat.save(
+            update_fields=["timeouts_in_row", "left_at", "bot_level", "bot_name", "taken_over_at"]
+        )
     return True
 
 
@@ -380,8 +419,13 @@ def _apply(
     seat: int | None,
     now: datetime | None = None,
     seats: list[Seat] | None = None,
+    extra_events: list[dict[str, Any]] | None = None,
 ) -> None:
-    """Run the engine and save. Caller holds the game lock."""
+    """Run the engine and save. Caller holds the game lock.
+
+    ``extra_events`` are platform events logged with the move (a bot took a seat over, a player
+    took theirs back): the engine never sees them, and a replay skips them like every event that
+    is not a chance outcome."""
     state = State.from_dict(game.state)
     try:
         new, events = engine.apply(state, action, _rng())
@@ -391,6 +435,8 @@ def _apply(
         # Rounds follow each other without anyone having to ask: deal the next one now.
         new, more = engine.apply(new, Action(NEXT_ROUND), _rng())
         events = events + more
+    if extra_events:
+        events = [*extra_events, *events]
     _save_state(game, new, action.to_dict(), seat, events, seats, now=now)
 
 
@@ -435,19 +481,18 @@ def _save_state(
         _record_standings(state, seats)
     else:
         current = by_position.get(state.current)
+        # A seat a bot plays has no one to wait for: no current user ("your turn" lists and
+        # notifications skip it), and a bot's short clock instead of the game's.
+        mover = current.user_id if current is not None and not current.is_bot else None
         turn_passed = (
             current is None
-            or game.current_user_id != current.user_id
+            or game.current_user_id != mover
             or action["type"] in TURN_ENDING_ACTIONS
             or game.turn_deadline is None
         )
-        game.current_user_id = current.user_id if current else None
+        game.current_user_id = mover
         if turn_passed:
-            # A free action (UNO, a catch) or a draw mid-turn leaves the clock running. A player
-            # on vacation gets a clock that starts when the vacation ends.
-            away = current.user.vacation_until if current and current.user else None
-            start = max(now, away) if away else now
-            game.turn_deadline = start + timedelta(seconds=game.turn_seconds)
+            _set_deadline(game, current, now)
     game.save()
     # Notifications are rows in this same transaction (the outbox); delivery and live updates
     # happen only once the move is committed.
@@ -455,6 +500,19 @@ def _save_state(
         game=game, move=move, state=state, events=events, seats=seats, turn_passed=turn_passed
     )
     transaction.on_commit(partial(live.publish, game.pk, game.version))
+    _schedule_bots(game, state, seats)
+
+
+def _set_deadline(game: Game, current: Seat | None, now: datetime) -> None:
+    """A fresh clock for the seat on turn. A free action (UNO, a catch) or a draw mid-turn
+    leaves the clock running, so callers call this only when the turn passed."""
+    if current is not None and current.is_bot:
+        game.turn_deadline = now + timedelta(seconds=_bot_deadline_seconds(game))
+        return
+    # A player on vacation gets a clock that starts when the vacation ends.
+    away = current.user.vacation_until if current and current.user else None
+    start = max(now, away) if away else now
+    game.turn_deadline = start + timedelta(seconds=game.turn_seconds)
 
 
 def _record_standings(state: State, seats: list[Seat]) -> None:
@@ -506,6 +564,334 @@ def load_position(
         ]
         _save_state(game, state, {"type": "load"}, None, [], seats)
     return game, players
+
+
+# ---------------------------------------------------------------------------------------------
+# Bots: seat fillers, takeovers, and their moves.
+#
+# A bot acts through the same path as a person: decide from the seat's view and visible events
+# (games.bots.decide), then _apply under the game's lock. Its moves are queued as a Celery task
+# after each move that leaves a bot something to do, with a short, natural delay; and a bot on
+# turn gets a short deadline, so the timer sweep moves it if the task is lost (worker restart,
+# broker down) or when there is no broker at all (embedded mode and tests run tasks inline,
+# where one task per bot move would recurse through a table of bots: the sweep loops instead).
+
+BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Radia")
+# Moves of the current round a bot is shown (the events its seat may see).
+HISTORY_MOVES = 300
+
+
+def _bot_delay_seconds(game: Game) -> float:
+    """How long a bot "thinks" before its move: a short, natural pause; none in speed mode."""
+    if game.options.get("speed_mode"):
+        return 0.0
+    low, high = getattr(settings, "BOT_DELAY_SECONDS", (1.0, 2.5))
+    return secrets.SystemRandom().uniform(low, high)
+
+
+def _tasks_run_inline() -> bool:
+    from config.celery import app
+
+    return bool(app.conf.task_always_eager)
+
+
+def _bot_deadline_seconds(game: Game) -> float:
+    """The clock of a bot's turn. With a broker the task moves the bot after its delay and the
+    deadline is only the safety net, a little later; without one the sweep is what moves it."""
+    grace = 0.0 if _tasks_run_inline() else getattr(settings, "BOT_GRACE_SECONDS", 5.0)
+    return _bot_delay_seconds(game) + grace
+
+
+def _bots_to_ask(state: State, seats: list[Seat]) -> list[tuple[Seat, frozenset[str] | None]]:
+    """Bot seats to ask now and what each may do (games.bots.schedule: a bot holding one card
+    says UNO first, bots off turn may catch, then the bot on turn moves)."""
+    by_position = {
+        s.position: s for s in seats if s.is_bot and s.position is not None and s.left_at is None
+    }
+    if not by_position:
+        return []
+    return [(by_position[p], allowed) for p, allowed in schedule.to_ask(state, by_position)]
+
+
+def _schedule_bots(game: Game, state: State, seats: list[Seat]) -> None:
+    """Queue the bots' next move once this one is committed (caller holds the game lock)."""
+    if game.status != Game.ACTIVE or _tasks_run_inline():
+        return
+    if not _bots_to_ask(state, seats):
+        return
+    countdown = _bot_delay_seconds(game)
+    transaction.on_commit(partial(_queue_bot_move, game.pk, game.version, countdown))
+
+
+def _queue_bot_move(game_id: Any, version: int, countdown: float) -> None:
+    from games import tasks  # tasks import this module
+
+    try:
+        # Capped: a delayed message waits in the broker, and only short waits are safe there.
+        tasks.bot_move.apply_async((str(game_id), version), countdown=min(countdown, 10))
+    except Exception:  # the broker is down: the sweep moves a bot on turn at its deadline
+        logger.warning("could not queue a bot move for game %s", game_id, exc_info=True)
+
+
+def bot_move(*, game_id: Any, version: int, now: datetime | None = None) -> bool:
+    """Let a bot of ``game_id`` act, if the game is still at ``version``. Returns whether one
+    did. For the Celery task: a late or repeated task finds another version and does nothing."""
+    with transaction.atomic():
+        # SKIP LOCKED: whoever holds the game (a player's move, the sweep) moves it on, and
+        # that move queues the bots again.
+        game = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(pk=game_id, status=Game.ACTIVE, version=version)
+            .first()
+        )
+        if game is None:
+            return False
+        seats = list(game.seats.select_related("user"))
+        return _bot_act(game, State.from_dict(game.state), seats, now=now)
+
+
+def _bot_act(
+    game: Game,
+    state: State,
+    seats: list[Seat],
+    *,
+    only: int | None = None,
+    now: datetime | None = None,
+) -> bool:
+    """One bot action: the first bot seat (or seat ``only``) that wants to act now acts.
+
+    Caller holds the game lock. The decision is made under it too: it is CPU work bounded by
+    the level's budget (the expert's 150 ms), and deciding on the locked state means the action
+    can never be stale."""
+    history: list[dict[str, Any]] | None = None
+    for seat, allowed in _bots_to_ask(state, seats):
+        position = seat.position
+        assert position is not None
+        if only is not None and position != only:
+            continue
+        view = engine.view(state, position)
+        if not view["legal_actions"]:
+            continue
+        if history is None:
+            history = _round_events(game)
+        choice = bots.decide(
+            view,
+            engine.visible_events(history, position),
+            level=seat.bot_level,
+            rng=random.Random(_rng().getrandbits(64)),
+            budget_ms=getattr(settings, "BOT_BUDGET_MS", bots.DEFAULT_BUDGET_MS),
+        )
+        if choice is None or (allowed is not None and choice["type"] not in allowed):
+            continue
+        _apply(
+            game,
+            Action.from_dict({**choice, "seat": position}),
+            seat=position,
+            now=now,
+            seats=seats,
+        )
+        return True
+    return False
+
+
+def _round_events(game: Game) -> list[dict[str, Any]]:
+    """The events of the current round (all of them: callers filter per seat)."""
+    newest_first = Move.objects.filter(game=game).order_by("-number")[:HISTORY_MOVES]
+    out: list[dict[str, Any]] = []
+    for events in newest_first.values_list("events", flat=True):
+        out[0:0] = events
+        starts = [i for i, e in enumerate(events) if e.get("type") == "round_started"]
+        if starts:
+            return out[starts[-1] :]
+    return out
+
+
+def _bot_name(seats: list[Seat]) -> str:
+    taken = {s.bot_name for s in seats}
+    return next((n for n in BOT_NAMES if n not in taken), f"Bot {len(seats) + 1}")
+
+
+def _check_level(level: str) -> None:
+    if level not in bots.LEVELS:
+        raise ServiceError(
+            "invalid_bot_level", f"Bot levels are {', '.join(bots.LEVELS)}; not {level!r}.", 400
+        )
+
+
+def add_bot(*, user: User, game_id: Any, level: str = bots.DEFAULT_LEVEL) -> Game:
+    """The host puts a bot in a free seat of the lobby. A full lobby starts, as when a person
+    takes the last seat."""
+    _check_level(level)
+    with transaction.atomic():
+        game = _locked(game_id)
+        seats = list(game.seats.select_related("user"))
+        _seat_of(game, user, seats)
+        if game.host_id != user.pk:
+            raise ServiceError("not_host", "Only the host can add bots.", 403)
+        # As for joining: a full lobby has started, and "full" is the more useful answer.
+        if len(seats) >= game.max_players:
+            raise ServiceError("game_full", "Every seat is taken.", 409)
+        if game.status != Game.LOBBY:
+            raise ServiceError("game_already_started", "This game has already started.", 409)
+        Seat.objects.create(game=game, bot_level=level, bot_name=_bot_name(seats))
+        _bump_version(game)
+        game.save(update_fields=["version"])
+        if len(seats) + 1 == game.max_players:
+            _start(game)
+    return game
+
+
+def remove_bot(*, user: User, game_id: Any, seat_id: int) -> Game:
+    """The host frees a bot's seat in the lobby."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seats = list(game.seats.select_related("user"))
+        _seat_of(game, user, seats)
+        if game.status != Game.LOBBY:
+            raise ServiceError("game_already_started", "This game has already started.", 409)
+        if game.host_id != user.pk:
+            raise ServiceError("not_host", "Only the host can remove bots.", 403)
+        seat = next((s for s in seats if s.pk == seat_id and s.is_bot and not s.user_id), None)
+        if seat is None:
+            raise ServiceError("bot_not_found", "This game has no such bot seat.", 404)
+        seat.delete()
+        _bump_version(game)
+        game.save(update_fields=["version"])
+    return game
+
+
+def play_vs_computer(
+    *,
+    user: User,
+    bots_count: int = 1,
+    level: str = bots.DEFAULT_LEVEL,
+    preset: str = "standard",
+    target_score: int = 500,
+    turn_seconds: int = DEFAULT_TURN_SECONDS,
+    options: dict[str, bool] | None = None,
+) -> Game:
+    """A private game against ``bots_count`` bots, started at once (one transaction)."""
+    _check_level(level)
+    if not 1 <= bots_count <= MAX_BOTS:
+        raise ServiceError("invalid_setup", f"Play against 1 to {MAX_BOTS} bots.", 400)
+    with transaction.atomic():
+        created = create_game(
+            host=user,
+            preset=preset,
+            max_players=bots_count + 1,
+            target_score=target_score,
+            turn_seconds=turn_seconds,
+            visibility=Game.PRIVATE,
+            options=options,
+        )
+        game = _locked(created.pk)
+        names = list(BOT_NAMES)
+        Seat.objects.bulk_create(
+            Seat(game=game, bot_level=level, bot_name=names[i]) for i in range(bots_count)
+        )
+        _start(game)
+    return game
+
+
+def _take_over(
+    seat: Seat, *, now: datetime, reason: str, level: str | None = None
+) -> dict[str, Any]:
+    """Hand a person's seat to a bot (the caller saves the seat). Returns the event to log."""
+    level = level or getattr(settings, "BOT_TAKEOVER_LEVEL", bots.DEFAULT_LEVEL)
+    seat.bot_level = level
+    seat.taken_over_at = now
+    seat.timeouts_in_row = 0
+    return {"type": "bot_took_over", "seat": seat.position, "level": level, "reason": reason}
+
+
+def _give_back(seat: Seat) -> dict[str, Any]:
+    """The person plays their seat again (the caller saves the seat)."""
+    seat.bot_level = ""
+    seat.taken_over_at = None
+    seat.timeouts_in_row = 0
+    return {"type": "seat_reclaimed", "seat": seat.position}
+
+
+_SEAT_CONTROL_FIELDS = ["bot_level", "taken_over_at", "timeouts_in_row"]
+
+
+def _seat_control_changed(game: Game, seats: list[Seat], *, now: datetime) -> None:
+    """A seat changed hands (person <-> bot) outside a move: if it is on turn, its clock and
+    the game's current user follow; live clients and the bots hear of it. Caller holds the
+    lock. No move is logged: the move log replays through the engine, which knows no seat
+    owners; the takeover that follows timeouts is logged with the timeout's move."""
+    state = State.from_dict(game.state)
+    current = next((s for s in seats if s.position == state.current), None)
+    mover = current.user_id if current is not None and not current.is_bot else None
+    if mover != game.current_user_id:
+        game.current_user_id = mover
+        _set_deadline(game, current, now)
+    _bump_version(game)
+    game.save(update_fields=["current_user", "turn_deadline", "version"])
+    _schedule_bots(game, state, seats)
+
+
+def hand_seat_to_bot(
+    game_id: Any, user: User, *, level: str | None = None, reason: str = "moderation"
+) -> Game:
+    """A bot plays ``user``'s seat from now on (for moderation: a banned or absent player).
+
+    The player may take the seat back (``reclaim_seat``, or simply by acting). Refused with
+    ``not_found`` when the user has no seat, ``game_not_active`` when the game is not running
+    and ``not_in_game`` when they have left; a seat a bot already plays is left as it is."""
+    if level is not None:
+        _check_level(level)
+    now = timezone.now()
+    with transaction.atomic():
+        game = _locked(game_id)
+        seats = list(game.seats.select_related("user"))
+        seat = _seat_of(game, user, seats)
+        if game.status != Game.ACTIVE:
+            raise ServiceError("game_not_active", "This game is not in progress.", 409)
+        if seat.left_at is not None:
+            raise ServiceError("not_in_game", "This player has left the game.", 409)
+        if seat.is_bot:
+            return game
+        _take_over(seat, now=now, reason=reason, level=level)
+        seat.save(update_fields=_SEAT_CONTROL_FIELDS)
+        _seat_control_changed(game, seats, now=now)
+    return game
+
+
+def reclaim_seat(*, user: User, game_id: Any) -> Game:
+    """Take back a seat a bot has been playing for you."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = _locked(game_id)
+        seats = list(game.seats.select_related("user"))
+        seat = _seat_of(game, user, seats)
+        if game.status != Game.ACTIVE:
+            raise ServiceError("game_over", "This game is not in progress.", 409)
+        if seat.left_at is not None:
+            raise ServiceError("not_in_game", "You have left this game.", 409)
+        if not seat.taken_over:
+            raise ServiceError("not_taken_over", "You are playing this seat already.", 409)
+        _give_back(seat)
+        seat.save(update_fields=_SEAT_CONTROL_FIELDS)
+        _seat_control_changed(game, seats, now=now)
+    return game
+
+
+def _bots_leave_alone(game: Game, seats: list[Seat], *, now: datetime | None = None) -> None:
+    """When no person is left at a running table (a seat a bot plays for someone still counts:
+    they may come back), the bots leave one by one and the last one wins, as when people leave.
+    Caller holds the lock."""
+    if game.status != Game.ACTIVE or any(s.user_id and s.left_at is None for s in seats):
+        return
+    now = now or timezone.now()
+    for seat in seats:
+        if game.status != Game.ACTIVE:
+            break
+        if seat.left_at is not None or seat.position is None:
+            continue
+        seat.left_at = now
+        seat.save(update_fields=["left_at"])
+        _apply(game, Action(LEAVE, seat.position), seat=None, now=now, seats=seats)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -578,12 +964,18 @@ def end_vacation(*, user: User, now: datetime | None = None) -> User:
 
 __all__ = [
     "act",
+    "add_bot",
+    "bot_move",
     "create_game",
     "expire_lobbies",
+    "hand_seat_to_bot",
     "join_game",
     "leave_game",
     "load_position",
+    "play_vs_computer",
+    "reclaim_seat",
     "regenerate_invite",
+    "remove_bot",
     "rematch",
     "end_vacation",
     "start_game",

@@ -17,3 +17,12 @@ def expire_lobbies() -> int:
 def sweep_expired_turns() -> int:
     """Time out overdue turns. The deadline lives in the database, never in the broker."""
     return services.sweep_expired_turns()
+
+
+@shared_task(name="games.tasks.bot_move", ignore_result=True)
+def bot_move(game_id: str, version: int) -> bool:
+    """A bot's move, queued on commit of the move that left it something to do.
+
+    Re-checks under the game's lock that the game is still at ``version``: a late or repeated
+    task does nothing. A lost one is covered by the bot's short turn deadline (the sweep)."""
+    return services.bot_move(game_id=game_id, version=version)

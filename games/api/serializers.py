@@ -8,10 +8,12 @@ from typing import Any
 from rest_framework import serializers
 
 from config.errors import ServiceError
+from games.bots import DEFAULT_LEVEL
+from games.bots import LEVELS as BOT_LEVELS
 from games.engine.cards import CARD_TYPES, PRESETS
 from games.engine.state import HOUSE_RULES, PHASES
 from games.models import Game
-from games.services import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from games.services import DEFAULT_TURN_SECONDS, MAX_BOTS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 
 # ---------------------------------------------------------------------------------------------
 # Errors
@@ -75,12 +77,23 @@ class CardSerializer(serializers.Serializer):
 
 class PlayerSerializer(serializers.Serializer):
     seat = serializers.IntegerField(allow_null=True, help_text="Seat number once started.")
-    user_id = serializers.IntegerField(allow_null=True)
+    seat_id = serializers.IntegerField(help_text="Names the seat, e.g. to remove a bot.")
+    user_id = serializers.IntegerField(allow_null=True, help_text="Null for a bot's seat.")
     name = serializers.CharField()
     left = serializers.BooleanField()
     you = serializers.BooleanField()
     final_score = serializers.IntegerField(allow_null=True)
     place = serializers.IntegerField(allow_null=True)
+    # A plain string rather than a second enum of the levels (the request's `level` is one).
+    bot_level = serializers.CharField(
+        allow_null=True,
+        help_text="Set while a bot plays this seat (" + ", ".join(BOT_LEVELS) + "): a bot's own "
+        "seat, or a player's seat taken over by a bot.",
+    )
+    taken_over = serializers.BooleanField(
+        help_text="A player's seat that a bot plays (after timeouts, or by a moderator) until "
+        "the player takes it back (`games_reclaim`, or by acting)."
+    )
 
 
 class TableSeatSerializer(serializers.Serializer):
@@ -241,6 +254,31 @@ class EventPageSerializer(serializers.Serializer):
     moves = MoveSerializer(many=True)
     next_after = serializers.IntegerField(help_text="Pass as ?after= to get the next page.")
     has_more = serializers.BooleanField()
+
+
+def _bot_level() -> serializers.ChoiceField:
+    return serializers.ChoiceField(
+        choices=list(BOT_LEVELS),
+        default=DEFAULT_LEVEL,
+        help_text="`random` (any legal move), `heuristic` (the rulebook's strategy) or `expert` "
+        "(searches ahead, about 150 ms a move).",
+    )
+
+
+class AddBotSerializer(serializers.Serializer):
+    level = _bot_level()
+
+
+class VsComputerSerializer(CreateGameSerializer):
+    """A private game against bots, started at once. No visibility, no seat count: you and
+    ``bots`` bots."""
+
+    max_players = None
+    visibility = None
+    bots = serializers.IntegerField(
+        min_value=1, max_value=MAX_BOTS, default=1, help_text="How many bots sit with you."
+    )
+    level = _bot_level()
 
 
 class JoinByCodeSerializer(serializers.Serializer):

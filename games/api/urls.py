@@ -8,6 +8,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", views.GameListView.as_view(), name="games"),
     path("games/open/", views.OpenGamesView.as_view(), name="games-open"),
     path("games/join/", views.JoinByInviteView.as_view(), name="games-join-by-invite"),
+    path("games/vs-computer/", views.VsComputerView.as_view(), name="games-vs-computer"),
     path("games/<uuid:game_id>/", views.GameDetailView.as_view(), name="game"),
     path("games/<uuid:game_id>/join/", views.JoinGameView.as_view(), name="game-join"),
     path("games/<uuid:game_id>/leave/", views.LeaveGameView.as_view(), name="game-leave"),
@@ -15,6 +16,13 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<uuid:game_id>/invite/", views.InviteView.as_view(), name="game-invite"),
     path("games/<uuid:game_id>/rematch/", views.RematchView.as_view(), name="game-rematch"),
     path("games/<uuid:game_id>/actions/", views.ActionView.as_view(), name="game-actions"),
+    path("games/<uuid:game_id>/bots/", views.BotsView.as_view(), name="game-bots"),
+    path(
+        "games/<uuid:game_id>/bots/<int:seat_id>/",
+        views.BotDetailView.as_view(),
+        name="game-bot",
+    ),
+    path("games/<uuid:game_id>/reclaim/", views.ReclaimView.as_view(), name="game-reclaim"),
     path("games/<uuid:game_id>/events/", views.EventsView.as_view(), name="game-events"),
     path("games/<uuid:game_id>/stream/", live.GameStreamView.as_view(), name="game-stream"),
 ]

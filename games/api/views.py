@@ -348,6 +348,128 @@ class RematchView(APIView):
         return Response(_render_game(game, request))
 
 
+class VsComputerView(APIView):
+    throttle_scope = "games"
+
+    @extend_schema(
+        operation_id="games_vs_computer_create",
+        summary="Play against the computer: a game with bots, started at once",
+        description=(
+            "A private game for you and `bots` bots of one `level`, dealt at once: it is "
+            "running when this answers. Bots move a moment after the turn reaches them."
+        ),
+        request={"application/json": s.VsComputerSerializer},
+        parameters=[RETRY_AFTER],
+        responses={
+            201: s.GameSerializer,
+            **_errors(
+                {
+                    400: _error(
+                        "`invalid_request` (details.fields), `invalid_setup` or "
+                        "`invalid_bot_level`."
+                    )
+                },
+                throttled=True,
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "One round against two expert bots",
+                request_only=True,
+                value={"bots": 2, "level": "expert", "target_score": 0},
+            ),
+        ],
+        tags=["games"],
+    )
+    def post(self, request: Request) -> Response:
+        ser = s.VsComputerSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        data = dict(ser.validated_data)
+        game = services.play_vs_computer(user=request.user, bots_count=data.pop("bots"), **data)
+        return Response(_render_game(game, request), status=status.HTTP_201_CREATED)
+
+
+class BotsView(APIView):
+    throttle_scope = "games"
+
+    @extend_schema(
+        operation_id="games_bots_create",
+        summary="Put a bot in a free seat of the lobby (host only)",
+        description=(
+            "The bot takes a seat like a player joining: when it is the last free seat, the "
+            "game starts. Remove it again with `games_bots_destroy` while the lobby is open."
+        ),
+        request={"application/json": s.AddBotSerializer},
+        parameters=[RETRY_AFTER],
+        responses={
+            201: s.GameSerializer,
+            **_errors(
+                {
+                    400: _error("`invalid_request` (details.fields) or `invalid_bot_level`."),
+                    403: _error("`not_host`, or `permission_denied` (a `read` token)."),
+                    404: NO_GAME,
+                    409: _error("`game_already_started` or `game_full`."),
+                },
+                throttled=True,
+            ),
+        },
+        examples=[
+            OpenApiExample("A heuristic bot", request_only=True, value={"level": "heuristic"})
+        ],
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        ser = s.AddBotSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        game = services.add_bot(
+            user=request.user, game_id=game_id, level=ser.validated_data["level"]
+        )
+        return Response(_render_game(game, request), status=status.HTTP_201_CREATED)
+
+
+class BotDetailView(APIView):
+    throttle_scope = "games"
+
+    @extend_schema(
+        operation_id="games_bots_destroy",
+        summary="Remove a bot from the lobby (host only)",
+        description="`seat_id` is the bot's `players[].seat_id` in the game view.",
+        request=None,
+        parameters=[RETRY_AFTER],
+        responses={
+            200: s.GameSerializer,
+            **_errors(
+                {
+                    403: _error("`not_host`, or `permission_denied` (a `read` token)."),
+                    404: _error("`not_found` (no such game) or `bot_not_found`."),
+                    409: _error("`game_already_started`."),
+                },
+                throttled=True,
+            ),
+        },
+        tags=["games"],
+    )
+    def delete(self, request: Request, game_id: UUID, seat_id: int) -> Response:
+        game = services.remove_bot(user=request.user, game_id=game_id, seat_id=seat_id)
+        return Response(_render_game(game, request))
+
+
+class ReclaimView(APIView):
+    @_lobby_operation(
+        "games_reclaim",
+        "Take back your seat from the bot that plays it",
+        "`not_taken_over` (you play it already), `not_in_game` (you left) or `game_over`.",
+        description=(
+            "After too many timeouts in a row (or by a moderator's decision) a bot plays your "
+            "seat, shown as `taken_over` in `players`. Take it back here, or simply act: any "
+            "action of yours takes the seat back first."
+        ),
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        game = services.reclaim_seat(user=request.user, game_id=game_id)
+        return Response(_render_game(game, request))
+
+
 ACTION_UNION = PolymorphicProxySerializer(
     component_name="ActionRequest",
     # A dict, so the discriminator maps each `type` value to its component (from a list,

@@ -40,11 +40,16 @@ BODIES: dict[str, Any] = {
     "games": {"max_players": 2},
     "games-join-by-invite": {"invite_code": "whatever"},
     "game-actions": {"type": "draw"},
+    "games-vs-computer": {"bots": 1},
+    "game-bots": {"level": "random"},
 }
 
 
 def url_of(name: str, game_id: Any = None) -> str:
-    return reverse(name, kwargs={"game_id": game_id} if game_id is not None else None)
+    kwargs: dict[str, Any] | None = {"game_id": game_id} if game_id is not None else None
+    if name == "game-bot" and kwargs is not None:
+        kwargs["seat_id"] = 1  # any seat: the game is checked first
+    return reverse(name, kwargs=kwargs)
 
 
 def call(client: APIClient, name: str, method: str, game_id: Any = None) -> Any:
@@ -79,8 +84,12 @@ def test_the_route_list_is_what_these_tests_expect() -> None:
         "game-actions",
         "game-events",
         "game-stream",
+        "games-vs-computer",
+        "game-bots",
+        "game-bot",
+        "game-reclaim",
     }
-    assert len(ROUTES) == 13  # games/ answers GET and POST, every other route one method
+    assert len(ROUTES) == 17  # games/ answers GET and POST, every other route one method
 
 
 @pytest.mark.parametrize(("name", "method", "takes_id"), ROUTES, ids=lambda v: str(v))

@@ -83,8 +83,10 @@ def test_a_draw_mid_turn_and_free_actions_keep_the_clock_running() -> None:
 
 
 @pytest.mark.django_db
-def test_three_timeouts_in_a_row_take_the_player_out_of_the_game() -> None:
+def test_three_timeouts_in_a_row_take_the_player_out_of_the_game_by_the_leave_policy() -> None:
     game = _two_player_game()
+    # The default policy hands the seat to a bot (tests/bots); this is the older one.
+    Game.objects.filter(pk=game.pk).update(timeout_policy=Game.POLICY_LEAVE)
     absent, position = _current(game)
     other = Seat.objects.exclude(user=absent).get(game=game)
     for _ in range(3):

@@ -142,7 +142,7 @@ def test_forced_timeouts_take_a_staller_out_by_the_timeout_policy(
     moderator: User, alice: Player, bob: Player, carol: Player
 ) -> None:
     game_id = start_game(alice, bob, carol)
-    Game.objects.filter(pk=game_id).update(max_timeouts=1)
+    Game.objects.filter(pk=game_id).update(max_timeouts=1, timeout_policy=Game.POLICY_LEAVE)
     staller = player_to_move([alice, bob, carol], game_id)
     moderation.force_timeout(moderator=moderator, game_id=game_id, reason="Stalling.")
     assert Seat.objects.get(game_id=game_id, user=staller.user).left_at is not None

@@ -1,0 +1,108 @@
+"""``decide``: the one entry point every bot move goes through (Celery task, timer sweep, arena).
+
+A bot decides from what its seat may know, and from nothing else: the seat's view (its own hand,
+the other seats' hand sizes, the face-up discard pile, its legal actions) and the events of the
+game as that seat may see them. ``decide`` receives no engine State, so a bot *cannot* look at
+another hand or at the draw pile's order: the only way to "know" them is to sample them, which is
+what the expert does (games/bots/expert.py).
+
+Levels offered to players: ``random``, ``heuristic``, ``expert``. The arena also knows
+``nodraw`` (random, but never draws voluntarily) and ablations of the heuristic written
+``heuristic-<rule>`` (the heuristic without that rule, see games/bots/heuristic.py).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine.actions import Action
+
+from . import expert, heuristic
+from .table import DRAW, TURN_TYPES, from_view
+
+# Levels a player may put in a seat (API, models).
+LEVELS = ("random", "heuristic", "expert")
+ARENA_LEVELS = (*LEVELS, "nodraw")
+DEFAULT_LEVEL = "heuristic"
+# The expert's thinking time per move. The target is "under 200 ms"; the rest of a bot move
+# (building the view, applying the action) needs a few ms, and a loaded machine more.
+DEFAULT_BUDGET_MS = 150
+
+
+def is_level(level: str) -> bool:
+    """A level ``decide`` knows (players' levels, arena-only ones, ablations)."""
+    if level in ARENA_LEVELS:
+        return True
+    base, _, rule = level.partition("-")
+    return base in ("heuristic", "expert") and rule in heuristic.Rules.names()
+
+
+def decide(
+    view: dict[str, Any],
+    history: list[dict[str, Any]],
+    *,
+    level: str,
+    rng: random.Random,
+    budget_ms: int = DEFAULT_BUDGET_MS,
+    playouts: int | None = None,
+) -> dict[str, Any] | None:
+    """The action the bot at ``view["you"]`` takes now, as a dict like those of
+    ``view["legal_actions"]`` (without ``seat``, maybe with ``uno``), or None to do nothing now.
+
+    ``history`` is the seat's visible events (``engine.visible_events``) of the game so far. The
+    current levels find everything they use in the view; it is part of the contract so that a
+    level may track cards (a swap tells you what your old hand became) without a new signature.
+    ``playouts`` makes the expert's search a fixed amount of work instead of ``budget_ms`` of it
+    (reproducible tests and arenas).
+    """
+    legal = view.get("legal_actions") or []
+    if not legal:
+        return None
+    base, _, ablated = level.partition("-")
+    if base == "random" or base == "nodraw":
+        action = _random(view, legal, rng, never_draw=base == "nodraw")
+    elif base in ("heuristic", "expert"):
+        rules = heuristic.ALL_RULES.without(ablated) if ablated else heuristic.ALL_RULES
+        if base == "heuristic":
+            picked = heuristic.choose(from_view(view), rules, rng)
+        else:
+            picked = expert.search(view, rng, budget_ms=budget_ms, playouts=playouts, rules=rules)
+        action = _checked(picked, legal, rng)
+    else:
+        raise ValueError(f"unknown bot level {level!r}")
+    return action
+
+
+def _random(
+    view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, *, never_draw: bool
+) -> dict[str, Any] | None:
+    """Any legal action, uniformly. Off its turn (UNO, a catch) it acts half the time: a
+    careless player, not a perfect one."""
+    if view["current_seat"] != view["you"] and rng.random() < 0.5:
+        return None
+    options = legal
+    if never_draw:
+        options = [a for a in legal if a["type"] != DRAW] or legal
+    return _strip(rng.choice(options))
+
+
+def _strip(action: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in action.items() if k != "seat"}
+
+
+def _checked(
+    picked: Action | None, legal: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any] | None:
+    """``picked`` if the view lists it (the UNO word aside); a listed turn action otherwise.
+
+    The rules code should never pick an unlisted action; if it ever does, the bot still moves
+    instead of stalling its game."""
+    if picked is None:
+        return None
+    data = _strip(picked.to_dict())
+    bare = {k: v for k, v in data.items() if k != "uno"}
+    if any(_strip(a) == bare for a in legal):
+        return data
+    turn = [a for a in legal if a["type"] in TURN_TYPES]  # pragma: no cover - a bug's safety net
+    return _strip(rng.choice(turn or legal))  # pragma: no cover
