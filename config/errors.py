@@ -3,20 +3,44 @@
 Every error response is ``{"error": {"code": "...", "message": "...", "details": {...}}}`` with a
 stable ``code``; clients branch on the code, people read the message. Nothing else (and never a
 traceback) leaves the server.
+
+Failures of the service's own backing store are not bugs: while the database is unreachable
+(stopped, restarting, a connection cut) every request answers 503 ``service_unavailable`` with
+``Retry-After``, from DRF views (``api_exception_handler``), other views
+(``DatabaseUnavailableMiddleware``) and failures outside any view (``json_server_error``). A body
+too large to read is 413 ``request_too_large``; JSON nested too deeply to parse is 400
+``malformed_request`` (``config.parsers``).
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404, HttpRequest, JsonResponse
+from django.core.exceptions import (
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
+from django.db.utils import InterfaceError, OperationalError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.deprecation import MiddlewareMixin
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 logger = logging.getLogger(__name__)
+
+# The database is down, restarting or dropped the connection: retry shortly. (Django wraps the
+# driver's errors in these; IntegrityError and friends are bugs or conflicts, not outages.)
+DATABASE_UNAVAILABLE: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
+RETRY_AFTER_SECONDS = 5
+SERVICE_UNAVAILABLE = "The service is briefly unavailable; please retry in a few seconds."
+# Bodies Django refuses to read (DATA_UPLOAD_MAX_MEMORY_SIZE, DATA_UPLOAD_MAX_NUMBER_FIELDS ...).
+TOO_LARGE: tuple[type[Exception], ...] = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent)
+REQUEST_TOO_LARGE = "The request body is too large."
 
 
 class ServiceError(Exception):
@@ -54,6 +78,19 @@ _DRF_CODES: list[tuple[type[exceptions.APIException], str]] = [
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: every error in the one shape."""
+    if isinstance(exc, DATABASE_UNAVAILABLE):
+        _log_unavailable(exc)
+        response = Response(
+            error_body("service_unavailable", SERVICE_UNAVAILABLE),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+    if isinstance(exc, TOO_LARGE):
+        return Response(
+            error_body("request_too_large", REQUEST_TOO_LARGE),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
     if isinstance(exc, ServiceError):
         response = Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
         if exc.status == status.HTTP_503_SERVICE_UNAVAILABLE:
@@ -83,7 +120,46 @@ def json_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 
 
 def json_server_error(request: HttpRequest) -> JsonResponse:
-    # The traceback goes to the log, never to the client.
+    # The traceback goes to the log, never to the client. Django calls this while handling the
+    # exception, so a database outage that broke a middleware (sessions, authentication) is
+    # still told apart from a bug.
+    if isinstance(sys.exc_info()[1], DATABASE_UNAVAILABLE):
+        return service_unavailable_response()
     return JsonResponse(
         error_body("server_error", "Something went wrong on our side; please retry."), status=500
     )
+
+
+def json_bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    """handler400: requests Django refuses outside DRF views (a bad Host header, a body over
+    DATA_UPLOAD_MAX_MEMORY_SIZE ...), in the one shape rather than Django's HTML page."""
+    if isinstance(exception, TOO_LARGE):
+        return JsonResponse(error_body("request_too_large", REQUEST_TOO_LARGE), status=413)
+    return JsonResponse(error_body("malformed_request", "The request is malformed."), status=400)
+
+
+def service_unavailable_response() -> JsonResponse:
+    response = JsonResponse(error_body("service_unavailable", SERVICE_UNAVAILABLE), status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+def _log_unavailable(exc: BaseException) -> None:
+    # A warning without the traceback: an outage produces one per request, and the cause is
+    # in the message ("connection refused", "terminating connection due to administrator
+    # command" ...).
+    logger.warning("database unavailable: %s: %s", exc.__class__.__name__, str(exc).strip())
+
+
+class DatabaseUnavailableMiddleware(MiddlewareMixin):
+    """503 ``service_unavailable`` with Retry-After when a view that is not a DRF view (the web
+    client's pages, the admin) fails because the database is unreachable. DRF views answer the
+    same through ``api_exception_handler``; failures outside any view through
+    ``json_server_error``. Sync and async capable (MiddlewareMixin), so it keeps an all-async
+    chain async."""
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, DATABASE_UNAVAILABLE):
+            _log_unavailable(exception)
+            return service_unavailable_response()
+        return None

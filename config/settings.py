@@ -68,6 +68,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # WhiteNoise right after SecurityMiddleware: static files skip the rest of the stack.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A view failing because the database is unreachable answers 503 with Retry-After (DRF views
+    # do so through EXCEPTION_HANDLER; see config/errors.py).
+    "config.errors.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # CORS must run before CommonMiddleware, which can answer (redirect) on its own.
     "corsheaders.middleware.CorsMiddleware",
@@ -283,6 +286,12 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
+    # DRF's parsers, with JSON nested too deeply refused as malformed rather than a crash.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
     "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
 }

@@ -32,6 +32,8 @@ if settings.BENCH_BASELINE:
         0, path("bench/baseline/<uuid:game_id>/", BaselineView.as_view(), name="bench-baseline")
     )
 
-# Errors outside DRF views (unknown URLs, crashes) answer in the API's one JSON error shape.
+# Errors outside DRF views (refused requests, unknown URLs, crashes) answer in the API's one JSON
+# error shape.
+handler400 = "config.errors.json_bad_request"
 handler404 = "config.errors.json_not_found"
 handler500 = "config.errors.json_server_error"

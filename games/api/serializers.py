@@ -216,7 +216,8 @@ ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
     "play": _action(
         "play",
         "Play a card from your hand.",
-        card=serializers.CharField(help_text="Card id from your hand."),
+        # Ids are short ("force_swap-3"): a longer one is no card, and is not echoed back.
+        card=serializers.CharField(max_length=64, help_text="Card id from your hand."),
         target=_target("Seat to target (Targeted Draw 2, Force Swap)."),
         uno=_uno(),
     ),

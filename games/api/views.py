@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 from config.errors import ServiceError
 from games import live, selectors, services
 from games.api import serializers as s
-from games.idempotency import run_once
+from games.idempotency import MAX_KEY_LENGTH, run_once
 from games.models import Game
 
 
@@ -495,7 +495,7 @@ class ActionView(APIView):
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
-                str,
+                {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH},
                 OpenApiParameter.HEADER,
                 required=False,
                 description="Any unique string (e.g. a UUID) per intended action, 1-128 chars.",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from notifications import channels, kinds, texts
@@ -97,9 +98,22 @@ def _channels_serializer() -> type[serializers.Serializer]:
 NotificationChannelsSerializer = _channels_serializer()
 
 
+@extend_schema_field(
+    {
+        # Not `format: time`: that is RFC 3339's full-time, which has a UTC offset. These are
+        # wall-clock times in the profile's time zone, and answers carry no offset.
+        "type": "string",
+        "pattern": r"^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,6})?)?$",
+        "example": "22:00",
+    }
+)
+class LocalTimeField(serializers.TimeField):
+    """A local time of day, ``HH:MM`` or ``HH:MM:SS[.ffffff]``, without a UTC offset."""
+
+
 class QuietHoursSerializer(serializers.Serializer):
-    start = serializers.TimeField(help_text="Local time (your profile's time zone), e.g. 22:00.")
-    end = serializers.TimeField(help_text="Local time; before `start` means the next morning.")
+    start = LocalTimeField(help_text="Local time (your profile's time zone), e.g. 22:00.")
+    end = LocalTimeField(help_text="Local time; before `start` means the next morning.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["start"] == attrs["end"]:

@@ -1,0 +1,339 @@
+"""Schemathesis against the committed OpenAPI schema: every operation, as a real player.
+
+Each operation is one test. Schemathesis generates requests from ``openapi.yaml`` (its examples,
+boundary values, then random valid and invalid data; fixed seed, bounded number of examples) and
+each goes to the Django WSGI application in this process, authenticated with the bearer token
+of a player made for that request alone: operations that revoke the caller's credentials
+(log-out, password change, token revocation, account deletion) cannot take anyone else's away.
+
+Path parameters and the fields that must name something real (a game where the caller sits, a
+lobby to join, an invite code, the caller's password, a token to revoke, a reset link...) are
+filled in from that player's fixtures for most requests, so that every operation can succeed;
+the rest keep Schemathesis's generated values. Checks on every answer:
+
+- no 5xx;
+- the status code is one the operation documents;
+- the content type and the body fit the documented response schema, and documented headers
+  are present in the documented form.
+
+Per operation the run counts how many answers were 2xx, prints the share, and fails when an
+operation never succeeded. A new operation that needs something to exist first (a game in some
+state, an id of the caller's) gets it in ``world_for``: create it for the caller there and put
+the path parameters and body fields that name it into ``World.path`` / ``World.body``.
+
+``SCHEMATHESIS_MAX_EXAMPLES`` (default 60) bounds the generated examples per operation; the seed
+is fixed and generation derandomized, so a failure reproduces.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+import zlib
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from django.utils import timezone
+from hypothesis import HealthCheck, Phase, settings
+from rest_framework.throttling import ScopedRateThrottle
+from schemathesis.checks import not_a_server_error
+from schemathesis.core import NOT_SET
+from schemathesis.generation import GenerationMode
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from games import engine
+from games import services as game_services
+from games.engine import State
+from games.models import Game, Seat
+from moderation.models import Block
+from notifications import services as notification_services
+from notifications.channels import webhook
+from players import links
+from players.models import ApiToken, User
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 20260310
+MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "60"))
+PASSWORD = "Tr0ub4dor&3-horse"
+
+schema = schemathesis.openapi.from_path(ROOT / "openapi.yaml")
+schema.config.generation.update(
+    max_examples=MAX_EXAMPLES,
+    # Requests carry the player's real token (below); generated Authorization headers and
+    # session cookies would only test the 401 path, which tests/players covers.
+    with_security_parameters=False,
+    database="none",
+)
+schema.config.seed = SEED
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+]
+
+# operation id -> Counter({"total": n, "2xx": n, "<status>": n})
+RESULTS: dict[str, Counter[str]] = {}
+
+
+def _names() -> Iterator[str]:
+    n = 0
+    while True:
+        n += 1
+        yield f"st{n}-{uuid.uuid4().hex[:6]}"
+
+
+_NAMES = _names()
+
+
+def _user(**extra: Any) -> User:
+    name = next(_NAMES)
+    user = User.objects.create_user(
+        username=name, password=PASSWORD, email=f"{name}@example.com", **extra
+    )
+    return user
+
+
+def _strong_password() -> str:
+    return f"New-{uuid.uuid4().hex[:12]}-pass"
+
+
+def _token(user: User, scope: str = ApiToken.SCOPE_PLAY) -> str:
+    _, raw = ApiToken.issue(user, name="schemathesis", scope=scope)
+    return raw
+
+
+# Webhooks and push subscriptions name a loopback address (allowed by the fixture below): no
+# request ever leaves the machine, even if one were sent (on-commit work never runs here).
+HOOK_URL = "http://127.0.0.1:9/uno-hook"
+PUSH_KEYS = {
+    # A browser's real subscription keys (the schema's example).
+    "p256dh": (
+        "BLZl0X16w3nVE8EXUOkrxJJwBk5vjOzuGaRFz2SWD-VLD-UTYEe_4LIA5X3hxm5I3sFY4pNRY06hJBmLd2Umw-E"
+    ),
+    "auth": "NYS0I9IRXd6U9wfN1py4mQ",
+}
+
+
+@dataclass
+class World:
+    """The caller and what the caller's requests may name, made fresh for one request."""
+
+    me: User
+    token: str
+    path: dict[str, Any] = field(default_factory=dict)
+    body: dict[str, Any] = field(default_factory=dict)
+    # games_actions_create: the caller's legal actions, by type (without the seat).
+    legal: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def _active_game(me: User, other: User) -> Game:
+    lobby = game_services.create_game(host=me, max_players=2)
+    return game_services.join_game(user=other, invite_code=lobby.invite_code)
+
+
+def world_for(operation_id: str, path_names: set[str]) -> World:
+    me = _user()
+    other = _user()
+    world = World(me=me, token=_token(me))
+    if operation_id in {"games_retrieve", "games_events_list", "games_stream_retrieve"}:
+        world.path["game_id"] = str(_active_game(me, other).pk)
+    elif operation_id == "games_actions_create":
+        game = _active_game(me, other)
+        # The player to move makes the request, so that a legal action can succeed.
+        if game.current_user_id != me.pk:
+            world.me, world.token = other, _token(other)
+        world.path["game_id"] = str(game.pk)
+        world.body["expected_version"] = game.version
+        seat = Seat.objects.get(game=game, user=world.me).position
+        for action in engine.legal_actions(State.from_dict(game.state), seat):
+            fields = {k: v for k, v in action.to_dict().items() if k != "seat"}
+            world.legal.setdefault(fields["type"], fields)
+    elif operation_id == "games_leave":
+        world.path["game_id"] = str(_active_game(me, other).pk)
+    elif operation_id == "games_join":
+        lobby = game_services.create_game(host=other, max_players=3, visibility=Game.PUBLIC)
+        world.path["game_id"] = str(lobby.pk)
+    elif operation_id in {"games_start", "games_invite_renew"}:
+        lobby = game_services.create_game(host=me, max_players=3)
+        game_services.join_game(user=other, invite_code=lobby.invite_code)
+        world.path["game_id"] = str(lobby.pk)
+    elif operation_id == "games_rematch":
+        game = _active_game(me, other)
+        Game.objects.filter(pk=game.pk).update(
+            status=Game.FINISHED, finished_at=timezone.now(), turn_deadline=None
+        )
+        world.path["game_id"] = str(game.pk)
+    elif operation_id == "games_join_by_invite":
+        lobby = game_services.create_game(host=other, max_players=3)
+        world.body["invite_code"] = lobby.invite_code
+    elif operation_id == "auth_tokens_destroy":
+        token, _ = ApiToken.issue(me, name="another device", scope=ApiToken.SCOPE_PLAY)
+        world.path["token_id"] = token.pk
+    elif operation_id == "blocks_destroy":
+        Block.objects.create(blocker=me, blocked=other)
+        world.path["player_id"] = other.pk
+    elif operation_id == "blocks_create":
+        world.body["player_id"] = other.pk
+    elif operation_id == "reports_create":
+        game = _active_game(me, other)
+        world.body.update(player_id=other.pk, game_id=str(game.pk))
+    elif operation_id == "notifications_read":
+        notice = notification_services.notify_moderation(user=me, message="Be kind.")
+        world.path["notification_id"] = notice.pk
+    elif operation_id in {"auth_tokens_create", "auth_login"}:
+        world.body.update(username=me.username, password=PASSWORD)
+    elif operation_id == "auth_password_change":
+        world.body.update(old_password=PASSWORD, new_password=_strong_password())
+    elif operation_id in {"me_destroy", "me_delete"}:
+        world.body["password"] = PASSWORD
+        # Leaving a running game on the way out is part of deleting an account.
+        _active_game(me, other)
+    elif operation_id == "me_partial_update":
+        world.body["password"] = PASSWORD
+    elif operation_id == "auth_password_reset_confirm":
+        world.body.update(
+            uid=links.encode_uid(me),
+            token=links.password_reset_tokens.make_token(me),
+            new_password=_strong_password(),
+        )
+    elif operation_id == "auth_email_verify_confirm":
+        world.body.update(
+            uid=links.encode_uid(me), token=links.email_verification_tokens.make_token(me)
+        )
+    elif operation_id == "me_vacation_end":
+        game_services.start_vacation(user=me, days=1)
+    elif operation_id == "auth_signup":
+        world.body.update(username=next(_NAMES), password=_strong_password())
+    elif operation_id == "auth_password_reset":
+        world.body["email"] = me.email
+    elif operation_id == "notifications_webhooks_create":
+        world.body.update(url=HOOK_URL, token_id=ApiToken.objects.filter(user=me).get().pk)
+    elif operation_id.startswith("notifications_webhooks_") and "webhook_id" in path_names:
+        world.path["webhook_id"] = webhook.create_endpoint(user=me, url=HOOK_URL).pk
+    elif operation_id == "notifications_webpush_subscriptions_create":
+        world.body.update(endpoint=f"{HOOK_URL}/push/{uuid.uuid4().hex}", keys=PUSH_KEYS)
+    return world
+
+
+_CALLS: Counter[str] = Counter()
+
+
+def _real(case: schemathesis.Case, operation_id: str) -> bool:
+    """Whether this request names the caller's things: three requests in four, chosen by the
+    generated data and the request's place in the run (both fixed by the seed), so the choice
+    is as reproducible as the data and varies even where the data cannot."""
+    _CALLS[operation_id] += 1
+    body = None if case.body is NOT_SET else case.body
+    data = repr((case.path_parameters, case.query, case.headers, body))
+    return (zlib.crc32(data.encode("utf-8", "surrogatepass")) + _CALLS[operation_id]) % 4 != 0
+
+
+def fill_in(case: schemathesis.Case, world: World, *, real: bool) -> None:
+    """Point the request at the caller's things (when ``real``; otherwise the generated ids and
+    values stay, which name nothing). Body fields are filled in only in valid (positive)
+    requests, so that an invalid request stays invalid."""
+    if real:
+        for name, value in world.path.items():
+            if case.path_parameters is not None and name in case.path_parameters:
+                case.path_parameters[name] = value
+    positive = case.meta is None or case.meta.generation.mode == GenerationMode.POSITIVE
+    if real and positive and isinstance(case.body, dict):
+        case.body.update(world.body)
+        # An action of a type the caller may take now: its card and target too.
+        case.body.update(world.legal.get(case.body.get("type"), {}))
+    if case.operation.method.upper() == "DELETE" and "password" in world.body:
+        # DELETE me/ takes its body as documented in prose (OpenAPI 3.0 has no DELETE bodies).
+        case.body = {"password": world.body["password"] if real else "not my password"}
+        case.media_type = "application/json"
+    if case.query and "wait" in case.query:
+        # Long-polls wait up to 25 s for a move that never comes here: answer at once.
+        case.query["wait"] = 0
+
+
+@pytest.fixture
+def wsgi_app(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[WSGIHandler]:
+    # Fast hashing: every request gets a new player with a password.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # No throttling (each operation sends its examples in a burst) and no counts shared with
+    # other tests or Redis.
+    no_limits = {scope: None for scope in settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]}
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", no_limits)
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": no_limits}
+    monkeypatch.setattr(ScopedRateThrottle, "cache", LocMemCache(f"st-{uuid.uuid4()}", {}))
+    settings.WEBHOOK_ALLOW_LOOPBACK = True
+    # As Django's test client does: the test's transaction holds the connection, so requests
+    # must not close it when they start or finish.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield WSGIHandler()
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+@pytest.mark.django_db
+@schema.parametrize()
+@settings(
+    max_examples=MAX_EXAMPLES,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    phases=[Phase.explicit, Phase.generate],
+)
+def test_api(case: schemathesis.Case, wsgi_app: WSGIHandler) -> None:
+    operation_id = case.operation.schema.get_operation_id(case.operation) or case.operation.label
+    world = world_for(operation_id, set(case.path_parameters or {}))
+    fill_in(case, world, real=_real(case, operation_id))
+    response = case.call(app=wsgi_app, headers={"Authorization": f"Bearer {world.token}"})
+    if case.method.upper() == case.operation.method.upper():
+        # Not the coverage phase's probes with other methods (405, or 200 for OPTIONS).
+        counts = RESULTS.setdefault(operation_id, Counter())
+        counts["total"] += 1
+        counts[str(response.status_code)] += 1
+        if 200 <= response.status_code < 300:
+            counts["2xx"] += 1
+    case.validate_response(response, checks=CHECKS)
+
+
+def test_every_operation_succeeded_at_least_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """Runs after the operations (pytest keeps the order of a module): the share of 2xx answers
+    per operation, and a failure for any operation that never succeeded."""
+    operations = sorted(
+        schema.get_operation_id(result.ok()) or result.ok().label
+        for result in schema.get_all_operations()
+    )
+    lines = []
+    for operation_id in operations:
+        counts = RESULTS.get(operation_id, Counter())
+        share = counts["2xx"] / counts["total"] if counts["total"] else 0.0
+        statuses = ", ".join(f"{code}: {n}" for code, n in sorted(counts.items()) if code.isdigit())
+        lines.append(
+            f"{operation_id:40} {counts['2xx']:4}/{counts['total']:<4} 2xx {share:6.1%}  {statuses}"
+        )
+    with capsys.disabled():  # the shares belong in the run's output, pass or fail
+        print("\n\nSchemathesis: 2xx answers per operation\n" + "\n".join(lines))
+    never_ran = [op for op in operations if not RESULTS.get(op, Counter())["total"]]
+    assert not never_ran, f"operations that were not tested: {never_ran}"
+    never_succeeded = [op for op in operations if not RESULTS[op]["2xx"]]
+    assert not never_succeeded, "operations that never succeeded:\n" + "\n".join(
+        line for line in lines if line.split()[0] in never_succeeded
+    )
