@@ -8,6 +8,7 @@ action leaves the caller's state untouched. All randomness goes through the ``rn
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from . import actions as A
@@ -23,6 +24,7 @@ from .cards import (
     SKIP,
     SKIP_TWO,
     TARGETED_DRAW2,
+    TYPE_OF,
     WILD,
     card_type,
 )
@@ -38,6 +40,7 @@ from .state import (
     ROUND_OVER,
     Seat,
     State,
+    copy_state,
 )
 
 Event = dict[str, Any]
@@ -125,11 +128,14 @@ def _deal(s: State, rng: RNG, ev: list[Event]) -> None:
         seat.skips = 0
     _shuffle(rng, deck, ev)
     order = _seats_from(s, _next_active(s, s.dealer, CLOCKWISE), CLOCKWISE)
-    for _ in range(HAND_SIZE):
-        for i in order:
-            s.seats[i].hand.insert(0, deck.pop(0))
-    top = deck.pop(0)
-    s.draw_pile = deck
+    # Deal one card at a time around ``order``, each on top of its hand: the j-th seat gets
+    # deck[j], deck[j + m], ... with the last dealt on top. Sliced rather than popped one by one.
+    m = len(order)
+    dealt = m * HAND_SIZE
+    for j, i in enumerate(order):
+        s.seats[i].hand = deck[j:dealt:m][::-1]
+    top = deck[dealt]
+    s.draw_pile = deck[dealt + 1 :]
     s.discard_pile = [top]
     s.phase = PLAY
     first = order[0]
@@ -171,44 +177,143 @@ def _opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
 # Listing legal actions (changes nothing)
 
 
+_OVER = (ROUND_OVER, MATCH_OVER)
+
+
 def legal_actions(state: State, seat: int) -> list[Action]:
     """Every action ``seat`` may take now. A ``uno`` flag may be added to any listed play."""
     s = state
-    if s.phase in (ROUND_OVER, MATCH_OVER) or not 0 <= seat < len(s.seats):
+    phase = s.phase
+    seats = s.seats
+    n = len(seats)
+    if phase in _OVER or not 0 <= seat < n:
         return []
-    me = s.seats[seat]
+    me = seats[seat]
     if not me.active:
         return []
-    out: list[Action] = []
-    if seat == s.current:
-        if s.phase == PLAY:
-            going_out = len(me.hand) == 1
-            # Cards of one type take the same targets: work them out once per type.
-            targets_of: dict[str, list[int | None]] = {}
-            for card in me.hand:
-                kind = card_type(card)
-                targets = targets_of.get(kind)
-                if targets is None:
-                    targets = targets_of[kind] = _targets(s, seat, kind, going_out)
-                for target in targets:
-                    out.append(Action(A.PLAY, seat, card, target))
-            if _draw_refusal(s, seat) is None:
-                out.append(Action(A.DRAW, seat))
-        elif s.phase == DRAWN:
-            drawn = s.drawn_card
-            assert drawn is not None
-            for target in _targets(s, seat, card_type(drawn), len(me.hand) == 1):
-                out.append(Action(A.PLAY_DRAWN, seat, target=target))
-            out.append(Action(A.PASS, seat))
-        elif s.phase == CHOOSE and s.pending and s.pending["seat"] == seat:
-            for target in _targets(s, seat, s.pending["effect"], False):
-                out.append(Action(A.CHOOSE_TARGET, seat, target=target))
-    if len(me.hand) == 1 and not me.uno:
-        out.append(Action(A.UNO, seat))
-    for other in catchable_seats(s):
-        if other != seat:
-            out.append(Action(A.CATCH, seat, target=other))
+    hand = me.hand
+    tables = _SEAT_ACTIONS.get(n) or _new_seat_actions(n)
+    table = tables[seat]
+    # One pass over the seats: is every seat still in the round (the prebuilt plays below assume
+    # it), and is any catch window open (rare: only then is catchable_seats worth calling).
+    everyone = True
+    exposed = False
+    for other in seats:
+        if not other.active:
+            everyone = False
+        elif other.exposed:
+            exposed = True
+    out: list[Action]
+    if seat != s.current:
+        out = []
+    elif phase == PLAY:
+        if (
+            everyone
+            and len(hand) > 1
+            and not (s.options.get("force_swap_protection") and _protection_applies(s, seat))
+        ):
+            # The usual position: every card takes the targets prebuilt in the table.
+            try:
+                single = table.single
+                if single is not None:
+                    out = [single[card] for card in hand]
+                else:
+                    plays = table.plays
+                    out = [a for card in hand for a in plays[card]]
+            except KeyError:  # a card id no preset has (a hand-made position)
+                out = _plays(s, seat, hand)
+        else:
+            out = _plays(s, seat, hand)
+        # _draw_refusal(s, seat) is None, with the common case (a pile to draw from, no 2021
+        # restriction) decided without a call; its first test is the pile test made here.
+        if (s.draw_pile or len(s.discard_pile) > 1) and (
+            not _DRAW_RESTRICTED[s.preset] or _draw_refusal(s, seat) is None
+        ):
+            out.append(table.draw)
+    elif phase == DRAWN:
+        drawn = s.drawn_card
+        assert drawn is not None
+        targets = _targets(s, seat, TYPE_OF.get(drawn) or card_type(drawn), len(hand) == 1)
+        play_drawn = table.play_drawn
+        out = [play_drawn[target] for target in targets]
+        out.append(table.pass_)
+    elif phase == CHOOSE and s.pending and s.pending["seat"] == seat:
+        targets = _targets(s, seat, s.pending["effect"], False)
+        out = [Action(A.CHOOSE_TARGET, seat, target=target) for target in targets]
+    else:
+        out = []
+    if len(hand) == 1 and not me.uno:
+        out.append(table.uno)
+    if exposed:
+        for other_seat in catchable_seats(s):
+            if other_seat != seat:
+                out.append(table.catch[other_seat])
     return out
+
+
+def _plays(s: State, seat: int, hand: list[str]) -> list[Action]:
+    """The play actions of ``hand``, worked out card by card (any position)."""
+    going_out = len(hand) == 1
+    out: list[Action] = []
+    # Cards of one type take the same targets: work them out once per type.
+    targets_of: dict[str, list[int | None]] = {}
+    for card in hand:
+        kind = TYPE_OF.get(card) or card_type(card)
+        targets = targets_of.get(kind)
+        if targets is None:
+            targets = targets_of[kind] = _targets(s, seat, kind, going_out)
+        for target in targets:
+            out.append(Action(A.PLAY, seat, card, target))
+    return out
+
+
+def _protection_applies(s: State, seat: int) -> bool:
+    """Force Swap protection (when on) shields another seat now: it holds one card."""
+    return any(len(other.hand) == 1 for i, other in enumerate(s.seats) if i != seat)
+
+
+class _SeatActions:
+    """Actions one seat may be offered at a table of ``n`` seats, built once and then shared.
+
+    Actions are immutable tuples, so the (always new) lists legal_actions returns can share them
+    instead of building about eight tuples per call. ``plays`` maps every card id of every preset
+    to its play actions in the usual position: every seat active, the player not going out, no
+    Force Swap target protected. At 2 seats every card then has exactly one play, and ``single``
+    maps card -> that play (None at more seats), which is cheaper to list.
+    """
+
+    __slots__ = ("plays", "single", "draw", "play_drawn", "pass_", "uno", "catch")
+
+    def __init__(self, n: int, seat: int) -> None:
+        # _targets itself works out each type's targets, on a stand-in position that is the
+        # usual one: n active seats holding two cards each, no house rules.
+        usual = State("standard", [Seat(["", ""]) for _ in range(n)], [], [])
+        targets = {kind: _targets(usual, seat, kind, False) for kind in set(TYPE_OF.values())}
+        self.plays: dict[str, tuple[Action, ...]] = {
+            card: tuple(Action(A.PLAY, seat, card, t) for t in targets[TYPE_OF[card]])
+            for preset in PRESETS.values()
+            for card in preset.card_ids
+        }
+        self.single: dict[str, Action] | None = None
+        if all(len(plays) == 1 for plays in self.plays.values()):
+            self.single = {card: plays[0] for card, plays in self.plays.items()}
+        self.draw = Action(A.DRAW, seat)
+        # By target (_targets gives None or a seat number)
+        self.play_drawn: dict[int | None, Action] = {
+            target: Action(A.PLAY_DRAWN, seat, target=target) for target in [None, *range(n)]
+        }
+        self.pass_ = Action(A.PASS, seat)
+        self.uno = Action(A.UNO, seat)
+        self.catch = [Action(A.CATCH, seat, target=other) for other in range(n)]
+
+
+# Number of seats -> the tables of seats 0 to n - 1
+_SEAT_ACTIONS: dict[int, list[_SeatActions]] = {}
+
+
+def _new_seat_actions(n: int) -> list[_SeatActions]:
+    tables = _SEAT_ACTIONS[n] = [_SeatActions(n, seat) for seat in range(n)]
+    return tables
 
 
 def catchable_seats(s: State) -> list[int]:
@@ -225,15 +330,21 @@ def _targets(s: State, seat: int, kind: str, going_out: bool) -> list[int | None
     """Targets a card of ``kind`` takes when ``seat`` plays it; [None] when it takes none."""
     others: list[int | None]
     if kind == TARGETED_DRAW2:
-        others = [i for i in s.active_seats() if i != seat]
+        others = [i for i, other in enumerate(s.seats) if other.active and i != seat]
         return others
     if kind == FORCE_SWAP and not going_out:
         protect = s.option("force_swap_protection")
         others = [
-            i for i in s.active_seats() if i != seat and not (protect and len(s.seats[i].hand) == 1)
+            i
+            for i, other in enumerate(s.seats)
+            if other.active and i != seat and not (protect and len(other.hand) == 1)
         ]
         return others or [None]
     return [None]
+
+
+# Whether each preset restricts voluntary draws, read once per listing without a Preset lookup.
+_DRAW_RESTRICTED = {name: preset.draw_restricted for name, preset in PRESETS.items()}
 
 
 def _draw_refusal(s: State, seat: int) -> tuple[str, str] | None:
@@ -256,6 +367,9 @@ def _draw_refusal(s: State, seat: int) -> tuple[str, str] | None:
 # Applying an action
 
 
+Handler = Callable[[State, Action, RNG, list[Event]], State]
+
+
 def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
     """Apply ``action`` to a copy of ``state``; return the new state and its events.
 
@@ -264,10 +378,24 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
     handler = _HANDLERS.get(action.type)
     if handler is None:
         raise EngineError(E.INVALID_ACTION, f"unknown action type {action.type!r}")
-    s = state.copy()
     events: list[Event] = []
-    handler(s, action, rng, events)
-    return s, events
+    return handler(state, action, rng, events), events
+
+
+# Each handler checks the action against the caller's state (checks only read), then changes and
+# returns a copy. The turn actions (play, draw, play_drawn, pass: nearly every action of a game)
+# copy only once the action is accepted; the others go through _on_copy.
+
+
+def _on_copy(change: Callable[[State, Action, RNG, list[Event]], None]) -> Handler:
+    """A handler that checks and changes a copy of the state in place."""
+
+    def handler(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+        s = state.copy()
+        change(s, a, rng, ev)
+        return s
+
+    return handler
 
 
 def _seat_of(s: State, action: Action) -> int:
@@ -290,12 +418,23 @@ def _require_player(s: State, seat: int) -> None:
         raise EngineError(E.NOT_IN_ROUND, "you have left this game")
 
 
-def _require_turn(s: State, seat: int) -> None:
-    _require_player(s, seat)
+def _turn_seat(s: State, action: Action) -> int:
+    """The seat taking a turn action: _seat_of and _require_player inlined, then the turn."""
+    seat = action.seat
+    if seat is None or not 0 <= seat < len(s.seats):
+        raise EngineError(E.INVALID_ACTION, "the action needs the seat that takes it")
+    phase = s.phase
+    if phase == MATCH_OVER:
+        raise EngineError(E.GAME_OVER, "the match is over")
+    if phase == ROUND_OVER:
+        raise EngineError(E.ROUND_OVER, "the round is over")
+    if not s.seats[seat].active:
+        raise EngineError(E.NOT_IN_ROUND, "you have left this game")
     if seat != s.current:
         raise EngineError(E.NOT_YOUR_TURN, f"it is seat {s.current}'s turn")
-    if s.phase == CHOOSE:
+    if phase == CHOOSE:
         raise EngineError(E.CHOICE_PENDING, "choose a target for the card on the table first")
+    return seat
 
 
 def _check_target(s: State, seat: int, kind: str, target: int | None, going_out: bool) -> None:
@@ -332,37 +471,57 @@ def _protected(s: State, kind: str, target: int, seat: int) -> bool:
     )
 
 
-def _do_play(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    seat = _seat_of(s, a)
-    _require_turn(s, seat)
-    if s.phase == DRAWN:
+def _do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    seat = _turn_seat(state, a)
+    if state.phase == DRAWN:
         raise EngineError(
             E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
         )
-    hand = s.seats[seat].hand
-    if a.card is None or a.card not in hand:
-        raise EngineError(E.CARD_NOT_IN_HAND, f"{a.card!r} is not in your hand")
-    _play_card(s, seat, a.card, a.target, a.uno, rng, ev)
+    card = a.card
+    if card is None or card not in state.seats[seat].hand:
+        raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
+    return _play_card(state, seat, card, a.target, a.uno, rng, ev)
 
 
-def _do_play_drawn(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    seat = _seat_of(s, a)
-    _require_turn(s, seat)
-    if s.phase != DRAWN or s.drawn_card is None:
+def _do_play_drawn(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    seat = _turn_seat(state, a)
+    if state.phase != DRAWN or state.drawn_card is None:
         raise EngineError(E.NOTHING_DRAWN, "you have not drawn a card this turn")
-    if a.card is not None and a.card != s.drawn_card:
+    if a.card is not None and a.card != state.drawn_card:
         raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "only the drawn card may be played")
-    _play_card(s, seat, s.drawn_card, a.target, a.uno, rng, ev)
+    return _play_card(state, seat, state.drawn_card, a.target, a.uno, rng, ev)
 
 
 def _play_card(
-    s: State, seat: int, card: str, target: int | None, uno: bool, rng: RNG, ev: list[Event]
-) -> None:
+    state: State, seat: int, card: str, target: int | None, uno: bool, rng: RNG, ev: list[Event]
+) -> State:
+    kind = TYPE_OF.get(card) or card_type(card)
+    seats = state.seats
+    going_out = len(seats[seat].hand) == 1
+    if target is None:
+        # A card that takes no target always passes _check_target without one: skip the call.
+        if kind == TARGETED_DRAW2 or (kind == FORCE_SWAP and not going_out):
+            _check_target(state, seat, kind, None, going_out)
+    elif not (
+        # _check_target accepts an int target at once when it is another active seat, for a
+        # Targeted Draw 2, or for a Force Swap that is not the last card and that protection
+        # does not stop (it is then in _targets' list). Anything else goes through it.
+        type(target) is int
+        and target != seat
+        and 0 <= target < len(seats)
+        and seats[target].active
+        and (
+            kind == TARGETED_DRAW2
+            or (
+                kind == FORCE_SWAP
+                and not going_out
+                and not (state.option("force_swap_protection") and len(seats[target].hand) == 1)
+            )
+        )
+    ):
+        _check_target(state, seat, kind, target, going_out)
+    s = copy_state(state, False)  # False: a turn action closes every catch window
     me = s.seats[seat]
-    kind = card_type(card)
-    going_out = len(me.hand) == 1
-    _check_target(s, seat, kind, target, going_out)
-    _close_catch_windows(s)
     me.hand.remove(card)
     s.discard_pile.insert(0, card)
     s.drawn_card = None
@@ -371,9 +530,19 @@ def _play_card(
     if target is not None:
         event["target"] = target
     ev.append(event)
-    _hand_changed(s, seat)
-    _effect(s, seat, kind, target, going_out, rng, ev)
-    _finish_play(s, seat, uno, rng, ev)
+    # _hand_changed, inlined
+    me.uno = False
+    me.exposed = len(me.hand) == 1
+    if kind != WILD:  # a plain Wild has no effect
+        _effect(s, seat, kind, target, going_out, rng, ev)
+    # _finish_play, inlined
+    if not me.hand:
+        _end_round(s, seat, ev)
+        return s
+    if uno:
+        _say_uno(s, seat, ev)
+    _advance(s, ev)
+    return s
 
 
 def _effect(
@@ -394,7 +563,7 @@ def _effect(
     elif kind == REVERSE:
         s.direction = -s.direction
         ev.append({"type": "direction", "direction": _direction_name(s.direction)})
-        if len(s.active_seats()) == 2:
+        if _active_count(s) == 2:
             _lose_turns(s, _next_active(s, seat, s.direction), 1, ev)
     elif kind == SKIP_TWO:
         # The next two turns that belong to *other* players: with 2 players, the opponent twice.
@@ -440,27 +609,28 @@ def _say_uno(s: State, seat: int, ev: list[Event]) -> None:
         ev.append({"type": "uno", "seat": seat})
 
 
-def _do_draw(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    seat = _seat_of(s, a)
-    _require_turn(s, seat)
-    if s.phase == DRAWN:
+def _do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    seat = _turn_seat(state, a)
+    if state.phase == DRAWN:
         raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you already drew: play it or pass")
-    refusal = _draw_refusal(s, seat)
+    refusal = _draw_refusal(state, seat)
     if refusal:
         raise EngineError(*refusal)
-    _close_catch_windows(s)
+    s = copy_state(state, False)  # False: a turn action closes every catch window
     drawn = _draw(s, seat, 1, rng, ev, "voluntary")
     s.phase = DRAWN
     s.drawn_card = drawn[0]
+    return s
 
 
-def _do_pass(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    seat = _seat_of(s, a)
-    _require_turn(s, seat)
-    if s.phase != DRAWN:
+def _do_pass(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    seat = _turn_seat(state, a)
+    if state.phase != DRAWN:
         raise EngineError(E.PASS_NOT_ALLOWED, "you may pass only after drawing a card")
+    s = state.copy()
     ev.append({"type": "pass", "seat": seat})
     _advance(s, ev)
+    return s
 
 
 def _do_choose(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
@@ -580,17 +750,17 @@ def _do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
     _deal(s, rng, ev)
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Handler] = {
     A.PLAY: _do_play,
     A.PLAY_DRAWN: _do_play_drawn,
     A.DRAW: _do_draw,
     A.PASS: _do_pass,
-    A.CHOOSE_TARGET: _do_choose,
-    A.UNO: _do_uno,
-    A.CATCH: _do_catch,
-    A.TIMEOUT: _do_timeout,
-    A.LEAVE: _do_leave,
-    A.NEXT_ROUND: _do_next_round,
+    A.CHOOSE_TARGET: _on_copy(_do_choose),
+    A.UNO: _on_copy(_do_uno),
+    A.CATCH: _on_copy(_do_catch),
+    A.TIMEOUT: _on_copy(_do_timeout),
+    A.LEAVE: _on_copy(_do_leave),
+    A.NEXT_ROUND: _on_copy(_do_next_round),
 }
 
 
@@ -603,13 +773,24 @@ def _direction_name(direction: int) -> str:
 
 
 def _next_active(s: State, seat: int, direction: int) -> int:
-    n = len(s.seats)
-    i = seat
-    for _ in range(n):
+    seats = s.seats
+    n = len(seats)
+    i = (seat + direction) % n
+    if seats[i].active:  # nearly always: try the neighbour before setting up the loop
+        return i
+    for _ in range(n - 1):
         i = (i + direction) % n
-        if s.seats[i].active:
+        if seats[i].active:
             return i
     return seat  # pragma: no cover - a round always has two active seats
+
+
+def _active_count(s: State) -> int:
+    count = 0
+    for seat in s.seats:
+        if seat.active:
+            count += 1
+    return count
 
 
 def _seats_from(s: State, start: int, direction: int) -> list[int]:
@@ -624,11 +805,19 @@ def _seats_from(s: State, start: int, direction: int) -> list[int]:
 
 def _advance(s: State, ev: list[Event]) -> None:
     """Pass the turn to the next seat in the current direction that owes no lost turn."""
-    seat = _next_active(s, s.current, s.direction)
-    while s.seats[seat].skips > 0:
-        s.seats[seat].skips -= 1
+    seats = s.seats
+    n = len(seats)
+    direction = s.direction
+    seat = s.current
+    while True:
+        # seat = _next_active(s, seat, direction), with its usual answer (the neighbour) inlined
+        nxt = (seat + direction) % n
+        seat = nxt if seats[nxt].active else _next_active(s, seat, direction)
+        owes = seats[seat]
+        if not owes.skips > 0:
+            break
+        owes.skips -= 1
         ev.append({"type": "skipped", "seat": seat})
-        seat = _next_active(s, seat, s.direction)
     s.current = seat
     s.phase = PLAY
     s.drawn_card = None
@@ -653,15 +842,24 @@ def _hand_changed(s: State, seat: int) -> None:
 
 def _draw(s: State, seat: int, count: int, rng: RNG, ev: list[Event], reason: str) -> list[str]:
     """Draw up to ``count`` cards, reshuffling the discards when the pile runs out."""
-    drawn: list[str] = []
-    for _ in range(count):
-        if not s.draw_pile:
-            if len(s.discard_pile) <= 1:
-                break
-            _reshuffle(s, rng, ev)
-        drawn.append(s.draw_pile.pop(0))
+    pile = s.draw_pile
+    if len(pile) >= count:  # no reshuffle needed: take the top cards in one slice
+        drawn = pile[:count]
+        del pile[:count]
+    else:
+        drawn = []
+        for _ in range(count):
+            if not pile:
+                if len(s.discard_pile) <= 1:
+                    break
+                _reshuffle(s, rng, ev)  # refills s.draw_pile (this list) in place
+            drawn.append(pile.pop(0))
     me = s.seats[seat]
-    me.hand[0:0] = reversed(drawn)  # each drawn card goes on top of the hand
+    # Each drawn card goes on top of the hand (insert is the cheap form of one card on top).
+    if count == 1 and drawn:
+        me.hand.insert(0, drawn[0])
+    else:
+        me.hand[0:0] = drawn[::-1]
     ev.append(
         {
             "type": "draw",
@@ -673,8 +871,9 @@ def _draw(s: State, seat: int, count: int, rng: RNG, ev: list[Event], reason: st
             "secret": {"cards": drawn},
         }
     )
-    if drawn:
-        _hand_changed(s, seat)
+    if drawn:  # _hand_changed, inlined
+        me.uno = False
+        me.exposed = len(me.hand) == 1
     return drawn
 
 

@@ -76,13 +76,21 @@ def _card_ids(preset: str) -> tuple[str, ...]:
     return tuple(f"{kind}-{n}" for kind in CARD_TYPES for n in range(1, deck.get(kind, 0) + 1))
 
 
-_TYPE_OF: dict[str, str] = {}
+# Card id -> type. Every preset's ids are filled in at import so the engine's hot loops can read
+# this dict directly (``TYPE_OF.get(card) or card_type(card)``) instead of parsing ids; any other
+# id (a scenario's, a stored state's) is parsed by card_type on first sight and remembered. The
+# types are the constants above (same objects), so comparing them is an identity check.
+TYPE_OF: dict[str, str] = {
+    f"{kind}-{n}": kind
+    for preset in PRESETS.values()
+    for kind in CARD_TYPES
+    for n in range(1, preset.deck.get(kind, 0) + 1)
+}
 
 
 def card_type(card_id: str) -> str:
     """The type of a card id (``draw4-3`` -> ``draw4``)."""
-    kind = _TYPE_OF.get(card_id)
+    kind = TYPE_OF.get(card_id)
     if kind is None:
-        kind = card_id.rpartition("-")[0]
-        _TYPE_OF[card_id] = kind
+        kind = TYPE_OF[card_id] = card_id.rpartition("-")[0]
     return kind

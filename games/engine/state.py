@@ -73,25 +73,7 @@ class State:
     game: str = "uno_all_wild"
 
     def copy(self) -> State:
-        # Hand-written instead of deepcopy: apply() copies on every action, and this is ~20x faster.
-        return State(
-            self.preset,
-            [seat.copy() for seat in self.seats],
-            list(self.draw_pile),
-            list(self.discard_pile),
-            self.options,  # never mutated after creation
-            self.target_score,
-            self.direction,
-            self.current,
-            self.dealer,
-            self.phase,
-            self.drawn_card,
-            dict(self.pending) if self.pending is not None else None,
-            self.round,
-            self.round_results,  # append-only: replaced, never mutated in place
-            self.winner,
-            self.game,
-        )
+        return copy_state(self)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -116,6 +98,58 @@ class State:
 
     def option(self, name: str) -> bool:
         return bool(self.options.get(name, False))
+
+
+_new = object.__new__
+
+
+def copy_state(s: State, keep_catch_windows: bool = True) -> State:
+    """``s.copy()``, or with every seat's catch window closed (``exposed`` False) as a turn
+    action needs: apply() copies on every action, so this is hand-written for speed.
+
+    About 20x faster than deepcopy. Objects are made with object.__new__ and filled by attribute
+    stores, which skips the dataclass __init__ frame (about 40 % faster). It must assign every
+    field of State and Seat: _check_copy_state verifies that at import.
+    """
+    seats = []
+    for old in s.seats:
+        seat = _new(Seat)
+        seat.hand = old.hand.copy()  # hands, piles: typed lists; .copy() beats list() and [:]
+        seat.active = old.active
+        seat.uno = old.uno
+        seat.exposed = keep_catch_windows and old.exposed
+        seat.skips = old.skips
+        seat.score = old.score
+        seat.mercy_used = old.mercy_used
+        seats.append(seat)
+    new = _new(State)
+    new.preset = s.preset
+    new.seats = seats
+    new.draw_pile = s.draw_pile.copy()
+    new.discard_pile = s.discard_pile.copy()
+    new.options = s.options  # never mutated after creation
+    new.target_score = s.target_score
+    new.direction = s.direction
+    new.current = s.current
+    new.dealer = s.dealer
+    new.phase = s.phase
+    new.drawn_card = s.drawn_card
+    new.pending = dict(s.pending) if s.pending is not None else None
+    new.round = s.round
+    new.round_results = s.round_results  # append-only: replaced, never mutated in place
+    new.winner = s.winner
+    new.game = s.game
+    return new
+
+
+def _check_copy_state() -> None:
+    """copy_state assigns fields one by one: fail at import, not mid-game, if a field is missed."""
+    probe = State("standard", [Seat(["x"], uno=True, skips=1)], ["y"], ["z"], pending={"seat": 0})
+    if copy_state(probe) != probe:  # pragma: no cover - a missed slot raises AttributeError first
+        raise AssertionError("copy_state does not copy every field of State and Seat")
+
+
+_check_copy_state()
 
 
 def _plain(value: Any) -> Any:
