@@ -40,8 +40,13 @@ def run_once(
     digest = request_hash(body)
     record = _claim(user, key, digest)
     if record.status == IdempotencyRecord.DONE:
-        return record.response_status or 200, record.response_body or {}, True
+        return _replay(record)
     with transaction.atomic():
+        # The row lock orders this run after a request that was taken over as stale but was
+        # only slow: if that one finished meanwhile, its answer stands and nothing runs again.
+        current = IdempotencyRecord.objects.select_for_update().get(pk=record.pk)
+        if current.status == IdempotencyRecord.DONE:
+            return _replay(current)
         try:
             status, payload = work()
         except ServiceError as exc:
@@ -51,6 +56,10 @@ def run_once(
         record.response_body = json.loads(json.dumps(payload, default=str))
         record.save(update_fields=["status", "response_status", "response_body"])
     return status, payload, False
+
+
+def _replay(record: IdempotencyRecord) -> tuple[int, dict[str, Any], bool]:
+    return record.response_status or 200, record.response_body or {}, True
 
 
 def _claim(user: User, key: str, digest: str) -> IdempotencyRecord:
@@ -73,6 +82,9 @@ def _claim(user: User, key: str, digest: str) -> IdempotencyRecord:
             pk=record.pk, status=IdempotencyRecord.IN_PROGRESS, created_at__lt=cutoff
         ).update(created_at=timezone.now())
         if not taken:
+            record.refresh_from_db()
+            if record.status == IdempotencyRecord.DONE:
+                return record
             raise ServiceError(
                 "request_in_progress",
                 "A request with this Idempotency-Key is still being processed; retry shortly.",

@@ -192,3 +192,38 @@ def test_an_empty_or_overlong_key_is_refused(
     assert error_code(response) == "invalid_idempotency_key"
     assert moves(game) == before
     assert not IdempotencyRecord.objects.exists()
+
+
+def test_a_slow_request_that_finishes_after_a_takeover_keeps_its_answer(
+    alice: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A claim taken over as stale may belong to a request that was only slow: when that one
+    finishes first, the retry returns its answer instead of running (and overwriting) again."""
+    from games import idempotency
+
+    record = IdempotencyRecord.objects.create(user=alice.user, key=KEY, request_hash="h")
+    IdempotencyRecord.objects.filter(pk=record.pk).update(
+        created_at=timezone.now() - timedelta(minutes=2)
+    )
+    real_claim = idempotency._claim
+
+    def claim_then_the_slow_one_finishes(*args: Any) -> IdempotencyRecord:
+        claimed = real_claim(*args)
+        IdempotencyRecord.objects.filter(pk=claimed.pk).update(
+            status=IdempotencyRecord.DONE, response_status=200, response_body={"first": True}
+        )
+        return claimed
+
+    monkeypatch.setattr(idempotency, "_claim", claim_then_the_slow_one_finishes)
+    monkeypatch.setattr(idempotency, "request_hash", lambda body: "h")
+    ran: list[int] = []
+
+    def work() -> tuple[int, dict[str, Any]]:
+        ran.append(1)
+        return 200, {"second": True}
+
+    status, body, replayed = idempotency.run_once(user=alice.user, key=KEY, body={}, work=work)
+
+    assert (status, body, replayed) == (200, {"first": True}, True)
+    assert ran == []
+    assert IdempotencyRecord.objects.get(pk=record.pk).response_body == {"first": True}
