@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import combinations, product
 from typing import Any, NamedTuple
 
 from .errors import INVALID_ACTION, EngineError
@@ -13,14 +15,52 @@ PASS = "pass"
 UNO = "uno"
 CATCH = "catch"
 CHOOSE_TARGET = "choose_target"
+# House rules
+TAKE_STACK = "take_stack"  # stacking: take the pending total instead of stacking
+PLAY_PAIR = "play_pair"  # double down: two identical cards at once
+PLAY_TOP = "play_top"  # blind play: the top card of the face-down hand
+MERCY = "mercy"  # mercy: discard five cards of a hand of 15 or more
 # System actions: applied by the service (timer sweep, leaving, dealing), never listed for players.
 TIMEOUT = "timeout"
 LEAVE = "leave"
 NEXT_ROUND = "next_round"
 
-PLAYER_ACTIONS = (PLAY, DRAW, PLAY_DRAWN, PASS, UNO, CATCH, CHOOSE_TARGET)
+PLAYER_ACTIONS = (
+    PLAY,
+    DRAW,
+    PLAY_DRAWN,
+    PASS,
+    UNO,
+    CATCH,
+    CHOOSE_TARGET,
+    TAKE_STACK,
+    PLAY_PAIR,
+    PLAY_TOP,
+    MERCY,
+)
 SYSTEM_ACTIONS = (TIMEOUT, LEAVE, NEXT_ROUND)
 ACTION_TYPES = PLAYER_ACTIONS + SYSTEM_ACTIONS
+
+
+class Pick(NamedTuple):
+    """The parameters a listed action template leaves to the player: ``size`` cards out of
+    ``cards`` and ``targets`` seats (0 or one per card), each out of ``target_from``.
+
+    Listing every combination would be large (five of 15 cards: 3,003), so legal_actions lists
+    one template instead; ``instances`` enumerates it and ``covers`` tests a concrete action.
+    """
+
+    size: int  # how many cards to choose (``count`` would shadow tuple.count)
+    cards: tuple[str, ...]
+    targets: int = 0
+    target_from: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"count": self.size, "from": list(self.cards)}
+        if self.targets:
+            data["targets"] = self.targets
+            data["target_from"] = list(self.target_from)
+        return data
 
 
 class Action(NamedTuple):
@@ -38,6 +78,8 @@ class Action(NamedTuple):
     uno: bool = False
     cards: tuple[str, ...] | None = None
     targets: tuple[int, ...] | None = None
+    # Set only on a template listed by legal_actions (never applied as it is): see Pick.
+    choose: Pick | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type}
@@ -53,6 +95,8 @@ class Action(NamedTuple):
             data["cards"] = list(self.cards)
         if self.targets is not None:
             data["targets"] = list(self.targets)
+        if self.choose is not None:
+            data["choose"] = self.choose.to_dict()
         return data
 
     @classmethod
@@ -96,3 +140,40 @@ def _opt_int(data: dict[str, Any], key: str) -> int | None:
     if value is not None and not _is_int(value):
         raise EngineError(INVALID_ACTION, f"{key} must be a seat number")
     return value
+
+
+def instances(template: Action) -> Iterator[Action]:
+    """Every concrete action a listed template stands for (a concrete action: itself)."""
+    pick = template.choose
+    if pick is None:
+        yield template
+        return
+    for cards in combinations(pick.cards, pick.size):
+        if not pick.targets:
+            yield Action(template.type, template.seat, cards=cards)
+            continue
+        for targets in product(pick.target_from, repeat=pick.targets):
+            yield Action(template.type, template.seat, cards=cards, targets=targets)
+
+
+def covers(template: Action, action: Action) -> bool:
+    """Whether ``action`` (concrete, maybe with ``uno``) is one of ``template``'s instances."""
+    pick = template.choose
+    if pick is None:
+        return template == action._replace(uno=False)
+    cards = action.cards
+    targets = action.targets or ()
+    return (
+        action.type == template.type
+        and action.seat == template.seat
+        and action.card is None
+        and action.target is None
+        and action.choose is None
+        and cards is not None
+        and len(cards) == pick.size
+        and len(set(cards)) == pick.size
+        and all(c in pick.cards for c in cards)
+        and len(targets) == pick.targets
+        and (action.targets is None) == (pick.targets == 0)
+        and all(t in pick.target_from for t in targets)
+    )

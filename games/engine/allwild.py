@@ -13,8 +13,9 @@ from typing import Any, Protocol
 
 from . import actions as A
 from . import errors as E
-from .actions import Action
+from .actions import Action, Pick
 from .cards import (
+    DRAW4,
     DRAW_AMOUNT,
     FORCE_SWAP,
     HAND_SIZE,
@@ -38,6 +39,7 @@ from .state import (
     MATCH_OVER,
     PLAY,
     ROUND_OVER,
+    STACK,
     Seat,
     State,
     copy_state,
@@ -47,8 +49,12 @@ Event = dict[str, Any]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
-# House rules this engine enforces today; the others are refused at creation, never ignored.
-SUPPORTED_HOUSE_RULES = frozenset({"force_swap_protection", "speed_mode"})
+# House rules this engine enforces (speed mode is the service's turn clock: nothing to enforce
+# here). A rule not in this set would be refused at creation, never ignored.
+SUPPORTED_HOUSE_RULES = frozenset(HOUSE_RULES)
+# Mercy: a hand of MERCY_MIN or more cards may discard MERCY_COUNT of them.
+MERCY_MIN = 15
+MERCY_COUNT = 5
 
 
 class RNG(Protocol):
@@ -121,6 +127,7 @@ def _deal(s: State, rng: RNG, ev: list[Event]) -> None:
     s.direction = CLOCKWISE
     s.drawn_card = None
     s.pending = None
+    s.stack = 0
     deck: list[str] = list(PRESETS[s.preset].card_ids)
     for seat in s.seats:
         seat.hand = []
@@ -194,6 +201,14 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     hand = me.hand
     tables = _SEAT_ACTIONS.get(n) or _new_seat_actions(n)
     table = tables[seat]
+    opts = s.options
+    if opts and (
+        opts.get("stacking")
+        or opts.get("blind_play")
+        or opts.get("double_down")
+        or opts.get("mercy")
+    ):
+        return _house_legal_actions(s, seat, table)
     # One pass over the seats: is every seat still in the round (the prebuilt plays below assume
     # it), and is any catch window open (rare: only then is catchable_seats worth calling).
     everyone = True
@@ -282,7 +297,18 @@ class _SeatActions:
     maps card -> that play (None at more seats), which is cheaper to list.
     """
 
-    __slots__ = ("plays", "single", "draw", "play_drawn", "pass_", "uno", "catch")
+    __slots__ = (
+        "plays",
+        "single",
+        "draw",
+        "play_drawn",
+        "pass_",
+        "uno",
+        "catch",
+        "take",
+        "play_top",
+        "mercy",
+    )
 
     def __init__(self, n: int, seat: int) -> None:
         # _targets itself works out each type's targets, on a stand-in position that is the
@@ -305,6 +331,9 @@ class _SeatActions:
         self.pass_ = Action(A.PASS, seat)
         self.uno = Action(A.UNO, seat)
         self.catch = [Action(A.CATCH, seat, target=other) for other in range(n)]
+        self.take = Action(A.TAKE_STACK, seat)
+        self.play_top = Action(A.PLAY_TOP, seat)
+        self.mercy = Action(A.MERCY, seat)  # blind play: the top five cards go
 
 
 # Number of seats -> the tables of seats 0 to n - 1
@@ -314,6 +343,111 @@ _SEAT_ACTIONS: dict[int, list[_SeatActions]] = {}
 def _new_seat_actions(n: int) -> list[_SeatActions]:
     tables = _SEAT_ACTIONS[n] = [_SeatActions(n, seat) for seat in range(n)]
     return tables
+
+
+def _house_legal_actions(s: State, seat: int, table: _SeatActions) -> list[Action]:
+    """legal_actions when stacking, blind play, double down or mercy is on: any position, worked
+    out step by step (the fast path above assumes none of them)."""
+    me = s.seats[seat]
+    hand = me.hand
+    opts = s.options
+    blind = bool(opts.get("blind_play"))
+    pairs = bool(opts.get("double_down")) and not blind
+    phase = s.phase
+    out: list[Action] = []
+    if seat == s.current:
+        if phase == PLAY:
+            if blind:
+                out.append(table.play_top)
+            else:
+                out = _plays(s, seat, hand)
+                if pairs:
+                    out += _pair_templates(s, seat, hand, None)
+            if _draw_refusal(s, seat) is None:
+                out.append(table.draw)
+        elif phase == STACK:
+            if blind:
+                out.append(table.play_top)  # stacks if the revealed card can
+            else:
+                kinds = stackable_types(s)
+                out = [table.plays[c][0] for c in hand if _kind(c) in kinds]
+                if pairs:
+                    out += _pair_templates(s, seat, hand, kinds)
+            out.append(table.take)
+        elif phase == DRAWN:
+            drawn = s.drawn_card
+            assert drawn is not None
+            if blind:
+                out.append(table.play_drawn[None])  # a target is chosen after the reveal
+            else:
+                targets = _targets(s, seat, _kind(drawn), len(hand) == 1)
+                out = [table.play_drawn[target] for target in targets]
+            out.append(table.pass_)
+        elif phase == CHOOSE and s.pending and s.pending["seat"] == seat:
+            targets = _targets(s, seat, s.pending["effect"], False)
+            out = [Action(A.CHOOSE_TARGET, seat, target=target) for target in targets]
+    if len(hand) == 1 and not me.uno:
+        out.append(table.uno)
+    for other_seat in catchable_seats(s):
+        if other_seat != seat:
+            out.append(table.catch[other_seat])
+    if opts.get("mercy") and _mercy_refusal(s, seat) is None:
+        if blind:
+            out.append(table.mercy)
+        else:
+            out.append(Action(A.MERCY, seat, choose=Pick(MERCY_COUNT, tuple(hand))))
+    return out
+
+
+def _kind(card: str) -> str:
+    return TYPE_OF.get(card) or card_type(card)
+
+
+def stackable_types(s: State) -> tuple[str, ...]:
+    """Draw cards that may answer the stack: equal or higher than the card on top of it."""
+    return (DRAW4,) if _kind(s.discard_pile[0]) == DRAW4 else tuple(DRAW_AMOUNT)
+
+
+def _pair_targets(s: State, seat: int, kind: str, going_out: bool) -> tuple[int, ...] | None:
+    """The seats each card of a pair may target (both chosen when the pair is played, against
+    this position), or None when the pair takes no targets."""
+    targets = _targets(s, seat, kind, going_out)
+    if targets == [None]:
+        return None
+    return tuple(t for t in targets if t is not None)
+
+
+def _pair_templates(
+    s: State, seat: int, hand: list[str], kinds: tuple[str, ...] | None
+) -> list[Action]:
+    """Double down: one template per card type held twice or more (of ``kinds``, if given)."""
+    by_kind: dict[str, list[str]] = {}
+    for card in hand:
+        by_kind.setdefault(_kind(card), []).append(card)
+    going_out = len(hand) == 2
+    out = []
+    for kind, cards in by_kind.items():
+        if len(cards) < 2 or (kinds is not None and kind not in kinds):
+            continue
+        targets = _pair_targets(s, seat, kind, going_out)
+        pick = Pick(2, tuple(cards), 2 if targets else 0, targets or ())
+        out.append(Action(A.PLAY_PAIR, seat, choose=pick))
+    return out
+
+
+def _mercy_refusal(s: State, seat: int) -> tuple[str, str] | None:
+    """Why ``seat`` may not use mercy now, or None when it may."""
+    me = s.seats[seat]
+    if len(me.hand) < MERCY_MIN:
+        return E.MERCY_NOT_ALLOWED, f"mercy needs {MERCY_MIN} or more cards in hand"
+    if me.mercy_used:
+        return (
+            E.MERCY_NOT_ALLOWED,
+            f"you used mercy already: it returns once your hand drops below {MERCY_MIN}",
+        )
+    if (s.pending and s.pending["seat"] == seat) or (s.phase == DRAWN and s.current == seat):
+        return E.CHOICE_PENDING, "finish your open choice first"
+    return None
 
 
 def catchable_seats(s: State) -> list[int]:
@@ -351,7 +485,9 @@ def _draw_refusal(s: State, seat: int) -> tuple[str, str] | None:
     """Why a voluntary draw is refused now, or None when it is allowed."""
     if not s.draw_pile and len(s.discard_pile) <= 1:
         return E.NOTHING_TO_DRAW, "there is nothing to draw: play a card"
-    if PRESETS[s.preset].draw_restricted:
+    # Under blind play the 2021 restriction (only plain Wilds in hand) would need a look at
+    # the hand the player may not see: the voluntary draw stays available (RULES.md).
+    if PRESETS[s.preset].draw_restricted and not s.options.get("blind_play"):
         nxt = _next_active(s, seat, s.direction)
         only_wilds = all(card_type(c) == WILD for c in s.seats[seat].hand)
         if len(s.seats[nxt].hand) != 1 or not only_wilds:
@@ -473,14 +609,74 @@ def _protected(s: State, kind: str, target: int, seat: int) -> bool:
 
 def _do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     seat = _turn_seat(state, a)
+    phase = state.phase
+    if phase == DRAWN:
+        raise EngineError(
+            E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
+        )
+    if state.options.get("blind_play"):
+        raise EngineError(E.HAND_FACE_DOWN, "your hand is face down: play its top card (play_top)")
+    card = a.card
+    if card is None or card not in state.seats[seat].hand:
+        raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
+    if phase == STACK and _kind(card) not in stackable_types(state):
+        raise EngineError(E.NOT_STACKABLE, _not_stackable_message(state))
+    return _play_card(state, seat, card, a.target, a.uno, rng, ev)
+
+
+def _not_stackable_message(s: State) -> str:
+    allowed = " or a ".join(stackable_types(s)).replace("draw", "Draw ")
+    return f"{s.stack} cards are owed: stack a {allowed} on them, or take them (take_stack)"
+
+
+def _do_play_drawn_blind(state: State, seat: int, a: Action, rng: RNG, ev: list[Event]) -> State:
+    if a.target is not None:
+        raise EngineError(
+            E.TARGET_NOT_ALLOWED, "under blind play a target is chosen after the card is revealed"
+        )
+    assert state.drawn_card is not None
+    return _play_blind(state, seat, state.drawn_card, a.uno, rng, ev)
+
+
+def _do_play_top(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    """Blind play: the top card of the face-down hand, revealed as it is played."""
+    if not state.options.get("blind_play"):
+        raise EngineError(E.HOUSE_RULE_OFF, "blind play is not a house rule of this game")
+    seat = _turn_seat(state, a)
     if state.phase == DRAWN:
         raise EngineError(
             E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
         )
-    card = a.card
-    if card is None or card not in state.seats[seat].hand:
-        raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
-    return _play_card(state, seat, card, a.target, a.uno, rng, ev)
+    if a.card is not None or a.target is not None:
+        raise EngineError(
+            E.INVALID_ACTION, "play_top takes no card and no target: the top card is played"
+        )
+    card = state.seats[seat].hand[0]
+    if state.phase == STACK and _kind(card) not in stackable_types(state):
+        # Shown to everyone, it goes back on top of the hand and the stack is taken.
+        s = copy_state(state, False)
+        ev.append({"type": "not_stackable", "seat": seat, "card": card, "card_type": _kind(card)})
+        _take_stack(s, seat, rng, ev)
+        return s
+    return _play_blind(state, seat, card, a.uno, rng, ev)
+
+
+def _play_blind(state: State, seat: int, card: str, uno: bool, rng: RNG, ev: list[Event]) -> State:
+    """Play ``card`` unseen: a target it needs becomes a pending choice once it is revealed."""
+    kind = _kind(card)
+    going_out = len(state.seats[seat].hand) == 1
+    if _targets(state, seat, kind, going_out) == [None]:
+        return _play_card(state, seat, card, None, uno, rng, ev)
+    s = copy_state(state, False)  # a turn action closes every catch window
+    me = s.seats[seat]
+    me.hand.remove(card)
+    s.discard_pile.insert(0, card)
+    s.drawn_card = None
+    ev.append({"type": "play", "seat": seat, "card": card, "card_type": kind})
+    _hand_changed(s, seat)
+    s.phase = CHOOSE
+    s.pending = {"seat": seat, "card": card, "effect": kind, "reason": "blind", "uno": uno}
+    return s
 
 
 def _do_play_drawn(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
@@ -489,6 +685,8 @@ def _do_play_drawn(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
         raise EngineError(E.NOTHING_DRAWN, "you have not drawn a card this turn")
     if a.card is not None and a.card != state.drawn_card:
         raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "only the drawn card may be played")
+    if state.options.get("blind_play"):
+        return _do_play_drawn_blind(state, seat, a, rng, ev)
     return _play_card(state, seat, state.drawn_card, a.target, a.uno, rng, ev)
 
 
@@ -533,6 +731,8 @@ def _play_card(
     # _hand_changed, inlined
     me.uno = False
     me.exposed = len(me.hand) == 1
+    if me.mercy_used and len(me.hand) < MERCY_MIN:
+        me.mercy_used = False
     if kind != WILD:  # a plain Wild has no effect
         _effect(s, seat, kind, target, going_out, rng, ev)
     # _finish_play, inlined
@@ -541,7 +741,8 @@ def _play_card(
         return s
     if uno:
         _say_uno(s, seat, ev)
-    _advance(s, ev)
+    if s.phase != STACK:  # a stacked draw card hands the turn to the seat that must answer
+        _advance(s, ev)
     return s
 
 
@@ -555,9 +756,7 @@ def _effect(
     ev: list[Event],
 ) -> None:
     if kind in DRAW_AMOUNT:
-        victim = _next_active(s, seat, s.direction)
-        _draw(s, victim, DRAW_AMOUNT[kind], rng, ev, kind)
-        _lose_turns(s, victim, 1, ev)
+        _draw_effect(s, seat, kind, DRAW_AMOUNT[kind], going_out, rng, ev)
     elif kind == SKIP:
         _lose_turns(s, _next_active(s, seat, s.direction), 1, ev)
     elif kind == REVERSE:
@@ -590,6 +789,110 @@ def _effect(
             _pass_hands(s, s.direction, ev, seat)
 
 
+def _draw_effect(
+    s: State, seat: int, kind: str, amount: int, going_out: bool, rng: RNG, ev: list[Event]
+) -> None:
+    """The next player draws ``amount`` and loses a turn; under stacking they may answer first
+    (not when the card was the player's last: the round is over, they draw the total)."""
+    victim = _next_active(s, seat, s.direction)
+    if s.options.get("stacking"):
+        total = s.stack + amount
+        s.stack = 0
+        if not going_out:
+            s.stack = total
+            s.phase = STACK
+            s.current = victim
+            ev.append({"type": "stacked", "seat": victim, "total": total})
+            return
+        _draw(s, victim, total, rng, ev, "stack" if total != amount else kind)
+    else:
+        _draw(s, victim, amount, rng, ev, kind)
+    _lose_turns(s, victim, 1, ev)
+
+
+def _take_stack(s: State, seat: int, rng: RNG, ev: list[Event]) -> None:
+    """The seat that does not stack draws the total and loses this turn."""
+    total = s.stack
+    s.stack = 0
+    _draw(s, seat, total, rng, ev, "stack")
+    ev.append({"type": "skipped", "seat": seat})
+    _advance(s, ev)
+
+
+def _do_take_stack(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    seat = _turn_seat(state, a)
+    if state.phase != STACK:
+        raise EngineError(E.NO_STACK, "no stack is owed: there are no cards to take")
+    s = copy_state(state, False)  # a stack answer is a turn action: it closes catch windows
+    _take_stack(s, seat, rng, ev)
+    return s
+
+
+def _do_play_pair(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    """Double down: two identical cards at once, both effects in order."""
+    if not state.options.get("double_down"):
+        raise EngineError(E.HOUSE_RULE_OFF, "double down is not a house rule of this game")
+    seat = _turn_seat(state, a)
+    phase = state.phase
+    if phase == DRAWN:
+        raise EngineError(
+            E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
+        )
+    if state.options.get("blind_play"):
+        raise EngineError(E.HAND_FACE_DOWN, "your hand is face down: you cannot pick a pair")
+    if a.card is not None or a.target is not None:
+        raise EngineError(E.INVALID_ACTION, "play_pair takes cards and targets (lists)")
+    cards = a.cards
+    if cards is None or len(cards) != 2:
+        raise EngineError(E.WRONG_CARD_COUNT, "double down plays exactly two cards")
+    hand = state.seats[seat].hand
+    for card in cards:
+        if card not in hand:
+            raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
+    first, second = cards
+    kind = _kind(first)
+    if first == second or _kind(second) != kind:
+        raise EngineError(E.NOT_A_PAIR, "double down plays two different cards of one type")
+    if phase == STACK and kind not in stackable_types(state):
+        raise EngineError(E.NOT_STACKABLE, _not_stackable_message(state))
+    going_out = len(hand) == 2
+    allowed = _pair_targets(state, seat, kind, going_out)
+    targets = a.targets
+    if allowed is None:
+        if targets is not None:
+            _check_target(state, seat, kind, targets[0] if targets else -1, going_out)
+            raise EngineError(E.TARGET_NOT_ALLOWED, f"a pair of {kind} takes no targets here")
+    else:
+        if targets is None or len(targets) != 2:
+            raise EngineError(E.TARGET_REQUIRED, f"a pair of {kind} needs two targets, one each")
+        for target in targets:
+            _check_target(state, seat, kind, target, going_out)
+    s = copy_state(state, False)  # a turn action closes every catch window
+    me = s.seats[seat]
+    for card in cards:
+        me.hand.remove(card)
+        s.discard_pile.insert(0, card)
+    s.drawn_card = None
+    s.phase = PLAY
+    event: Event = {"type": "play_pair", "seat": seat, "cards": list(cards), "card_type": kind}
+    if targets is not None:
+        event["targets"] = list(targets)
+    ev.append(event)
+    _hand_changed(s, seat)
+    if kind in DRAW_AMOUNT:
+        # Two Draw 2s: the next player draws 4 and loses one turn (RULES.md, Double down).
+        _draw_effect(s, seat, kind, 2 * DRAW_AMOUNT[kind], going_out, rng, ev)
+    elif kind == SKIP:
+        # Two players skipped: the next two turns that belong to other players, as Skip Two.
+        _effect(s, seat, SKIP_TWO, None, going_out, rng, ev)
+    elif kind != WILD:
+        pair_targets: tuple[int | None, ...] = targets or (None, None)
+        for each in pair_targets:
+            _effect(s, seat, kind, each, going_out, rng, ev)
+    _finish_play(s, seat, a.uno, rng, ev)
+    return s
+
+
 def _finish_play(s: State, seat: int, uno: bool, rng: RNG, ev: list[Event]) -> None:
     me = s.seats[seat]
     if not me.hand:
@@ -597,7 +900,8 @@ def _finish_play(s: State, seat: int, uno: bool, rng: RNG, ev: list[Event]) -> N
         return
     if uno:
         _say_uno(s, seat, ev)
-    _advance(s, ev)
+    if s.phase != STACK:
+        _advance(s, ev)
 
 
 def _say_uno(s: State, seat: int, ev: list[Event]) -> None:
@@ -613,6 +917,8 @@ def _do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     seat = _turn_seat(state, a)
     if state.phase == DRAWN:
         raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you already drew: play it or pass")
+    if state.phase == STACK:
+        raise EngineError(E.STACK_PENDING, _not_stackable_message(state))
     refusal = _draw_refusal(state, seat)
     if refusal:
         raise EngineError(*refusal)
@@ -651,8 +957,11 @@ def _resolve_choice(s: State, target: int | None, rng: RNG, ev: list[Event]) -> 
     s.pending = None
     s.phase = PLAY
     ev.append({"type": "target_chosen", "seat": seat, "target": target})
-    _effect(s, seat, pending["effect"], target, False, rng, ev)
-    if pending["reason"] != "opening":  # pragma: no cover - blind play (house rule) lands later
+    me = s.seats[seat]
+    # A blind-played last card: a Targeted Draw 2 still hits, a Force Swap fizzles.
+    going_out = pending["reason"] == "blind" and not me.hand
+    _effect(s, seat, pending["effect"], target, going_out, rng, ev)
+    if pending["reason"] != "opening":
         _finish_play(s, seat, pending["uno"], rng, ev)
 
 
@@ -692,11 +1001,14 @@ def _do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
         raise EngineError(E.NOT_YOUR_TURN, f"it is seat {s.current}'s turn, not {seat}'s")
     _close_catch_windows(s)
     ev.append({"type": "timeout", "seat": seat})
+    if s.phase == STACK:  # a stack is owed: the total is drawn, not one card
+        _take_stack(s, seat, rng, ev)
+        return
     if s.phase == CHOOSE and s.pending:
         options = _targets(s, seat, s.pending["effect"], False)
         target = _choice(rng, options, ev) if options != [None] else None
         _resolve_choice(s, target, rng, ev)
-        if s.phase != PLAY or s.current != seat:  # pragma: no cover - blind play ends the turn
+        if s.phase != PLAY or s.current != seat:  # a blind-played card ended the turn
             return
     if s.phase == PLAY:
         _draw(s, seat, 1, rng, ev, "timeout")
@@ -710,7 +1022,7 @@ def _do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
     me = s.seats[seat]
     if not me.active:
         raise EngineError(E.NOT_IN_ROUND, "that seat has already left")
-    had_turn = s.phase in (PLAY, DRAWN, CHOOSE) and s.current == seat
+    had_turn = s.phase in (PLAY, DRAWN, CHOOSE, STACK) and s.current == seat
     # Their hand goes face down under the draw pile: its order is nobody's business.
     s.draw_pile.extend(me.hand)
     ev.append(
@@ -730,16 +1042,54 @@ def _do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
         s.pending = None
         if s.phase == CHOOSE:
             s.phase = PLAY
+    if had_turn and s.phase == STACK:
+        # A stack owed by the player who left is cancelled (RULES.md, Leaving).
+        ev.append({"type": "stack_cancelled", "seat": seat, "total": s.stack})
+        s.stack = 0
+        s.phase = PLAY
     remaining = s.active_seats()
     if len(remaining) == 1:
         s.winner = remaining[0]
         s.phase = MATCH_OVER
         s.drawn_card = None
+        s.pending = None
+        s.stack = 0
         _close_catch_windows(s)
         ev.append({"type": "match_over", "winner": s.winner, "reason": "last_player_left"})
         return
     if had_turn:
         _advance(s, ev)
+
+
+def _do_mercy(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    """Mercy: a free action (no turn used, catch windows stay open)."""
+    if not s.options.get("mercy"):
+        raise EngineError(E.HOUSE_RULE_OFF, "mercy is not a house rule of this game")
+    seat = _seat_of(s, a)
+    _require_player(s, seat)
+    refusal = _mercy_refusal(s, seat)
+    if refusal:
+        raise EngineError(*refusal)
+    me = s.seats[seat]
+    if a.card is not None or a.target is not None or a.targets is not None:
+        raise EngineError(E.INVALID_ACTION, f"mercy takes {MERCY_COUNT} cards (a list), no target")
+    if s.options.get("blind_play"):
+        if a.cards is not None:
+            raise EngineError(E.HAND_FACE_DOWN, "your hand is face down: its top five cards go")
+        cards: tuple[str, ...] = tuple(me.hand[:MERCY_COUNT])
+    else:
+        if a.cards is None or len(a.cards) != MERCY_COUNT or len(set(a.cards)) != MERCY_COUNT:
+            raise EngineError(E.WRONG_CARD_COUNT, f"mercy discards {MERCY_COUNT} different cards")
+        for card in a.cards:
+            if card not in me.hand:
+                raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
+        cards = a.cards
+    for card in cards:
+        me.hand.remove(card)
+    s.discard_pile[1:1] = cards  # under the top discard, which stays in play
+    ev.append({"type": "mercy", "seat": seat, "cards": list(cards)})
+    me.mercy_used = True
+    _hand_changed(s, seat)  # clears the right again at once if the hand is now below 15
 
 
 def _do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
@@ -761,6 +1111,10 @@ _HANDLERS: dict[str, Handler] = {
     A.TIMEOUT: _on_copy(_do_timeout),
     A.LEAVE: _on_copy(_do_leave),
     A.NEXT_ROUND: _on_copy(_do_next_round),
+    A.TAKE_STACK: _do_take_stack,
+    A.PLAY_PAIR: _do_play_pair,
+    A.PLAY_TOP: _do_play_top,
+    A.MERCY: _on_copy(_do_mercy),
 }
 
 
@@ -838,6 +1192,8 @@ def _hand_changed(s: State, seat: int) -> None:
     me = s.seats[seat]
     me.uno = False
     me.exposed = len(me.hand) == 1
+    if me.mercy_used and len(me.hand) < MERCY_MIN:
+        me.mercy_used = False  # the mercy right returns once the hand is below 15
 
 
 def _draw(s: State, seat: int, count: int, rng: RNG, ev: list[Event], reason: str) -> list[str]:
@@ -867,7 +1223,8 @@ def _draw(s: State, seat: int, count: int, rng: RNG, ev: list[Event], reason: st
             "count": len(drawn),
             "wanted": count,
             "reason": reason,
-            "to": seat,
+            # Under blind play the cards stay face down for the drawer too.
+            "to": None if s.options.get("blind_play") else seat,
             "secret": {"cards": drawn},
         }
     )
@@ -917,6 +1274,7 @@ def _end_round(s: State, winner: int, ev: list[Event]) -> None:
     _close_catch_windows(s)
     s.drawn_card = None
     s.pending = None
+    s.stack = 0
     result = {
         "round": s.round,
         "winner": winner,

@@ -24,6 +24,15 @@ GAME_OVER = "game_over"
 NOT_IN_ROUND = "not_in_round"
 INVALID_ACTION = "invalid_action"
 INVALID_SETUP = "invalid_setup"
+# House rules
+HOUSE_RULE_OFF = "house_rule_off"  # the action belongs to a house rule this game does not use
+STACK_PENDING = "stack_pending"  # a stack is owed: stack a draw card or take the cards
+NOT_STACKABLE = "not_stackable"  # that card cannot answer the stack
+NO_STACK = "no_stack"  # take_stack with no stack owed
+HAND_FACE_DOWN = "hand_face_down"  # blind play: cards cannot be chosen from a face-down hand
+NOT_A_PAIR = "not_a_pair"  # double down: two different cards of one type
+WRONG_CARD_COUNT = "wrong_card_count"  # a parameterised action got the wrong number of cards
+MERCY_NOT_ALLOWED = "mercy_not_allowed"  # fewer than 15 cards, or the right is used up
 
 ALL_CODES = (
     NOT_YOUR_TURN,
@@ -47,6 +56,14 @@ ALL_CODES = (
     NOT_IN_ROUND,
     INVALID_ACTION,
     INVALID_SETUP,
+    HOUSE_RULE_OFF,
+    STACK_PENDING,
+    NOT_STACKABLE,
+    NO_STACK,
+    HAND_FACE_DOWN,
+    NOT_A_PAIR,
+    WRONG_CARD_COUNT,
+    MERCY_NOT_ALLOWED,
 )
 
 

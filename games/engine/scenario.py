@@ -46,6 +46,7 @@ POSITION_KEYS = {
     "phase",
     "drawn_card",
     "pending",
+    "stack",
     "round",
     "round_results",
 }
@@ -246,6 +247,7 @@ def _from_position(
         phase=phase,
         drawn_card=hands[_seat(pos.get("current", 0), names)][0] if drawn is True else drawn,
         pending=pending,
+        stack=pos.get("stack", 0),
         round=pos.get("round", 1),
         round_results=list(pos.get("round_results", [])),
     )
@@ -281,12 +283,42 @@ def _action(step: dict[str, Any], state: State, names: list[str]) -> Action:
     if isinstance(raw.get("target"), str):
         index = _seat_index(raw["target"], names)
         raw["target"] = index if index is not None else -1
+    if isinstance(raw.get("targets"), list):
+        raw["targets"] = [
+            (_seat_index(t, names) if _seat_index(t, names) is not None else -1)
+            if isinstance(t, str)
+            else t
+            for t in raw["targets"]
+        ]
+    hand = state.seats[raw["seat"]].hand if isinstance(raw.get("seat"), int) else []
     card = raw.get("card")
     if isinstance(card, str) and "-" not in card and "seat" in raw:
         # A type names the first card of that type in the actor's hand.
-        hand = state.seats[raw["seat"]].hand
         raw["card"] = next((c for c in hand if card_type(c) == card), f"{card}-0")
+    if isinstance(raw.get("cards"), list) and "seat" in raw:
+        # Types in a list name different cards: the first, then the next one of that type...
+        taken: list[str] = []
+        for token in raw["cards"]:
+            if isinstance(token, str) and "-" not in token:
+                free = (c for c in hand if card_type(c) == token and c not in taken)
+                token = next(free, f"{token}-0")
+            taken.append(token)
+        raw["cards"] = taken
     return Action.from_dict(raw)
+
+
+def _listed(step: dict[str, Any], state: State, names: list[str]) -> dict[str, Any]:
+    """An expected legal action as legal_actions' to_dict gives it. A template's ``choose``
+    (double down, mercy) is compared as written, its ``target_from`` seats by name or number."""
+    choose = step.get("choose")
+    if choose is None:
+        return _action(step, state, names).to_dict()
+    out = _action({k: v for k, v in step.items() if k != "choose"}, state, names).to_dict()
+    choose = dict(choose)
+    if "target_from" in choose:
+        choose["target_from"] = [_seat(t, names) for t in choose["target_from"]]
+    out["choose"] = choose
+    return out
 
 
 def run_scenario(data: dict[str, Any]) -> ScenarioResult:
@@ -391,6 +423,7 @@ def check_expect(
         "round": lambda: state.round,
         "draw_size": lambda: len(state.draw_pile),
         "discard_size": lambda: len(state.discard_pile),
+        "stack": lambda: state.stack,
         "round_points": lambda: state.round_results[-1]["points"] if state.round_results else None,
     }
     per_seat: dict[str, Callable[[int], Any]] = {
@@ -456,7 +489,7 @@ def check_expect(
                     (repr(sorted(a.to_dict().items())) for a in legal_actions(state, i)),
                 )
                 want_list = sorted(
-                    repr(sorted(_action({**w, "seat": i}, state, names).to_dict().items()))
+                    repr(sorted(_listed({**w, "seat": i}, state, names).items()))
                     for w in wanted_list
                 )
                 if got_list != want_list:

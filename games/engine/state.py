@@ -13,9 +13,10 @@ from typing import Any
 PLAY = "play"  # the current seat must play a card or draw
 DRAWN = "drawn"  # the current seat drew voluntarily: play that card or pass
 CHOOSE = "choose"  # a seat must choose a target for a card already on the table
+STACK = "stack"  # stacking: the current seat must stack a draw card on the pending total or take it
 ROUND_OVER = "round_over"  # the round is scored; the system deals the next one
 MATCH_OVER = "match_over"
-PHASES = (PLAY, DRAWN, CHOOSE, ROUND_OVER, MATCH_OVER)
+PHASES = (PLAY, DRAWN, CHOOSE, STACK, ROUND_OVER, MATCH_OVER)
 
 CLOCKWISE = 1
 COUNTERCLOCKWISE = -1
@@ -67,6 +68,8 @@ class State:
     drawn_card: str | None = None
     # An open choice: {"seat", "card", "effect", "reason": "opening"|"blind", "uno"}.
     pending: dict[str, Any] | None = None
+    # Stacking: cards owed by the current seat in phase ``stack`` (0 otherwise).
+    stack: int = 0
     round: int = 1
     round_results: list[dict[str, Any]] = field(default_factory=list)
     winner: int | None = None  # the match winner
@@ -135,6 +138,7 @@ def copy_state(s: State, keep_catch_windows: bool = True) -> State:
     new.phase = s.phase
     new.drawn_card = s.drawn_card
     new.pending = dict(s.pending) if s.pending is not None else None
+    new.stack = s.stack
     new.round = s.round
     new.round_results = s.round_results  # append-only: replaced, never mutated in place
     new.winner = s.winner
@@ -144,7 +148,9 @@ def copy_state(s: State, keep_catch_windows: bool = True) -> State:
 
 def _check_copy_state() -> None:
     """copy_state assigns fields one by one: fail at import, not mid-game, if a field is missed."""
-    probe = State("standard", [Seat(["x"], uno=True, skips=1)], ["y"], ["z"], pending={"seat": 0})
+    probe = State(
+        "standard", [Seat(["x"], uno=True, skips=1)], ["y"], ["z"], pending={"seat": 0}, stack=2
+    )
     if copy_state(probe) != probe:  # pragma: no cover - a missed slot raises AttributeError first
         raise AssertionError("copy_state does not copy every field of State and Seat")
 

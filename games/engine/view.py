@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .allwild import Event, catchable_seats, legal_actions
+from .allwild import Event, catchable_seats, legal_actions, stackable_types
 from .cards import PRESETS, card_type
 from .errors import NOT_IN_ROUND, EngineError
-from .state import CLOCKWISE, State
+from .state import CLOCKWISE, STACK, State
 
 
 def card(card_id: str) -> dict[str, str]:
@@ -33,11 +33,16 @@ def view(state: State, seat: int) -> dict[str, Any]:
             "effect": s.pending["effect"],
             "reason": s.pending["reason"],
         }
+    # Blind play: the hand is face down for its owner too; its size is in "seats".
+    blind = s.option("blind_play")
     return {
         **_public(s),
         "you": seat,
-        "hand": [card(c) for c in me.hand],
-        "drawn_card": card(s.drawn_card) if s.drawn_card and s.current == seat else None,
+        "hand": None if blind else [card(c) for c in me.hand],
+        "hand_hidden": blind,
+        "drawn_card": (
+            card(s.drawn_card) if s.drawn_card and s.current == seat and not blind else None
+        ),
         "pending_choice": pending,
         "legal_actions": [a.to_dict() for a in legal_actions(s, seat)],
     }
@@ -79,6 +84,12 @@ def _public(s: State) -> dict[str, Any]:
             }
             for i, seat in enumerate(s.seats)
         ],
+        # Stacking: the total owed and the seat that must stack on it or take it.
+        "stack": (
+            {"total": s.stack, "seat": s.current, "stackable": list(stackable_types(s))}
+            if s.phase == STACK
+            else None
+        ),
         "discard_top": card(s.discard_pile[0]) if s.discard_pile else None,
         # Played cards lie face up: the discard pile is the public history of this round's plays.
         "discard_pile": [card(c) for c in s.discard_pile],

@@ -20,7 +20,30 @@ Event = dict[str, Any]
 Check = Callable[[State, Action, State, list[Event]], None]
 
 IN_ROUND = ("play", "drawn", "choose")
-TURN_ACTIONS = ("play", "draw", "play_drawn", "pass", "choose_target")
+TURN_ACTIONS = (
+    "play",
+    "draw",
+    "play_drawn",
+    "pass",
+    "choose_target",
+    "take_stack",
+    "play_pair",
+    "play_top",
+)
+FREE_ACTIONS = ("uno", "catch", "mercy")
+# Turn actions that add cards to the hand instead of playing one.
+SLOW_ACTIONS = ("draw", "pass", "take_stack")
+LISTING_RULES = ("stacking", "blind_play", "double_down", "mercy")
+
+
+def pick_instance(action: Action, rng: random.Random) -> Action:
+    """A random concrete action of a listed template (a concrete action: itself)."""
+    pick = action.choose
+    if pick is None:
+        return action
+    cards = tuple(rng.sample(pick.cards, pick.size))
+    targets = tuple(rng.choice(pick.target_from) for _ in range(pick.targets)) or None
+    return Action(action.type, action.seat, cards=cards, targets=targets)
 
 
 @dataclass
@@ -33,6 +56,7 @@ class Playout:
     final: State | None = None
     rounds_finished: int = 0
     longest_round: int = 0  # actions taken in the longest round
+    stalls: int = 0  # rounds ended by a leave after the deck stalled in the hands (see below)
 
 
 def pick_action(state: State, rng: random.Random, *, free_rate: float = 0.1) -> Action:
@@ -42,16 +66,41 @@ def pick_action(state: State, rng: random.Random, *, free_rate: float = 0.1) -> 
         a
         for seat in range(len(state.seats))
         for a in legal_actions(state, seat)
-        if a.type in ("uno", "catch")
+        if a.type in FREE_ACTIONS
     ]
     if free and (not turn or rng.random() < free_rate):
-        return rng.choice(free)
+        return pick_instance(rng.choice(free), rng)
     assert turn, f"the current seat {state.current} has no turn action in phase {state.phase}"
     action = rng.choice(turn)
-    if action.type in ("play", "play_drawn") and rng.random() < 0.5:
+    if (
+        action.type in SLOW_ACTIONS
+        and any(state.options.get(rule) for rule in LISTING_RULES)
+        and rng.random() < 0.8
+    ):
+        # Under the house rules a player who could play usually does: with stacking and blind
+        # play (play or draw, 50:50) uniformly random players soon hold the whole deck and pass
+        # the same few cards round for tens of thousands of actions, which tests nothing more.
+        # (Only there: the playouts without them keep their uniform choice, and their seeds.)
+        plays = [a for a in turn if a.type not in SLOW_ACTIONS]
+        action = rng.choice(plays) if plays else action
+    action = pick_instance(action, rng)
+    if action.type in ("play", "play_drawn", "play_pair", "play_top") and rng.random() < 0.5:
         # Any play may carry the word; it only counts when one card is left after the effect.
-        action = Action(action.type, action.seat, action.card, action.target, uno=True)
+        action = action._replace(uno=True)
     return action
+
+
+STALL_ACTIONS = 2000
+
+
+def stalled(state: State) -> bool:
+    """The deck is in the hands: nothing to draw and at most two cards under the top discard,
+    under a house rule that lets random play go round in circles (stacking, blind play)."""
+    return (
+        not state.draw_pile
+        and len(state.discard_pile) <= 3
+        and bool(state.options.get("stacking") or state.options.get("blind_play"))
+    )
 
 
 def run_playout(
@@ -87,6 +136,13 @@ def run_playout(
     while state.phase != "match_over":
         if state.phase == "round_over":
             action = Action("next_round")
+        elif round_actions >= STALL_ACTIONS and stalled(state):
+            # Under the house rules random players can end up holding (nearly) the whole deck,
+            # passing the few loose cards round forever, as players at a real table would: a
+            # Draw card or Targeted Draw 2 hands the card just played to the next hand. That is
+            # the rules, not the engine; a player leaving ends it (two left: the match ends).
+            action = Action("leave", seat=rng.choice(state.active_seats()))
+            out.stalls += 1
         elif leaves_left > 0 and rng.random() < leave_rate:
             action = Action("leave", seat=rng.choice(state.active_seats()))
             leaves_left -= 1

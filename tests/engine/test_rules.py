@@ -214,7 +214,7 @@ def test_every_preset_has_112_distinct_card_ids(preset: str) -> None:
         ({"players": 4, "preset": "classic"}, "unknown preset"),
         ({"players": 4, "target_score": -1}, "negative target"),
         ({"players": 4, "options": {"no_such_rule": True}}, "unknown house rule"),
-        ({"players": 4, "options": {"stacking": True}}, "house rule not enforced yet"),
+        ({"players": 4, "options": {"stacking": "yes"}}, "house rule not a boolean"),
         ({"players": 4, "options": {"force_swap_protection": "yes"}}, "not a boolean"),
     ],
 )
