@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.staticfiles import finders
@@ -103,3 +104,50 @@ def test_the_client_calls_only_the_public_api() -> None:
                 "${BASE}" in argument
             ), f"{path.name}: fetch({argument})"
         assert "/api/schema" not in text and "/admin" not in text
+
+
+def client_options() -> dict[str, Any]:
+    """The create-game options of web/static/web/options.js (strict JSON between markers)."""
+    text = (CLIENT / "options.js").read_text()
+    blob = text.split("/* options */", 1)[1].split("/* end options */", 1)[0]
+    options: dict[str, Any] = json.loads(blob)
+    return options
+
+
+def test_the_new_game_screen_offers_only_what_the_server_accepts() -> None:
+    from games.api.serializers import CreateGameSerializer, VsComputerSerializer
+    from games.bots import DEFAULT_LEVEL, LEVELS
+    from games.engine.allwild import SUPPORTED_HOUSE_RULES
+    from games.engine.cards import PRESETS
+    from games.services import MAX_BOTS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+
+    options = client_options()
+    assert set(options["presets"]) == set(PRESETS)
+    # Never a house rule the server refuses (a rule the server learns is added there by hand).
+    assert set(options["house_rules"]) <= set(SUPPORTED_HOUSE_RULES)
+    assert options["bot_levels"] == list(LEVELS)
+    assert options["default_bot_level"] == DEFAULT_LEVEL
+    create = CreateGameSerializer().fields
+    seats = options["seats"]
+    assert (seats["min"], seats["max"]) == (
+        create["max_players"].min_value,
+        create["max_players"].max_value,
+    )
+    assert seats["min"] <= seats["default"] <= seats["max"]
+    bots = VsComputerSerializer().fields["bots"]
+    assert (options["bots"]["min"], options["bots"]["max"]) == (bots.min_value, MAX_BOTS)
+    assert bots.max_value == MAX_BOTS
+    assert all(MIN_TURN_SECONDS <= s <= MAX_TURN_SECONDS for s in options["turn_seconds"])
+    assert options["default_turn_seconds"] in options["turn_seconds"]
+    target = options["target_score"]
+    assert (target["min"], target["max"]) == (
+        create["target_score"].min_value,
+        create["target_score"].max_value,
+    )
+    # Every option has its words in both languages.
+    for lang in ("en", "da"):
+        table = json.loads((CLIENT / "i18n" / f"{lang}.json").read_text())
+        keys = [f"preset.{p}" for p in options["presets"]]
+        keys += [f"rule.{r}" for r in options["house_rules"]]
+        keys += [f"bot.level_{level}" for level in options["bot_levels"]]
+        assert not [k for k in keys if k not in table], lang

@@ -10,6 +10,8 @@ import { formatDuration, formatNumber, t } from "../i18n.js";
 import { GameLive } from "../live.js";
 import { SYMBOLS, cardName } from "../cards.js";
 import { describeError } from "./forms.js";
+import { OPTIONS } from "../options.js";
+import { botLevels, select } from "./newgame.js";
 
 const LOG_LIMIT = 60;
 const cardType = (id) => String(id).replace(/-\d+$/, "");
@@ -28,6 +30,7 @@ export function mount(root, [gameId], app) {
   let log = [];
   let logLoaded = false;
   let connection = "live";
+  let botLevel = OPTIONS.default_bot_level;
   const seenKey = `uaw.rounds.${gameId}`;
 
   // ---- data ------------------------------------------------------------------------------
@@ -94,12 +97,13 @@ export function mount(root, [gameId], app) {
     }
   }
 
-  async function lobbyAction(path, { navigateTo } = {}) {
+  async function lobbyAction(path, { navigateTo, body = {}, method = "post", focus = null } = {}) {
     if (busy) return;
     busy = true;
     render();
     try {
-      const view = await api.post(`games/${gameId}/${path}`, {});
+      const url = `games/${gameId}/${path}`;
+      const view = method === "del" ? await api.del(url) : await api.post(url, body);
       if (navigateTo) {
         navigateTo(view);
         return;
@@ -110,12 +114,18 @@ export function mount(root, [gameId], app) {
     } finally {
       busy = false;
       if (screen.isConnected) render();
+      // The button pressed may be gone (a removed bot): keep the keyboard in the same place.
+      if (focus && screen.isConnected && !screen.contains(document.activeElement)) {
+        screen.querySelector(focus)?.focus({ preventScroll: true });
+      }
     }
   }
 
   // ---- helpers ---------------------------------------------------------------------------
 
   const player = (seat) => game.players.find((p) => p.seat === seat);
+  // A bot's own seat (no person); a person's seat a bot plays for now is `taken_over`.
+  const isBot = (p) => Boolean(p && p.bot_level && !p.taken_over);
   const nameOf = (seat) => player(seat)?.name ?? t("table.seat_n", { n: seat + 1 });
 
   function orderHand(hand) {
@@ -228,6 +238,8 @@ export function mount(root, [gameId], app) {
   function lobby() {
     const me = game.players.find((p) => p.you);
     const host = me && me.user_id === game.host_id;
+    const freeSeats = [];
+    for (let n = game.players.length; n < game.max_players; n += 1) freeSeats.push(n);
     const link = game.invite_code ? `${location.origin}/join/${game.invite_code}` : null;
     const copy = async () => {
       try {
@@ -249,10 +261,51 @@ export function mount(root, [gameId], app) {
           "ul",
           { class: "players" },
           game.players.map((p) =>
-            h("li", { key: `p${p.user_id}` }, p.name, p.user_id === game.host_id ? h("span", { class: "pill" }, t("lobby.host")) : null, p.you ? h("span", { class: "pill pill-turn" }, t("lobby.you")) : null),
+            h(
+              "li",
+              { key: `p${p.seat_id}` },
+              h("span", { class: "player-name" }, p.name),
+              p.user_id !== null && p.user_id === game.host_id ? h("span", { class: "pill" }, t("lobby.host")) : null,
+              p.you ? h("span", { class: "pill pill-turn" }, t("lobby.you")) : null,
+              isBot(p) ? h("span", { class: "pill" }, t("bot.pill", { level: t(`bot.level_${p.bot_level}`) })) : null,
+              host && isBot(p)
+                ? h(
+                    "button",
+                    {
+                      type: "button",
+                      class: "remove-bot",
+                      disabled: busy,
+                      "aria-label": t("lobby.remove_bot_label", { name: p.name }),
+                      onclick: () => lobbyAction(`bots/${p.seat_id}/`, { method: "del", focus: "#bot-level" }),
+                    },
+                    t("lobby.remove_bot"),
+                  )
+                : null,
+            ),
           ),
+          freeSeats.map((n) => h("li", { key: `free${n}`, class: "free" }, t("lobby.free_seat"))),
         ),
-        h("p", { class: "muted", "aria-live": "polite" }, t("lobby.waiting")),
+        host && freeSeats.length
+          ? h(
+              "form",
+              {
+                class: "inline add-bot",
+                onsubmit: (event) => {
+                  event.preventDefault();
+                  const level = new FormData(event.target).get("level");
+                  lobbyAction("bots/", { body: { level }, focus: "#bot-level" });
+                },
+              },
+              select("level", t("newgame.bot_level"), botLevels(), botLevel, {
+                id: "bot-level",
+                onchange: (event) => {
+                  botLevel = event.target.value;
+                },
+              }),
+              h("button", { type: "submit", disabled: busy }, t("lobby.add_bot")),
+            )
+          : null,
+        h("p", { class: "muted", "aria-live": "polite" }, host ? t("lobby.waiting_host") : t("lobby.waiting")),
       ),
       link
         ? h(
@@ -306,6 +359,12 @@ export function mount(root, [gameId], app) {
     return t("table.prompt_wait", { name: nameOf(table.current_seat) });
   }
 
+  /** "Bot · hard" on a bot's seat, "Bot plays" on a person's seat a bot took over. */
+  function botTag(p) {
+    if (!p || !p.bot_level) return "";
+    return p.taken_over ? t("table.taken_over") : t("bot.pill", { level: t(`bot.level_${p.bot_level}`) });
+  }
+
   function tableView() {
     const table = game.table;
     const legal = busy ? [] : table.legal_actions;
@@ -322,6 +381,7 @@ export function mount(root, [gameId], app) {
     const canArm = myTurn && hand.length === 2 && (legal.some((a) => a.type === "play") || playDrawn.length > 0);
     const chooseTargets = legal.filter((a) => a.type === "choose_target").map((a) => a.target);
     const promptText = prompt(table, legal, myTurn);
+    const takenOver = Boolean(game.players.find((p) => p.you)?.taken_over);
 
     const unoButton = canUno
       ? h("button", { type: "button", class: "uno-button ready", onclick: () => send({ type: "uno" }) }, t("table.uno"))
@@ -382,7 +442,12 @@ export function mount(root, [gameId], app) {
             h("span", { class: "seat-name" }, p ? p.name : nameOf(s.seat)),
             h("span", { class: "seat-cards" }, t("table.cards", { count: s.hand_size })),
             h("span", { class: "seat-flags" }, flags.join(" · ")),
-            h("span", { class: "seat-score" }, t("table.points", { points: formatNumber(s.score) })),
+            h(
+              "span",
+              { class: "seat-score" },
+              h("span", { class: "points" }, t("table.points", { points: formatNumber(s.score) })),
+              h("span", { class: "seat-bot" }, botTag(p)),
+            ),
             s.uno ? h("span", { class: "uno-badge" }, t("table.uno_badge")) : null,
             catchable.has(s.seat)
               ? h(
@@ -430,12 +495,19 @@ export function mount(root, [gameId], app) {
             )
           : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") }),
       ),
-      h(
-        "div",
-        { class: `prompt ${myTurn ? "mine" : ""}`, "aria-live": "polite" },
-        // A new message is a new element (keyed by its text): nothing on screen moves.
-        h("p", { id: "prompt-text", key: promptText }, promptText),
-      ),
+      takenOver
+        ? h(
+            "div",
+            { class: "prompt taken-over", role: "status" },
+            h("p", { id: "prompt-text", key: "taken-over" }, t("table.bot_plays_for_you")),
+            h("button", { type: "button", class: "reclaim", disabled: busy, onclick: () => lobbyAction("reclaim/", { focus: ".hand button" }) }, t("table.reclaim")),
+          )
+        : h(
+            "div",
+            { class: `prompt ${myTurn ? "mine" : ""}`, "aria-live": "polite" },
+            // A new message is a new element (keyed by its text): nothing on screen moves.
+            h("p", { id: "prompt-text", key: promptText }, promptText),
+          ),
       h(
         "div",
         { class: "actions" },
@@ -571,6 +643,10 @@ export function mount(root, [gameId], app) {
         return t("log.round_over", { name: n(event.winner), round: event.round, points: formatNumber(event.points) });
       case "match_over":
         return t("log.match_over", { name: n(event.winner) });
+      case "bot_took_over":
+        return t("log.bot_took_over", { name: n(event.seat) });
+      case "seat_reclaimed":
+        return t("log.seat_reclaimed", { name: n(event.seat) });
       default:
         return null;
     }
@@ -704,6 +780,13 @@ export function mount(root, [gameId], app) {
     if (!el || !game) return;
     if (!game.turn_deadline) {
       el.textContent = "";
+      return;
+    }
+    // A bot's turn has a clock of a second or two: say whose move it is instead.
+    const current = game.table ? player(game.table.current_seat) : null;
+    if (current && current.bot_level) {
+      el.textContent = t("table.bot_turn");
+      el.classList.remove("urgent");
       return;
     }
     const left = (Date.parse(game.turn_deadline) - Date.now()) / 1000;

@@ -1,54 +1,55 @@
-// A new game (POST games/): preset, house rules, seats, time limit, target score, visibility.
+// A new game: with people (POST games/, a lobby with an invite link where the host may also
+// seat bots) or against the computer (POST games/vs-computer/, dealt at once). Preset, house
+// rules, time limit and target score are common to both; the choices offered come from
+// options.js, the one list of what the server accepts.
 
 import { api } from "../api.js";
 import { h, uid } from "../dom.js";
 import { t } from "../i18n.js";
+import { OPTIONS, TIME_LIMIT_KEYS } from "../options.js";
 import { errorBox, showError } from "./forms.js";
 
-// The house rules the server accepts today (docs/rules.md, "House rules"); the others answer
-// invalid_setup, so they are shown but cannot be picked yet.
-const HOUSE_RULES = ["force_swap_protection", "speed_mode", "stacking", "blind_play", "double_down", "mercy"];
-const AVAILABLE = new Set(["force_swap_protection", "speed_mode"]);
-const TIME_LIMITS = [
-  [60, "time.limit_1m"],
-  [300, "time.limit_5m"],
-  [3600, "time.limit_1h"],
-  [86400, "time.limit_1d"],
-  [259200, "time.limit_3d"],
-];
-
-function select(name, label, options, value) {
-  const id = uid(name);
+export function select(name, label, options, value, attrs = {}) {
+  const id = attrs.id || uid(name);
   return h(
     "div",
     { class: "field" },
     h("label", { for: id }, label),
-    h("select", { id, name }, options.map(([v, text]) => h("option", { value: v, selected: String(v) === String(value) }, text))),
+    h("select", { id, name, ...attrs }, options.map(([v, text]) => h("option", { value: v, selected: String(v) === String(value) }, text))),
   );
+}
+
+/** The bot levels as [value, label] pairs, easiest first. */
+export function botLevels() {
+  return OPTIONS.bot_levels.map((level) => [level, t(`bot.level_${level}`)]);
 }
 
 export function mount(root, params, app) {
   const errors = errorBox();
+  // Against the computer when opened as /games/new?vs=computer (the "Play the computer" link).
+  let mode = new URLSearchParams(location.search).get("vs") === "computer" ? "computer" : "people";
 
   const onSubmit = async (event) => {
     event.preventDefault();
     const form = event.target;
     const data = new FormData(form);
     const options = {};
-    for (const rule of HOUSE_RULES) if (data.get(`rule_${rule}`)) options[rule] = true;
-    const body = {
+    for (const rule of OPTIONS.house_rules) if (data.get(`rule_${rule}`)) options[rule] = true;
+    const common = {
       preset: data.get("preset"),
-      max_players: Number(data.get("max_players")),
       turn_seconds: Number(data.get("turn_seconds")),
       target_score: Number(data.get("target_score")),
-      visibility: data.get("visibility"),
       options,
     };
+    const computer = mode === "computer";
+    const body = computer
+      ? { ...common, bots: Number(data.get("bots")), level: data.get("level") }
+      : { ...common, max_players: Number(data.get("max_players")), visibility: data.get("visibility") };
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     errors.clear();
     try {
-      const game = await api.post("games/", body);
+      const game = await api.post(computer ? "games/vs-computer/" : "games/", body);
       app.navigate(`/games/${game.id}`);
     } catch (error) {
       showError(errors, error, form);
@@ -57,8 +58,61 @@ export function mount(root, params, app) {
   };
 
   const seats = [];
-  for (let n = 2; n <= 10; n += 1) seats.push([n, t("newgame.seats_n", { count: n })]);
+  for (let n = OPTIONS.seats.min; n <= OPTIONS.seats.max; n += 1) seats.push([n, t("newgame.seats_n", { count: n })]);
+  const bots = [];
+  for (let n = OPTIONS.bots.min; n <= OPTIONS.bots.max; n += 1) bots.push([n, t("newgame.bots_n", { count: n })]);
   const targetId = uid("target");
+
+  // Both groups stay in the page; the one not chosen is a disabled, hidden fieldset (so its
+  // fields are neither sent nor reachable by keyboard).
+  const peopleGroup = h(
+    "fieldset",
+    { class: "mode-group", "data-mode": "people" },
+    h("legend", { class: "visually-hidden" }, t("newgame.with_people")),
+    select("max_players", t("newgame.seats"), seats, OPTIONS.seats.default, { "aria-describedby": "seats-hint" }),
+    h("p", { class: "hint", id: "seats-hint" }, t("newgame.seats_hint")),
+    h(
+      "fieldset",
+      { class: "field" },
+      h("legend", null, t("newgame.visibility")),
+      h("label", { class: "choice" }, h("input", { type: "radio", name: "visibility", value: "private", checked: true }), t("newgame.private")),
+      h("label", { class: "choice" }, h("input", { type: "radio", name: "visibility", value: "public" }), t("newgame.public")),
+    ),
+  );
+  const computerGroup = h(
+    "fieldset",
+    { class: "mode-group", "data-mode": "computer" },
+    h("legend", { class: "visually-hidden" }, t("newgame.with_computer")),
+    select("bots", t("newgame.bots"), bots, OPTIONS.bots.default),
+    select("level", t("newgame.bot_level"), botLevels(), OPTIONS.default_bot_level, { "aria-describedby": "level-hint" }),
+    h("p", { class: "hint", id: "level-hint" }, t("newgame.bot_level_hint")),
+  );
+  const submit = h("button", { type: "submit", class: "primary wide" }, "");
+
+  function showMode() {
+    for (const [group, name] of [[peopleGroup, "people"], [computerGroup, "computer"]]) {
+      group.hidden = mode !== name;
+      group.disabled = mode !== name;
+    }
+    submit.textContent = mode === "computer" ? t("newgame.start_vs_computer") : t("newgame.create");
+  }
+
+  const modeChoice = (value, label) =>
+    h(
+      "label",
+      { class: "choice" },
+      h("input", {
+        type: "radio",
+        name: "mode",
+        value,
+        checked: mode === value,
+        onchange: (event) => {
+          mode = event.target.value;
+          showMode();
+        },
+      }),
+      label,
+    );
 
   root.append(
     h(
@@ -69,41 +123,47 @@ export function mount(root, params, app) {
       h(
         "form",
         { onsubmit: onSubmit },
-        select("preset", t("newgame.preset"), [
-          ["standard", t("preset.standard")],
-          ["mattel_2021", t("preset.mattel_2021")],
-        ], "standard"),
-        select("max_players", t("newgame.seats"), seats, 4),
-        select("turn_seconds", t("newgame.time_limit"), TIME_LIMITS.map(([s, key]) => [s, t(key)]), 86400),
+        h("fieldset", { class: "field" }, h("legend", null, t("newgame.play_with")), modeChoice("people", t("newgame.with_people")), modeChoice("computer", t("newgame.with_computer"))),
+        peopleGroup,
+        computerGroup,
+        select(
+          "preset",
+          t("newgame.preset"),
+          OPTIONS.presets.map((preset) => [preset, t(`preset.${preset}`)]),
+          OPTIONS.presets[0],
+        ),
+        select(
+          "turn_seconds",
+          t("newgame.time_limit"),
+          OPTIONS.turn_seconds.map((s) => [s, t(TIME_LIMIT_KEYS[s])]),
+          OPTIONS.default_turn_seconds,
+        ),
         h(
           "div",
           { class: "field" },
           h("label", { for: targetId }, t("newgame.target")),
-          h("input", { id: targetId, name: "target_score", type: "number", min: 0, max: 100000, step: 10, value: "500", inputmode: "numeric", "aria-describedby": `${targetId}-hint` }),
+          h("input", {
+            id: targetId,
+            name: "target_score",
+            type: "number",
+            min: OPTIONS.target_score.min,
+            max: OPTIONS.target_score.max,
+            step: 10,
+            value: String(OPTIONS.target_score.default),
+            inputmode: "numeric",
+            "aria-describedby": `${targetId}-hint`,
+          }),
           h("p", { class: "hint", id: `${targetId}-hint` }, t("newgame.target_hint")),
         ),
         h(
           "fieldset",
           { class: "field" },
-          h("legend", null, t("newgame.visibility")),
-          h("label", { class: "choice" }, h("input", { type: "radio", name: "visibility", value: "private", checked: true }), t("newgame.private")),
-          h("label", { class: "choice" }, h("input", { type: "radio", name: "visibility", value: "public" }), t("newgame.public")),
-        ),
-        h(
-          "fieldset",
-          { class: "field" },
           h("legend", null, t("newgame.house_rules")),
-          HOUSE_RULES.map((rule) =>
-            h(
-              "label",
-              { class: `choice ${AVAILABLE.has(rule) ? "" : "unavailable"}` },
-              h("input", { type: "checkbox", name: `rule_${rule}`, value: "1", disabled: !AVAILABLE.has(rule) }),
-              h("span", null, t(`rule.${rule}`), AVAILABLE.has(rule) ? null : h("span", { class: "muted" }, ` (${t("newgame.not_yet")})`)),
-            ),
-          ),
+          OPTIONS.house_rules.map((rule) => h("label", { class: "choice" }, h("input", { type: "checkbox", name: `rule_${rule}`, value: "1" }), t(`rule.${rule}`))),
         ),
-        h("button", { type: "submit", class: "primary wide" }, t("newgame.create")),
+        submit,
       ),
     ),
   );
+  showMode();
 }

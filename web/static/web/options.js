@@ -1,0 +1,30 @@
+// What a new game may be: the one place the client lists the options the server accepts for
+// POST games/ and POST games/vs-computer/ (docs/api.md, docs/bots.md).
+//
+// The API cannot be asked for them yet, so they are written here, once, and
+// tests/web/test_views.py checks them against the server's own lists (presets, the house rules
+// the engine accepts, bot levels, seat and bot counts, turn limits): a server that learns a new
+// house rule fails that test until it is added here. Only what is listed is shown.
+//
+// The object between the markers is strict JSON (the test reads it as such).
+
+export const OPTIONS = Object.freeze(/* options */ {
+  "presets": ["standard", "mattel_2021"],
+  "house_rules": ["force_swap_protection", "speed_mode"],
+  "seats": { "min": 2, "max": 10, "default": 4 },
+  "bot_levels": ["random", "heuristic", "expert"],
+  "default_bot_level": "heuristic",
+  "bots": { "min": 1, "max": 9, "default": 1 },
+  "turn_seconds": [60, 300, 3600, 86400, 259200],
+  "default_turn_seconds": 86400,
+  "target_score": { "min": 0, "max": 100000, "default": 500 }
+} /* end options */);
+
+/** i18n keys of the turn limits offered. */
+export const TIME_LIMIT_KEYS = {
+  60: "time.limit_1m",
+  300: "time.limit_5m",
+  3600: "time.limit_1h",
+  86400: "time.limit_1d",
+  259200: "time.limit_3d",
+};
