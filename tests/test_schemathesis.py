@@ -180,6 +180,17 @@ def world_for(operation_id: str, path_names: set[str]) -> World:
             status=Game.FINISHED, finished_at=timezone.now(), turn_deadline=None
         )
         world.path["game_id"] = str(game.pk)
+    elif operation_id == "games_bots_create":
+        world.path["game_id"] = str(game_services.create_game(host=me, max_players=3).pk)
+    elif operation_id == "games_bots_destroy":
+        lobby = game_services.create_game(host=me, max_players=3)
+        game_services.add_bot(user=me, game_id=lobby.pk)
+        world.path["game_id"] = str(lobby.pk)
+        world.path["seat_id"] = Seat.objects.get(game=lobby, user__isnull=True).pk
+    elif operation_id == "games_reclaim":
+        game = _active_game(me, other)
+        game_services.hand_seat_to_bot(game.pk, me, reason="timeout")
+        world.path["game_id"] = str(game.pk)
     elif operation_id == "games_join_by_invite":
         lobby = game_services.create_game(host=other, max_players=3)
         world.body["invite_code"] = lobby.invite_code
