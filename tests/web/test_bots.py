@@ -112,7 +112,10 @@ def test_one_player_plays_a_round_against_bots(clients: Any, bots_move: None) ->
     # What the server does not accept is not offered at all.
     expect(page.get_by_label("Stacking")).to_have_count(0)
     expect(page.get_by_label("Bots", exact=True)).to_be_hidden()
-    page.get_by_label("The computer (starts at once)").check()
+    # The choice by keyboard: arrow keys move between the two radio buttons.
+    page.get_by_label("People I invite").focus()
+    page.keyboard.press("ArrowDown")
+    expect(page.get_by_label("The computer (starts at once)")).to_be_checked()
     expect(page.get_by_label("Seats")).to_be_hidden()
     page.get_by_label("Bots", exact=True).select_option("2")
     page.get_by_label("Bot level").select_option("heuristic")
@@ -169,6 +172,15 @@ def test_one_player_plays_a_round_against_bots(clients: Any, bots_move: None) ->
     page.locator("details.log summary").click()
     expect(page.locator(".log-lines li", has_text="(bot) played").first).to_be_visible()
 
+    # My games lists it; "Play against the computer" opens the new game screen set for bots.
+    page.get_by_role("link", name="Games", exact=True).click()
+    finished = page.locator(".game-link", has_text="Ada (bot)")
+    expect(finished).to_contain_text("Alan (bot)")
+    page.get_by_role("link", name="Play against the computer").click()
+    expect(page.get_by_label("The computer (starts at once)")).to_be_checked()
+    expect(page.get_by_label("Bots", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+
 
 def test_the_host_seats_bots_in_the_lobby_in_danish(clients: Any) -> None:
     lars, username = new_person(clients, "lars", locale="da-DK")
@@ -199,6 +211,11 @@ def test_the_host_seats_bots_in_the_lobby_in_danish(clients: Any) -> None:
     expect(bot.locator(".pill")).to_have_text("Bot · Svær")
     expect(page.locator(".players li.free")).to_have_count(1)
     remove = page.get_by_role("button", name="Fjern Ada (bot)")
+    # Every row of the list is as tall as the others: a seat filling up moves nothing below.
+    heights = page.locator(".players li").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().height)"
+    )
+    assert len(set(heights)) == 1, f"rows of different heights: {heights}"
     lars.shot("bots-lobby-danish", remove, page.get_by_text("Spillere: 2 af 3"))
     lars.axe("the lobby with a bot (Danish)")
 

@@ -49,6 +49,7 @@ function row(game) {
         "span",
         { class: "game-meta" },
         h("span", { class: `pill ${game.your_turn ? "pill-turn" : ""}` }, statusLine(game)),
+        game.status === "active" && game.players.some((p) => p.you && p.taken_over) ? h("span", { class: "pill" }, t("games.bot_plays")) : null,
         left !== null && game.status === "active"
           ? h(
               "span",
@@ -110,6 +111,7 @@ export function mount(root, params, app) {
         h("h1", null, t("games.title")),
         h("a", { href: "/games/new", "data-link": "", class: "button primary" }, t("games.new")),
       ),
+      h("p", { class: "vs-computer" }, h("a", { href: "/games/new?vs=computer", "data-link": "" }, t("games.vs_computer"))),
       errors.el,
       list,
       h(
