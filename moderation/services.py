@@ -230,9 +230,9 @@ def suspend(
 
     In one transaction: the account turns inactive (log-in, sessions and the API all refuse an
     inactive account), every token is revoked, the sanction, the audit entry and the notice are
-    written. Then the player leaves every lobby and running game, each in its own transaction
-    with that game locked (RULES.md, leaving: there are no bots to take a seat over), exactly as
-    if they had left themselves.
+    written. Then, each game in its own transaction with that game locked, a bot takes over the
+    player's seat in every running game (the others play on; the player may reclaim the seat
+    once the account is open again) and the player leaves every lobby, as if they had left.
     """
     reason = _reason(reason)
     with transaction.atomic():
@@ -304,6 +304,14 @@ def _leave_games(user: User, game_ids: list[Any]) -> None:
     from games import services as game_services
 
     for game_id in game_ids:
+        try:
+            game_services.hand_seat_to_bot(game_id, user, reason="moderation")
+            continue
+        except ServiceError as exc:
+            if exc.code != "game_not_active":
+                logger.info("no bot for suspended player %s in game %s: %s", user.pk, game_id, exc)
+                continue
+        # A lobby: nothing to play yet, so the seat is freed for someone else.
         try:
             game_services.leave_game(user=user, game_id=game_id)
         except ServiceError as exc:

@@ -1,6 +1,6 @@
 """Sanctions and their effect on the API: a suspended or banned player's tokens stop working
-(401), they cannot log in, join or act, they leave their running games, they get a moderation
-notice, and every act is in the audit log."""
+(401), they cannot log in, join or act, a bot takes their seats in running games, they get a
+moderation notice, and every act is in the audit log."""
 
 from __future__ import annotations
 
@@ -69,26 +69,48 @@ def test_a_banned_players_browser_session_ends(moderator: User, bob: Player) -> 
     assert session.get("/api/v1/me/").status_code == 401
 
 
-def test_a_banned_player_leaves_running_games_and_lobbies(
+def test_a_bot_takes_a_banned_players_seat_in_running_games_and_they_leave_lobbies(
     moderator: User, alice: Player, bob: Player, carol: Player
 ) -> None:
     running = start_game(alice, bob, carol)
     lobby = new_lobby(bob, max_players=4)
     ban(moderator, bob)
     seat = Seat.objects.get(game_id=running, user=bob.user)
-    assert seat.left_at is not None
+    assert seat.left_at is None
+    assert seat.taken_over and seat.bot_level
     table = alice.table(running)
-    assert table["status"] == "active"  # alice and carol play on
-    assert not table["table"]["seats"][seat.position]["active"]
+    assert table["status"] == "active"  # alice and carol play on, against bob's bot
+    shown = next(p for p in table["players"] if p["seat"] == seat.position)
+    assert shown["taken_over"] is True
+    assert table["table"]["seats"][seat.position]["active"]
     assert Game.objects.get(pk=lobby["id"]).status == Game.EXPIRED  # bob was alone in it
 
 
-def test_a_ban_in_a_two_player_game_ends_it_for_the_other(
+def test_a_ban_in_a_two_player_game_leaves_the_other_a_bot_to_finish_against(
     moderator: User, alice: Player, bob: Player
 ) -> None:
     game_id = start_game(alice, bob)
     ban(moderator, bob)
-    assert alice.table(game_id)["status"] == "finished"
+    assert alice.table(game_id)["status"] == "active"
+    assert Seat.objects.get(game_id=game_id, user=bob.user).taken_over
+
+
+def test_a_suspended_player_reclaims_their_seat_once_the_account_is_open(
+    moderator: User, alice: Player, bob: Player, carol: Player
+) -> None:
+    game_id = start_game(alice, bob, carol)
+    services.suspend(
+        moderator=moderator,
+        user_id=bob.user.pk,
+        reason="Cool off.",
+        until=timezone.now() + timedelta(days=1),
+    )
+    services.unban(moderator=moderator, user_id=bob.user.pk, reason="Appeal granted.")
+    back = Player("bob", User.objects.get(pk=bob.user.pk), APIClient(), "")
+    back.client.force_authenticate(back.user)
+    response = back.post(f"/api/v1/games/{game_id}/reclaim/")
+    assert response.status_code == 200, response.content
+    assert not Seat.objects.get(game_id=game_id, user=bob.user).taken_over
 
 
 def test_a_sanctioned_player_gets_a_moderation_notice(moderator: User, bob: Player) -> None:
