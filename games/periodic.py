@@ -15,4 +15,6 @@ PERIODIC_JOBS: dict[str, tuple[float, str]] = {
     # worker died, quiet hours ended, a retry is due); reminders before turn deadlines.
     "notifications-relay": (5.0, "notifications.tasks.relay"),
     "notifications-reminders": (30.0, "notifications.tasks.send_reminders"),
+    # Moderation: a suspension that ran out is lifted within a minute, not at the next log-in.
+    "end-expired-suspensions": (60.0, "moderation.tasks.end_expired_suspensions"),
 }

@@ -183,6 +183,29 @@ def test_a_ban_without_an_end_is_never_lifted_by_time(moderator: User, bob: Play
     assert not User.objects.get(pk=bob.user.pk).is_active
 
 
+def test_the_periodic_job_lifts_only_suspensions_that_ran_out(
+    moderator: User, alice: Player, bob: Player, carol: Player
+) -> None:
+    from moderation import tasks
+
+    for player, days in ((alice, 1), (bob, 2)):
+        services.suspend(
+            moderator=moderator,
+            user_id=player.user.pk,
+            reason="Cool off.",
+            until=timezone.now() + timedelta(days=days),
+        )
+    ban(moderator, carol)  # no end: never lifted by time
+    Sanction.objects.filter(user=alice.user).update(until=timezone.now() - timedelta(seconds=1))
+
+    assert tasks.end_expired_suspensions.apply().get() == 1
+    assert tasks.end_expired_suspensions() == 0  # a second run finds nothing left to do
+
+    active = dict(User.objects.values_list("username", "is_active"))
+    assert (active["alice"], active["bob"], active["carol"]) == (True, False, False)
+    assert AuditEntry.objects.filter(action=audit.SUSPENSION_EXPIRED, actor=None).count() == 1
+
+
 def test_unban_lets_the_player_log_in_again(moderator: User, bob: Player) -> None:
     bob.user.set_password(PASSWORD)
     bob.user.save()
