@@ -25,6 +25,8 @@ from django.core.management import call_command
 from django.urls import Resolver404, resolve
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
+from tests.games.conftest import seeded_engine  # noqa: F401 - a fixture, found by name
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"

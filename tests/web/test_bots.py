@@ -28,6 +28,11 @@ from tests.web.test_flow import PASSWORD, sign_up, take_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+# The deal and the bots' choices are seeded (tests.games.conftest.seeded_engine): with this seed
+# the bots' moves change Eve's hand nine times (Draw 2s on her, swaps), so the layout shift is
+# measured while cards arrive without her doing anything.
+SEED = 5
+
 # Counts every layout shift the client makes on its own (not within 500 ms of a tap or key:
 # `hadRecentInput`) while the table is on screen: cards arriving, counts changing, bots moving.
 TABLE_SHIFTS = """() => {
@@ -99,7 +104,10 @@ def play_to_the_end(page: Page, limit_seconds: float = 150) -> int:
     raise AssertionError(f"the round did not end within {limit_seconds} s ({moves} moves)")
 
 
-def test_one_player_plays_a_round_against_bots(clients: Any, bots_move: None) -> None:
+def test_one_player_plays_a_round_against_bots(
+    clients: Any, bots_move: None, seeded_engine: Any
+) -> None:
+    seeded_engine(SEED)
     eve, username = new_person(clients, "eve")
     page = eve.page
     sign_up(eve, username)
@@ -166,6 +174,20 @@ def test_one_player_plays_a_round_against_bots(clients: Any, bots_move: None) ->
     assert len(bot_positions) == 2
     assert game.moves.filter(seat__in=bot_positions, action__type="play").exists()
     assert moves > 0
+    bot_moves = game.moves.filter(seat__in=bot_positions)
+    # Cards that came to Eve's hand by the bots' moves (a Draw 2 on her, a swap, a shuffle).
+    eve_seat = Seat.objects.get(game=game, user=user).position
+    given = [
+        e
+        for events in bot_moves.values_list("events", flat=True)
+        for e in events
+        if e.get("seat") == eve_seat and e["type"] == "draw" or e.get("target") == eve_seat
+    ]
+    assert given, "no bot move changed Eve's hand: pick a SEED whose round does"
+    print(
+        f"round against bots: {moves} taps by Eve, {bot_moves.count()} bot moves, "
+        f"{len(given)} of them changed Eve's hand, layout shift 0"
+    )
     eve.shot("bots-results", page.locator(".result-banner"), page.locator("table.scores"))
     eve.axe("the results against bots")
     # The log tells the bots' moves in words.

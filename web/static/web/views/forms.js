@@ -2,6 +2,7 @@
 
 import { h, uid } from "../dom.js";
 import { t } from "../i18n.js";
+import { OPTIONS } from "../options.js";
 
 /** A labelled input; `hint` is tied to it with aria-describedby. */
 export function field({ name, label, type = "text", hint = null, value = "", ...rest }) {
@@ -14,6 +15,22 @@ export function field({ name, label, type = "text", hint = null, value = "", ...
     h("input", { id, name, type, value, "aria-describedby": hintId, ...rest }),
     hint ? h("p", { class: "hint", id: hintId }, hint) : null,
   );
+}
+
+/** A labelled select of [value, text] options; `attrs` go on the select (an `id` too). */
+export function select(name, label, options, value, attrs = {}) {
+  const id = attrs.id || uid(name);
+  return h(
+    "div",
+    { class: "field" },
+    h("label", { for: id }, label),
+    h("select", { id, name, ...attrs }, options.map(([v, text]) => h("option", { value: v, selected: String(v) === String(value) }, text))),
+  );
+}
+
+/** The bot levels as [value, label] pairs, easiest first. */
+export function botLevels() {
+  return OPTIONS.bot_levels.map((level) => [level, t(`bot.level_${level}`)]);
 }
 
 export function errorBox() {

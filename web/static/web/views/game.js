@@ -9,9 +9,8 @@ import { h, patch, toast } from "../dom.js";
 import { formatDuration, formatNumber, t } from "../i18n.js";
 import { GameLive } from "../live.js";
 import { SYMBOLS, cardName } from "../cards.js";
-import { describeError } from "./forms.js";
 import { OPTIONS } from "../options.js";
-import { botLevels, select } from "./newgame.js";
+import { botLevels, describeError, select } from "./forms.js";
 
 const LOG_LIMIT = 60;
 const cardType = (id) => String(id).replace(/-\d+$/, "");

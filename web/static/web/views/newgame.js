@@ -7,22 +7,7 @@ import { api } from "../api.js";
 import { h, uid } from "../dom.js";
 import { t } from "../i18n.js";
 import { OPTIONS, TIME_LIMIT_KEYS } from "../options.js";
-import { errorBox, showError } from "./forms.js";
-
-export function select(name, label, options, value, attrs = {}) {
-  const id = attrs.id || uid(name);
-  return h(
-    "div",
-    { class: "field" },
-    h("label", { for: id }, label),
-    h("select", { id, name, ...attrs }, options.map(([v, text]) => h("option", { value: v, selected: String(v) === String(value) }, text))),
-  );
-}
-
-/** The bot levels as [value, label] pairs, easiest first. */
-export function botLevels() {
-  return OPTIONS.bot_levels.map((level) => [level, t(`bot.level_${level}`)]);
-}
+import { botLevels, errorBox, select, showError } from "./forms.js";
 
 export function mount(root, params, app) {
   const errors = errorBox();
