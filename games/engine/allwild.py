@@ -638,15 +638,22 @@ def _do_play_drawn_blind(state: State, seat: int, a: Action, rng: RNG, ev: list[
     return _play_blind(state, seat, state.drawn_card, a.uno, rng, ev)
 
 
-def _do_play_top(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    """Blind play: the top card of the face-down hand, revealed as it is played."""
-    if not state.options.get("blind_play"):
-        raise EngineError(E.HOUSE_RULE_OFF, "blind play is not a house rule of this game")
+def _house_play_seat(state: State, a: Action) -> int:
+    """The seat playing a pair or a top card: its turn, and not after a voluntary draw. (_do_play
+    makes the same checks inline: it is the hot path.)"""
     seat = _turn_seat(state, a)
     if state.phase == DRAWN:
         raise EngineError(
             E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
         )
+    return seat
+
+
+def _do_play_top(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    """Blind play: the top card of the face-down hand, revealed as it is played."""
+    if not state.options.get("blind_play"):
+        raise EngineError(E.HOUSE_RULE_OFF, "blind play is not a house rule of this game")
+    seat = _house_play_seat(state, a)
     if a.card is not None or a.target is not None:
         raise EngineError(
             E.INVALID_ACTION, "play_top takes no card and no target: the top card is played"
@@ -832,12 +839,8 @@ def _do_play_pair(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     """Double down: two identical cards at once, both effects in order."""
     if not state.options.get("double_down"):
         raise EngineError(E.HOUSE_RULE_OFF, "double down is not a house rule of this game")
-    seat = _turn_seat(state, a)
+    seat = _house_play_seat(state, a)
     phase = state.phase
-    if phase == DRAWN:
-        raise EngineError(
-            E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
-        )
     if state.options.get("blind_play"):
         raise EngineError(E.HAND_FACE_DOWN, "your hand is face down: you cannot pick a pair")
     if a.card is not None or a.target is not None:

@@ -19,7 +19,7 @@ Event = dict[str, Any]
 # Called after every applied action: (state before, action, state after, events).
 Check = Callable[[State, Action, State, list[Event]], None]
 
-IN_ROUND = ("play", "drawn", "choose")
+IN_ROUND = ("play", "drawn", "choose", "stack")
 TURN_ACTIONS = (
     "play",
     "draw",

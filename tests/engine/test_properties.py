@@ -1,12 +1,14 @@
 """Properties of the engine over random legal playouts, checked after every step.
 
 A hypothesis-drawn seed names a whole match (see ``playout.py``): 2 to 10 players, both presets,
-with and without Force Swap protection, a single round (target 0) or several (target 100), with
-timeouts and players leaving now and then.
+any combination of the six house rules, a single round (target 0) or several (target 100), with
+timeouts and players leaving now and then. ``test_every_house_rule_combination`` also plays each
+of the 64 combinations by name, so none is left to chance.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -14,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,10 +31,17 @@ from games.engine import (
     view,
     visible_events,
 )
+from games.engine.actions import covers
 from games.engine.cards import PRESETS, card_type
 from games.engine.errors import ALL_CODES
+from games.engine.state import HOUSE_RULES
 
-from .playout import IN_ROUND, Check, Event, Playout, pick_action, run_playout
+from .playout import IN_ROUND, Check, Event, Playout, pick_action, pick_instance, run_playout
+
+ALL_OPTION_SETS = [
+    dict(zip(HOUSE_RULES, bits, strict=True))
+    for bits in itertools.product([False, True], repeat=len(HOUSE_RULES))
+]
 
 
 @dataclass(frozen=True)
@@ -64,7 +74,8 @@ def configs(max_players: int = 10) -> st.SearchStrategy[Config]:
         seed=st.integers(min_value=0, max_value=2**32 - 1),
         players=st.integers(min_value=2, max_value=max_players),
         preset=st.sampled_from(sorted(PRESETS)),
-        options=st.sampled_from([{}, {"force_swap_protection": True}]),
+        # {} as old games store it, or any of the 64 combinations of the house rules.
+        options=st.one_of(st.just({}), st.sampled_from(ALL_OPTION_SETS)),
         target_score=st.sampled_from([0, 100]),
         timeout_rate=st.sampled_from([0.0, 0.05]),
         leave_rate=st.sampled_from([0.0, 0.02]),
@@ -80,10 +91,12 @@ def all_cards(state: State) -> list[str]:
 
 
 def hidden_from(state: State, seat: int) -> set[str]:
-    """Card ids ``seat`` must not learn: other seats' hands and the whole draw pile."""
+    """Card ids ``seat`` must not learn: other seats' hands and the whole draw pile; under blind
+    play its own hand as well."""
     hidden = set(state.draw_pile)
+    blind = state.option("blind_play")
     for i, other in enumerate(state.seats):
-        if i != seat:
+        if i != seat or blind:
             hidden.update(other.hand)
     return hidden
 
@@ -104,12 +117,15 @@ def round_just_ended(before: State, after: State) -> bool:
     return len(after.round_results) > len(before.round_results)
 
 
-def concrete_actions(state: State, seat: int) -> list[Action]:
-    """The whole concrete action space of one seat, legal or not (system actions aside)."""
+def concrete_actions(state: State, seat: int, rng: random.Random | None = None) -> list[Action]:
+    """The concrete action space of one seat, legal or not (system actions aside): all of it for
+    single cards, a sample (drawn with ``rng``) of the pairs and five-card sets."""
+    rng = rng or random.Random(0)
     n = len(state.seats)
     targets: list[int | None] = [None, -1, *range(n), n]
+    hand = state.seats[seat].hand
     out: list[Action] = []
-    for card in state.seats[seat].hand:
+    for card in hand:
         out.extend(Action("play", seat, card, t) for t in targets)
     # A card the seat does not hold: the top of the discard pile is never in a hand.
     out.append(Action("play", seat, state.discard_pile[0]))
@@ -120,6 +136,33 @@ def concrete_actions(state: State, seat: int) -> list[Action]:
     out.append(Action("uno", seat))
     out.extend(Action("catch", seat, target=t) for t in targets)
     out.extend(Action("choose_target", seat, target=t) for t in targets)
+    # House rules
+    out.append(Action("take_stack", seat))
+    out.append(Action("play_top", seat))
+    out.append(Action("play_top", seat, hand[0] if hand else None))
+    out.append(Action("mercy", seat))
+    seat_targets = [t for t in targets if t is not None]
+    for _ in range(6):
+        if len(hand) >= 2:
+            pair = tuple(rng.sample(hand, 2))
+            out.append(Action("play_pair", seat, cards=pair))
+            two = (rng.choice(seat_targets), rng.choice(seat_targets))
+            out.append(Action("play_pair", seat, cards=pair, targets=two))
+            out.append(Action("play_pair", seat, cards=pair, targets=two[:1]))
+        if len(hand) >= 5:
+            out.append(Action("mercy", seat, cards=tuple(rng.sample(hand, 5))))
+            out.append(Action("mercy", seat, cards=tuple(rng.sample(hand, 4))))
+    # Identical pairs (the usual legal ones), the same card twice, a card from elsewhere.
+    by_type: dict[str, list[str]] = {}
+    for card in hand:
+        by_type.setdefault(card_type(card), []).append(card)
+    for cards in by_type.values():
+        if len(cards) >= 2:
+            out.append(Action("play_pair", seat, cards=(cards[0], cards[1])))
+    if hand:
+        out.append(Action("play_pair", seat, cards=(hand[0], hand[0])))
+        out.append(Action("play_pair", seat, cards=(hand[0], state.discard_pile[0])))
+        out.append(Action("mercy", seat, cards=(hand[0],) * 5))
     return out
 
 
@@ -174,26 +217,37 @@ def test_replaying_any_prefix_of_the_log_rebuilds_that_state(config: Config) -> 
 # Legal actions are exact
 
 
+def is_listed(action: Action, concrete: set[Action], templates: list[Action]) -> bool:
+    """Listed as it is, or an instance of a listed template."""
+    return action in concrete or any(covers(t, action) for t in templates)
+
+
 def check_legal_actions_are_exact(state: State, seats: list[int]) -> None:
     snapshot = state.to_dict()
+    rng = random.Random(len(state.draw_pile) * 31 + state.current)
     for seat in seats:
         legal = legal_actions(state, seat)
         assert len(set(legal)) == len(legal), f"seat {seat} has duplicate legal actions: {legal}"
-        space = concrete_actions(state, seat)
-        assert set(legal) <= set(space), (
-            f"seat {seat}: listed actions outside the action space {set(legal) - set(space)}"
+        templates = [a for a in legal if a.choose is not None]
+        space = concrete_actions(state, seat, rng)
+        # A few instances of every listed template (all of them must apply), in the space too.
+        space += [pick_instance(t, rng) for t in templates for _ in range(3)]
+        concrete = {a for a in legal if a.choose is None}
+        assert concrete <= set(space), (
+            f"seat {seat}: listed actions outside the action space {concrete - set(space)}"
         )
-        listed = set(legal)
         for action in space:
             try:
                 apply(state, action, random.Random(0))
             except EngineError as error:
                 assert error.code in ALL_CODES, f"{action}: unknown code {error.code!r}"
-                assert action not in listed, (
+                assert not is_listed(action, concrete, templates), (
                     f"phase {state.phase}: listed {action} is refused with {error.code}"
                 )
             else:
-                assert action in listed, f"phase {state.phase}: unlisted {action} was accepted"
+                assert is_listed(action, concrete, templates), (
+                    f"phase {state.phase}: unlisted {action} was accepted"
+                )
     # Out-of-range seats are refused, not crashed on.
     for seat in (-1, len(state.seats)):
         assert legal_actions(state, seat) == []
@@ -265,7 +319,10 @@ class LeakChecker:
         leaked = quoted_strings(seen) & hidden_from(state, seat)
         assert not leaked, f"seat {seat}'s view shows hidden cards {sorted(leaked)}"
         assert [r["hands"] for r in results] == self.round_hands
-        assert [c["id"] for c in seen["hand"]] == state.seats[seat].hand
+        if state.option("blind_play"):
+            assert seen["hand"] is None and seen["hand_hidden"] is True
+        else:
+            assert [c["id"] for c in seen["hand"]] == state.seats[seat].hand
         assert [s["hand_size"] for s in seen["seats"]] == [len(s.hand) for s in state.seats]
         assert seen["draw_size"] == len(state.draw_pile)
 
@@ -273,10 +330,13 @@ class LeakChecker:
         seen = visible_events(events, seat)
         assert all(e["type"] != "chance" for e in seen)
         allowed = set(before.discard_pile) | set(after.discard_pile)
-        allowed |= set(before.seats[seat].hand) | set(after.seats[seat].hand)
+        if not after.option("blind_play"):
+            allowed |= set(before.seats[seat].hand) | set(after.seats[seat].hand)
         for event in events:
-            if event["type"] == "play":
+            if event["type"] in ("play", "not_stackable"):  # played or shown to everyone
                 allowed.add(event["card"])
+            if event["type"] in ("play_pair", "mercy"):  # face up on the discard pile
+                allowed.update(event["cards"])
             if event["type"] == "round_over":
                 allowed.update(c for hand in event["hands"].values() for c in hand)
         hidden = (hidden_from(before, seat) | hidden_from(after, seat)) - allowed
@@ -333,8 +393,12 @@ def check_seat_invariants(before: State, action: Action, after: State, events: l
     if s.phase in IN_ROUND:
         assert len(s.active_seats()) >= 2
         assert 0 <= s.current < len(s.seats) and s.seats[s.current].active
-        assert s.seats[s.current].skips == 0, "the seat to play owes a lost turn"
-        assert all(s.seats[i].hand for i in s.active_seats()), "an active seat has no card"
+        if s.phase != "stack":  # a stack is answered at once, by a seat that may owe turns
+            assert s.seats[s.current].skips == 0, "the seat to play owes a lost turn"
+        # A blind-played last card waiting for its target leaves its player's hand empty.
+        blind_last = s.pending is not None and s.pending["reason"] == "blind"
+        assert all(s.seats[i].hand or (blind_last and i == s.current) for i in s.active_seats())
+        assert (s.phase == "stack") == (s.stack > 0), f"stack {s.stack} in phase {s.phase}"
         assert (s.phase == "drawn") == (s.drawn_card is not None)
         if s.drawn_card is not None:
             assert s.drawn_card in s.seats[s.current].hand
@@ -342,8 +406,11 @@ def check_seat_invariants(before: State, action: Action, after: State, events: l
         if s.pending is not None:
             assert s.pending["seat"] == s.current
     else:
-        assert s.drawn_card is None and s.pending is None
+        assert s.drawn_card is None and s.pending is None and s.stack == 0
         assert not any(seat.exposed for seat in s.seats), "a catch window is open after the round"
+    for i, seat in enumerate(s.seats):
+        if seat.mercy_used:
+            assert len(seat.hand) >= 15, f"seat {i}'s mercy right did not return below 15"
     if round_just_ended(before, after):
         result = s.round_results[-1]
         assert s.seats[result["winner"]].hand == []
@@ -359,20 +426,27 @@ def test_seat_invariants_hold_at_every_step(config: Config) -> None:
     check_seat_invariants(playout.initial, Action("next_round"), playout.initial, [])
 
 
+WORD_ACTIONS = ("uno", "play", "play_drawn", "play_pair", "play_top", "choose_target", "timeout")
+# Turn actions: each closes every catch window (RULES.md).
+TURN_ACTIONS = ("play", "play_drawn", "draw", "timeout", "take_stack", "play_pair", "play_top")
+
+
 def check_uno_and_catch_windows(
     before: State, action: Action, after: State, events: list[Event]
 ) -> None:
     for i, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
         changed = old.hand != new.hand
         if new.uno and not old.uno:
-            # The word counts only from the seat itself, with one card, said alone or with a play.
-            assert action.seat == i and action.type in ("uno", "play", "play_drawn")
-            assert action.type == "uno" or action.uno
+            # The word counts only from the seat itself, with one card, said alone or with a play
+            # (or with a blind play whose target is chosen, or timed out, later).
+            assert action.seat == i and action.type in WORD_ACTIONS
+            pending_word = bool(before.pending and before.pending.get("uno"))
+            assert action.type == "uno" or action.uno or pending_word
         if new.uno and old.uno:
             assert not changed, f"seat {i}'s hand changed yet its UNO still stands"
         if new.exposed and not old.exposed:
             assert changed and len(new.hand) == 1, f"seat {i} became catchable without a change"
-        if action.type in ("play", "play_drawn", "draw", "timeout") and new.exposed:
+        if action.type in TURN_ACTIONS and new.exposed:
             # The turn action closes every window; only a hand it changed may open a new one.
             assert changed, f"{action} left seat {i}'s catch window open"
     if action.type == "catch" and action.target is not None:
@@ -477,3 +551,52 @@ def test_invariants_hold_when_the_draw_pile_runs_dry(config: Config) -> None:
         if rng.random() < 0.1:
             check_legal_actions_are_exact(after, list(range(config.players)))
         state = after
+
+
+# ---------------------------------------------------------------------------------------------
+# Every combination of the six house rules, by name
+
+
+@pytest.mark.parametrize(
+    "options",
+    ALL_OPTION_SETS,
+    ids=lambda o: "+".join(k for k, v in o.items() if v) or "none",
+)
+def test_every_house_rule_combination(options: dict[str, bool]) -> None:
+    """A 2-, a 3- and a 5-player match of each combination, every check at every step (the
+    exact legal actions on a sample of steps): cards conserved, JSON, invariants, catch windows,
+    no leak, rounds end, and the log replays."""
+    for seed, players, preset in ((1, 3, "standard"), (2, 2, "mattel_2021"), (3, 5, "standard")):
+        playout = run_playout(
+            seed,
+            players=players,
+            preset=preset,
+            options=options,
+            target_score=100,
+            check=all_checks(random.Random(seed), exact_rate=0.25),
+            timeout_rate=0.05,
+            leave_rate=0.01 if players > 2 else 0.0,
+        )
+        final = playout.final
+        assert final is not None and final.phase == "match_over"
+        assert playout.rounds_finished >= 1 or playout.stalls
+        assert replay(playout.setup, playout.steps, playout.setup_events) == final
+
+
+def all_checks(rng: random.Random, exact_rate: float) -> Check:
+    """Every per-step check; the exact legal actions on a share ``exact_rate`` of the steps."""
+    leaks = LeakChecker()
+
+    def check(before: State, action: Action, after: State, events: list[Event]) -> None:
+        for each in (
+            check_cards_conserved,
+            check_json_round_trip,
+            check_seat_invariants,
+            check_uno_and_catch_windows,
+            leaks,
+        ):
+            each(before, action, after, events)
+        if rng.random() < exact_rate:
+            check_legal_actions_are_exact(after, list(range(len(after.seats))))
+
+    return check
