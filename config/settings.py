@@ -428,6 +428,26 @@ WEBHOOK_ALLOW_LOOPBACK = env_bool(
     help="Allow webhook URLs on this machine (127.0.0.1, ::1, localhost) also when DEBUG is off.",
 )
 
+# Retention (notifications/retention.py, games/idempotency.py): what is old enough to delete.
+NOTIFICATION_RETENTION_DAYS = env_int(
+    "NOTIFICATION_RETENTION_DAYS",
+    default=90,
+    min_value=1,
+    help="Days inbox notifications and their finished deliveries are kept.",
+)
+WEBHOOK_LOG_RETENTION_DAYS = env_int(
+    "WEBHOOK_LOG_RETENTION_DAYS",
+    default=30,
+    min_value=1,
+    help="Days finished webhook deliveries and their attempt log are kept.",
+)
+IDEMPOTENCY_KEY_DAYS = env_int(
+    "IDEMPOTENCY_KEY_DAYS",
+    default=7,
+    min_value=1,
+    help="Days an Idempotency-Key and its stored answer are remembered.",
+)
+
 # --- Moderation -------------------------------------------------------------------------------
 
 DISPLAY_NAME_BLOCKLIST = env_list(

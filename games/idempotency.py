@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -23,6 +24,15 @@ from players.models import User
 # A claim older than this belongs to a request that died; a retry may take it over.
 STALE_AFTER = timedelta(seconds=60)
 MAX_KEY_LENGTH = 128
+
+
+def prune(now: datetime | None = None) -> int:
+    """Forget keys older than IDEMPOTENCY_KEY_DAYS (a retry comes within minutes, not days);
+    returns how many went. A claim still in progress is old enough to be dead by then."""
+    from notifications.retention import delete_in_batches
+
+    cutoff = (now or timezone.now()) - timedelta(days=settings.IDEMPOTENCY_KEY_DAYS)
+    return delete_in_batches(IdempotencyRecord.objects.filter(created_at__lt=cutoff))
 
 
 def request_hash(body: Any) -> str:

@@ -17,4 +17,7 @@ PERIODIC_JOBS: dict[str, tuple[float, str]] = {
     "notifications-reminders": (30.0, "notifications.tasks.send_reminders"),
     # Moderation: a suspension that ran out is lifted within a minute, not at the next log-in.
     "end-expired-suspensions": (60.0, "moderation.tasks.end_expired_suspensions"),
+    # Retention: old notifications, webhook logs and idempotency keys are deleted hourly.
+    "notifications-prune": (3600.0, "notifications.tasks.prune"),
+    "prune-idempotency-keys": (3600.0, "games.tasks.prune_idempotency_keys"),
 }

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import services
+from games import idempotency, services
 
 
 @shared_task(name="games.tasks.expire_lobbies")
 def expire_lobbies() -> int:
     """Close lobbies past their expiry. Idempotent: a closed lobby is not closed again."""
     return services.expire_lobbies()
+
+
+@shared_task(name="games.tasks.prune_idempotency_keys")
+def prune_idempotency_keys() -> int:
+    """Forget Idempotency-Keys past IDEMPOTENCY_KEY_DAYS."""
+    return idempotency.prune()
 
 
 @shared_task(name="games.tasks.sweep_expired_turns")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from notifications import relay as relay_module
-from notifications import reminders
+from notifications import reminders, retention
 
 
 @shared_task(name="notifications.tasks.relay")
@@ -33,3 +33,9 @@ def send_webhook_tests(ids: list[int]) -> int:
 def send_reminders() -> int:
     """Write due deadline reminders (their e-mails go out through the relay)."""
     return reminders.send_reminders()
+
+
+@shared_task(name="notifications.tasks.prune")
+def prune() -> dict[str, int]:
+    """Delete inbox rows, deliveries and webhook logs past their retention."""
+    return retention.prune()
