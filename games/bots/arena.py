@@ -44,7 +44,8 @@ class BotStats:
     catches: int = 0
     caught: int = 0  # missed UNO and caught for it
     decisions: int = 0
-    move_ms: list[float] = field(default_factory=list)  # turn decisions only
+    move_ms: list[float] = field(default_factory=list)  # turn decisions only, wall clock
+    move_cpu_ms: list[float] = field(default_factory=list)  # the same, this process's CPU time
 
     def merge(self, other: BotStats) -> None:
         self.seat_rounds += other.seat_rounds
@@ -57,6 +58,7 @@ class BotStats:
         self.caught += other.caught
         self.decisions += other.decisions
         self.move_ms.extend(other.move_ms)
+        self.move_cpu_ms.extend(other.move_cpu_ms)
 
 
 @dataclass
@@ -200,6 +202,7 @@ def _next_action(
         if not v["legal_actions"]:
             continue
         started = time.perf_counter()
+        started_cpu = time.process_time()
         chosen = decide(
             v,
             histories[seat],
@@ -209,12 +212,14 @@ def _next_action(
             playouts=playouts,
         )
         elapsed = (time.perf_counter() - started) * 1000
+        elapsed_cpu = (time.process_time() - started_cpu) * 1000
         if chosen is None or (allowed is not None and chosen["type"] not in allowed):
             continue
         st = result.stats[seats[seat]]
         st.decisions += 1
         if chosen["type"] in TURN_TYPES:
             st.move_ms.append(elapsed)
+            st.move_cpu_ms.append(elapsed_cpu)
         return seat, Action.from_dict({**chosen, "seat": seat})
     raise RuntimeError(  # pragma: no cover - a bot on turn always acts
         f"seat {state.current} ({seats[state.current]}) returned no action on its turn"
@@ -289,4 +294,38 @@ def report(result: ArenaResult) -> str:
             f" {st.caught / per:>6.2f}"
         )
         lines.append(row)
+    searched = [n for n in dict.fromkeys(result.bots) if n.partition("-")[0] == "expert"]
+    if searched:
+        lines.append("")
+        lines.append(
+            f"move time per turn decision, ms (wall clock, then this process's CPU time; over "
+            f"{SLOW_MOVE_MS} ms: wall):"
+        )
+        lines.append(
+            f"{'bot':<28} {'moves':>7} {'med':>7} {'p95':>7} {'p99':>7} {'max':>7}   "
+            f"{'cpu med':>7} {'p95':>7} {'p99':>7} {'max':>7} {'over':>6}"
+        )
+        for name in searched:
+            st = result.stats[name]
+            wall, cpu = _quantiles(st.move_ms), _quantiles(st.move_cpu_ms)
+            over = sum(ms >= SLOW_MOVE_MS for ms in st.move_ms)
+            lines.append(
+                f"{name:<28} {len(st.move_ms):>7} "
+                + " ".join(f"{q:>7.1f}" for q in wall)
+                + "   "
+                + " ".join(f"{q:>7.1f}" for q in cpu)
+                + f" {over:>6}"
+            )
     return "\n".join(lines)
+
+
+SLOW_MOVE_MS = 200  # the expert's target: a move under 200 ms
+
+
+def _quantiles(values: list[float]) -> list[float]:
+    """Median, p95, p99 and max (0s for no values)."""
+    if not values:
+        return [0.0] * 4
+    v = sorted(values)
+    pick = [v[min(len(v) - 1, int(q * len(v)))] for q in (0.95, 0.99)]
+    return [statistics.median(v), *pick, v[-1]]
