@@ -45,6 +45,8 @@ class Game(models.Model):
     max_players = models.PositiveSmallIntegerField(default=4)
     target_score = models.PositiveIntegerField(default=500)
     turn_seconds = models.PositiveIntegerField(default=24 * 3600)
+    # Speed mode (a house rule): every turn has this short limit instead of turn_seconds.
+    speed_seconds = models.PositiveSmallIntegerField(default=5)
     # Timeout policy: after this many timeouts in a row the seat is given up (see services):
     # handed to a bot (the player may take it back) or, by the older policy, left.
     max_timeouts = models.PositiveSmallIntegerField(default=3)

@@ -35,9 +35,16 @@ from players.models import ApiToken, User
 # Lowered only by tests and demos (TURN_SECONDS_MIN) that want to watch a turn time out.
 MIN_TURN_SECONDS: int = getattr(settings, "TURN_SECONDS_MIN", 30)
 # Actions after which the next turn starts, even when it is the same player's (2-player Skip).
-TURN_ENDING_ACTIONS = frozenset({"play", "play_drawn", "pass", "timeout", "start", "load"})
+TURN_ENDING_ACTIONS = frozenset(
+    {"play", "play_drawn", "pass", "timeout", "start", "load"}
+    | {"take_stack", "play_pair", "play_top"}  # house rules
+)
 MAX_TURN_SECONDS = 14 * 24 * 3600
 DEFAULT_TURN_SECONDS = 24 * 3600
+# Speed mode's turn limit (RULES.md: "a short limit (default 5 s)").
+DEFAULT_SPEED_SECONDS = 5
+MIN_SPEED_SECONDS = 3
+MAX_SPEED_SECONDS = 60
 MAX_BOTS = 9
 
 logger = logging.getLogger(__name__)
@@ -87,14 +94,18 @@ def create_game(
     visibility: str = Game.PRIVATE,
     options: dict[str, bool] | None = None,
     rematch_of: Game | None = None,
+    speed_seconds: int = DEFAULT_SPEED_SECONDS,
 ) -> Game:
-    """A new lobby with the host in the first seat."""
+    """A new lobby with the host in the first seat. ``speed_seconds`` is the turn limit when the
+    speed_mode house rule is on (``turn_seconds`` is then unused)."""
     if preset not in engine.cards.PRESETS:
         raise ServiceError("invalid_setup", f"Unknown preset {preset!r}.", 400)
     if not 2 <= max_players <= 10:
         raise ServiceError("invalid_setup", "A game has 2 to 10 seats.", 400)
     if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
         raise ServiceError("invalid_setup", "The turn time limit is 30 s to 14 days.", 400)
+    if not MIN_SPEED_SECONDS <= speed_seconds <= MAX_SPEED_SECONDS:
+        raise ServiceError("invalid_setup", "The speed mode turn limit is 3 to 60 s.", 400)
     try:
         opts = engine.validate_options(options or {})
     except EngineError as exc:
@@ -108,6 +119,7 @@ def create_game(
             max_players=max_players,
             target_score=target_score,
             turn_seconds=turn_seconds,
+            speed_seconds=speed_seconds,
             visibility=visibility,
             invite_expires_at=now + _invite_ttl(),
             lobby_expires_at=now + _lobby_ttl(),
@@ -269,6 +281,7 @@ def rematch(*, user: User, game_id: Any) -> Game:
             max_players=game.seats.count(),
             target_score=game.target_score,
             turn_seconds=game.turn_seconds,
+            speed_seconds=game.speed_seconds,
             visibility=Game.PRIVATE,
             options=game.options,
             rematch_of=game,
@@ -389,7 +402,10 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
                 _apply(game, Action(engine.actions.TIMEOUT, position), seat=None, now=now)
             return True
         extra: list[dict[str, Any]] = []
-        seat.timeouts_in_row += 1
+        # A speed-mode turn of a few seconds runs out all the time: that is the game, not an
+        # absent player, so it does not count toward the timeout policy (RULES.md).
+        if not game.options.get("speed_mode"):
+            seat.timeouts_in_row += 1
         give_up = seat.timeouts_in_row >= game.max_timeouts
         if give_up and game.timeout_policy == Game.POLICY_BOT:
             extra.append(_take_over(seat, now=now, reason="timeouts"))
@@ -512,7 +528,12 @@ def _set_deadline(game: Game, current: Seat | None, now: datetime) -> None:
     # A player on vacation gets a clock that starts when the vacation ends.
     away = current.user.vacation_until if current and current.user else None
     start = max(now, away) if away else now
-    game.turn_deadline = start + timedelta(seconds=game.turn_seconds)
+    game.turn_deadline = start + timedelta(seconds=turn_limit_seconds(game))
+
+
+def turn_limit_seconds(game: Game) -> int:
+    """A player's time for one turn: the speed-mode limit when that house rule is on."""
+    return game.speed_seconds if game.options.get("speed_mode") else game.turn_seconds
 
 
 def _record_standings(state: State, seats: list[Seat]) -> None:
@@ -769,6 +790,7 @@ def play_vs_computer(
     target_score: int = 500,
     turn_seconds: int = DEFAULT_TURN_SECONDS,
     options: dict[str, bool] | None = None,
+    speed_seconds: int = DEFAULT_SPEED_SECONDS,
 ) -> Game:
     """A private game against ``bots_count`` bots, started at once (one transaction)."""
     _check_level(level)
@@ -783,6 +805,7 @@ def play_vs_computer(
             turn_seconds=turn_seconds,
             visibility=Game.PRIVATE,
             options=options,
+            speed_seconds=speed_seconds,
         )
         game = _locked(created.pk)
         names = list(BOT_NAMES)
