@@ -172,8 +172,13 @@ def _eliminate(alive: list[int], results: list[list[float]]) -> list[int]:
 
 
 def _candidates(view: dict[str, Any], t: Table, rules: Rules) -> list[Action]:
-    """The distinct turn actions: cards of one type with one target are the same move."""
+    """The distinct turn actions: cards of one type with one target are the same move.
+
+    Heads-up, a Reverse does what a Skip does (the other player loses a turn; the direction
+    changes nothing with two), so they are one move too: the search has one candidate less to
+    play out in most positions."""
     # The UNO word rides on every play that leaves one card, as the heuristic says it.
+    heads_up = sum(t.active) == 2
     seen: dict[tuple[str, str | None, int | None], Action] = {}
     for a in view["legal_actions"]:
         kind = a["type"]
@@ -181,7 +186,10 @@ def _candidates(view: dict[str, Any], t: Table, rules: Rules) -> list[Action]:
             continue
         card = a.get("card")
         target = a.get("target")
-        key = (kind, kind_of(card) if card else None, target)
+        card_kind = kind_of(card) if card else None
+        if heads_up and card_kind == REVERSE:
+            card_kind = SKIP
+        key = (kind, card_kind, target)
         if key in seen:
             continue
         uno = False

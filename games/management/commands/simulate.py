@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -56,6 +57,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--jobs", type=int, default=1, help="Processes to play in.")
         parser.add_argument(
+            "--out",
+            default=None,
+            help="With --jobs 1: also write the report so far to this file every 5%% of the "
+            "games (a long run stopped early still leaves its figures).",
+        )
+        parser.add_argument(
             "--ablation",
             action="store_true",
             help="Instead of --bots: the heuristic against itself without each rule in turn.",
@@ -96,7 +103,7 @@ class Command(BaseCommand):
             "playouts": options["playouts"],
         }
         if jobs == 1:
-            return arena.run(games=games, progress=self._progress(games), **common)
+            return arena.run(games=games, progress=self._progress(games, options["out"]), **common)
         # Slices of whole rotations, so that games sharing a deal stay in one process.
         rotation = options["players"]
         blocks = -(-games // rotation)
@@ -111,11 +118,26 @@ class Command(BaseCommand):
                 total.merge(part)
         return total
 
-    def _progress(self, games: int) -> Any:
+    def _progress(self, games: int, out: str | None = None) -> Any:
         step = max(games // 20, 1)
 
         def show(result: arena.ArenaResult) -> None:
-            if result.games % step == 0 and result.games < games:
-                sys.stderr.write(f"  {result.games}/{games} games, {result.seconds:.0f} s\n")
+            if result.games % step and result.games < games:
+                return
+            rates = []
+            for name in dict.fromkeys(result.bots):
+                st = result.stats[name]
+                low, high = arena.wilson(st.wins, st.seat_rounds)
+                rate = st.wins / st.seat_rounds if st.seat_rounds else 0.0
+                rates.append(f"{name} {rate:.1%} [{low:.1%}, {high:.1%}]")
+            sys.stderr.write(
+                f"  {result.games}/{games} games, {result.rounds} rounds, "
+                f"{result.seconds:.0f} s: {'; '.join(rates)}\n"
+            )
+            if out:
+                path = Path(out)
+                partial = path.with_name(path.name + ".tmp")
+                partial.write_text(arena.report(result) + "\n")
+                partial.replace(path)
 
         return show
