@@ -93,6 +93,7 @@ def game_summary(game: Game, seats: list[Seat], user: User) -> dict[str, Any]:
         "max_players": game.max_players,
         "target_score": game.target_score,
         "turn_seconds": game.turn_seconds,
+        "speed_seconds": game.speed_seconds,
         "visibility": game.visibility,
         "host_id": game.host_id,
         "created_at": game.created_at,

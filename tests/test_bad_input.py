@@ -203,6 +203,46 @@ WRONG_TYPES: list[tuple[str, Any, int, str]] = [
     ("play_drawn without drawing", {"type": "play_drawn"}, 422, "nothing_drawn"),
     ("no choice is pending", {"type": "choose_target", "target": 0}, 422, "no_choice_pending"),
     ("uno with a full hand", {"type": "uno"}, 422, "uno_not_allowed"),
+    # House-rule actions (this game plays without house rules)
+    ("play_pair without cards", {"type": "play_pair"}, 400, "invalid_request"),
+    ("play_pair cards a string", {"type": "play_pair", "cards": "wild-1"}, 400, "invalid_request"),
+    ("play_pair one card", {"type": "play_pair", "cards": ["wild-1"]}, 400, "invalid_request"),
+    (
+        "play_pair three cards",
+        {"type": "play_pair", "cards": ["wild-1", "wild-2", "wild-3"]},
+        400,
+        "invalid_request",
+    ),
+    (
+        "play_pair cards objects",
+        {"type": "play_pair", "cards": [{"id": "wild-1"}, {"id": "wild-2"}]},
+        400,
+        "invalid_request",
+    ),
+    (
+        "play_pair negative target",
+        {"type": "play_pair", "cards": ["wild-1", "wild-2"], "targets": [-1, 1]},
+        400,
+        "invalid_request",
+    ),
+    (
+        "play_pair one target",
+        {"type": "play_pair", "cards": ["wild-1", "wild-2"], "targets": [1]},
+        400,
+        "invalid_request",
+    ),
+    (
+        "play_pair without double down",
+        {"type": "play_pair", "cards": ["wild-1", "wild-2"]},
+        422,
+        "house_rule_off",
+    ),
+    ("play_top without blind play", {"type": "play_top"}, 422, "house_rule_off"),
+    ("play_top uno a word", {"type": "play_top", "uno": "maybe"}, 400, "invalid_request"),
+    ("mercy six cards", {"type": "mercy", "cards": ["wild-1"] * 6}, 400, "invalid_request"),
+    ("mercy cards null", {"type": "mercy", "cards": None}, 400, "invalid_request"),
+    ("mercy without the house rule", {"type": "mercy", "cards": []}, 422, "house_rule_off"),
+    ("take_stack with no stack", {"type": "take_stack"}, 422, "no_stack"),
 ]
 
 

@@ -10,10 +10,18 @@ from rest_framework import serializers
 from config.errors import ServiceError
 from games.bots import DEFAULT_LEVEL
 from games.bots import LEVELS as BOT_LEVELS
-from games.engine.cards import CARD_TYPES, PRESETS
+from games.engine.cards import CARD_TYPES, DRAW_AMOUNT, PRESETS
 from games.engine.state import HOUSE_RULES, PHASES
 from games.models import Game
-from games.services import DEFAULT_TURN_SECONDS, MAX_BOTS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from games.services import (
+    DEFAULT_SPEED_SECONDS,
+    DEFAULT_TURN_SECONDS,
+    MAX_BOTS,
+    MAX_SPEED_SECONDS,
+    MAX_TURN_SECONDS,
+    MIN_SPEED_SECONDS,
+    MIN_TURN_SECONDS,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Errors
@@ -34,18 +42,45 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class HouseRulesSerializer(serializers.Serializer):
+    """House rules, each off by default. The help texts are written for players: a client may
+    show them as they are (docs/rules.md has the full rulings)."""
+
     stacking = serializers.BooleanField(
-        default=False, help_text="Answer a Draw 2/Draw 4 with an equal or higher draw card."
+        default=False,
+        help_text="Stacking: hit by a Draw 2 or Draw 4, you may pass it on by playing a draw "
+        "card of equal or higher value (Draw 2 or Draw 4 on a Draw 2, only a Draw 4 on a Draw "
+        "4). The cards add up; the first player who does not stack draws them all and loses "
+        "the turn. Targeted Draw 2 never stacks.",
     )
-    speed_mode = serializers.BooleanField(default=False, help_text="Short turn limit (5 s).")
+    speed_mode = serializers.BooleanField(
+        default=False,
+        help_text="Speed mode: every turn has a short time limit (`speed_seconds`, 5 s unless "
+        "chosen). When it runs out you draw a card and the turn passes. Running out of time "
+        "here never hands your seat to a bot.",
+    )
     blind_play = serializers.BooleanField(
-        default=False, help_text="Players cannot see their own hand."
+        default=False,
+        help_text="Blind play: nobody sees their own hand, only how many cards it holds. On "
+        "your turn you play the top card of your face-down hand (or draw); if it needs a "
+        "target, you choose one once it is revealed.",
     )
-    double_down = serializers.BooleanField(default=False, help_text="Play two identical cards.")
+    double_down = serializers.BooleanField(
+        default=False,
+        help_text="Double down: you may play two identical cards at once. Both take effect: "
+        "two Draw 2s make the next player draw 4, two Skips skip two players, and each "
+        "Targeted Draw 2 or Force Swap takes its own target.",
+    )
     force_swap_protection = serializers.BooleanField(
-        default=False, help_text="A player holding one card cannot be chosen for Force Swap."
+        default=False,
+        help_text="Force Swap protection: a player holding one card cannot be chosen for a "
+        "Force Swap. If everyone else holds one card, a Force Swap does nothing.",
     )
-    mercy = serializers.BooleanField(default=False, help_text="With 15+ cards, discard 5 once.")
+    mercy = serializers.BooleanField(
+        default=False,
+        help_text="Mercy: holding 15 cards or more, you may once discard 5 cards of your "
+        "choice, at any moment and without using your turn. You get the right back once "
+        "your hand has dropped below 15.",
+    )
 
 
 class CreateGameSerializer(serializers.Serializer):
@@ -56,6 +91,13 @@ class CreateGameSerializer(serializers.Serializer):
     )
     turn_seconds = serializers.IntegerField(
         min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS, default=DEFAULT_TURN_SECONDS
+    )
+    speed_seconds = serializers.IntegerField(
+        min_value=MIN_SPEED_SECONDS,
+        max_value=MAX_SPEED_SECONDS,
+        default=DEFAULT_SPEED_SECONDS,
+        help_text="Speed mode's turn limit in seconds; used instead of turn_seconds when "
+        "options.speed_mode is on.",
     )
     visibility = serializers.ChoiceField(choices=[Game.PUBLIC, Game.PRIVATE], default=Game.PRIVATE)
     options = HouseRulesSerializer(required=False, help_text="House rules, all off by default.")
@@ -110,7 +152,18 @@ class PendingChoiceSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     card = CardSerializer()
     effect = serializers.CharField()
-    reason = serializers.CharField()
+    reason = serializers.CharField(
+        help_text="`opening` (the opening card) or `blind` (a card revealed by blind play)."
+    )
+
+
+class StackSerializer(serializers.Serializer):
+    total = serializers.IntegerField(help_text="Cards owed: the sum of the stacked draw cards.")
+    seat = serializers.IntegerField(help_text="Who must stack on it or take the cards.")
+    stackable = serializers.ListField(
+        child=serializers.ChoiceField(choices=sorted(DRAW_AMOUNT)),
+        help_text="The card types that may be stacked on it now.",
+    )
 
 
 class RoundResultSerializer(serializers.Serializer):
@@ -124,11 +177,31 @@ class RoundResultSerializer(serializers.Serializer):
     scores = serializers.ListField(child=serializers.IntegerField())
 
 
+# `from` is a Python keyword: declare the fields through type().
+PickSerializer = type(
+    "PickSerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": "What a template leaves you to choose: `count` cards out of `from` (and, "
+        "when `targets` is given, that many seats out of `target_from`, one per card).",
+        "count": serializers.IntegerField(),
+        "from": serializers.ListField(child=serializers.CharField()),
+        "targets": serializers.IntegerField(required=False),
+        "target_from": serializers.ListField(child=serializers.IntegerField(), required=False),
+    },
+)
+
+
 class LegalActionSerializer(serializers.Serializer):
     type = serializers.CharField()
     seat = serializers.IntegerField()
     card = serializers.CharField(required=False)
     target = serializers.IntegerField(required=False)
+    choose = PickSerializer(
+        required=False,
+        help_text="Only on a template (play_pair, mercy): send the action with the chosen "
+        "`cards` (and `targets`) instead.",
+    )
 
 
 class TableSerializer(serializers.Serializer):
@@ -151,9 +224,15 @@ class TableSerializer(serializers.Serializer):
     round_results = RoundResultSerializer(many=True)
     winner = serializers.IntegerField(allow_null=True)
     you = serializers.IntegerField()
-    hand = CardSerializer(many=True, help_text="Your cards, top first.")
+    hand = CardSerializer(
+        many=True,
+        allow_null=True,
+        help_text="Your cards, top first; null under blind play (its size is in `seats`).",
+    )
+    hand_hidden = serializers.BooleanField(help_text="Blind play: your hand is face down.")
     drawn_card = CardSerializer(allow_null=True)
     pending_choice = PendingChoiceSerializer(allow_null=True)
+    stack = StackSerializer(allow_null=True, help_text="Stacking: the cards owed, if any.")
     legal_actions = LegalActionSerializer(many=True)
 
 
@@ -166,6 +245,7 @@ class GameSummarySerializer(serializers.Serializer):
     max_players = serializers.IntegerField()
     target_score = serializers.IntegerField()
     turn_seconds = serializers.IntegerField()
+    speed_seconds = serializers.IntegerField(help_text="The turn limit under speed mode.")
     visibility = serializers.CharField()
     host_id = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
@@ -237,8 +317,47 @@ ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
     ),
     "choose_target": _action(
         "choose_target",
-        "Choose the target of a card on the table (opening card).",
+        "Choose the target of a card on the table (opening card, or blind play's revealed card).",
         target=_target("Seat to target.", required=True),
+    ),
+    # House rules
+    "take_stack": _action(
+        "take_stack", "Stacking: take the cards owed instead of stacking (and lose the turn)."
+    ),
+    "play_pair": _action(
+        "play_pair",
+        "Double down: play two identical cards at once (see the play_pair template in "
+        "legal_actions).",
+        cards=serializers.ListField(
+            child=serializers.CharField(max_length=64),
+            min_length=2,
+            max_length=2,
+            help_text="The two card ids.",
+        ),
+        targets=serializers.ListField(
+            child=serializers.IntegerField(min_value=0),
+            required=False,
+            min_length=2,
+            max_length=2,
+            help_text="One seat per card, in order, for two Targeted Draw 2s or Force Swaps.",
+        ),
+        uno=_uno(),
+    ),
+    "play_top": _action(
+        "play_top",
+        "Blind play: play the top card of your face-down hand; a target it needs is chosen "
+        "after it is revealed (choose_target).",
+        uno=_uno(),
+    ),
+    "mercy": _action(
+        "mercy",
+        "Mercy: with 15 or more cards, discard five (a free action: it uses no turn).",
+        cards=serializers.ListField(
+            child=serializers.CharField(max_length=64),
+            required=False,
+            max_length=5,
+            help_text="The five card ids to discard; leave out under blind play (the top five go).",
+        ),
     ),
 }
 

@@ -154,8 +154,8 @@ class GameListView(APIView):
             **_errors(
                 {
                     400: _error(
-                        "`invalid_request` (details.fields) or `invalid_setup` (a house rule "
-                        "that is not available yet)."
+                        "`invalid_request` (details.fields) or `invalid_setup` (an unknown "
+                        "house rule)."
                     )
                 },
                 throttled=True,
@@ -533,8 +533,11 @@ class ActionView(APIView):
                     ),
                     422: _error(
                         "The rules refuse the action: an engine code such as `not_your_turn`, "
-                        "`card_not_in_hand` or `target_required`; or `idempotency_key_reused` "
-                        "(the key was used with a different body)."
+                        "`card_not_in_hand` or `target_required` (house rules: "
+                        "`house_rule_off`, `stack_pending`, `not_stackable`, `no_stack`, "
+                        "`hand_face_down`, `not_a_pair`, `wrong_card_count`, "
+                        "`mercy_not_allowed`); or `idempotency_key_reused` (the key was used "
+                        "with a different body)."
                     ),
                 },
                 throttled=True,
@@ -581,6 +584,35 @@ class ActionView(APIView):
             OpenApiExample(
                 "Choose the target of the opening card",
                 value={"type": "choose_target", "target": 2, "expected_version": 1},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Stacking: take the cards owed",
+                value={"type": "take_stack", "expected_version": 15},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Double down: two Targeted Draw 2s, at seats 1 and 2",
+                value={
+                    "type": "play_pair",
+                    "cards": ["targeted_draw2-3", "targeted_draw2-9"],
+                    "targets": [1, 2],
+                    "expected_version": 15,
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Blind play: play the top card of your hand",
+                value={"type": "play_top", "expected_version": 15},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Mercy: discard five cards",
+                value={
+                    "type": "mercy",
+                    "cards": ["draw4-1", "draw4-2", "wild-3", "wild-7", "skip-2"],
+                    "expected_version": 15,
+                },
                 request_only=True,
             ),
         ],

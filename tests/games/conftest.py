@@ -180,7 +180,22 @@ def random_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     legal = view["table"]["legal_actions"]
     assert legal, f"seat {view['your_seat']} has no legal action: {view['table']['phase']}"
     action = strip_seat(rng.choice(legal))
-    if action["type"] in ("play", "play_drawn") and rng.random() < 0.5:
+    options = view["table"]["options"]
+    if action["type"] in ("draw", "pass", "take_stack") and (
+        options.get("blind_play") or options.get("stacking")
+    ):
+        # Random players under blind play or stacking mostly play, as in tests/engine/playout.py:
+        # drawing half the time, their hands grow and a round can go on for thousands of moves.
+        plays = [a for a in legal if a["type"] not in ("draw", "pass", "take_stack")]
+        if plays and rng.random() < 0.8:
+            action = strip_seat(rng.choice(plays))
+    choose = action.pop("choose", None)
+    if choose is not None:
+        # A template (double down, mercy): choose its cards and targets.
+        action["cards"] = rng.sample(choose["from"], choose["count"])
+        if choose.get("targets"):
+            action["targets"] = [rng.choice(choose["target_from"]) for _ in range(2)]
+    if action["type"] in ("play", "play_drawn", "play_pair", "play_top") and rng.random() < 0.5:
         action["uno"] = True
     return {**action, "expected_version": view["version"]}
 

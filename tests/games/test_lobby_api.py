@@ -60,6 +60,7 @@ def test_a_new_game_gets_the_documented_defaults(alice: Player) -> None:
     assert game["max_players"] == 4
     assert game["target_score"] == 500
     assert game["turn_seconds"] == 24 * 3600
+    assert game["speed_seconds"] == 5
     assert game["visibility"] == "private"
     assert game["options"] == {
         "stacking": False,
@@ -121,13 +122,10 @@ def test_invalid_settings_are_refused_with_invalid_request_and_the_field(
 
 
 @pytest.mark.parametrize("rule", ["stacking", "blind_play", "double_down", "mercy"])
-def test_a_house_rule_the_engine_does_not_support_yet_is_refused_with_invalid_setup(
-    alice: Player, rule: str
-) -> None:
-    error = assert_error(alice.create(options={rule: True}), 400, "invalid_setup")
+def test_each_house_rule_can_be_chosen_alone(alice: Player, rule: str) -> None:
+    game = new_lobby(alice, options={rule: True})
 
-    assert rule in error["message"]
-    assert not Game.objects.exists()
+    assert [name for name, on in game["options"].items() if on] == [rule]
 
 
 def test_an_unknown_house_rule_is_refused_with_invalid_setup(alice: Player) -> None:
