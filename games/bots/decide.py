@@ -16,10 +16,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine.actions import Action
+from games.engine.actions import Action, covers
 
-from . import expert, heuristic
-from .table import DRAW, TURN_TYPES, from_view
+from . import expert, heuristic, house
+from .table import DRAW, TURN_TYPES
 
 # Levels a player may put in a seat (API, models).
 LEVELS = ("random", "heuristic", "expert")
@@ -64,10 +64,13 @@ def decide(
         action = _random(view, legal, rng, never_draw=base == "nodraw")
     elif base in ("heuristic", "expert"):
         rules = heuristic.ALL_RULES.without(ablated) if ablated else heuristic.ALL_RULES
-        if base == "heuristic":
-            picked = heuristic.choose(from_view(view), rules, rng)
-        else:
+        if base == "expert" and expert.supported(view):
             picked = expert.search(view, rng, budget_ms=budget_ms, playouts=playouts, rules=rules)
+        else:
+            # The heuristic, with the house-rule layer over it. The expert's search models only
+            # some house rules (expert.SUPPORTED_OPTIONS) and no stack or hidden hand: in such a
+            # game, or position, it plays as the heuristic does.
+            picked = house.choose(view, rules, rng)
         action = _checked(picked, legal, rng)
     else:
         raise ValueError(f"unknown bot level {level!r}")
@@ -84,7 +87,19 @@ def _random(
     options = legal
     if never_draw:
         options = [a for a in legal if a["type"] != DRAW] or legal
-    return _strip(rng.choice(options))
+    return _instance(_strip(rng.choice(options)), rng)
+
+
+def _instance(action: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random concrete action of a listed template (double down, mercy); else ``action``."""
+    choose = action.get("choose")
+    if choose is None:
+        return action
+    out = {k: v for k, v in action.items() if k != "choose"}
+    out["cards"] = rng.sample(choose["from"], choose["count"])
+    if choose.get("targets"):
+        out["targets"] = [rng.choice(choose["target_from"]) for _ in range(choose["targets"])]
+    return out
 
 
 def _strip(action: dict[str, Any]) -> dict[str, Any]:
@@ -104,5 +119,9 @@ def _checked(
     bare = {k: v for k, v in data.items() if k != "uno"}
     if any(_strip(a) == bare for a in legal):
         return data
-    turn = [a for a in legal if a["type"] in TURN_TYPES]  # pragma: no cover - a bug's safety net
-    return _strip(rng.choice(turn or legal))  # pragma: no cover
+    if any(covers(template, picked) for template in house.listed({"legal_actions": legal})):
+        return data  # an instance of a listed template (a pair, mercy's five cards)
+    turn = [
+        a for a in legal if a["type"] in TURN_TYPES | house.HOUSE_TURN_TYPES
+    ]  # pragma: no cover - a bug's safety net
+    return _instance(_strip(rng.choice(turn or legal)), rng)  # pragma: no cover

@@ -14,7 +14,7 @@ from collections.abc import Collection
 from games.engine.state import MATCH_OVER, ROUND_OVER, State
 
 UNO_ONLY = frozenset({"uno"})
-FREE = frozenset({"uno", "catch"})
+FREE = frozenset({"uno", "catch", "mercy"})  # free actions: no turn needed (mercy: a house rule)
 
 
 def to_ask(state: State, bots: Collection[int]) -> list[tuple[int, frozenset[str] | None]]:

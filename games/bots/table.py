@@ -89,7 +89,7 @@ def from_view(view: dict[str, Any]) -> Table:
         direction=CLOCKWISE if view["direction"] == "clockwise" else -CLOCKWISE,
         current=view["current_seat"],
         phase=view["phase"],
-        hand=[c["id"] for c in view["hand"]],
+        hand=[c["id"] for c in view["hand"] or []],  # null under blind play
         drawn=drawn["id"] if drawn else None,
         pending_effect=pending["effect"] if pending and pending["seat"] == me else None,
         can_draw=any(a["type"] == DRAW for a in legal),
