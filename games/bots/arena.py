@@ -44,6 +44,7 @@ class BotStats:
     catches: int = 0
     caught: int = 0  # missed UNO and caught for it
     decisions: int = 0
+    abandoned: int = 0  # seat-rounds in rounds abandoned after MAX_ROUND_TURNS
     move_ms: list[float] = field(default_factory=list)  # turn decisions only, wall clock
     move_cpu_ms: list[float] = field(default_factory=list)  # the same, this process's CPU time
 
@@ -57,6 +58,7 @@ class BotStats:
         self.catches += other.catches
         self.caught += other.caught
         self.decisions += other.decisions
+        self.abandoned += other.abandoned
         self.move_ms.extend(other.move_ms)
         self.move_cpu_ms.extend(other.move_cpu_ms)
 
@@ -183,8 +185,11 @@ def _play_game(
         if any(e["type"] == "round_over" for e in events):
             result.rounds += 1
             result.round_turns.append(turns)
+            continue  # a round won on its last allowed turn is not abandoned as well
         if turns > MAX_ROUND_TURNS:
             result.abandoned += 1
+            for name in seats:
+                result.stats[name].abandoned += 1
             return
 
 
@@ -279,6 +284,15 @@ def report(result: ArenaResult) -> str:
             f"{name:<28} {st.seat_rounds:>11} {st.wins:>6} {rate:>8.1%} "
             f"{f'[{low:.1%}, {high:.1%}]':>17} {ppw:>8.0f} {med:>11.2f} {p95:>7.2f} {mx:>7.1f}"
         )
+    if result.abandoned:
+        # The strict reading: an abandoned round is a round every seat failed to win.
+        lines.append(
+            f"counting the {result.abandoned} abandoned rounds as lost by every seat: "
+            + "; ".join(
+                f"{name} {_rate(st.wins, st.seat_rounds + st.abandoned)}"
+                for name, st in ((n, result.stats[n]) for n in dict.fromkeys(result.bots))
+            )
+        )
     lines.append("")
     lines.append("effects per seat-round (cards played by type, voluntary draws, UNO, catches):")
     kinds = sorted({k for st in result.stats.values() for k in st.plays})
@@ -317,6 +331,11 @@ def report(result: ArenaResult) -> str:
                 + f" {over:>6}"
             )
     return "\n".join(lines)
+
+
+def _rate(wins: int, n: int) -> str:
+    low, high = wilson(wins, n)
+    return f"{wins}/{n} = {wins / n if n else 0.0:.1%} [{low:.1%}, {high:.1%}]"
 
 
 SLOW_MOVE_MS = 200  # the expert's target: a move under 200 ms

@@ -76,3 +76,25 @@ def test_simulate_prints_win_rates_with_intervals_and_effects() -> None:
 def test_simulate_refuses_unknown_bots() -> None:
     with pytest.raises(CommandError, match="unknown bot levels: genius"):
         call_command("simulate", games=2, bots="heuristic,genius", stdout=io.StringIO())
+
+
+def test_abandoned_rounds_are_counted_and_reported_as_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(arena, "MAX_ROUND_TURNS", 10)
+    result = arena.run(["heuristic", "random"], games=10, players=2, seed=3)
+    assert result.abandoned > 0 and result.rounds + result.abandoned == 10
+    for st in result.stats.values():
+        assert st.abandoned == result.abandoned
+        assert st.seat_rounds == result.rounds
+    text = arena.report(result)
+    wins = result.stats["heuristic"].wins
+    assert f"counting the {result.abandoned} abandoned rounds as lost" in text
+    assert f"heuristic {wins}/10 = " in text
+
+
+def test_the_report_gives_the_experts_move_times_in_wall_and_cpu_time() -> None:
+    result = arena.run(["expert", "heuristic"], games=2, players=2, seed=3, playouts=2)
+    expert = result.stats["expert"]
+    assert len(expert.move_ms) == len(expert.move_cpu_ms) > 0
+    text = arena.report(result)
+    assert "move time per turn decision" in text and "cpu med" in text
+    assert "\nheuristic " in text.split("move time per turn decision")[0]
