@@ -201,13 +201,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     hand = me.hand
     tables = _SEAT_ACTIONS.get(n) or _new_seat_actions(n)
     table = tables[seat]
-    opts = s.options
-    if opts and (
-        opts.get("stacking")
-        or opts.get("blind_play")
-        or opts.get("double_down")
-        or opts.get("mercy")
-    ):
+    if s.house:  # stacking, blind play, double down or mercy: not the paths below
         return _house_legal_actions(s, seat, table)
     # One pass over the seats: is every seat still in the round (the prebuilt plays below assume
     # it), and is any catch window open (rare: only then is catchable_seats worth calling).
@@ -609,19 +603,29 @@ def _protected(s: State, kind: str, target: int, seat: int) -> bool:
 
 def _do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     seat = _turn_seat(state, a)
-    phase = state.phase
-    if phase == DRAWN:
+    if state.phase == DRAWN:
         raise EngineError(
             E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
         )
-    if state.options.get("blind_play"):
-        raise EngineError(E.HAND_FACE_DOWN, "your hand is face down: play its top card (play_top)")
     card = a.card
+    if state.house:
+        _check_house_play(state, card)
     if card is None or card not in state.seats[seat].hand:
         raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
-    if phase == STACK and _kind(card) not in stackable_types(state):
-        raise EngineError(E.NOT_STACKABLE, _not_stackable_message(state))
     return _play_card(state, seat, card, a.target, a.uno, rng, ev)
+
+
+def _check_house_play(state: State, card: str | None) -> None:
+    """A card chosen by id: refused under blind play, and in a stack unless it stacks."""
+    if state.options.get("blind_play"):
+        raise EngineError(E.HAND_FACE_DOWN, "your hand is face down: play its top card (play_top)")
+    if (
+        state.phase == STACK
+        and card is not None
+        and card in state.seats[state.current].hand
+        and _kind(card) not in stackable_types(state)
+    ):
+        raise EngineError(E.NOT_STACKABLE, _not_stackable_message(state))
 
 
 def _not_stackable_message(s: State) -> str:
@@ -692,7 +696,7 @@ def _do_play_drawn(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
         raise EngineError(E.NOTHING_DRAWN, "you have not drawn a card this turn")
     if a.card is not None and a.card != state.drawn_card:
         raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "only the drawn card may be played")
-    if state.options.get("blind_play"):
+    if state.house and state.options.get("blind_play"):
         return _do_play_drawn_blind(state, seat, a, rng, ev)
     return _play_card(state, seat, state.drawn_card, a.target, a.uno, rng, ev)
 
@@ -748,8 +752,9 @@ def _play_card(
         return s
     if uno:
         _say_uno(s, seat, ev)
-    if s.phase != STACK:  # a stacked draw card hands the turn to the seat that must answer
-        _advance(s, ev)
+    if s.house and s.phase == STACK:  # a stacked draw card hands the turn to the one answering
+        return s
+    _advance(s, ev)
     return s
 
 
@@ -763,7 +768,12 @@ def _effect(
     ev: list[Event],
 ) -> None:
     if kind in DRAW_AMOUNT:
-        _draw_effect(s, seat, kind, DRAW_AMOUNT[kind], going_out, rng, ev)
+        if s.house:
+            _draw_effect(s, seat, kind, DRAW_AMOUNT[kind], going_out, rng, ev)
+        else:  # the official rule, inlined: _draw_effect without stacking
+            victim = _next_active(s, seat, s.direction)
+            _draw(s, victim, DRAW_AMOUNT[kind], rng, ev, kind)
+            _lose_turns(s, victim, 1, ev)
     elif kind == SKIP:
         _lose_turns(s, _next_active(s, seat, s.direction), 1, ev)
     elif kind == REVERSE:
@@ -920,7 +930,7 @@ def _do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     seat = _turn_seat(state, a)
     if state.phase == DRAWN:
         raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you already drew: play it or pass")
-    if state.phase == STACK:
+    if state.house and state.phase == STACK:
         raise EngineError(E.STACK_PENDING, _not_stackable_message(state))
     refusal = _draw_refusal(state, seat)
     if refusal:
@@ -1227,7 +1237,7 @@ def _draw(s: State, seat: int, count: int, rng: RNG, ev: list[Event], reason: st
             "wanted": count,
             "reason": reason,
             # Under blind play the cards stay face down for the drawer too.
-            "to": None if s.options.get("blind_play") else seat,
+            "to": None if s.house and s.options.get("blind_play") else seat,
             "secret": {"cards": drawn},
         }
     )

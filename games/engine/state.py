@@ -29,6 +29,9 @@ HOUSE_RULES = (
     "force_swap_protection",
     "mercy",
 )
+# House rules that change what the engine lists and applies beyond the official rules' paths
+# (Force Swap protection is part of those paths; speed mode is the service's clock).
+ENGINE_HOUSE_RULES = ("stacking", "blind_play", "double_down", "mercy")
 
 
 @dataclass(slots=True)
@@ -74,6 +77,13 @@ class State:
     round_results: list[dict[str, Any]] = field(default_factory=list)
     winner: int | None = None  # the match winner
     game: str = "uno_all_wild"
+    # Derived from ``options`` (never stored, not compared): is any of ENGINE_HOUSE_RULES on?
+    # The hot paths test this one attribute instead of looking the rules up one by one, so a
+    # game without them runs as fast as before they existed.
+    house: bool = field(default=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.house = any(self.options.get(rule) for rule in ENGINE_HOUSE_RULES)
 
     def copy(self) -> State:
         return copy_state(self)
@@ -81,6 +91,8 @@ class State:
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
         for f in fields(self):
+            if f.name == "house":
+                continue
             value = getattr(self, f.name)
             if f.name == "seats":
                 value = [
@@ -94,7 +106,13 @@ class State:
     def from_dict(cls, data: dict[str, Any]) -> State:
         values = dict(data)
         values["seats"] = [Seat(**seat) for seat in data["seats"]]
-        return cls(**{f.name: _plain(values[f.name]) for f in fields(cls) if f.name in values})
+        return cls(
+            **{
+                f.name: _plain(values[f.name])
+                for f in fields(cls)
+                if f.name in values and f.name != "house"
+            }
+        )
 
     def active_seats(self) -> list[int]:
         return [i for i, seat in enumerate(self.seats) if seat.active]
@@ -143,6 +161,7 @@ def copy_state(s: State, keep_catch_windows: bool = True) -> State:
     new.round_results = s.round_results  # append-only: replaced, never mutated in place
     new.winner = s.winner
     new.game = s.game
+    new.house = s.house
     return new
 
 
