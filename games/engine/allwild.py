@@ -481,7 +481,7 @@ def _draw_refusal(s: State, seat: int) -> tuple[str, str] | None:
         return E.NOTHING_TO_DRAW, "there is nothing to draw: play a card"
     # Under blind play the 2021 restriction (only plain Wilds in hand) would need a look at
     # the hand the player may not see: the voluntary draw stays available (RULES.md).
-    if PRESETS[s.preset].draw_restricted and not s.options.get("blind_play"):
+    if PRESETS[s.preset].draw_restricted and not (s.house and s.options.get("blind_play")):
         nxt = _next_active(s, seat, s.direction)
         only_wilds = all(card_type(c) == WILD for c in s.seats[seat].hand)
         if len(s.seats[nxt].hand) != 1 or not only_wilds:
