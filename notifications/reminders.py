@@ -51,6 +51,10 @@ def send_reminders(*, now: datetime | None = None) -> int:
         return 0
     clocks = Game.objects.filter(
         status=Game.ACTIVE, current_user__isnull=False, turn_deadline__gt=now
+    ).exclude(
+        # Speed mode: a turn of a few seconds (speed_seconds, not turn_seconds); a reminder
+        # could only arrive with the timeout.
+        options__speed_mode=True
     )
     if connection.vendor == "postgresql":
         # Only clocks that reached the first point: deadline <= now + first * turn_seconds.

@@ -139,6 +139,18 @@ def test_short_turns_get_no_reminder_that_would_arrive_with_the_timeout(
     assert [n.data["fraction"] for n in reminders_of(waiting)] == [0.5]
 
 
+def test_speed_mode_turns_get_no_reminder(
+    alice: Player, bob: Player, clock: TimeMachineFixture
+) -> None:
+    # turn_seconds is not the clock of a speed-mode game: its 5 s turns must not be taken for
+    # a day's turn that is nearly over.
+    game = new_game(alice, bob, turn_seconds=10 * HOUR, options={"speed_mode": True})
+    assert game.turn_deadline == NOON + timedelta(seconds=5)
+    clock.move_to(game.turn_deadline - timedelta(seconds=1))
+    assert send_reminders() == 0
+    assert reminders_of(alice) == reminders_of(bob) == []
+
+
 def test_finished_games_and_passed_deadlines_get_no_reminder(
     alice: Player, bob: Player, clock: TimeMachineFixture
 ) -> None:
