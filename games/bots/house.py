@@ -64,6 +64,8 @@ def choose(view: dict[str, Any], rules: heuristic.Rules, rng: random.Random) -> 
         return by_type[CATCH][0]
     if MERCY in by_type:
         return _mercy(view, by_type[MERCY][0])
+    if view["current_seat"] != view["you"]:
+        return None  # off turn: only the free actions above
     if view["hand"] is None:
         return _blind(view, by_type, rng)
     t = from_view(view)

@@ -156,3 +156,17 @@ def test_the_expert_plays_as_the_heuristic_where_its_search_does_not_apply() -> 
         discard_pile=["reverse"],
     )
     assert _decide(state, 0, "expert") == _decide(state, 0, "heuristic")
+
+
+def test_a_bot_without_the_uno_rule_waits_off_turn_during_a_stack() -> None:
+    seats = [
+        {"hand": ["wild"]},
+        {"hand": ["wild", "draw2-5"]},
+        {"hand": ["wild", "wild", "wild"]},
+    ]
+    state = _position(
+        {"stacking": True}, seats=seats, discard_pile=["draw2-1"], current=1, phase="stack", stack=2
+    )
+    seen = view(state, 0)
+    assert [a["type"] for a in seen["legal_actions"]] == ["uno"]
+    assert decide(seen, [], level="heuristic-say_uno", rng=random.Random(0)) is None
