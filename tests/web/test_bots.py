@@ -10,6 +10,7 @@ move (docs/bots.md, "Moves"). Their "thinking" pause is shortened to keep the te
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 import time
@@ -117,8 +118,11 @@ def test_one_player_plays_a_round_against_bots(
     # The new game screen: against the computer, two bots, medium, one round.
     page.get_by_role("link", name="New game").click()
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
-    # What the server does not accept is not offered at all.
-    expect(page.get_by_label("Stacking")).to_have_count(0)
+    # Every house rule is offered, with its description.
+    stacking = page.get_by_role("checkbox", name="Stacking")
+    expect(stacking).to_be_visible()
+    expect(stacking).to_have_accessible_description(re.compile("equal or higher value"))
+    expect(page.get_by_label("Seconds per turn in speed mode")).to_be_hidden()
     expect(page.get_by_label("Bots", exact=True)).to_be_hidden()
     # The choice by keyboard: arrow keys move between the two radio buttons.
     page.get_by_label("People I invite").focus()

@@ -119,12 +119,14 @@ def test_the_new_game_screen_offers_only_what_the_server_accepts() -> None:
     from games.bots import DEFAULT_LEVEL, LEVELS
     from games.engine.allwild import SUPPORTED_HOUSE_RULES
     from games.engine.cards import PRESETS
+    from games.engine.state import HOUSE_RULES
     from games.services import MAX_BOTS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 
     options = client_options()
     assert set(options["presets"]) == set(PRESETS)
-    # Never a house rule the server refuses (a rule the server learns is added there by hand).
-    assert set(options["house_rules"]) <= set(SUPPORTED_HOUSE_RULES)
+    # Every house rule the server accepts, and the table plays them all (a rule the server
+    # learns is added there by hand, with its words).
+    assert set(options["house_rules"]) == set(HOUSE_RULES) == set(SUPPORTED_HOUSE_RULES)
     assert options["bot_levels"] == list(LEVELS)
     assert options["default_bot_level"] == DEFAULT_LEVEL
     create = CreateGameSerializer().fields
@@ -139,6 +141,12 @@ def test_the_new_game_screen_offers_only_what_the_server_accepts() -> None:
     assert bots.max_value == MAX_BOTS
     assert all(MIN_TURN_SECONDS <= s <= MAX_TURN_SECONDS for s in options["turn_seconds"])
     assert options["default_turn_seconds"] in options["turn_seconds"]
+    speed = create["speed_seconds"]
+    assert options["speed_seconds"] == {
+        "min": speed.min_value,
+        "max": speed.max_value,
+        "default": speed.default,
+    }
     target = options["target_score"]
     assert (target["min"], target["max"]) == (
         create["target_score"].min_value,
@@ -149,5 +157,6 @@ def test_the_new_game_screen_offers_only_what_the_server_accepts() -> None:
         table = json.loads((CLIENT / "i18n" / f"{lang}.json").read_text())
         keys = [f"preset.{p}" for p in options["presets"]]
         keys += [f"rule.{r}" for r in options["house_rules"]]
+        keys += [f"rule.{r}_hint" for r in options["house_rules"]]
         keys += [f"bot.level_{level}" for level in options["bot_levels"]]
         assert not [k for k in keys if k not in table], lang

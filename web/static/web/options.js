@@ -5,16 +5,16 @@
 // tests/web/test_views.py checks them against the server's own lists (presets, bot levels, seat
 // and bot counts, turn limits must be equal). Only what is listed is shown.
 //
-// House rules: the ones the server accepts *and* the table can play. The engine also accepts
-// stacking, double_down, mercy and blind_play, but they bring actions the table has no controls
-// for yet (take_stack, play_pair, mercy, play_top; the API's action endpoint does not take them
-// yet either), so they are not offered; the test checks this list is a subset of the engine's.
+// House rules: every one the server accepts (games.engine.state.HOUSE_RULES), each with its
+// description for players (`rule.<name>_hint`, written from the API's HouseRulesSerializer help
+// texts). Speed mode's own turn limit is `speed_seconds` (CreateGameSerializer.speed_seconds).
 //
 // The object between the markers is strict JSON (the test reads it as such).
 
 export const OPTIONS = Object.freeze(/* options */ {
   "presets": ["standard", "mattel_2021"],
-  "house_rules": ["force_swap_protection", "speed_mode"],
+  "house_rules": ["stacking", "double_down", "mercy", "blind_play", "force_swap_protection", "speed_mode"],
+  "speed_seconds": { "min": 3, "max": 60, "default": 5 },
   "seats": { "min": 2, "max": 10, "default": 4 },
   "bot_levels": ["random", "heuristic", "expert"],
   "default_bot_level": "heuristic",

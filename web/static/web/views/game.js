@@ -3,6 +3,13 @@
 // Everything comes from the game view (GET games/{id}/) and its `table.legal_actions`: a card is
 // playable exactly when an action for it is listed, and the buttons send those actions back with
 // `expected_version` and an Idempotency-Key (docs/api.md, "The game loop").
+//
+// House rules (docs/rules.md): a stack owed is shown with its total, who must answer, the
+// stackable cards and "Take N cards" (take_stack); double down and mercy are listed as templates
+// (`choose`: count cards out of `from`, maybe targets): the hand switches into a mode where the
+// player picks that many cards and confirms (play_pair, mercy); under blind play the hand is
+// face down (its size only) and "Play top card" sends play_top, a target is picked after the
+// reveal (choose_target); speed mode's short clock counts down in seconds.
 
 import { act, api } from "../api.js";
 import { h, patch, toast } from "../dom.js";
@@ -25,6 +32,9 @@ export function mount(root, [gameId], app) {
   let failure = null;
   let busy = false;
   let unoArmed = false;
+  // Picking cards for a template: null, "pair" (double down) or "mercy"; the ids picked, in order.
+  let mode = null;
+  let picked = [];
   let handOrder = [];
   let log = [];
   let logLoaded = false;
@@ -80,6 +90,8 @@ export function mount(root, [gameId], app) {
     try {
       const view = await act(game, action);
       unoArmed = false;
+      mode = null;
+      picked = [];
       take(view);
       if (after) after();
     } catch (error) {
@@ -202,6 +214,57 @@ export function mount(root, [gameId], app) {
     }
   }
 
+  /** Double down: the two cards picked, each with its own target when the pair needs them. */
+  async function playPair(template, cards) {
+    const action = { type: "play_pair", cards };
+    const pick = template.choose;
+    if (pick.targets) {
+      const swap = cardType(cards[0]) === "force_swap";
+      const targets = [];
+      for (let n = 1; n <= pick.targets; n += 1) {
+        const target = await pickTarget(t(swap ? "table.pick_pair_swap" : "table.pick_pair_draw2", { n }), pick.target_from);
+        if (target === null) return;
+        targets.push(target);
+      }
+      action.targets = targets;
+    }
+    if (unoArmed) action.uno = true;
+    await send(action);
+  }
+
+  /** Blind play: a revealed card that needs a target opens the picker at once. */
+  async function chooseOpenTarget() {
+    const table = game && game.table;
+    if (!table || table.phase !== "choose") return;
+    const choice = table.pending_choice;
+    const targets = table.legal_actions.filter((a) => a.type === "choose_target").map((a) => a.target);
+    if (!choice || choice.seat !== table.you || !targets.length) return;
+    // The picker covers the table: its title says what was revealed.
+    const title = choice.effect === "force_swap" ? t("table.prompt_blind_swap") : t("table.prompt_blind_draw2");
+    const target = await pickTarget(title, targets);
+    if (target !== null) await send({ type: "choose_target", target });
+  }
+
+  function togglePick(id, template) {
+    const count = template.choose.count;
+    if (picked.includes(id)) picked = picked.filter((p) => p !== id);
+    else if (mode === "pair") {
+      // A card of another type starts a new pair.
+      const same = picked.filter((p) => template.choose.from.includes(p));
+      picked = [...same, id].slice(-count);
+    } else if (picked.length < count) picked = [...picked, id];
+    render();
+  }
+
+  function setMode(next) {
+    mode = next;
+    picked = [];
+    render();
+    // Entering a mode: to the first card that may be picked; leaving it: back to the tools.
+    const to = next ? screen.querySelector(".hand button[aria-pressed]:not([aria-disabled='true'])") : screen.querySelector(".hand-tools button");
+    to?.focus({ preventScroll: true });
+  }
+
   // ---- rendering ---------------------------------------------------------------------------
 
   function render() {
@@ -227,7 +290,9 @@ export function mount(root, [gameId], app) {
     const parts = [
       t(`preset.${game.preset}`),
       game.target_score ? t("game.target", { points: formatNumber(game.target_score) }) : t("game.one_round"),
-      t("game.turn_limit", { time: formatDuration(game.turn_seconds) }),
+      game.options?.speed_mode && game.speed_seconds
+        ? t("game.speed_limit", { time: formatDuration(game.speed_seconds) })
+        : t("game.turn_limit", { time: formatDuration(game.turn_seconds) }),
     ];
     const rules = Object.entries(game.options || {}).filter(([, on]) => on).map(([rule]) => t(`rule.${rule}`));
     if (rules.length) parts.push(rules.join(", "));
@@ -342,16 +407,28 @@ export function mount(root, [gameId], app) {
   }
 
   function prompt(table, legal, myTurn) {
+    if (mode === "pair") return t("table.prompt_pair", { n: picked.length });
+    if (mode === "mercy") return t("table.prompt_mercy", { n: picked.length });
+    const blind = Boolean(table.hand_hidden);
     if (table.phase === "choose") {
       const choice = table.pending_choice;
       if (choice && choice.seat === table.you) {
-        return choice.effect === "force_swap" ? t("table.prompt_choose_swap") : t("table.prompt_choose_draw2");
+        const swap = choice.effect === "force_swap";
+        if (choice.reason === "blind") return swap ? t("table.prompt_blind_swap") : t("table.prompt_blind_draw2");
+        return swap ? t("table.prompt_choose_swap") : t("table.prompt_choose_draw2");
       }
       return t("table.prompt_they_choose", { name: nameOf(table.current_seat) });
     }
+    if (table.stack) {
+      const count = table.stack.total;
+      if (table.stack.seat === table.you) return t("table.prompt_stack", { count });
+      return t("table.prompt_stack_wait", { name: nameOf(table.stack.seat), count });
+    }
+    if (myTurn && table.phase === "drawn" && blind) return t("table.prompt_blind_drawn");
     if (myTurn && table.phase === "drawn" && table.drawn_card) {
       return t("table.prompt_drawn", { card: cardName(table.drawn_card.type) });
     }
+    if (myTurn && blind) return t("table.prompt_blind");
     if (myTurn) {
       return legal.some((a) => a.type === "draw") ? t("table.prompt_play_or_draw") : t("table.prompt_play");
     }
@@ -366,20 +443,43 @@ export function mount(root, [gameId], app) {
 
   function tableView() {
     const table = game.table;
+    const options = game.options || table.options || {};
     const legal = busy ? [] : table.legal_actions;
     const myTurn = table.current_seat === table.you;
     const next = nextSeat(table);
-    const hand = orderHand(table.hand);
+    const blind = Boolean(table.hand_hidden);
+    const mine = table.seats[table.you];
+    const hand = blind ? [] : orderHand(table.hand || []);
     const catchable = new Set(legal.filter((a) => a.type === "catch").map((a) => a.target));
     const canDraw = legal.some((a) => a.type === "draw");
     const drawn = table.phase === "drawn" && myTurn ? table.drawn_card : null;
     const playDrawn = legal.filter((a) => a.type === "play_drawn");
     const canPass = legal.some((a) => a.type === "pass");
     const canUno = legal.some((a) => a.type === "uno");
-    const mine = table.seats[table.you];
-    const canArm = myTurn && hand.length === 2 && (legal.some((a) => a.type === "play") || playDrawn.length > 0);
+    const canTake = legal.some((a) => a.type === "take_stack");
+    const canPlayTop = legal.some((a) => a.type === "play_top");
+    // Templates (docs/api.md, "Actions"): one per pair type held, one for mercy.
+    const pairs = legal.filter((a) => a.type === "play_pair" && a.choose);
+    const mercy = legal.find((a) => a.type === "mercy") || null;
+    // A mode ends when its template is gone (the turn passed, the hand dropped below 15); while
+    // a request is on its way (busy) the listed actions are hidden, the mode stays.
+    if (!busy) {
+      if (mode === "pair" && !pairs.length) mode = null;
+      if (mode === "mercy" && !(mercy && mercy.choose)) mode = null;
+      if (!mode) picked = [];
+    }
+    const pairOf = (id) => pairs.find((a) => a.choose.from.includes(id)) || null;
+    const pickedPair = picked.length ? pairOf(picked[0]) : null;
+    if (mode === "pair" && picked.some((id) => pairOf(id) !== pickedPair)) picked = [];
+    if (mode === "mercy" && mercy?.choose) picked = picked.filter((id) => mercy.choose.from.includes(id));
+    const size = mine.hand_size;
+    const canArm =
+      myTurn &&
+      ((size === 2 && (legal.some((a) => a.type === "play" || a.type === "play_top") || playDrawn.length > 0)) ||
+        (size === 3 && pairs.length > 0));
     const chooseTargets = legal.filter((a) => a.type === "choose_target").map((a) => a.target);
     const promptText = prompt(table, legal, myTurn);
+    const stack = table.stack;
     const takenOver = Boolean(game.players.find((p) => p.you)?.taken_over);
 
     const unoButton = canUno
@@ -404,10 +504,102 @@ export function mount(root, [gameId], app) {
       : canArm
         ? unoArmed
           ? t("table.uno_armed")
-          : t("table.uno_arm")
+          : size === 3
+            ? t("table.uno_arm_pair")
+            : t("table.uno_arm")
         : mine.uno
           ? t("table.uno_said")
           : "";
+
+    /** A card while picking: a toggle (aria-pressed) if the template offers it. */
+    function pickableCard(card) {
+      const chosen = picked.includes(card.id);
+      let template = null;
+      if (mode === "pair") template = pairOf(card.id);
+      else if (mercy?.choose?.from.includes(card.id)) template = mercy;
+      const full = mode === "mercy" && picked.length >= 5;
+      const usable = chosen || (template && !busy && !(full && !chosen));
+      const name = cardName(card.type);
+      return h(
+        "li",
+        { key: card.id },
+        h(
+          "button",
+          {
+            type: "button",
+            class: `card card-${card.type} ${chosen ? "picked" : ""}`,
+            "data-symbol": SYMBOLS[card.type],
+            "aria-label": t(mode === "pair" ? "table.pick_card_pair" : "table.pick_card_mercy", { card: name }),
+            "aria-pressed": String(chosen),
+            "aria-disabled": usable ? false : "true",
+            onclick: () => usable && togglePick(card.id, template || mercy),
+          },
+          h("span", { class: "card-name" }, name),
+        ),
+      );
+    }
+
+    /** Double down and mercy: a row of fixed height between the buttons and the hand. */
+    function handTools() {
+      const buttons = [];
+      if (mode) {
+        const template = mode === "pair" ? pickedPair : mercy;
+        const ready = Boolean(template) && !busy && picked.length === template.choose.count;
+        buttons.push(
+          h(
+            "button",
+            {
+              type: "button",
+              class: "primary confirm-pick",
+              "aria-disabled": ready ? false : "true",
+              onclick: () => {
+                if (!ready) return;
+                if (mode === "pair") playPair(template, [...picked]);
+                else send({ type: "mercy", cards: [...picked] });
+              },
+            },
+            mode === "pair" ? t("table.pair_confirm") : t("table.mercy_confirm", { n: picked.length }),
+          ),
+          h("button", { type: "button", class: "cancel-pick", onclick: () => setMode(null) }, t("common.cancel")),
+        );
+      } else {
+        if (options.double_down && !blind) {
+          buttons.push(
+            h(
+              "button",
+              {
+                type: "button",
+                class: "pair-mode",
+                "aria-disabled": pairs.length ? false : "true",
+                onclick: () => pairs.length && setMode("pair"),
+              },
+              t("table.pair_mode"),
+            ),
+          );
+        }
+        if (options.mercy) {
+          const ready = Boolean(mercy);
+          buttons.push(
+            h(
+              "button",
+              {
+                type: "button",
+                class: "mercy-mode",
+                "aria-disabled": ready ? false : "true",
+                onclick: () => {
+                  if (!ready) return;
+                  // Blind play: no choice, the top five go.
+                  if (mercy.choose) setMode("mercy");
+                  else send({ type: "mercy" });
+                },
+              },
+              blind ? t("table.mercy_blind") : t("table.mercy_mode"),
+            ),
+          );
+        }
+      }
+      return h("div", { class: "hand-tools" }, buttons);
+    }
 
     return [
       h(
@@ -424,6 +616,7 @@ export function mount(root, [gameId], app) {
         h("span", { class: "timer", id: "turn-timer", role: "timer", "aria-label": t("table.timer_label") }, ""),
         h("span", { class: `conn conn-${connection}`, role: "status" }, connection === "live" ? "" : t(`conn.${connection}`)),
       ),
+      options.speed_mode ? h("div", { class: "speed-bar", "aria-hidden": "true" }, h("span", null)) : null,
       h(
         "ul",
         { class: "opponents", "aria-label": t("table.opponents") },
@@ -433,6 +626,7 @@ export function mount(root, [gameId], app) {
           const isNext = s.seat === next && !current;
           const flags = [];
           if (!s.active) flags.push(t("table.left"));
+          else if (stack && stack.seat === s.seat) flags.push(t("table.owes", { count: stack.total }));
           else if (current) flags.push(t("table.their_turn"));
           else if (isNext) flags.push(t("table.next"));
           return h(
@@ -493,6 +687,15 @@ export function mount(root, [gameId], app) {
               h("span", { class: "card-name", "aria-hidden": "true" }, cardName(table.discard_top.type)),
             )
           : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") }),
+        // Stacking: a fixed slot beside the discard pile, filled while a stack is owed.
+        options.stacking
+          ? h(
+              "div",
+              { class: `stack-slot ${stack ? "owed" : ""}` },
+              stack ? h("span", { class: "stack-total", key: `st${stack.total}` }, `+${stack.total}`) : null,
+              stack ? h("span", { class: "stack-word" }, t("table.stack_word")) : null,
+            )
+          : null,
       ),
       takenOver
         ? h(
@@ -526,27 +729,52 @@ export function mount(root, [gameId], app) {
               },
               t("table.choose"),
             )
-          : h(
-              "button",
-              {
-                type: "button",
-                class: "primary",
-                disabled: !playDrawn.length,
-                onclick: () => playCard(drawn, playDrawn, "play_drawn"),
-              },
-              t("table.play_drawn"),
-            ),
-        h("button", { type: "button", disabled: !canPass, onclick: () => send({ type: "pass" }) }, t("table.pass")),
+          : blind && !playDrawn.length
+            ? h(
+                "button",
+                {
+                  type: "button",
+                  class: "primary",
+                  disabled: !canPlayTop,
+                  onclick: () => send(unoArmed ? { type: "play_top", uno: true } : { type: "play_top" }, { after: chooseOpenTarget }),
+                },
+                t("table.play_top"),
+              )
+            : h(
+                "button",
+                {
+                  type: "button",
+                  class: "primary",
+                  disabled: !playDrawn.length,
+                  onclick: () =>
+                    blind
+                      ? send(unoArmed ? { type: "play_drawn", uno: true } : { type: "play_drawn" }, { after: chooseOpenTarget })
+                      : playCard(drawn, playDrawn, "play_drawn"),
+                },
+                t("table.play_drawn"),
+              ),
+        canTake
+          ? h("button", { type: "button", class: "take-stack", onclick: () => send({ type: "take_stack" }) }, t("table.take_stack", { count: stack.total }))
+          : h("button", { type: "button", disabled: !canPass, onclick: () => send({ type: "pass" }) }, t("table.pass")),
         h("p", { class: "uno-hint", id: "uno-hint" }, unoHint),
       ),
+      options.double_down || options.mercy ? handTools() : null,
       h(
         "section",
         { class: "hand-area", "aria-labelledby": "hand-title" },
-        h("h2", { id: "hand-title", class: "hand-title" }, t("table.hand", { count: hand.length })),
-        h(
+        h("h2", { id: "hand-title", class: "hand-title" }, blind ? t("table.hand_hidden", { count: size }) : t("table.hand", { count: hand.length })),
+        blind
+          ? // Face down: the backs only (the heading says how many), in the same fixed row.
+            h(
+              "ul",
+              { class: "hand hand-hidden", "aria-hidden": "true" },
+              Array.from({ length: size }, (_, i) => h("li", { key: `back${i}` }, h("div", { class: "card back" }))),
+            )
+          : h(
           "ul",
-          { class: "hand" },
+          { class: `hand ${mode ? `picking picking-${mode}` : ""}` },
           hand.map((card) => {
+            if (mode) return pickableCard(card);
             const isDrawn = drawn && drawn.id === card.id;
             const actions = isDrawn ? playDrawn : legal.filter((a) => a.type === "play" && a.card === card.id);
             const playable = actions.length > 0;
@@ -646,6 +874,22 @@ export function mount(root, [gameId], app) {
         return t("log.bot_took_over", { name: n(event.seat) });
       case "seat_reclaimed":
         return t("log.seat_reclaimed", { name: n(event.seat) });
+      // House rules
+      case "stacked":
+        return t("log.stacked", { name: n(event.seat), count: event.total });
+      case "stack_cancelled":
+        return t("log.stack_cancelled", { name: n(event.seat), count: event.total });
+      case "not_stackable":
+        return t("log.not_stackable", { name: n(event.seat), card: cardName(event.card_type || cardType(event.card)) });
+      case "play_pair": {
+        const kind = cardName(event.card_type || cardType(event.cards[0]));
+        const targets = event.targets || [];
+        return targets.length === 2
+          ? t("log.play_pair_targets", { name: n(event.seat), card: kind, first: n(targets[0]), second: n(targets[1]) })
+          : t("log.play_pair", { name: n(event.seat), card: kind });
+      }
+      case "mercy":
+        return t("log.mercy", { name: n(event.seat), cards: (event.cards || []).map(card).join(", ") });
       default:
         return null;
     }
@@ -789,11 +1033,19 @@ export function mount(root, [gameId], app) {
       return;
     }
     const left = (Date.parse(game.turn_deadline) - Date.now()) / 1000;
-    el.textContent = t("table.timer", { time: formatDuration(left) });
-    el.classList.toggle("urgent", left < 60);
+    const speed = Boolean(game.options?.speed_mode);
+    // Speed mode: whole seconds, rounded up (5, 4, … 1), and a bar that empties.
+    const text = t("table.timer", { time: formatDuration(speed ? Math.ceil(left) : left) });
+    if (el.textContent !== text) el.textContent = text;
+    el.classList.toggle("urgent", left < (speed ? 3 : 60));
+    const bar = screen.querySelector(".speed-bar span");
+    if (bar) {
+      const share = Math.max(0, Math.min(1, left / (game.speed_seconds || 5)));
+      bar.style.transform = `scaleX(${share.toFixed(3)})`;
+    }
   }
 
-  const clock = setInterval(tickTimer, 1000);
+  const clock = setInterval(tickTimer, 250);
   live.start();
   // A finished game (or one opened from a notification) gets its recent log at once.
   (async () => {

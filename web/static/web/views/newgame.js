@@ -26,6 +26,7 @@ export function mount(root, params, app) {
       target_score: Number(data.get("target_score")),
       options,
     };
+    if (options.speed_mode) common.speed_seconds = Number(data.get("speed_seconds"));
     const computer = mode === "computer";
     const body = computer
       ? { ...common, bots: Number(data.get("bots")), level: data.get("level") }
@@ -47,6 +48,57 @@ export function mount(root, params, app) {
   const bots = [];
   for (let n = OPTIONS.bots.min; n <= OPTIONS.bots.max; n += 1) bots.push([n, t("newgame.bots_n", { count: n })]);
   const targetId = uid("target");
+
+  // Speed mode's seconds: shown (and sent) only while speed mode is ticked.
+  const speedId = uid("speed");
+  const speedField = h(
+    "div",
+    { class: "field speed-seconds", hidden: true },
+    h("label", { for: speedId }, t("newgame.speed_seconds")),
+    h("input", {
+      id: speedId,
+      name: "speed_seconds",
+      type: "number",
+      min: OPTIONS.speed_seconds.min,
+      max: OPTIONS.speed_seconds.max,
+      step: 1,
+      value: String(OPTIONS.speed_seconds.default),
+      inputmode: "numeric",
+      disabled: true,
+      "aria-describedby": `${speedId}-hint`,
+    }),
+    h("p", { class: "hint", id: `${speedId}-hint` }, t("newgame.speed_seconds_hint", { min: OPTIONS.speed_seconds.min, max: OPTIONS.speed_seconds.max })),
+  );
+
+  /** One house rule: its checkbox, named, with the description a player can read. */
+  function houseRule(rule) {
+    const id = uid(`rule-${rule}`);
+    const speed = rule === "speed_mode";
+    return h(
+      "div",
+      { class: "rule" },
+      h(
+        "label",
+        { class: "choice", for: id },
+        h("input", {
+          id,
+          type: "checkbox",
+          name: `rule_${rule}`,
+          value: "1",
+          "aria-describedby": `${id}-hint`,
+          onchange: speed
+            ? (event) => {
+                speedField.hidden = !event.target.checked;
+                speedField.querySelector("input").disabled = !event.target.checked;
+              }
+            : null,
+        }),
+        t(`rule.${rule}`),
+      ),
+      h("p", { class: "hint rule-hint", id: `${id}-hint` }, t(`rule.${rule}_hint`)),
+      speed ? speedField : null,
+    );
+  }
 
   // Both groups stay in the page; the one not chosen is a disabled, hidden fieldset (so its
   // fields are neither sent nor reachable by keyboard).
@@ -142,9 +194,9 @@ export function mount(root, params, app) {
         ),
         h(
           "fieldset",
-          { class: "field" },
+          { class: "field house-rules" },
           h("legend", null, t("newgame.house_rules")),
-          OPTIONS.house_rules.map((rule) => h("label", { class: "choice" }, h("input", { type: "checkbox", name: `rule_${rule}`, value: "1" }), t(`rule.${rule}`))),
+          OPTIONS.house_rules.map(houseRule),
         ),
         submit,
       ),
