@@ -108,6 +108,13 @@ def test_stacking_answered_then_taken(clients: Any) -> None:
     )
     expect(page.get_by_role("button", name="Wild").first).to_have_attribute("aria-disabled", "true")
     expect(page.get_by_role("button", name="Draw a card")).to_have_count(0)
+    # Double down and mercy are on too: nothing to pair, fewer than 15 cards.
+    expect(page.get_by_role("button", name="Play two cards")).to_have_attribute(
+        "aria-disabled", "true"
+    )
+    expect(page.get_by_role("button", name="Mercy: discard 5")).to_have_attribute(
+        "aria-disabled", "true"
+    )
     no_shift(page, "when the stack arrived")
     alice.shot("stack-answer", take, slot, page.get_by_role("button", name="Play Draw 4"))
     alice.axe("a stack owed")
@@ -357,3 +364,30 @@ def test_new_game_offers_every_house_rule(clients: Any) -> None:
     created = Game.objects.get(host=user)
     assert created.speed_seconds == 10
     assert {k for k, on in created.options.items() if on} == {"stacking", "mercy", "speed_mode"}
+
+
+def test_the_house_rule_controls_fit_in_danish(clients: Any) -> None:
+    """The longer Danish words fit their fixed boxes: the stack's prompt and button, and the
+    double down and mercy buttons."""
+    game = load_scenario("stacking.json")
+    players = {p["name"]: p for p in game["players"]}
+    User.objects.filter(username=players["alice"]["username"]).update(language="da")
+    alice = clients("alice-da", locale="da-DK")
+    alice.sign_in_with_token(players["alice"]["token"], f"/games/{game['game_id']}")
+    page = alice.page
+    prompt = page.locator(".prompt p")
+    expect(prompt).to_have_text("Venter på bob.")
+    move({"game_id": game["game_id"], **players}, "bob", {"type": "play", "card": "draw2-2"})
+    expect(prompt).to_have_text("Stabl et trækkort ovenpå, eller tag 2 kort.")
+    take = page.get_by_role("button", name="Tag 2 kort")
+    expect(take).to_be_visible()
+    expect(page.locator(".stack-slot")).to_have_text("+2at tage")
+    expect(page.get_by_role("button", name="Spil to kort")).to_have_attribute(
+        "aria-disabled", "true"
+    )
+    expect(page.get_by_role("button", name="Nåde: smid 5")).to_have_attribute(
+        "aria-disabled", "true"
+    )
+    fits(page, ".actions > button, .prompt p, .stack-slot, .hand-tools > button")
+    alice.shot("stack-answer-danish", take, prompt, page.locator(".hand-tools"))
+    alice.axe("a stack owed (Danish)")

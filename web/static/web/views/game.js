@@ -758,7 +758,8 @@ export function mount(root, [gameId], app) {
           : h("button", { type: "button", disabled: !canPass, onclick: () => send({ type: "pass" }) }, t("table.pass")),
         h("p", { class: "uno-hint", id: "uno-hint" }, unoHint),
       ),
-      options.double_down || options.mercy ? handTools() : null,
+      // Present for the whole game when a rule needs it (double down has no pairs under blind play).
+      (options.double_down && !options.blind_play) || options.mercy ? handTools() : null,
       h(
         "section",
         { class: "hand-area", "aria-labelledby": "hand-title" },
