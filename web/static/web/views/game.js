@@ -511,6 +511,32 @@ export function mount(root, [gameId], app) {
           ? t("table.uno_said")
           : "";
 
+    /** A card of my hand: playable exactly when a `play` of it (or `play_drawn`) is listed. */
+    function handCard(card) {
+      const isDrawn = drawn && drawn.id === card.id;
+      const actions = isDrawn ? playDrawn : legal.filter((a) => a.type === "play" && a.card === card.id);
+      const playable = actions.length > 0;
+      const label = playable
+        ? t(actions.some((a) => a.target !== undefined) ? "table.play_card_target" : "table.play_card", { card: cardName(card.type) })
+        : cardName(card.type);
+      return h(
+        "li",
+        { key: card.id },
+        h(
+          "button",
+          {
+            type: "button",
+            class: `card card-${card.type} ${isDrawn ? "drawn" : ""}`,
+            "data-symbol": SYMBOLS[card.type],
+            "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
+            "aria-disabled": playable ? false : "true",
+            onclick: () => playable && playCard(card, actions, isDrawn ? "play_drawn" : "play"),
+          },
+          h("span", { class: "card-name" }, cardName(card.type)),
+        ),
+      );
+    }
+
     /** A card while picking: a toggle (aria-pressed) if the template offers it. */
     function pickableCard(card) {
       const chosen = picked.includes(card.id);
@@ -771,35 +797,7 @@ export function mount(root, [gameId], app) {
               { class: "hand hand-hidden", "aria-hidden": "true" },
               Array.from({ length: size }, (_, i) => h("li", { key: `back${i}` }, h("div", { class: "card back" }))),
             )
-          : h(
-          "ul",
-          { class: `hand ${mode ? `picking picking-${mode}` : ""}` },
-          hand.map((card) => {
-            if (mode) return pickableCard(card);
-            const isDrawn = drawn && drawn.id === card.id;
-            const actions = isDrawn ? playDrawn : legal.filter((a) => a.type === "play" && a.card === card.id);
-            const playable = actions.length > 0;
-            const label = playable
-              ? t(actions.some((a) => a.target !== undefined) ? "table.play_card_target" : "table.play_card", { card: cardName(card.type) })
-              : cardName(card.type);
-            return h(
-              "li",
-              { key: card.id },
-              h(
-                "button",
-                {
-                  type: "button",
-                  class: `card card-${card.type} ${isDrawn ? "drawn" : ""}`,
-                  "data-symbol": SYMBOLS[card.type],
-                  "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
-                  "aria-disabled": playable ? false : "true",
-                  onclick: () => playable && playCard(card, actions, isDrawn ? "play_drawn" : "play"),
-                },
-                h("span", { class: "card-name" }, cardName(card.type)),
-              ),
-            );
-          }),
-        ),
+          : h("ul", { class: `hand ${mode ? `picking picking-${mode}` : ""}` }, hand.map((card) => (mode ? pickableCard(card) : handCard(card)))),
       ),
       logView(),
       h(
