@@ -21,6 +21,7 @@ from games import services
 from games.models import Game
 from players.models import ApiToken, User
 from tests.web.conftest import load_scenario
+from tests.web.test_bots import bots_move  # noqa: F401 - a fixture, found by name
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -392,3 +393,24 @@ def test_the_house_rule_controls_fit_in_danish(clients: Any) -> None:
     fits(page, ".actions > button, .prompt p, .stack-slot, .hand-tools > button")
     alice.shot("stack-answer-danish", take, prompt, page.locator(".hand-tools"))
     alice.axe("a stack owed (Danish)")
+
+
+@pytest.mark.usefixtures("bots_move")
+def test_speed_mode_runs_out(clients: Any) -> None:
+    """Speed mode's 5 s, counted down on screen; the timer sweep (a thread, as `serve` runs it)
+    then draws Alice a card and passes the turn. Nothing moves while it happens."""
+    alice, page, game = open_table(clients, "speed_mode.json")
+    timer = page.locator("#turn-timer")
+    expect(timer).to_have_text(re.compile(r"^[1-5] s left$"))
+    expect(page.locator(".speed-bar")).to_be_visible()
+    alice.shot("speed-clock", timer, page.locator(".speed-bar"))
+    expect(timer).to_have_class(re.compile(r"\burgent\b"), timeout=6_000)
+    # Run out: a card drawn (Skip, the top of the pile), bob's turn with a fresh 5 s.
+    expect(hand(page)).to_have_count(4, timeout=10_000)
+    expect(page.get_by_role("button", name="Skip")).to_be_visible()
+    expect(page.locator(".prompt p")).to_have_text("Waiting for bob.")
+    no_shift(page, "while the turn ran out")
+    page.locator("details.log summary").click()
+    expect(page.locator("details.log")).to_contain_text("alice ran out of time and drew 1 card.")
+    alice.shot("speed-timed-out", hand(page).nth(3), page.locator("details.log"))
+    alice.axe("speed mode, after a timeout")
