@@ -401,5 +401,61 @@ class VsComputerSerializer(CreateGameSerializer):
     level = _bot_level()
 
 
+class RangeSerializer(serializers.Serializer):
+    min = serializers.IntegerField()
+    max = serializers.IntegerField()
+    default = serializers.IntegerField()
+
+
+class HouseRuleInfoSerializer(serializers.Serializer):
+    name = serializers.ChoiceField(choices=list(HOUSE_RULES), help_text="The key in `options`.")
+    description = serializers.CharField(help_text="What the rule does, written for players.")
+
+
+class NewGameChoicesSerializer(serializers.Serializer):
+    """What a create-game or vs-computer request may ask for, read from the same fields that
+    validate those requests, so a client can build its new-game screen from it."""
+
+    # Not named GameOptions: generated clients already give that name to Game's inline `options`.
+
+    presets = serializers.ListField(child=serializers.CharField())
+    default_preset = serializers.CharField()
+    house_rules = HouseRuleInfoSerializer(many=True)
+    bot_levels = serializers.ListField(child=serializers.CharField())
+    default_bot_level = serializers.CharField()
+    visibilities = serializers.ListField(child=serializers.CharField())
+    max_players = RangeSerializer()
+    bots = RangeSerializer(help_text="Bots in a game against the computer.")
+    target_score = RangeSerializer(help_text="0 = one round.")
+    turn_seconds = RangeSerializer()
+    speed_seconds = RangeSerializer(help_text="Speed mode's turn limit.")
+
+
+def game_options() -> dict[str, Any]:
+    """The create-game choices, derived from the request serializers' own fields."""
+    create = CreateGameSerializer().fields
+    vs = VsComputerSerializer().fields
+
+    def bounds(field: Any) -> dict[str, int]:
+        return {"min": field.min_value, "max": field.max_value, "default": field.default}
+
+    return {
+        "presets": list(create["preset"].choices),
+        "default_preset": create["preset"].default,
+        "house_rules": [
+            {"name": name, "description": field.help_text}
+            for name, field in HouseRulesSerializer().fields.items()
+        ],
+        "bot_levels": list(vs["level"].choices),
+        "default_bot_level": vs["level"].default,
+        "visibilities": list(create["visibility"].choices),
+        "max_players": bounds(create["max_players"]),
+        "bots": bounds(vs["bots"]),
+        "target_score": bounds(create["target_score"]),
+        "turn_seconds": bounds(create["turn_seconds"]),
+        "speed_seconds": bounds(create["speed_seconds"]),
+    }
+
+
 class JoinByCodeSerializer(serializers.Serializer):
     invite_code = serializers.CharField(max_length=32)

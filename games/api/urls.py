@@ -9,6 +9,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/open/", views.OpenGamesView.as_view(), name="games-open"),
     path("games/join/", views.JoinByInviteView.as_view(), name="games-join-by-invite"),
     path("games/vs-computer/", views.VsComputerView.as_view(), name="games-vs-computer"),
+    path("games/options/", views.GameOptionsView.as_view(), name="games-options"),
     path("games/<uuid:game_id>/", views.GameDetailView.as_view(), name="game"),
     path("games/<uuid:game_id>/join/", views.JoinGameView.as_view(), name="game-join"),
     path("games/<uuid:game_id>/leave/", views.LeaveGameView.as_view(), name="game-leave"),

@@ -198,6 +198,25 @@ class OpenGamesView(APIView):
         return Response(_GAME_SUMMARIES.to_representation(data))
 
 
+class GameOptionsView(APIView):
+    @extend_schema(
+        operation_id="games_options_retrieve",
+        summary="What a new game may be created with",
+        description=(
+            "Presets, the house rules with a description to show players, bot levels, and "
+            "the allowed range and default of every number in `games_create` and "
+            "`games_vs_computer_create`. Read from the fields that validate those requests."
+        ),
+        responses={200: s.NewGameChoicesSerializer, **_errors(write=False)},
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(_OPTIONS)
+
+
+_OPTIONS = s.game_options()
+
+
 class GameDetailView(APIView):
     @extend_schema(
         operation_id="games_retrieve",
