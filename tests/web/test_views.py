@@ -160,3 +160,24 @@ def test_the_new_game_screen_offers_only_what_the_server_accepts() -> None:
         keys += [f"rule.{r}_hint" for r in options["house_rules"]]
         keys += [f"bot.level_{level}" for level in options["bot_levels"]]
         assert not [k for k in keys if k not in table], lang
+
+
+def test_options_js_is_what_the_api_lists() -> None:
+    """options.js against GET games/options/ (games.api.serializers.game_options): the same
+    presets (the rulebook first, the client's default), house rules, bot levels, ranges and
+    defaults; the turn limits offered lie in the API's range."""
+    from games.api.serializers import game_options
+
+    server = game_options()
+    options = client_options()
+    assert sorted(options["presets"]) == sorted(server["presets"])
+    assert options["presets"][0] == server["default_preset"]
+    assert sorted(options["house_rules"]) == sorted(r["name"] for r in server["house_rules"])
+    assert options["bot_levels"] == server["bot_levels"]
+    assert options["default_bot_level"] == server["default_bot_level"]
+    assert options["seats"] == server["max_players"]
+    for name in ("bots", "target_score", "speed_seconds"):
+        assert options[name] == server[name], name
+    limits = server["turn_seconds"]
+    assert all(limits["min"] <= s <= limits["max"] for s in options["turn_seconds"])
+    assert options["default_turn_seconds"] == limits["default"]

@@ -1,9 +1,9 @@
 // What a new game may be: the one place the client lists the options the server accepts for
 // POST games/ and POST games/vs-computer/ (docs/api.md, docs/bots.md).
 //
-// The API cannot be asked for them yet, so they are written here, once, and
-// tests/web/test_views.py checks them against the server's own lists (presets, bot levels, seat
-// and bot counts, turn limits must be equal). Only what is listed is shown.
+// They are written here, once, and tests/web/test_views.py checks them against the server: its
+// own lists and GET games/options/ (presets, house rules, bot levels, seat and bot counts,
+// ranges and defaults must be equal). Only what is listed is shown.
 //
 // House rules: every one the server accepts (games.engine.state.HOUSE_RULES), each with its
 // description for players (`rule.<name>_hint`, written from the API's HouseRulesSerializer help
