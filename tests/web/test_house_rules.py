@@ -414,3 +414,49 @@ def test_speed_mode_runs_out(clients: Any) -> None:
     expect(page.locator("details.log")).to_contain_text("alice ran out of time and drew 1 card.")
     alice.shot("speed-timed-out", hand(page).nth(3), page.locator("details.log"))
     alice.axe("speed mode, after a timeout")
+
+
+def test_blind_play_cannot_stack_then_mercy_takes_the_top_five(clients: Any) -> None:
+    alice, page, game = open_table(clients, "blind_stack_mercy.json")
+    prompt = page.locator(".prompt p")
+    heading = page.locator("#hand-title")
+    expect(heading).to_have_text("Your hand: 15 cards, face down")
+    mercy = page.get_by_role("button", name="Mercy: discard the top 5")
+    expect(mercy).not_to_have_attribute("aria-disabled", "true")
+
+    # The log, opened before anything happens, stays open through the moves below.
+    page.locator("details.log summary").click()
+    log = page.locator("details.log")
+    expect(log).to_have_js_property("open", True)
+
+    # A Draw 2 on Alice: face down, she may only try her top card or take the 2.
+    move(game, "bob", {"type": "play_top"})  # blind too: his top card, a Draw 2
+    expect(prompt).to_have_text("Stack a draw card on it, or take 2 cards.")
+    top = page.get_by_role("button", name="Play top card")
+    expect(top).to_be_enabled()
+    expect(page.get_by_role("button", name="Take 2 cards")).to_be_enabled()
+    alice.shot("blind-stack", top, page.locator(".stack-slot"))
+    alice.axe("blind play with a stack owed")
+    top.click()
+    # A Wild: it cannot stack, goes back on top, and the 2 are taken.
+    expect(heading).to_have_text("Your hand: 17 cards, face down")
+    expect(prompt).to_have_text("Waiting for bob.")
+    expect(log).to_have_js_property("open", True)  # it stays open while the game moves
+    expect(log).to_contain_text(
+        "alice turned up Wild, which cannot be stacked, and takes the cards."
+    )
+    expect(log).to_contain_text("alice took the stack: 2 cards.")
+
+    # Mercy on bob's turn: the top five go, no choosing.
+    mercy.focus()
+    page.keyboard.press("Enter")
+    expect(heading).to_have_text("Your hand: 12 cards, face down")
+    expect(page.locator(".hand .card.back")).to_have_count(12)
+    expect(mercy).to_have_attribute("aria-disabled", "true")
+    expect(log).to_have_js_property("open", True)
+    expect(log).to_contain_text(
+        "alice used mercy and discarded 5 cards (Wild, Wild, Wild, Wild, Wild)."
+    )
+    no_shift(page, "while playing blind on a stack and using mercy")
+    alice.shot("blind-mercy", heading, mercy, log)
+    alice.axe("blind play after mercy")

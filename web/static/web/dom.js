@@ -57,7 +57,10 @@ function morphNode(from, to) {
     if (from.nodeValue !== to.nodeValue) from.nodeValue = to.nodeValue;
     return;
   }
+  // An open <details> (the game log) stays open: its `open` attribute is the person's, not the data's.
+  const keepOpen = from.tagName === "DETAILS" && !to.hasAttribute("data-controlled");
   for (const attr of [...from.attributes]) {
+    if (keepOpen && attr.name === "open") continue;
     if (!to.hasAttribute(attr.name)) from.removeAttribute(attr.name);
   }
   for (const attr of [...to.attributes]) {
