@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from players.models import User
 from tests.web.conftest import Client
@@ -47,13 +48,15 @@ def take_turn(page: Page) -> bool:
         target = dialog.locator("button.target")
         (target.first if target.count() else dialog.get_by_role("button").first).click()
         return True
-    catch = page.locator(".catch-button")
-    if catch.count():
-        catch.first.click()
-        return True
-    if page.locator(".uno-button.ready:not([disabled])").count():
-        page.locator(".uno-button.ready").click()
-        return True
+    # A catch or a late UNO races the other player's next move, which closes the window and
+    # takes the button away between counting it and clicking it: then there is nothing to do.
+    for button in (".catch-button", ".uno-button.ready:not([disabled])"):
+        if page.locator(button).count():
+            try:
+                page.locator(button).first.click(timeout=2000)
+            except PlaywrightTimeout:
+                return False
+            return True
     if not page.locator(".prompt.mine").count():
         return False
     choose = page.get_by_role("button", name="Choose a player", exact=True)
