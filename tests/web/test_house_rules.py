@@ -460,3 +460,51 @@ def test_blind_play_cannot_stack_then_mercy_takes_the_top_five(clients: Any) -> 
     no_shift(page, "while playing blind on a stack and using mercy")
     alice.shot("blind-mercy", heading, mercy, log)
     alice.axe("blind play after mercy")
+
+
+def test_uno_said_with_a_pair(clients: Any) -> None:
+    alice, page, game = open_table(clients, "double_down_uno.json")
+    uno = page.locator(".uno-button")
+    expect(page.locator(".uno-hint")).to_have_text(
+        "Three cards left: press UNO before you play a pair."
+    )
+    uno.click()
+    expect(uno).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Play two cards").click()
+    page.get_by_role("button", name="Skip for the pair").nth(0).click()
+    page.get_by_role("button", name="Skip for the pair").nth(1).click()
+    expect(uno).to_have_attribute("aria-pressed", "true")  # still armed while picking
+    page.get_by_role("button", name="Play the pair").click()
+    # Two Skips with two players: bob sits out twice, alice plays on with one card, UNO said.
+    expect(hand(page)).to_have_count(1)
+    expect(page.locator(".uno-hint")).to_have_text("You said UNO.")
+    expect(page.locator(".prompt p")).to_have_text("Your turn: play a card or draw one.")
+    no_shift(page, "while playing a pair with UNO")
+    page.locator("details.log summary").click()
+    log = page.locator("details.log")
+    expect(log).to_contain_text("alice played two Skip cards at once.")
+    expect(log).to_contain_text("alice said UNO!")
+    alice.shot("double-down-uno", page.locator(".uno-hint"), log)
+    alice.axe("after a pair with UNO")
+
+
+def test_blind_play_a_drawn_card_unseen(clients: Any) -> None:
+    alice, page, game = open_table(clients, "blind_drawn.json")
+    page.get_by_role("button", name=re.compile(r"^Draw a card")).click()
+    prompt = page.locator(".prompt p")
+    expect(prompt).to_have_text("You drew a card face down. Play it or keep it.")
+    expect(page.get_by_role("heading", name="Your hand: 3 cards, face down")).to_be_visible()
+    play = page.get_by_role("button", name="Play it")
+    expect(page.get_by_role("button", name="Keep it")).to_be_enabled()
+    alice.shot("blind-drawn", play, prompt)
+    alice.axe("blind play, a card drawn unseen")
+    play.click()
+    picker = page.locator("dialog[open]")
+    expect(
+        picker.get_by_role("heading", name="You revealed Targeted Draw 2: choose who draws 2.")
+    ).to_be_visible()
+    picker.get_by_role("button", name="bob").click()
+    expect(seat_cards(page, "bob")).to_have_text("5 cards")
+    expect(page.get_by_role("heading", name="Your hand: 2 cards, face down")).to_be_visible()
+    expect(prompt).to_have_text("Waiting for bob.")
+    no_shift(page, "while drawing and playing unseen")
