@@ -62,6 +62,9 @@ def plan_move(
         out[(user.pk, kind)] = Planned(user, kind, data, key=f"move:{move.pk}:{kind}:{user.pk}")
 
     match_over = any(e["type"] == "match_over" for e in events)
+    # Speed mode: turns of a few seconds, played at the table. A "your turn" or "timed out"
+    # message would arrive when that turn is already over: neither is sent.
+    speed = bool(game.options.get("speed_mode"))
     last_actor: int | None = None  # the seat whose play or choice the following effects are
     for event in events:
         kind = event["type"]
@@ -77,7 +80,7 @@ def plan_move(
             add(table.user(event["seat"]), k.TARGETED, {"by": table.name(last_actor)})
         elif kind == "swap":
             add(table.user(event["target"]), k.SWAPPED, {"by": table.name(event["seat"])})
-        elif kind == "timeout":
+        elif kind == "timeout" and not speed:
             user = table.user(event["seat"])
             add(user, k.TIMED_OUT, {"opponents": table.opponents(user)})
         elif kind == "round_over" and not match_over:
@@ -107,7 +110,8 @@ def plan_move(
                     },
                 )
 
-    if turn_passed and game.status == game.ACTIVE and game.current_user_id is not None:
+    waiting = game.status == game.ACTIVE and game.current_user_id is not None
+    if turn_passed and not speed and waiting:
         mover = table.user(move.seat) if move.seat is not None else None
         # The mover who keeps the turn (a two-player Skip) is looking at the game already.
         if mover is None or mover.pk != game.current_user_id:

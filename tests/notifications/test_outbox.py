@@ -170,6 +170,17 @@ def test_a_timeout_notifies_the_late_player_and_passes_the_turn(alice: Player, b
     assert kinds_of(waiting) == ["your_turn"]
 
 
+def test_speed_mode_turns_send_no_your_turn_and_no_timed_out(alice: Player, bob: Player) -> None:
+    game = new_game(alice, bob, options={"speed_mode": True})
+    assert Notification.objects.filter(kind="your_turn").count() == 0
+    mover = to_move(game, alice, bob)
+    act(mover, game, type="draw")
+    act(mover, game, type="pass")
+    game.refresh_from_db()
+    assert services.sweep_expired_turns(now=game.turn_deadline + timedelta(seconds=1)) == 1
+    assert not Notification.objects.filter(kind__in=["your_turn", "timed_out"]).exists()
+
+
 def test_the_end_of_a_match_tells_every_player_once(
     alice: Player, bob: Player, carol: Player
 ) -> None:
