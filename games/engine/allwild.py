@@ -9,6 +9,8 @@ action leaves the caller's state untouched. All randomness goes through the ``rn
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain as _chain
+from random import Random
 from typing import Any, Protocol
 
 from . import actions as A
@@ -24,6 +26,7 @@ from .cards import (
     SHUFFLE_HANDS,
     SKIP,
     SKIP_TWO,
+    TARGETED,
     TARGETED_DRAW2,
     TYPE_OF,
     WILD,
@@ -222,13 +225,14 @@ def legal_actions(state: State, seat: int) -> list[Action]:
             and not (s.options.get("force_swap_protection") and _protection_applies(s, seat))
         ):
             # The usual position: every card takes the targets prebuilt in the table.
+            # map() with the dict's own __getitem__ runs the lookups in C, without a bytecode
+            # loop per card (the list comprehension it replaces was a tenth of a round's time).
             try:
                 single = table.single
                 if single is not None:
-                    out = [single[card] for card in hand]
+                    out = list(map(single.__getitem__, hand))
                 else:
-                    plays = table.plays
-                    out = [a for card in hand for a in plays[card]]
+                    out = list(_chain(*map(table.plays.__getitem__, hand)))
             except KeyError:  # a card id no preset has (a hand-made position)
                 out = _plays(s, seat, hand)
         else:
@@ -242,9 +246,13 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     elif phase == DRAWN:
         drawn = s.drawn_card
         assert drawn is not None
-        targets = _targets(s, seat, TYPE_OF.get(drawn) or card_type(drawn), len(hand) == 1)
+        kind = TYPE_OF.get(drawn) or card_type(drawn)
         play_drawn = table.play_drawn
-        out = [play_drawn[target] for target in targets]
+        if kind in TARGETED:
+            targets = _targets(s, seat, kind, len(hand) == 1)
+            out = [play_drawn[target] for target in targets]
+        else:  # _targets gives [None] for every other type: no call, no list comprehension
+            out = [play_drawn[None]]
         out.append(table.pass_)
     elif phase == CHOOSE and s.pending and s.pending["seat"] == seat:
         targets = _targets(s, seat, s.pending["effect"], False)
@@ -548,6 +556,21 @@ def _require_player(s: State, seat: int) -> None:
         raise EngineError(E.NOT_IN_ROUND, "you have left this game")
 
 
+def _usual_turn_seat(s: State, action: Action, phase: str) -> int | None:
+    """The action's seat when it is the current seat, in the round, and the phase is ``phase``
+    (the usual case: _turn_seat would accept it), else None: then _turn_seat decides."""
+    seat = action.seat
+    if (
+        s.phase == phase
+        and seat is not None
+        and seat == s.current
+        and 0 <= seat < len(s.seats)
+        and s.seats[seat].active
+    ):
+        return seat
+    return None
+
+
 def _turn_seat(s: State, action: Action) -> int:
     """The seat taking a turn action: _seat_of and _require_player inlined, then the turn."""
     seat = action.seat
@@ -602,8 +625,20 @@ def _protected(s: State, kind: str, target: int, seat: int) -> bool:
 
 
 def _do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    seat = _turn_seat(state, a)
-    if state.phase == DRAWN:
+    phase = state.phase
+    seat = a.seat
+    seats = state.seats
+    # The usual play (the current seat in phase play) passes every check of _turn_seat and the
+    # phase checks below: decided here without the call. Anything else goes through them all.
+    if not (
+        phase == PLAY
+        and seat is not None
+        and seat == state.current
+        and 0 <= seat < len(seats)
+        and seats[seat].active
+    ):
+        seat = _turn_seat(state, a)
+    if phase == DRAWN:
         raise EngineError(
             E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
         )
@@ -691,7 +726,9 @@ def _play_blind(state: State, seat: int, card: str, uno: bool, rng: RNG, ev: lis
 
 
 def _do_play_drawn(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    seat = _turn_seat(state, a)
+    seat = _usual_turn_seat(state, a, DRAWN)
+    if seat is None:
+        seat = _turn_seat(state, a)
     if state.phase != DRAWN or state.drawn_card is None:
         raise EngineError(E.NOTHING_DRAWN, "you have not drawn a card this turn")
     if a.card is not None and a.card != state.drawn_card:
@@ -729,10 +766,14 @@ def _play_card(
         )
     ):
         _check_target(state, seat, kind, target, going_out)
-    s = copy_state(state, False)  # False: a turn action closes every catch window
+    # A turn action closes every catch window (False). Hands and piles are shared with ``state``
+    # (False): from here on a changed hand or pile is a new list, never changed in place.
+    s = copy_state(state, False, False)
     me = s.seats[seat]
-    me.hand.remove(card)
-    s.discard_pile.insert(0, card)
+    hand = me.hand.copy()
+    hand.remove(card)
+    me.hand = hand
+    s.discard_pile = [card, *s.discard_pile]
     s.drawn_card = None
     s.phase = PLAY
     event: Event = {"type": "play", "seat": seat, "card": card, "card_type": kind}
@@ -744,7 +785,9 @@ def _play_card(
     me.exposed = len(me.hand) == 1
     if me.mercy_used and len(me.hand) < MERCY_MIN:
         me.mercy_used = False
-    if kind != WILD:  # a plain Wild has no effect
+    if kind in DRAW_AMOUNT:  # _effect's first branch, called directly
+        _draw_effect(s, seat, kind, DRAW_AMOUNT[kind], going_out, rng, ev)
+    elif kind != WILD:  # a plain Wild has no effect
         _effect(s, seat, kind, target, going_out, rng, ev)
     # _finish_play, inlined
     if not me.hand:
@@ -754,7 +797,16 @@ def _play_card(
         _say_uno(s, seat, ev)
     if s.house and s.phase == STACK:  # a stacked draw card hands the turn to the one answering
         return s
-    _advance(s, ev)
+    # _advance, inlined for its usual case: the neighbour is in the round and owes no turn
+    seats = s.seats
+    nxt = (s.current + s.direction) % len(seats)
+    neighbour = seats[nxt]
+    if neighbour.active and not neighbour.skips > 0:
+        s.current = nxt
+        s.phase = PLAY
+        s.drawn_card = None
+    else:
+        _advance(s, ev)
     return s
 
 
@@ -811,8 +863,12 @@ def _draw_effect(
 ) -> None:
     """The next player draws ``amount`` and loses a turn; under stacking they may answer first
     (not when the card was the player's last: the round is over, they draw the total)."""
-    victim = _next_active(s, seat, s.direction)
-    if s.options.get("stacking"):
+    # victim = _next_active(s, seat, s.direction), with its usual answer (the neighbour) inlined
+    seats = s.seats
+    victim = (seat + s.direction) % len(seats)
+    if not seats[victim].active:
+        victim = _next_active(s, seat, s.direction)
+    if s.house and s.options.get("stacking"):
         total = s.stack + amount
         s.stack = 0
         if not going_out:
@@ -824,7 +880,9 @@ def _draw_effect(
         _draw(s, victim, total, rng, ev, "stack" if total != amount else kind)
     else:
         _draw(s, victim, amount, rng, ev, kind)
-    _lose_turns(s, victim, 1, ev)
+    # _lose_turns(s, victim, 1, ev), inlined
+    seats[victim].skips += 1
+    ev.append({"type": "loses_turn", "seat": victim, "count": 1})
 
 
 def _take_stack(s: State, seat: int, rng: RNG, ev: list[Event]) -> None:
@@ -927,15 +985,24 @@ def _say_uno(s: State, seat: int, ev: list[Event]) -> None:
 
 
 def _do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    seat = _turn_seat(state, a)
-    if state.phase == DRAWN:
-        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you already drew: play it or pass")
-    if state.house and state.phase == STACK:
-        raise EngineError(E.STACK_PENDING, _not_stackable_message(state))
-    refusal = _draw_refusal(state, seat)
-    if refusal:
-        raise EngineError(*refusal)
-    s = copy_state(state, False)  # False: a turn action closes every catch window
+    seat = _usual_turn_seat(state, a, PLAY)
+    if seat is None:
+        seat = _turn_seat(state, a)
+        if state.phase == DRAWN:
+            raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you already drew: play it or pass")
+        if state.house and state.phase == STACK:
+            raise EngineError(E.STACK_PENDING, _not_stackable_message(state))
+    # _draw_refusal(state, seat) is None, with the common case (a pile to draw from, no 2021
+    # restriction) decided without the call, as in legal_actions.
+    if not (
+        (state.draw_pile or len(state.discard_pile) > 1) and not _DRAW_RESTRICTED[state.preset]
+    ):
+        refusal = _draw_refusal(state, seat)
+        if refusal:
+            raise EngineError(*refusal)
+    # A turn action closes every catch window (False); hands and piles are shared (False):
+    # _draw assigns new lists.
+    s = copy_state(state, False, False)
     drawn = _draw(s, seat, 1, rng, ev, "voluntary")
     s.phase = DRAWN
     s.drawn_card = drawn[0]
@@ -943,10 +1010,12 @@ def _do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
 
 
 def _do_pass(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    seat = _turn_seat(state, a)
-    if state.phase != DRAWN:
-        raise EngineError(E.PASS_NOT_ALLOWED, "you may pass only after drawing a card")
-    s = state.copy()
+    seat = _usual_turn_seat(state, a, DRAWN)
+    if seat is None:
+        seat = _turn_seat(state, a)
+        if state.phase != DRAWN:
+            raise EngineError(E.PASS_NOT_ALLOWED, "you may pass only after drawing a card")
+    s = copy_state(state, True, False)  # passing changes no hand and no pile: share them
     ev.append({"type": "pass", "seat": seat})
     _advance(s, ev)
     return s
@@ -1210,12 +1279,17 @@ def _hand_changed(s: State, seat: int) -> None:
 
 
 def _draw(s: State, seat: int, count: int, rng: RNG, ev: list[Event], reason: str) -> list[str]:
-    """Draw up to ``count`` cards, reshuffling the discards when the pile runs out."""
+    """Draw up to ``count`` cards, reshuffling the discards when the pile runs out.
+
+    Assigns a new hand and new pile lists rather than changing the old ones, which may be shared
+    with the state apply() was given (see copy_state).
+    """
     pile = s.draw_pile
     if len(pile) >= count:  # no reshuffle needed: take the top cards in one slice
         drawn = pile[:count]
-        del pile[:count]
+        s.draw_pile = pile[count:]
     else:
+        pile = s.draw_pile = pile.copy()  # a list of its own, changed in place below
         drawn = []
         for _ in range(count):
             if not pile:
@@ -1224,11 +1298,11 @@ def _draw(s: State, seat: int, count: int, rng: RNG, ev: list[Event], reason: st
                 _reshuffle(s, rng, ev)  # refills s.draw_pile (this list) in place
             drawn.append(pile.pop(0))
     me = s.seats[seat]
-    # Each drawn card goes on top of the hand (insert is the cheap form of one card on top).
+    # Each drawn card goes on top of the hand.
     if count == 1 and drawn:
-        me.hand.insert(0, drawn[0])
+        me.hand = [drawn[0], *me.hand]
     else:
-        me.hand[0:0] = drawn[::-1]
+        me.hand = drawn[::-1] + me.hand
     ev.append(
         {
             "type": "draw",
@@ -1249,7 +1323,7 @@ def _draw(s: State, seat: int, count: int, rng: RNG, ev: list[Event], reason: st
 
 def _reshuffle(s: State, rng: RNG, ev: list[Event]) -> None:
     pile = s.discard_pile[1:]
-    del s.discard_pile[1:]
+    s.discard_pile = s.discard_pile[:1]  # a new list: the old one may be shared
     _shuffle(rng, pile, ev)
     s.draw_pile.extend(pile)
     ev.append({"type": "reshuffled", "count": len(pile)})
@@ -1310,8 +1384,47 @@ def _end_round(s: State, winner: int, ev: list[Event]) -> None:
 
 
 def _shuffle(rng: RNG, cards: list[str], ev: list[Event]) -> None:
-    rng.shuffle(cards)
+    if type(rng) is Random and _SHUFFLE_INLINE:
+        _random_shuffle(rng, cards)
+    else:
+        rng.shuffle(cards)
     ev.append({"type": "chance", "kind": "shuffle", "order": list(cards)})
+
+
+def _random_shuffle(rng: Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)`` for a plain ``random.Random``: CPython's own algorithm with its
+    ``_randbelow`` inlined, so the same ``getrandbits`` calls give the same order.
+
+    The deal shuffles 112 cards every round, and the Python call per card into ``_randbelow``
+    was most of the deal's time. Used only when _check_shuffle found it identical to
+    ``Random.shuffle`` (a seeded Random: tests, bots, the benchmark); any other RNG
+    (``SystemRandom`` in production, replays) shuffles itself.
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _check_shuffle() -> bool:
+    """Whether _random_shuffle gives Random.shuffle's orders and leaves the generator where
+    Random.shuffle does (checked at import: another Python version may shuffle otherwise)."""
+    for seed in range(20):
+        for size in (0, 1, 2, 3, 7, 112):
+            ours, theirs = Random(seed), Random(seed)
+            a, b = list(range(size)), list(range(size))
+            _random_shuffle(ours, a)
+            theirs.shuffle(b)
+            if a != b or ours.getstate() != theirs.getstate():
+                return False
+    return True
+
+
+_SHUFFLE_INLINE = _check_shuffle()
 
 
 def _choice(rng: RNG, options: list[Any], ev: list[Event]) -> Any:
