@@ -17,6 +17,7 @@ from . import actions as A
 from . import errors as E
 from .actions import Action, Pick
 from .cards import (
+    DECK_SIZE,
     DRAW4,
     DRAW_AMOUNT,
     FORCE_SWAP,
@@ -645,7 +646,7 @@ def _do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     card = a.card
     if state.house:
         _check_house_play(state, card)
-    if card is None or card not in state.seats[seat].hand:
+    if card is None or card not in seats[seat].hand:
         raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
     return _play_card(state, seat, card, a.target, a.uno, rng, ev)
 
@@ -782,8 +783,8 @@ def _play_card(
     ev.append(event)
     # _hand_changed, inlined
     me.uno = False
-    me.exposed = len(me.hand) == 1
-    if me.mercy_used and len(me.hand) < MERCY_MIN:
+    me.exposed = len(hand) == 1
+    if me.mercy_used and len(hand) < MERCY_MIN:
         me.mercy_used = False
     if kind in DRAW_AMOUNT:  # _effect's first branch, called directly
         _draw_effect(s, seat, kind, DRAW_AMOUNT[kind], going_out, rng, ev)
@@ -1401,13 +1402,23 @@ def _random_shuffle(rng: Random, x: list[Any]) -> None:
     (``SystemRandom`` in production, replays) shuffles itself.
     """
     getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    steps = _SHUFFLE_STEPS.get(len(x)) or _shuffle_steps(len(x))
+    for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+# List length -> the steps of its shuffle: (position i, i + 1, the bits of i + 1), worked out once
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    steps = tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    if size <= 2 * DECK_SIZE:  # the deck, reshuffled discards: a bounded cache
+        _SHUFFLE_STEPS[size] = steps
+    return steps
 
 
 def _check_shuffle() -> bool:

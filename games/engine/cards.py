@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from sys import intern
 
 WILD = "wild"
 DRAW2 = "draw2"
@@ -73,15 +74,22 @@ DEFAULT_PRESET = "standard"
 @cache
 def _card_ids(preset: str) -> tuple[str, ...]:
     deck = PRESETS[preset].deck
-    return tuple(f"{kind}-{n}" for kind in CARD_TYPES for n in range(1, deck.get(kind, 0) + 1))
+    return tuple(
+        intern(f"{kind}-{n}") for kind in CARD_TYPES for n in range(1, deck.get(kind, 0) + 1)
+    )
 
 
 # Card id -> type. Every preset's ids are filled in at import so the engine's hot loops can read
 # this dict directly (``TYPE_OF.get(card) or card_type(card)``) instead of parsing ids; any other
 # id (a scenario's, a stored state's) is parsed by card_type on first sight and remembered. The
 # types are the constants above (same objects), so comparing them is an identity check.
+#
+# Every preset's ids are interned (here and in _card_ids): ``wild-1`` is then one string object
+# in both presets, in the deck, the hands, TYPE_OF and the actions legal_actions prebuilds, so the
+# engine's ``card in hand``, ``hand.remove(card)`` and dict lookups match it by identity instead
+# of comparing characters (each preset used to make its own copy of every id).
 TYPE_OF: dict[str, str] = {
-    f"{kind}-{n}": kind
+    intern(f"{kind}-{n}"): kind
     for preset in PRESETS.values()
     for kind in CARD_TYPES
     for n in range(1, preset.deck.get(kind, 0) + 1)
