@@ -74,6 +74,7 @@ def test_the_route_list_is_what_these_tests_expect() -> None:
     assert names == {
         "games",
         "games-open",
+        "games-options",
         "games-join-by-invite",
         "game",
         "game-join",
@@ -89,7 +90,7 @@ def test_the_route_list_is_what_these_tests_expect() -> None:
         "game-bot",
         "game-reclaim",
     }
-    assert len(ROUTES) == 17  # games/ answers GET and POST, every other route one method
+    assert len(ROUTES) == 18  # games/ answers GET and POST, every other route one method
 
 
 @pytest.mark.parametrize(("name", "method", "takes_id"), ROUTES, ids=lambda v: str(v))
