@@ -1,7 +1,7 @@
 """``manage.py simulate``: an arena of bots on the pure engine (games/bots/arena.py).
 
     python manage.py simulate --games 2000 --players 2 --bots heuristic,random
-    python manage.py simulate --games 1000 --players 2 --bots expert,heuristic --jobs 2
+    python manage.py simulate --games 1000 --players 2 --bots expert,heuristic --playouts 16
     python manage.py simulate --games 2000 --players 2 --ablation
 
 Bots decide through ``games.bots.decide`` exactly as the Celery task does; no database is used.
