@@ -400,14 +400,14 @@ def playout_policy(s: State, me: int) -> Action | None:
             return ATTACK_RANK[kind]
         return PLAIN_RANK.get(kind, 4)
 
-    kind = min(counts, key=rank)  # type: ignore[arg-type]
-    target = None
-    if kind is TARGETED_DRAW2:
-        target = _shortest(s, me, opponents)
-    elif kind is FORCE_SWAP:
+    best: str = min(counts, key=rank)  # type: ignore[arg-type,assignment]  # no None: checked above
+    aim: int | None = None
+    if best is TARGETED_DRAW2:
+        aim = _shortest(s, me, opponents)
+    elif best is FORCE_SWAP:
         candidates = [i for i in opponents if swappable(i)]
-        target = _shortest(s, me, candidates) if candidates else None
-    return play(kind, target)
+        aim = _shortest(s, me, candidates) if candidates else None
+    return play(best, aim)
 
 
 def _opponents(s: State, me: int) -> list[int]:
