@@ -110,14 +110,27 @@ def game_summary(game: Game, seats: list[Seat], user: User) -> dict[str, Any]:
     }
 
 
+# Set by games.services on the instance it has just saved: its seats (with users) and its state.
+_FOR_VIEW = "_seats_and_state_for_view"
+
+
+def remember_for_view(game: Game, seats: list[Seat], state: State) -> None:
+    """Let ``game_view`` of this instance use the seats and the state a move just saved instead
+    of reading them again. Only the service that saved them may call this."""
+    setattr(game, _FOR_VIEW, (seats, state))
+
+
 def game_view(game: Game, user: User) -> dict[str, Any]:
-    """Everything ``user`` may see of ``game``: two queries whatever the game's length."""
-    seats = list(game.seats.select_related("user"))
+    """Everything ``user`` may see of ``game``: two queries whatever the game's length, none
+    right after a move (see remember_for_view)."""
+    remembered: tuple[list[Seat], State] | None = getattr(game, _FOR_VIEW, None)
+    seats = remembered[0] if remembered else list(game.seats.select_related("user"))
     data = game_summary(game, seats, user)
     mine = next((s for s in seats if s.user_id == user.pk), None)
     table = None
     if game.state is not None and mine is not None and mine.position is not None:
-        table = engine.view(State.from_dict(game.state), mine.position)
+        state = remembered[1] if remembered else State.from_dict(game.state)
+        table = engine.view(state, mine.position)
     data["table"] = table
     return data
 

@@ -21,7 +21,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from config.errors import ServiceError
-from games import bots, engine, live
+from games import bots, engine, live, selectors
 from games.bots import schedule
 from games.engine import Action, EngineError, State
 from games.engine.actions import LEAVE, NEXT_ROUND, PLAYER_ACTIONS, SYSTEM_ACTIONS
@@ -517,6 +517,9 @@ def _save_state(
     )
     transaction.on_commit(partial(live.publish, game.pk, game.version))
     _schedule_bots(game, state, seats)
+    # The answer to the move is this game's view: it needs neither the seats again nor the
+    # state parsed back from the JSON just written (selectors.game_view).
+    selectors.remember_for_view(game, seats, state)
 
 
 def _set_deadline(game: Game, current: Seat | None, now: datetime) -> None:

@@ -30,7 +30,9 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         if len(header) != 2:
             raise exceptions.AuthenticationFailed("Invalid Authorization header.")
         raw = header[1].decode(errors="replace")
-        token = ApiToken.objects.select_related("user").filter(key_hash=hash_token(raw)).first()
+        # A slice, not .first(): key_hash is unique, and .first() would add an ORDER BY.
+        found = ApiToken.objects.select_related("user").filter(key_hash=hash_token(raw))[:1]
+        token = next(iter(found), None)
         if token is None or not token.is_live or not token.user.is_active:
             raise exceptions.AuthenticationFailed("Invalid, expired or revoked token.")
         now = timezone.now()

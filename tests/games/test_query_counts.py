@@ -22,9 +22,9 @@ pytestmark = API_TESTS
 
 # Pinned after measuring (identical on SQLite and PostgreSQL).
 VIEW_QUERIES = 3  # token, the game (if visible to me), seats with their users
-# token, savepoint, game FOR UPDATE, seats, insert move, update game, release savepoint, seats
-# with users (to render the view)
-ACTION_QUERIES = 8
+# token, savepoint, game FOR UPDATE, seats, insert move, update game, release savepoint (the
+# view in the answer reuses the seats and the state the move just saved)
+ACTION_QUERIES = 7
 # Three more when the action passes the turn, written in the move's transaction
 # (notifications.outbox): the next player's "your turn" inbox row, and whether they have push
 # subscriptions and webhook endpoints (one query per such channel). Players with a verified
