@@ -733,12 +733,28 @@ def verify(tables: list[Table], stats: Stats) -> list[str]:
     turn = {
         str(pk): s for pk, s in Game.objects.filter(pk__in=games).values_list("pk", "turn_seconds")
     }
-    player_moves = dict(
-        Move.objects.filter(game_id__in=games, seat__isnull=False)
-        .values("game_id")
-        .annotate(n=Count("id"))
-        .values_list("game_id", "n")
-    )
+    # A seat that timed out max_timeouts times in a row is played by a bot (the default
+    # timeout policy) until its player acts again: the bot's moves are nobody's answers.
+    player_moves: Counter[uuid.UUID] = Counter()
+    bot_moves = 0
+    bots: dict[uuid.UUID, set[int]] = {}
+    for game_id, seat, events in (
+        Move.objects.filter(game_id__in=games)
+        .order_by("game_id", "number")
+        .values_list("game_id", "seat", "events")
+    ):
+        played_by_bot = bots.setdefault(game_id, set())
+        for event in events:
+            if event.get("type") == "seat_reclaimed":
+                played_by_bot.discard(event.get("seat"))
+        if seat is not None and seat in played_by_bot:
+            bot_moves += 1
+        elif seat is not None:
+            player_moves[game_id] += 1
+        for event in events:
+            if event.get("type") == "bot_took_over":
+                played_by_bot.add(event.get("seat"))
+    stats.events[("all", "moves of bots playing timed-out seats")] = bot_moves
     for game in games:
         got = player_moves.get(uuid.UUID(game), 0)
         if got != stats.applied[game]:
