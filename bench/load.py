@@ -988,6 +988,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=0,
         help="CONN_MAX_AGE of the server (0: Django's advice under ASGI; see docs/performance.md)",
     )
+    p.add_argument(
+        "--db-pool",
+        type=int,
+        default=0,
+        help="DATABASE_POOL_SIZE of the server: pooled connections per process (0: none)",
+    )
     p.add_argument("--redis-url", help="use this Redis instead of a private redis-server")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--keep-db", action="store_true", help="do not drop the database")
@@ -1151,6 +1157,7 @@ def main(argv: list[str] | None = None) -> int:
                 "SECRET_KEY": "bench-load-not-a-secret",
                 "ALLOWED_HOSTS": "127.0.0.1,localhost",
                 "CONN_MAX_AGE": str(args.conn_max_age),
+                "DATABASE_POOL_SIZE": str(args.db_pool),
                 "THROTTLE_AUTH": "1000000/s",
                 "THROTTLE_ACTIONS": "1000000/s",
                 "THROTTLE_GAMES": "1000000/s",

@@ -120,6 +120,22 @@ CONN_MAX_AGE = env_int(
     min_value=0,
     help="Seconds to keep a PostgreSQL connection open (0: close after each request).",
 )
+# A pool per process hands each request an open connection and takes it back at the end, so
+# PostgreSQL does not start (and tear down) a backend per request; its maximum also bounds how
+# many requests of one process use the database at once (the others wait up to the timeout,
+# then get a 503). Django's pool needs CONN_MAX_AGE=0.
+DATABASE_POOL_SIZE = env_int(
+    "DATABASE_POOL_SIZE",
+    default=0,
+    min_value=0,
+    help="PostgreSQL connections pooled per process (0: no pool, one connection per request).",
+)
+DATABASE_POOL_TIMEOUT = env_int(
+    "DATABASE_POOL_TIMEOUT",
+    default=10,
+    min_value=1,
+    help="Seconds a request waits for a pooled connection before it is answered 503.",
+)
 
 # SQLite locks the whole file for writes. With the default DEFERRED transactions two requests can
 # both start reading, then both try to upgrade to a write lock, and one fails at once with
@@ -136,6 +152,17 @@ if DATABASE_URL:
     _database = dict(
         dj_database_url.parse(DATABASE_URL, conn_max_age=CONN_MAX_AGE, conn_health_checks=True)
     )
+    if DATABASE_POOL_SIZE and _database["ENGINE"] == "django.db.backends.postgresql":
+        if CONN_MAX_AGE:
+            raise ImproperlyConfigured("DATABASE_POOL_SIZE needs CONN_MAX_AGE=0.")
+        _database["OPTIONS"] = {
+            **_database.get("OPTIONS", {}),
+            "pool": {
+                "min_size": min(2, DATABASE_POOL_SIZE),
+                "max_size": DATABASE_POOL_SIZE,
+                "timeout": DATABASE_POOL_TIMEOUT,
+            },
+        }
 else:
     _database = {"ENGINE": "django.db.backends.sqlite3", "NAME": SQLITE_PATH}
 if _database["ENGINE"] == "django.db.backends.sqlite3":

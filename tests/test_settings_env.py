@@ -26,6 +26,8 @@ SETTINGS_VARIABLES = [
     "DATABASE_URL",
     "SQLITE_PATH",
     "CONN_MAX_AGE",
+    "DATABASE_POOL_SIZE",
+    "DATABASE_POOL_TIMEOUT",
     "REDIS_URL",
     "CORS_ALLOWED_ORIGINS",
     "EMAIL_BACKEND",
@@ -184,6 +186,34 @@ def test_postgres_database_url_is_parsed(monkeypatch: pytest.MonkeyPatch) -> Non
     assert (database["USER"], database["PASSWORD"]) == ("alice", "pw")
     assert database["CONN_MAX_AGE"] == 120
     assert "transaction_mode" not in database.get("OPTIONS", {})
+
+
+def test_a_pool_size_pools_postgresql_connections(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded = load_settings(
+        monkeypatch, DATABASE_URL="postgres://alice:pw@db.internal:6543/uno", DATABASE_POOL_SIZE="8"
+    )
+    database = loaded["DATABASES"]["default"]
+    assert database["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 8, "timeout": 10}
+    assert database["CONN_MAX_AGE"] == 0
+    # Broken pooled connections (a restarted server) are replaced on checkout.
+    assert database["CONN_HEALTH_CHECKS"] is True
+
+
+def test_no_pool_by_default_and_never_for_sqlite(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded = load_settings(monkeypatch, DATABASE_URL="postgres://alice:pw@db.internal:6543/uno")
+    assert "pool" not in loaded["DATABASES"]["default"].get("OPTIONS", {})
+    loaded = load_settings(monkeypatch, DATABASE_POOL_SIZE="8")
+    assert "pool" not in loaded["DATABASES"]["default"]["OPTIONS"]
+
+
+def test_a_pool_refuses_persistent_connections(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_SIZE needs CONN_MAX_AGE=0"):
+        load_settings(
+            monkeypatch,
+            DATABASE_URL="postgres://alice:pw@db.internal:6543/uno",
+            DATABASE_POOL_SIZE="8",
+            CONN_MAX_AGE="60",
+        )
 
 
 def test_sqlite_default_makes_concurrent_writers_wait(monkeypatch: pytest.MonkeyPatch) -> None:

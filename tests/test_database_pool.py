@@ -1,0 +1,43 @@
+"""DATABASE_POOL_SIZE: pooled PostgreSQL connections are handed back and reused.
+
+On PostgreSQL this opens a pooled connection to the test database next to the test's own and
+checks that a closed connection goes back to the pool: the next one is the same server backend.
+SQLite has nothing to pool, and the settings never give it a pool.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.db.utils import ConnectionHandler
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_closed_connection_goes_back_to_the_pool() -> None:
+    if connection.vendor != "postgresql":
+        assert "pool" not in connection.settings_dict.get("OPTIONS", {})
+        return
+    pooled = {
+        **connection.settings_dict,
+        "CONN_MAX_AGE": 0,
+        "OPTIONS": {
+            **connection.settings_dict.get("OPTIONS", {}),
+            "pool": {"min_size": 1, "max_size": 2, "timeout": 5},
+        },
+    }
+    handler = ConnectionHandler({"default": connection.settings_dict, "pooled": pooled})
+    db = handler["pooled"]
+    try:
+        backends = []
+        for _ in range(3):
+            with db.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                backends.append(cursor.fetchone()[0])
+            db.close()  # what the end of a request does
+        assert len(set(backends)) == 1, backends
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            assert cursor.fetchone()[0] not in backends
+    finally:
+        db.close_pool()
