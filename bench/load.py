@@ -300,8 +300,6 @@ def expected(kind: str, status: int, code: str) -> bool:
     if status == 304:
         return kind.startswith("view")
     if status == 409:
-        if kind == "resend" and code == "request_in_progress":
-            return True  # the unanswered first request is still running: resent again shortly
         return kind in ("action", "catch", "replay", "resend") and code in INTENDED_409
     return False
 
@@ -378,10 +376,7 @@ class Client:
             # No answer (the connection broke or timed out): the action may or may not have been
             # applied. A correct client sends the same key and body again; the server answers
             # with the stored response, or applies it now, never twice.
-            if not (
-                status == 0
-                or (first == 0 and status == 409 and _code(data) == "request_in_progress")
-            ):
+            if status != 0:
                 break
             await asyncio.sleep(0.5 * attempt)
             self.stats.events[(self.stats.phase, "actions resent after no answer")] += 1

@@ -1,8 +1,11 @@
 """Idempotency-Key handling: a retried request gets the first response, never a second effect.
 
-The record is claimed in its own short transaction (so a concurrent duplicate sees it at once),
-and the response is stored in the same transaction as the move itself: either both are committed
-or neither is, so a crash in between cannot apply a move without remembering its answer.
+The key is looked up, the work done and its answer recorded in one transaction, so the answer
+and the move commit together or not at all: a crash (or a lost database) in between leaves
+neither, and the retry simply runs. Two copies of a request running at once both find no record;
+the action's game row lock makes the second wait for the first, and the unique (user, key)
+constraint makes the second's record fail once the first has committed: its whole transaction
+(its move too, if it made one) is rolled back and it answers with the first one's stored answer.
 """
 
 from __future__ import annotations
@@ -21,8 +24,6 @@ from config.errors import ServiceError, error_body
 from games.models import IdempotencyRecord
 from players.models import User
 
-# A claim older than this belongs to a request that died; a retry may take it over.
-STALE_AFTER = timedelta(seconds=60)
 MAX_KEY_LENGTH = 128
 
 
@@ -42,62 +43,62 @@ def request_hash(body: Any) -> str:
 def run_once(
     *, user: User, key: str, body: Any, work: Callable[[], tuple[int, dict[str, Any]]]
 ) -> tuple[int, dict[str, Any], bool]:
-    """Run ``work`` at most once per (user, key). Returns (status, body, replayed)."""
+    """Run ``work`` at most once per (user, key). Returns (status, body, replayed).
+
+    A ServiceError from ``work`` is an answer like any other, recorded and replayed for the same
+    key: ``work`` must undo its own writes when it raises one (``games.services.act`` runs in
+    ``transaction.atomic``, a savepoint here)."""
     if not key or len(key) > MAX_KEY_LENGTH:
         raise ServiceError(
             "invalid_idempotency_key", f"Idempotency-Key is 1 to {MAX_KEY_LENGTH} characters.", 400
         )
     digest = request_hash(body)
-    record = _claim(user, key, digest)
-    if record.status == IdempotencyRecord.DONE:
-        return _replay(record)
-    with transaction.atomic():
-        # The row lock orders this run after a request that was taken over as stale but was
-        # only slow: if that one finished meanwhile, its answer stands and nothing runs again.
-        current = IdempotencyRecord.objects.select_for_update().get(pk=record.pk)
-        if current.status == IdempotencyRecord.DONE:
-            return _replay(current)
-        try:
-            status, payload = work()
-        except ServiceError as exc:
-            status, payload = exc.status, error_body(exc.code, exc.message, exc.details)
-        record.status = IdempotencyRecord.DONE
-        record.response_status = status
-        record.response_body = json.loads(json.dumps(payload, default=str))
-        record.save(update_fields=["status", "response_status", "response_body"])
+    try:
+        with transaction.atomic():
+            found = _recorded(user, key, digest)
+            if found is not None:
+                return _replay(found)
+            try:
+                status, payload = work()
+            except ServiceError as exc:
+                status, payload = exc.status, error_body(exc.code, exc.message, exc.details)
+            IdempotencyRecord.objects.create(
+                user=user,
+                key=key,
+                request_hash=digest,
+                status=IdempotencyRecord.DONE,
+                response_status=status,
+                response_body=json.loads(json.dumps(payload, default=str)),
+            )
+    except IntegrityError:
+        # The same request, run at the same time, committed its answer first; this one's work
+        # went with the rolled-back transaction.
+        found = _recorded(user, key, digest)
+        if found is None:
+            raise
+        return _replay(found)
     return status, payload, False
 
 
-def _replay(record: IdempotencyRecord) -> tuple[int, dict[str, Any], bool]:
-    return record.response_status or 200, record.response_body or {}, True
-
-
-def _claim(user: User, key: str, digest: str) -> IdempotencyRecord:
-    try:
-        with transaction.atomic():
-            return IdempotencyRecord.objects.create(user=user, key=key, request_hash=digest)
-    except IntegrityError:
-        pass
-    record = IdempotencyRecord.objects.get(user=user, key=key)
+def _recorded(user: User, key: str, digest: str) -> IdempotencyRecord | None:
+    """The stored answer for this key, if any; 422 when the key came with another body."""
+    # A slice, not .first(): (user, key) is unique, and .first() would add an ORDER BY.
+    record = next(iter(IdempotencyRecord.objects.filter(user=user, key=key)[:1]), None)
+    if record is None:
+        return None
     if record.request_hash != digest:
         raise ServiceError(
             "idempotency_key_reused",
             "This Idempotency-Key was used with a different request body.",
             422,
         )
-    if record.status == IdempotencyRecord.IN_PROGRESS:
-        cutoff = timezone.now() - STALE_AFTER
-        # Compare-and-set: of several retries of a dead request, exactly one takes it over.
-        taken = IdempotencyRecord.objects.filter(
-            pk=record.pk, status=IdempotencyRecord.IN_PROGRESS, created_at__lt=cutoff
-        ).update(created_at=timezone.now())
-        if not taken:
-            record.refresh_from_db()
-            if record.status == IdempotencyRecord.DONE:
-                return record
-            raise ServiceError(
-                "request_in_progress",
-                "A request with this Idempotency-Key is still being processed; retry shortly.",
-                409,
-            )
+    if record.status != IdempotencyRecord.DONE:
+        # A claim written by a release that claimed keys before running the work (a request
+        # that died); nothing of it was committed but the claim.
+        record.delete()
+        return None
     return record
+
+
+def _replay(record: IdempotencyRecord) -> tuple[int, dict[str, Any], bool]:
+    return record.response_status or 200, record.response_body or {}, True

@@ -21,7 +21,6 @@ from django.conf import settings
 from rest_framework.test import APIClient
 
 from games import services
-from games.idempotency import request_hash
 from games.models import Game, IdempotencyRecord, Move
 from players.models import ApiToken
 from tests.games.conftest import (
@@ -516,21 +515,18 @@ def test_a_key_reused_for_another_game_is_422(table: Table) -> None:
     assert Game.objects.values_list("version", flat=True).get(pk=other) == before
 
 
-def test_a_key_still_in_progress_is_409(table: Table) -> None:
+def test_a_key_recorded_for_another_body_is_422(table: Table) -> None:
     IdempotencyRecord.objects.create(
         user=table.mover.user,
-        key="running",
+        key="used",
         request_hash="0" * 64,
+        status=IdempotencyRecord.DONE,
+        response_status=200,
+        response_body={},
     )
     before = table.state()
-    response = table.mover.act(table.game_id, {"type": "draw"}, **{"Idempotency-Key": "running"})
-    # Another body's claim: reused; the same body's claim: in progress. Either way nothing moves.
+    response = table.mover.act(table.game_id, {"type": "draw"}, **{"Idempotency-Key": "used"})
     assert_refused(response, 422, "idempotency_key_reused")
-    IdempotencyRecord.objects.filter(key="running").update(
-        request_hash=request_hash({"game": table.game_id, "type": "draw"})
-    )
-    response = table.mover.act(table.game_id, {"type": "draw"}, **{"Idempotency-Key": "running"})
-    assert_refused(response, 409, "request_in_progress")
     assert table.state() == before
 
 

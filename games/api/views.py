@@ -547,8 +547,7 @@ class ActionView(APIView):
                     404: NO_GAME,
                     409: _error(
                         "`version_conflict` (details.current_version: reload and decide "
-                        "again), `request_in_progress` (same Idempotency-Key still running: "
-                        "retry shortly), `game_not_started`, `game_over` or `not_in_game`."
+                        "again), `game_not_started`, `game_over` or `not_in_game`."
                     ),
                     422: _error(
                         "The rules refuse the action: an engine code such as `not_your_turn`, "

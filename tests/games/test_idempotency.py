@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from games.idempotency import request_hash
 from games.models import Game, IdempotencyRecord, Move
@@ -100,32 +98,18 @@ def test_keys_belong_to_one_user(alice: Player, bob: Player, game: str) -> None:
     assert error_code(response) == "not_your_turn"
 
 
-def test_a_request_still_in_progress_is_answered_409(alice: Player, bob: Player, game: str) -> None:
+def test_a_claim_left_by_an_older_release_does_not_block_the_key(
+    alice: Player, bob: Player, game: str
+) -> None:
+    """Releases before this one claimed a key before running the request; a claim left by a
+    request that died then is no answer, and the retry runs."""
     mover, _ = roles(game, alice, bob)
     body = {"type": "draw"}
     IdempotencyRecord.objects.create(
-        user=mover.user, key=KEY, request_hash=request_hash({"game": game, **body})
-    )
-    before = moves(game)
-
-    response = mover.act(game, body, **{"Idempotency-Key": KEY})
-
-    assert response.status_code == 409, response.content
-    assert error_code(response) == "request_in_progress"
-    assert moves(game) == before
-    assert IdempotencyRecord.objects.get(user=mover.user, key=KEY).status == "in_progress"
-
-
-def test_a_claim_left_by_a_request_that_died_is_taken_over(
-    alice: Player, bob: Player, game: str
-) -> None:
-    mover, _ = roles(game, alice, bob)
-    body = {"type": "draw"}
-    record = IdempotencyRecord.objects.create(
-        user=mover.user, key=KEY, request_hash=request_hash({"game": game, **body})
-    )
-    IdempotencyRecord.objects.filter(pk=record.pk).update(
-        created_at=timezone.now() - timedelta(minutes=2)
+        user=mover.user,
+        key=KEY,
+        request_hash=request_hash({"game": game, **body}),
+        status=IdempotencyRecord.IN_PROGRESS,
     )
     before = moves(game)
 
@@ -134,13 +118,72 @@ def test_a_claim_left_by_a_request_that_died_is_taken_over(
     assert response.status_code == 200, response.content
     assert "Idempotent-Replayed" not in response
     assert moves(game) == before + 1
-    record.refresh_from_db()
-    assert record.status == IdempotencyRecord.DONE
-    assert record.response_status == 200
+    record = IdempotencyRecord.objects.get(user=mover.user, key=KEY)
+    assert (record.status, record.response_status) == (IdempotencyRecord.DONE, 200)
     replay = mover.act(game, body, **{"Idempotency-Key": KEY})
     assert replay["Idempotent-Replayed"] == "true"
     assert replay.json() == response.json()
     assert moves(game) == before + 1
+
+
+def test_a_duplicate_that_finishes_second_is_undone_and_answers_with_the_first(
+    alice: Player, bob: Player, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two copies of one request at once: both look the key up before either has committed.
+    The one whose answer is recorded second has its move rolled back and replays the first's."""
+    from games import idempotency
+
+    mover, _ = roles(game, alice, bob)
+    body = {"type": "draw"}
+    first = mover.act(game, body, **{"Idempotency-Key": KEY})
+    assert first.status_code == 200
+    after_first = (moves(game), Game.objects.get(pk=game).version)
+    real_recorded = idempotency._recorded
+    lookups: list[int] = []
+
+    def not_committed_yet(*args: Any) -> IdempotencyRecord | None:
+        lookups.append(1)
+        # The copy's first look happens before the first request has committed.
+        return None if len(lookups) == 1 else real_recorded(*args)
+
+    monkeypatch.setattr(idempotency, "_recorded", not_committed_yet)
+    from games import services
+
+    real_act = services.act
+    made: list[int] = []
+
+    def act(**kwargs: Any) -> Game:
+        made.append(real_act(**kwargs).version)
+        return Game.objects.get(pk=game)
+
+    monkeypatch.setattr(services, "act", act)
+    # The copy sends "pass" under the same key only so that its own move is legal: what is
+    # compared is the key's (user, key) record, and the body check is the real one's.
+    monkeypatch.setattr(idempotency, "request_hash", lambda body: "same")
+    IdempotencyRecord.objects.filter(user=mover.user, key=KEY).update(request_hash="same")
+    second = mover.act(game, {"type": "pass"}, **{"Idempotency-Key": KEY})
+
+    assert len(lookups) == 2
+    assert made == [after_first[1] + 1]  # the copy's move was made, then rolled back
+    assert second.status_code == 200
+    assert second["Idempotent-Replayed"] == "true"
+    assert second.json() == first.json()
+    assert (moves(game), Game.objects.get(pk=game).version) == after_first
+
+
+def test_an_integrity_error_of_the_work_itself_is_not_swallowed(
+    alice: Player, bob: Player, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import IntegrityError
+
+    from games import idempotency
+
+    def broken() -> tuple[int, dict[str, Any]]:
+        raise IntegrityError("not a duplicate key")
+
+    with pytest.raises(IntegrityError):
+        idempotency.run_once(user=alice.user, key=KEY, body={}, work=broken)
+    assert not IdempotencyRecord.objects.exists()
 
 
 def test_a_refused_action_is_replayed_with_the_same_status_and_body(
@@ -192,38 +235,3 @@ def test_an_empty_or_overlong_key_is_refused(
     assert error_code(response) == "invalid_idempotency_key"
     assert moves(game) == before
     assert not IdempotencyRecord.objects.exists()
-
-
-def test_a_slow_request_that_finishes_after_a_takeover_keeps_its_answer(
-    alice: Player, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A claim taken over as stale may belong to a request that was only slow: when that one
-    finishes first, the retry returns its answer instead of running (and overwriting) again."""
-    from games import idempotency
-
-    record = IdempotencyRecord.objects.create(user=alice.user, key=KEY, request_hash="h")
-    IdempotencyRecord.objects.filter(pk=record.pk).update(
-        created_at=timezone.now() - timedelta(minutes=2)
-    )
-    real_claim = idempotency._claim
-
-    def claim_then_the_slow_one_finishes(*args: Any) -> IdempotencyRecord:
-        claimed = real_claim(*args)
-        IdempotencyRecord.objects.filter(pk=claimed.pk).update(
-            status=IdempotencyRecord.DONE, response_status=200, response_body={"first": True}
-        )
-        return claimed
-
-    monkeypatch.setattr(idempotency, "_claim", claim_then_the_slow_one_finishes)
-    monkeypatch.setattr(idempotency, "request_hash", lambda body: "h")
-    ran: list[int] = []
-
-    def work() -> tuple[int, dict[str, Any]]:
-        ran.append(1)
-        return 200, {"second": True}
-
-    status, body, replayed = idempotency.run_once(user=alice.user, key=KEY, body={}, work=work)
-
-    assert (status, body, replayed) == (200, {"first": True}, True)
-    assert ran == []
-    assert IdempotencyRecord.objects.get(pk=record.pk).response_body == {"first": True}

@@ -31,6 +31,9 @@ ACTION_QUERIES = 7
 # e-mail address, a subscription or an endpoint add two: their notification preferences and the
 # delivery rows.
 TURN_PASSING_ACTION_QUERIES = ACTION_QUERIES + 3
+# With an Idempotency-Key: the key's lookup and its record, in the move's own transaction (here
+# a savepoint and its release: the test runs inside a transaction).
+KEYED_ACTION_QUERIES = ACTION_QUERIES + 4
 EVENTS_QUERIES = 4  # token, the game (if visible to me), my seat, one page of moves
 LIST_QUERIES = 4  # token, the games, their seats, the seats' users
 
@@ -113,7 +116,13 @@ def test_the_game_view_and_an_action_take_the_same_queries_whatever_the_history(
         lambda: mover.act(game, {"type": "pass"}),
     )
     assert Game.objects.get(pk=game).version == version + 2
-    measure(django_assert_num_queries, VIEW_QUERIES, lambda: mover.view(game))
+    mover = alice if Game.objects.get(pk=game).current_user_id == alice.user.pk else bob
+    measure(
+        django_assert_num_queries,
+        KEYED_ACTION_QUERIES,
+        lambda: mover.act(game, {"type": "draw"}, **{"Idempotency-Key": "counted"}),
+    )
+    measure(django_assert_num_queries, VIEW_QUERIES, lambda: alice.view(game))
 
 
 def test_an_events_page_takes_the_same_queries_whatever_the_history(

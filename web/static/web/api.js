@@ -51,8 +51,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * One request. `path` is relative to /api/v1/. Options:
  * - body: sent as JSON; method defaults to POST when there is a body.
- * - key: an Idempotency-Key (actions); network errors and `request_in_progress` are retried
- *   with the same key and body.
+ * - key: an Idempotency-Key (actions); network errors are retried with the same key and body
+ *   (the server answers a retry with the first answer, or applies it if the first never was).
  * - raw: return the Response itself (ETag, streams) instead of parsed JSON.
  */
 export async function request(path, options = {}) {
@@ -83,13 +83,6 @@ export async function request(path, options = {}) {
         continue;
       }
       throw new ApiError(0, "network", error.message);
-    }
-    if (key && response.status === 409 && attempt < 5) {
-      const data = await response.clone().json().catch(() => null);
-      if (data && data.error && data.error.code === "request_in_progress") {
-        await sleep(1000);
-        continue;
-      }
     }
     break;
   }
