@@ -136,11 +136,8 @@ class _Batch:
 def _process(claimed: list[Delivery], claim: uuid.UUID, now: datetime) -> int:
     prefs = preferences_of({d.notification.user_id for d in claimed})
     users = list({d.notification.user_id: d.notification.user for d in claimed}.values())
-    reachable: set[tuple[int, str]] = set()
-    for name in {d.channel for d in claimed}:
-        channel = channels.get(name)
-        if channel is not None:
-            reachable |= {(user_id, name) for user_id in channel.reachable_among(users)}
+    used = [channels.get(name) for name in {d.channel for d in claimed}]
+    reachable = channels.reachable(users, [c for c in used if c is not None])
     batches: dict[tuple[int, str, str], _Batch] = {}
     for delivery in claimed:
         notification = delivery.notification

@@ -59,11 +59,7 @@ def write(
         for p in planned
     )
     users = {p.user.pk: p.user for p in planned}.values()
-    reachable = {
-        (user_id, channel.name)
-        for channel in channels.all_channels()
-        for user_id in channel.reachable_among(users)
-    }
+    reachable = channels.reachable(users)
     if not reachable:
         return notifications
     prefs = preferences_of({uid for uid, _ in reachable})

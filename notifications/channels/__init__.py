@@ -9,9 +9,16 @@ preferences API lists its switches.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from importlib import import_module
+from typing import TYPE_CHECKING
+
+from django.db.models import CharField, Value
 
 from notifications.channels.base import Channel, Item, Message, PermanentDeliveryError
+
+if TYPE_CHECKING:
+    from players.models import User
 
 # Modules that register a channel when imported, in the order preference screens show them.
 BUILTIN = [
@@ -46,6 +53,32 @@ def all_channels() -> list[Channel]:
     return list(_registry.values())
 
 
+def reachable(
+    users: Collection[User], among: Iterable[Channel] | None = None
+) -> set[tuple[int, str]]:
+    """(user id, channel name) for each of ``users`` and each channel (of ``among``, default all)
+    that can reach them: one query, a UNION, for all the channels whose targets have a table of
+    their own (this runs in every turn-passing move's transaction), none for the others."""
+    found: set[tuple[int, str]] = set()
+    if not users:
+        return found
+    queries = []
+    for channel in all_channels() if among is None else among:
+        rows = channel.reachable_rows(users)
+        if rows is None:
+            found |= {(user.pk, channel.name) for user in users if channel.reachable(user)}
+        else:
+            # order_by(): a part of a UNION may not have an ORDER BY of its own.
+            queries.append(
+                rows.order_by()
+                .annotate(channel=Value(channel.name, output_field=CharField()))
+                .values_list("user_id", "channel")
+            )
+    if queries:
+        found |= set(queries[0].union(*queries[1:]))
+    return found
+
+
 def names() -> list[str]:
     return list(_registry)
 
@@ -65,6 +98,7 @@ __all__ = [
     "get",
     "load_builtin",
     "names",
+    "reachable",
     "register",
     "unregister",
 ]

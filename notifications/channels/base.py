@@ -19,6 +19,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    from django.db.models import QuerySet
+
     from players.models import User
 
 
@@ -111,15 +113,19 @@ class Channel:
         subscription). Decide from the user row, which is loaded already."""
         raise NotImplementedError
 
-    def reachable_among(self, users: Collection[User]) -> set[int]:
-        """The ids of ``users`` this channel can reach.
+    def reachable_rows(self, users: Collection[User]) -> QuerySet[Any] | None:
+        """For a channel whose targets live in a table of their own (push subscriptions, webhook
+        endpoints): the rows (with a ``user_id``) through which it reaches ``users``, unevaluated,
+        so that ``notifications.channels.reachable`` asks every such channel in one query.
+        None (the default): ``reachable`` decides from the user rows, with no query."""
+        return None
 
-        Called inside the move's transaction with every recipient of the move at once (and by
-        the relay before sending). The default asks ``reachable`` per user without queries; a
-        channel whose targets live in their own table (push subscriptions, webhook endpoints)
-        overrides this with one query for all of them, never one per user, and no network.
-        """
-        return {user.pk for user in users if self.reachable(user)}
+    def reachable_among(self, users: Collection[User]) -> set[int]:
+        """The ids of ``users`` this channel can reach. No network, and never a query per user."""
+        rows = self.reachable_rows(users) if users else None
+        if rows is None:
+            return {user.pk for user in users if self.reachable(user)}
+        return set(rows.values_list("user_id", flat=True).distinct())
 
     def send(self, message: Message) -> None:
         """Deliver ``message`` or raise (see the module docstring)."""

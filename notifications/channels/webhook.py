@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 import requests
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from config.errors import ServiceError
@@ -264,15 +264,8 @@ class WebhookChannel(Channel):
     def reachable(self, user: User) -> bool:
         return self.reachable_among([user]) == {user.pk}
 
-    def reachable_among(self, users: Collection[User]) -> set[int]:
-        if not users:
-            return set()
-        return set(
-            live_endpoints()
-            .filter(user_id__in=[u.pk for u in users])
-            .values_list("user_id", flat=True)
-            .distinct()
-        )
+    def reachable_rows(self, users: Collection[User]) -> QuerySet[WebhookEndpoint]:
+        return live_endpoints().filter(user_id__in=[u.pk for u in users])
 
     def send(self, message: Message) -> None:
         endpoints = [

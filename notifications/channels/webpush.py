@@ -28,6 +28,7 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from pywebpush import WebPushException, webpush
 
@@ -117,16 +118,12 @@ class WebPushChannel(Channel):
     def reachable(self, user: User) -> bool:
         return self.reachable_among([user]) == {user.pk}
 
-    def reachable_among(self, users: Collection[User]) -> set[int]:
-        # One query for all recipients. Without a VAPID key nothing is reachable: no deliveries
-        # are written that could never be sent.
-        if not users or vapid.current() is None:
-            return set()
-        return set(
-            PushSubscription.objects.filter(user_id__in=[u.pk for u in users if u.is_active])
-            .values_list("user_id", flat=True)
-            .distinct()
-        )
+    def reachable_rows(self, users: Collection[User]) -> QuerySet[PushSubscription]:
+        # Without a VAPID key nothing is reachable: no deliveries are written that could never
+        # be sent.
+        if vapid.current() is None:
+            return PushSubscription.objects.none()
+        return PushSubscription.objects.filter(user_id__in=[u.pk for u in users if u.is_active])
 
     def send(self, message: Message) -> None:
         keys = vapid.current()

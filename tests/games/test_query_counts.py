@@ -25,12 +25,11 @@ VIEW_QUERIES = 3  # token, the game (if visible to me), seats with their users
 # token, savepoint, game FOR UPDATE, seats, insert move, update game, release savepoint (the
 # view in the answer reuses the seats and the state the move just saved)
 ACTION_QUERIES = 7
-# Three more when the action passes the turn, written in the move's transaction
+# Two more when the action passes the turn, written in the move's transaction
 # (notifications.outbox): the next player's "your turn" inbox row, and whether they have push
-# subscriptions and webhook endpoints (one query per such channel). Players with a verified
-# e-mail address, a subscription or an endpoint add two: their notification preferences and the
-# delivery rows.
-TURN_PASSING_ACTION_QUERIES = ACTION_QUERIES + 3
+# subscriptions or webhook endpoints (one UNION query). Players with a verified e-mail address,
+# a subscription or an endpoint add two: their notification preferences and the delivery rows.
+TURN_PASSING_ACTION_QUERIES = ACTION_QUERIES + 2
 # With an Idempotency-Key: the key's lookup and its record, in the move's own transaction (here
 # a savepoint and its release: the test runs inside a transaction).
 KEYED_ACTION_QUERIES = ACTION_QUERIES + 4
