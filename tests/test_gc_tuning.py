@@ -1,0 +1,38 @@
+"""The web entry points freeze the start-up heap and raise the young generation's threshold
+(config/gc_tuning.py), in a fresh interpreter as a server process would import them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from config.gc_tuning import GEN0_THRESHOLD
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBE = """
+import gc, json, importlib, sys
+importlib.import_module(sys.argv[1])
+print(json.dumps({"frozen": gc.get_freeze_count(), "threshold": gc.get_threshold(),
+                  "views": "games.api.views" in sys.modules}))
+"""
+
+
+@pytest.mark.parametrize("module", ["config.asgi", "config.wsgi"])
+def test_the_entry_point_freezes_the_loaded_heap(module: str) -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, module],
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    probe = json.loads(out.stdout.strip().splitlines()[-1])
+    assert probe["views"], "the URL patterns' views are loaded before the freeze"
+    assert probe["frozen"] > 50_000, probe
+    assert probe["threshold"][0] == GEN0_THRESHOLD
