@@ -15,7 +15,8 @@ What it starts, all on this machine and all stopped again at the end (the databa
 * ``uvicorn config.asgi:application --workers 2`` with ``DEBUG=false``, ``BENCH_BASELINE=true``
   (config/bench_views.py), throttle rates far above the load, ``TURN_SECONDS_MIN=1`` and
   ``CONN_MAX_AGE=0`` (``--conn-max-age``: Django under ASGI runs each request in a thread of its
-  own, and a persistent connection per such thread is never reused, see docs/performance.md);
+  own, and a persistent connection per such thread is never reused, see docs/performance.md) and
+  a pool of ``--db-pool`` (10, as in docker-compose.yml) connections per process;
 * a Celery worker and Celery beat (the timer sweep every second times idle turns out; the
   notification relay runs too).
 
@@ -986,8 +987,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--db-pool",
         type=int,
-        default=0,
-        help="DATABASE_POOL_SIZE of the server: pooled connections per process (0: none)",
+        default=10,
+        help="DATABASE_POOL_SIZE of the server: pooled connections per process (0: none; "
+        "default 10, as docker-compose.yml)",
     )
     p.add_argument("--redis-url", help="use this Redis instead of a private redis-server")
     p.add_argument("--seed", type=int, default=0)
@@ -1130,7 +1132,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"- python: {platform.python_implementation()} {platform.python_version()}")
     print(
         f"- server: uvicorn --workers {args.workers}, celery worker (concurrency "
-        f"{args.celery_concurrency}) and beat, PostgreSQL and Redis on this machine"
+        f"{args.celery_concurrency}) and beat, PostgreSQL and Redis on this machine; "
+        f"DATABASE_POOL_SIZE={args.db_pool}, CONN_MAX_AGE={args.conn_max_age}"
     )
     print(f"- load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(flush=True)
