@@ -41,3 +41,33 @@ def test_a_closed_connection_goes_back_to_the_pool() -> None:
             assert cursor.fetchone()[0] not in backends
     finally:
         db.close_pool()
+
+
+def test_an_exhausted_pool_is_a_database_error_answered_503() -> None:
+    """A request that waits longer than DATABASE_POOL_TIMEOUT for a connection gets the
+    OperationalError that config/errors.py answers with 503 and Retry-After."""
+    from django.db import OperationalError
+
+    from config.errors import DATABASE_UNAVAILABLE
+
+    if connection.vendor != "postgresql":
+        return
+    pooled = {
+        **connection.settings_dict,
+        "CONN_MAX_AGE": 0,
+        "OPTIONS": {
+            **connection.settings_dict.get("OPTIONS", {}),
+            "pool": {"min_size": 1, "max_size": 1, "timeout": 0.5},
+        },
+    }
+    handler = ConnectionHandler({"default": connection.settings_dict, "exhausted": pooled})
+    holder = handler["exhausted"]
+    try:
+        holder.ensure_connection()  # takes the pool's only connection
+        waiter = handler.create_connection("exhausted")  # another thread's connection
+        with pytest.raises(OperationalError) as raised:
+            waiter.ensure_connection()
+        assert isinstance(raised.value, DATABASE_UNAVAILABLE)
+    finally:
+        holder.close()
+        holder.close_pool()
