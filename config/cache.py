@@ -7,6 +7,12 @@ accepted while Redis is down. Throttles let requests through meanwhile, which is
 After a failure the cache stays "down" for ``RETRY_AFTER_SECONDS`` and answers at once without
 trying, so a Redis that hangs rather than refuses costs one socket timeout per process per
 interval, not one per cache call.
+
+One client (and so one pool of Redis connections) and one "down" state per process and server,
+shared by every cache instance. Django makes a cache instance per thread, and under uvicorn each
+request runs in a thread of its own: with a client per instance every request opened a new Redis
+connection (and redis-py read its own version from the package metadata for it), which cost a
+bare API request about a sixth of its CPU, and a hanging Redis cost every request a timeout.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
@@ -32,14 +40,35 @@ RETRY_AFTER_SECONDS = 5.0
 UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
+@dataclass
+class _Shared:
+    """What every cache instance of one process for one server and options shares."""
+
+    client: Any  # django.core.cache.backends.redis.RedisCacheClient (thread-safe: a pool)
+    down_until: float = 0.0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_SHARED: dict[tuple[Any, ...], _Shared] = {}
+_SHARED_LOCK = threading.Lock()
+
+
 class FailOpenRedisCache(RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
-        self._down_until = 0.0
-        self._lock = threading.Lock()
+        key = (tuple(self._servers), repr(sorted(self._options.items())))
+        with _SHARED_LOCK:
+            shared = _SHARED.get(key)
+            if shared is None:
+                shared = _SHARED[key] = _Shared(self._class(self._servers, **self._options))
+        self._shared = shared
+
+    @cached_property
+    def _cache(self) -> Any:
+        return self._shared.client
 
     def is_down(self) -> bool:
-        return time.monotonic() < self._down_until
+        return time.monotonic() < self._shared.down_until
 
     def _guard(self, default: T, call: Callable[..., T], *args: Any) -> T:
         """``call(self, *args)`` (a RedisCache method), or ``default`` while Redis is down."""
@@ -48,9 +77,9 @@ class FailOpenRedisCache(RedisCache):
         try:
             return call(self, *args)
         except UNAVAILABLE as exc:
-            with self._lock:
+            with self._shared.lock:
                 first = not self.is_down()
-                self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
+                self._shared.down_until = time.monotonic() + RETRY_AFTER_SECONDS
             if first:
                 logger.warning("Redis cache unavailable (%s); failing open", exc.__class__.__name__)
             return default

@@ -3,6 +3,7 @@ relay fails quietly, and the move's notifications go out once Redis is back (the
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -110,3 +111,26 @@ def test_the_throttle_lets_requests_through_while_the_cache_is_down(
         caches = {"default": {"BACKEND": "config.cache.FailOpenRedisCache", "LOCATION": REFUSED}}
     with override_settings(CACHES=caches):
         assert [alice.get("/api/v1/games/").status_code for _ in range(2)] == answers
+
+
+def test_every_thread_shares_one_redis_client_and_its_down_state(redis_down: None) -> None:
+    """Django makes a cache instance per thread, and under uvicorn every request has a thread
+    of its own: the instances share one client (one connection pool) and one down state, so
+    a request neither opens a Redis connection of its own nor retries a Redis known down."""
+    from django.core.cache import caches
+
+    here = caches["default"]
+    assert here.get("anything", "default") == "default"  # refused: down from now on
+    seen: list[Any] = []
+
+    def in_another_thread() -> None:
+        there = caches["default"]
+        seen.extend([there, there._cache, there.is_down()])
+
+    thread = threading.Thread(target=in_another_thread)
+    thread.start()
+    thread.join()
+    there, client, down = seen
+    assert there is not here
+    assert client is here._cache
+    assert down is True
