@@ -282,6 +282,7 @@ class Stats:
         self.open_rate = 0.0
         self.poll_interval = 0.0
         self.stopped_at: datetime | None = None
+        self.cpu: dict[str, dict[str, float]] = {}  # phase -> process group -> CPU seconds
 
     def record(self, phase: str, kind: str, status: int, code: str, seconds: float) -> None:
         self.latency[(phase, kind)].append(seconds)
@@ -647,10 +648,52 @@ async def finish(stats: Stats, name: str, tasks: list[asyncio.Task[Any]]) -> Non
             stats.errors.append(f"{name}: client task failed: {task.exception()!r}")
 
 
+# CPU time, read from /proc, of each group of processes (name -> root pid; "client" is this
+# process alone, the others a process with all its descendants): the share of the two cores
+# each part used in a phase, whatever else the machine ran meanwhile.
+CPU_ROOTS: dict[str, int] = {}
+CPU_PHASES = ("baseline", "closed")
+
+
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds (user + system) so far per group in CPU_ROOTS, reaped children included."""
+    tick = os.sysconf("SC_CLK_TCK")
+    procs: dict[int, tuple[int, int]] = {}  # pid -> (parent, own + reaped children's ticks)
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            raw = Path(f"/proc/{entry.name}/stat").read_text()
+        except OSError:
+            continue  # gone meanwhile
+        fields = raw.rsplit(")", 1)[1].split()
+        procs[int(entry.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]))
+    children: dict[int, list[int]] = defaultdict(list)
+    for pid, (parent, _) in procs.items():
+        children[parent].append(pid)
+    out: dict[str, float] = {}
+    for name, root in CPU_ROOTS.items():
+        if name == "client":
+            own = Path(f"/proc/{root}/stat").read_text().rsplit(")", 1)[1].split()
+            out[name] = (int(own[11]) + int(own[12])) / tick
+            continue
+        total, todo = 0, [root]
+        while todo:
+            pid = todo.pop()
+            total += procs.get(pid, (0, 0))[1]
+            todo.extend(children.get(pid, ()))
+        out[name] = total / tick
+    return out
+
+
 async def phase(stats: Stats, name: str, seconds: float) -> None:
     stats.phase = name
     started = time.perf_counter()
+    before = cpu_seconds() if name in CPU_PHASES else {}
     await asyncio.sleep(seconds)
+    if before:
+        after = cpu_seconds()
+        stats.cpu[name] = {group: after[group] - before[group] for group in after}
     stats.window[name] = time.perf_counter() - started
     print(f"  {name}: {stats.window[name]:.1f} s", flush=True)
 
@@ -824,6 +867,26 @@ def ms(value: float) -> str:
     return f"{value * 1000:.1f}"
 
 
+def cpu_report(stats: Stats, closed: float, base: float, moves: float, baselines: float) -> None:
+    """Where the cores went in the two closed loops, and the CPU each move and each baseline
+    transaction cost: their ratio is what the throughput ratio would be on cores of its own."""
+    groups = list(stats.cpu["closed"])
+    print("\nCPU (cores in use, from /proc; 2 cores = 2.00) and CPU ms per accepted request:\n")
+    print("| phase | " + " | ".join(groups) + " | all | ms per request |")
+    print("|---|" + "---:|" * (len(groups) + 2))
+    per: dict[str, float] = {}
+    for phase, window, done in (("baseline", base, baselines), ("closed", closed, moves)):
+        used = stats.cpu[phase]
+        per[phase] = 1000 * sum(used.values()) / done if done else float("nan")
+        cells = " | ".join(f"{used[g] / window:.2f}" for g in groups)
+        print(f"| {phase} | {cells} | {sum(used.values()) / window:.2f} | {per[phase]:.1f} |")
+    print(
+        f"\n- CPU per move (the action and the views it needs) / per baseline transaction: "
+        f"{per['closed'] / per['baseline']:.2f}; as a throughput ratio: "
+        f"**{per['baseline'] / per['closed']:.2f}**"
+    )
+
+
 def report(args: argparse.Namespace, stats: Stats, failures: list[str]) -> int:
     def count(phase: str, kind: str, status: int | None = None) -> int:
         return sum(
@@ -859,6 +922,8 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str]) -> int:
     print(f"\n- moves/s (accepted actions, closed loop): **{moves_rate:,.1f}**")
     print(f"- action requests/s: {action_rate:,.1f}; baseline transactions/s: {baseline_rate:,.1f}")
     print(f"- ratio action / baseline: **{ratio:.2f}** (target >= {TARGET_RATIO})")
+    if len(stats.cpu) == len(CPU_PHASES):
+        cpu_report(stats, closed, base, moves_rate * closed, baseline_rate * base)
 
     rate = stats.open_rate
     print(f"\n## Latency at a fixed arrival rate (open loop, {rate:.1f} actions/s)\n")
@@ -1236,6 +1301,8 @@ def main(argv: list[str] | None = None) -> int:
                     return bool(r.status == 200)
 
             wait_for(ready, "uvicorn", 60)
+            CPU_ROOTS.update({name: proc.pid for name, proc in procs.started})
+            CPU_ROOTS["client"] = os.getpid()
             stats = Stats()
             asyncio.run(drive(args, base, tables, stats))
             procs.check_alive()
