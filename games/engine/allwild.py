@@ -505,6 +505,8 @@ def _draw_refusal(s: State, seat: int) -> tuple[str, str] | None:
 # ---------------------------------------------------------------------------------------------
 # Applying an action
 
+_new = object.__new__
+
 
 Handler = Callable[[State, Action, RNG, list[Event]], State]
 
@@ -514,9 +516,171 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
 
     Raises EngineError (state untouched) when the rules refuse the action.
     """
-    handler = _HANDLERS.get(action.type)
+    kind = action.type
+    if state.house:
+        return _apply_handler(state, action, kind, rng)
+    # Without house rules, the usual play (the current seat in phase play: about four actions in
+    # five) and the usual play of a drawn card run here in one frame: _do_play/_do_play_drawn and
+    # _play_card, with copy_state(state, False, False), the common effects and the turn passing
+    # inlined. Everything else (refusals included) takes _HANDLERS' path, which decides alike.
+    seats = state.seats
+    seat = action.seat
+    phase = state.phase
+    card: str | None
+    if kind == A.PLAY:
+        if not (
+            phase == PLAY
+            and seat is not None
+            and seat == state.current
+            and 0 <= seat < len(seats)
+            and seats[seat].active
+        ):
+            return _apply_handler(state, action, kind, rng)
+        card = action.card
+        old_hand = seats[seat].hand
+        if card is None or card not in old_hand:
+            raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
+    elif kind == A.PLAY_DRAWN:
+        card = state.drawn_card
+        if not (
+            phase == DRAWN
+            and seat is not None
+            and seat == state.current
+            and 0 <= seat < len(seats)
+            and seats[seat].active
+            and card is not None
+            and (action.card is None or action.card == card)
+        ):
+            return _apply_handler(state, action, kind, rng)
+        old_hand = seats[seat].hand
+    else:
+        return _apply_handler(state, action, kind, rng)
+    # _play_card, inlined (its house-rule branches dropped: no house rule is on)
+    target = action.target
+    ctype = TYPE_OF.get(card) or card_type(card)
+    going_out = len(old_hand) == 1
+    if target is None:
+        # A card that takes no target always passes _check_target without one: skip the call.
+        if ctype == TARGETED_DRAW2 or (ctype == FORCE_SWAP and not going_out):
+            _check_target(state, seat, ctype, None, going_out)
+    elif not (
+        # _check_target accepts an int target at once when it is another active seat, for a
+        # Targeted Draw 2, or for a Force Swap that is not the last card and that protection
+        # does not stop (it is then in _targets' list). Anything else goes through it.
+        type(target) is int
+        and target != seat
+        and 0 <= target < len(seats)
+        and seats[target].active
+        and (
+            ctype == TARGETED_DRAW2
+            or (
+                ctype == FORCE_SWAP
+                and not going_out
+                and not (
+                    state.options.get("force_swap_protection") and len(seats[target].hand) == 1
+                )
+            )
+        )
+    ):
+        _check_target(state, seat, ctype, target, going_out)
+    # copy_state(state, False, False), inlined: a turn action closes every catch window, and the
+    # hands and piles are shared with ``state`` (a changed one is a new list from here on).
+    new_seats = []
+    for o in seats:
+        c = _new(Seat)
+        c.hand = o.hand
+        c.active = o.active
+        c.uno = o.uno
+        c.exposed = False
+        c.skips = o.skips
+        c.score = o.score
+        c.mercy_used = o.mercy_used
+        new_seats.append(c)
+    s = _new(State)
+    s.preset = state.preset
+    s.seats = new_seats
+    s.draw_pile = state.draw_pile
+    s.discard_pile = [card, *state.discard_pile]
+    s.options = state.options
+    s.target_score = state.target_score
+    direction = s.direction = state.direction
+    s.current = seat
+    s.dealer = state.dealer
+    s.phase = PLAY
+    s.drawn_card = None
+    pending = state.pending
+    s.pending = dict(pending) if pending is not None else None
+    s.stack = state.stack
+    s.round = state.round
+    s.round_results = state.round_results
+    s.winner = state.winner
+    s.game = state.game
+    s.house = False
+    me = new_seats[seat]
+    hand = old_hand.copy()
+    hand.remove(card)
+    me.hand = hand
+    ev: list[Event]
+    if target is None:
+        ev = [{"type": "play", "seat": seat, "card": card, "card_type": ctype}]
+    else:
+        ev = [{"type": "play", "seat": seat, "card": card, "card_type": ctype, "target": target}]
+    # _hand_changed, inlined
+    me.uno = False
+    me.exposed = len(hand) == 1
+    if me.mercy_used and len(hand) < MERCY_MIN:
+        me.mercy_used = False
+    n = len(new_seats)
+    if ctype == WILD:
+        pass  # no effect
+    elif ctype in DRAW_AMOUNT:
+        # _draw_effect without stacking: the next seat draws and loses a turn
+        victim = (seat + direction) % n
+        if not new_seats[victim].active:
+            victim = _next_active(s, seat, direction)
+        _draw(s, victim, DRAW_AMOUNT[ctype], rng, ev, ctype)
+        new_seats[victim].skips += 1
+        ev.append({"type": "loses_turn", "seat": victim, "count": 1})
+    elif ctype == SKIP:
+        victim = (seat + direction) % n
+        if not new_seats[victim].active:
+            victim = _next_active(s, seat, direction)
+        new_seats[victim].skips += 1
+        ev.append({"type": "loses_turn", "seat": victim, "count": 1})
+    elif ctype == TARGETED_DRAW2:
+        assert target is not None
+        _draw(s, target, 2, rng, ev, ctype)
+    else:
+        _effect(s, seat, ctype, target, going_out, rng, ev)
+    # _finish_play, inlined
+    if not me.hand:
+        _end_round(s, seat, ev)
+        return s, ev
+    if action.uno:
+        _say_uno(s, seat, ev)
+    # _advance, inlined: the turn passes to the next seat in the direction that owes no turn
+    direction = s.direction
+    nxt = s.current
+    while True:
+        nxt = (nxt + direction) % n
+        owes = new_seats[nxt]
+        if not owes.active:
+            nxt = _next_active(s, (nxt - direction) % n, direction)
+            owes = new_seats[nxt]
+        if not owes.skips > 0:
+            break
+        owes.skips -= 1
+        ev.append({"type": "skipped", "seat": nxt})
+    s.current = nxt
+    s.phase = PLAY
+    s.drawn_card = None
+    return s, ev
+
+
+def _apply_handler(state: State, action: Action, kind: str, rng: RNG) -> tuple[State, list[Event]]:
+    handler = _HANDLERS.get(kind)
     if handler is None:
-        raise EngineError(E.INVALID_ACTION, f"unknown action type {action.type!r}")
+        raise EngineError(E.INVALID_ACTION, f"unknown action type {kind!r}")
     events: list[Event] = []
     return handler(state, action, rng, events), events
 
