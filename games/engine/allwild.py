@@ -194,9 +194,36 @@ _OVER = (ROUND_OVER, MATCH_OVER)
 def legal_actions(state: State, seat: int) -> list[Action]:
     """Every action ``seat`` may take now. A ``uno`` flag may be added to any listed play."""
     s = state
-    phase = s.phase
     seats = s.seats
     n = len(seats)
+    # The usual listing first: the current seat in phase play, no house rule, every seat in the
+    # round and no catch window open, more than one card in hand, no Force Swap target
+    # protected. It lists the prebuilt plays and the draw; anything else takes the path below.
+    if seat == s.current and s.phase == PLAY and not s.house and 0 <= seat < n:
+        me = seats[seat]
+        hand = me.hand
+        if me.active and len(hand) > 1:
+            for other in seats:
+                if other.exposed or not other.active:
+                    break
+            else:
+                if not (s.options.get("force_swap_protection") and _protection_applies(s, seat)):
+                    table = (_SEAT_ACTIONS.get(n) or _new_seat_actions(n))[seat]
+                    play_of = table.play_of
+                    out: list[Action]
+                    try:
+                        if play_of is not None:
+                            out = [*map(play_of, hand)]
+                        else:
+                            out = list(_chain(*map(table.plays.__getitem__, hand)))
+                    except KeyError:  # a card id no preset has (a hand-made position)
+                        out = _plays(s, seat, hand)
+                    if (s.draw_pile or len(s.discard_pile) > 1) and (
+                        not _DRAW_RESTRICTED[s.preset] or _draw_refusal(s, seat) is None
+                    ):
+                        out.append(table.draw)
+                    return out
+    phase = s.phase
     if phase in _OVER or not 0 <= seat < n:
         return []
     me = seats[seat]
@@ -216,7 +243,6 @@ def legal_actions(state: State, seat: int) -> list[Action]:
             everyone = False
         elif other.exposed:
             exposed = True
-    out: list[Action]
     if seat != s.current:
         out = []
     elif phase == PLAY:
@@ -303,6 +329,7 @@ class _SeatActions:
     __slots__ = (
         "plays",
         "single",
+        "play_of",
         "draw",
         "play_drawn",
         "pass_",
@@ -326,6 +353,10 @@ class _SeatActions:
         self.single: dict[str, Action] | None = None
         if all(len(plays) == 1 for plays in self.plays.values()):
             self.single = {card: plays[0] for card, plays in self.plays.items()}
+        # single's lookup, bound once (legal_actions maps it over the hand)
+        self.play_of: Callable[[str], Action] | None = (
+            None if self.single is None else self.single.__getitem__
+        )
         self.draw = Action(A.DRAW, seat)
         # By target (_targets gives None or a seat number)
         self.play_drawn: dict[int | None, Action] = {
@@ -553,6 +584,28 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
         ):
             return _apply_handler(state, action, kind, rng)
         old_hand = seats[seat].hand
+    elif kind == A.DRAW:
+        if (
+            phase == PLAY
+            and seat is not None
+            and seat == state.current
+            and 0 <= seat < len(seats)
+            and seats[seat].active
+            and state.draw_pile
+            and not _DRAW_RESTRICTED[state.preset]
+        ):
+            return _voluntary_draw(state, seat, rng)
+        return _apply_handler(state, action, kind, rng)
+    elif kind == A.PASS:
+        if (
+            phase == DRAWN
+            and seat is not None
+            and seat == state.current
+            and 0 <= seat < len(seats)
+            and seats[seat].active
+        ):
+            return _pass_turn(state, seat)
+        return _apply_handler(state, action, kind, rng)
     else:
         return _apply_handler(state, action, kind, rng)
     # _play_card, inlined (its house-rule branches dropped: no house rule is on)
@@ -660,20 +713,127 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
         _say_uno(s, seat, ev)
     # _advance, inlined: the turn passes to the next seat in the direction that owes no turn
     direction = s.direction
-    nxt = s.current
+    prev = s.current
     while True:
-        nxt = (nxt + direction) % n
+        nxt = (prev + direction) % n
         owes = new_seats[nxt]
         if not owes.active:
-            nxt = _next_active(s, (nxt - direction) % n, direction)
+            nxt = _next_active(s, prev, direction)
             owes = new_seats[nxt]
         if not owes.skips > 0:
             break
         owes.skips -= 1
         ev.append({"type": "skipped", "seat": nxt})
+        prev = nxt
     s.current = nxt
     s.phase = PLAY
     s.drawn_card = None
+    return s, ev
+
+
+def _voluntary_draw(state: State, seat: int, rng: RNG) -> tuple[State, list[Event]]:
+    """_do_draw for the current seat in phase play, without house rules or the 2021 restriction,
+    from a draw pile that is not empty: copy_state(state, False, False) and _draw inlined."""
+    seats = []
+    for o in state.seats:
+        c = _new(Seat)
+        c.hand = o.hand
+        c.active = o.active
+        c.uno = o.uno
+        c.exposed = False
+        c.skips = o.skips
+        c.score = o.score
+        c.mercy_used = o.mercy_used
+        seats.append(c)
+    s = _new(State)
+    s.preset = state.preset
+    s.seats = seats
+    pile = state.draw_pile
+    card = pile[0]
+    s.draw_pile = pile[1:]
+    s.discard_pile = state.discard_pile
+    s.options = state.options
+    s.target_score = state.target_score
+    s.direction = state.direction
+    s.current = seat
+    s.dealer = state.dealer
+    s.phase = DRAWN
+    s.drawn_card = card
+    pending = state.pending
+    s.pending = dict(pending) if pending is not None else None
+    s.stack = state.stack
+    s.round = state.round
+    s.round_results = state.round_results
+    s.winner = state.winner
+    s.game = state.game
+    s.house = False
+    me = seats[seat]
+    hand = me.hand = [card, *me.hand]
+    ev: list[Event] = [
+        {
+            "type": "draw",
+            "seat": seat,
+            "count": 1,
+            "wanted": 1,
+            "reason": "voluntary",
+            "to": seat,
+            "secret": {"cards": [card]},
+        }
+    ]
+    me.uno = False
+    me.exposed = len(hand) == 1
+    return s, ev
+
+
+def _pass_turn(state: State, seat: int) -> tuple[State, list[Event]]:
+    """_do_pass for the current seat after its voluntary draw: copy_state(state, True, False) and
+    _advance inlined."""
+    seats = []
+    for o in state.seats:
+        c = _new(Seat)
+        c.hand = o.hand
+        c.active = o.active
+        c.uno = o.uno
+        c.exposed = o.exposed
+        c.skips = o.skips
+        c.score = o.score
+        c.mercy_used = o.mercy_used
+        seats.append(c)
+    s = _new(State)
+    s.preset = state.preset
+    s.seats = seats
+    s.draw_pile = state.draw_pile
+    s.discard_pile = state.discard_pile
+    s.options = state.options
+    s.target_score = state.target_score
+    direction = s.direction = state.direction
+    s.dealer = state.dealer
+    s.drawn_card = None
+    pending = state.pending
+    s.pending = dict(pending) if pending is not None else None
+    s.stack = state.stack
+    s.round = state.round
+    s.round_results = state.round_results
+    s.winner = state.winner
+    s.game = state.game
+    s.house = False
+    s.phase = PLAY
+    ev: list[Event] = [{"type": "pass", "seat": seat}]
+    # _advance, inlined
+    n = len(seats)
+    prev = seat
+    while True:
+        nxt = (prev + direction) % n
+        owes = seats[nxt]
+        if not owes.active:
+            nxt = _next_active(s, prev, direction)
+            owes = seats[nxt]
+        if not owes.skips > 0:
+            break
+        owes.skips -= 1
+        ev.append({"type": "skipped", "seat": nxt})
+        prev = nxt
+    s.current = nxt
     return s, ev
 
 
