@@ -557,7 +557,7 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
     seats = state.seats
     seat = action.seat
     phase = state.phase
-    card: str | None
+    card: str
     if kind == A.PLAY:
         if not (
             phase == PLAY
@@ -567,23 +567,32 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
             and seats[seat].active
         ):
             return _apply_handler(state, action, kind, rng)
-        card = action.card
+        played = action.card
         old_hand = seats[seat].hand
-        if card is None or card not in old_hand:
-            raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
+        if played is None:
+            raise EngineError(E.CARD_NOT_IN_HAND, f"{played!r} is not in your hand")
+        # ``card in old_hand`` and, below, ``hand.remove(card)``: one scan (the first equal card)
+        try:
+            at = old_hand.index(played)
+        except ValueError:
+            at = -1
+        if at < 0:
+            raise EngineError(E.CARD_NOT_IN_HAND, f"{played!r} is not in your hand")
+        card = played
     elif kind == A.PLAY_DRAWN:
-        card = state.drawn_card
-        if not (
+        drawn = state.drawn_card
+        if drawn is None or not (
             phase == DRAWN
             and seat is not None
             and seat == state.current
             and 0 <= seat < len(seats)
             and seats[seat].active
-            and card is not None
-            and (action.card is None or action.card == card)
+            and (action.card is None or action.card == drawn)
         ):
             return _apply_handler(state, action, kind, rng)
+        card = drawn
         old_hand = seats[seat].hand
+        at = -1  # hand.remove(card) below
     elif kind == A.DRAW:
         if (
             phase == PLAY
@@ -671,7 +680,10 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
     s.house = False
     me = new_seats[seat]
     hand = old_hand.copy()
-    hand.remove(card)
+    if at < 0:
+        hand.remove(card)
+    else:
+        del hand[at]
     me.hand = hand
     ev: list[Event]
     if target is None:
@@ -684,25 +696,76 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
     if me.mercy_used and len(hand) < MERCY_MIN:
         me.mercy_used = False
     n = len(new_seats)
+    # The effects (_effect, _draw_effect without stacking, _lose_turns, _swap), inlined
     if ctype == WILD:
         pass  # no effect
-    elif ctype in DRAW_AMOUNT:
-        # _draw_effect without stacking: the next seat draws and loses a turn
-        victim = (seat + direction) % n
-        if not new_seats[victim].active:
-            victim = _next_active(s, seat, direction)
-        _draw(s, victim, DRAW_AMOUNT[ctype], rng, ev, ctype)
-        new_seats[victim].skips += 1
-        ev.append({"type": "loses_turn", "seat": victim, "count": 1})
+    elif ctype in DRAW_AMOUNT or ctype == TARGETED_DRAW2:
+        if ctype == TARGETED_DRAW2:
+            assert target is not None
+            victim = target
+            amount = 2
+        else:  # the next seat draws and loses a turn
+            victim = (seat + direction) % n
+            if not new_seats[victim].active:
+                victim = _next_active(s, seat, direction)
+            amount = DRAW_AMOUNT[ctype]
+        pile = s.draw_pile
+        if len(pile) >= amount:  # _draw without a reshuffle
+            taken = pile[:amount]
+            s.draw_pile = pile[amount:]
+            loser = new_seats[victim]
+            loser.hand = taken[::-1] + loser.hand
+            ev.append(
+                {
+                    "type": "draw",
+                    "seat": victim,
+                    "count": amount,
+                    "wanted": amount,
+                    "reason": ctype,
+                    "to": victim,
+                    "secret": {"cards": taken},
+                }
+            )
+            loser.uno = False
+            loser.exposed = len(loser.hand) == 1
+        else:
+            _draw(s, victim, amount, rng, ev, ctype)
+        if ctype != TARGETED_DRAW2:
+            new_seats[victim].skips += 1
+            ev.append({"type": "loses_turn", "seat": victim, "count": 1})
     elif ctype == SKIP:
         victim = (seat + direction) % n
         if not new_seats[victim].active:
             victim = _next_active(s, seat, direction)
         new_seats[victim].skips += 1
         ev.append({"type": "loses_turn", "seat": victim, "count": 1})
-    elif ctype == TARGETED_DRAW2:
-        assert target is not None
-        _draw(s, target, 2, rng, ev, ctype)
+    elif ctype == REVERSE:
+        direction = s.direction = -direction
+        ev.append(
+            {
+                "type": "direction",
+                "direction": "clockwise" if direction == CLOCKWISE else "counterclockwise",
+            }
+        )
+        active = 0
+        for o in new_seats:
+            if o.active:
+                active += 1
+        if active == 2:  # with two players a Reverse is a Skip
+            victim = (seat + direction) % n
+            if not new_seats[victim].active:
+                victim = _next_active(s, seat, direction)
+            new_seats[victim].skips += 1
+            ev.append({"type": "loses_turn", "seat": victim, "count": 1})
+    elif ctype == FORCE_SWAP and not going_out and target is not None:
+        other = new_seats[target]
+        me.hand, other.hand = other.hand, me.hand
+        ev.append({"type": "swap", "seat": seat, "target": target})
+        for changed in (me, other):  # _hand_changed
+            changed.uno = False
+            changed.exposed = len(changed.hand) == 1
+            if changed.mercy_used and len(changed.hand) < MERCY_MIN:
+                changed.mercy_used = False
     else:
         _effect(s, seat, ctype, target, going_out, rng, ev)
     # _finish_play, inlined
