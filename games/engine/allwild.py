@@ -196,10 +196,11 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     s = state
     seats = s.seats
     n = len(seats)
-    # The usual listing first: the current seat in phase play, no house rule, every seat in the
-    # round and no catch window open, more than one card in hand, no Force Swap target
-    # protected. It lists the prebuilt plays and the draw; anything else takes the path below.
-    if seat == s.current and s.phase == PLAY and not s.house and 0 <= seat < n:
+    # The usual listings first: the current seat in phase play or after its voluntary draw, no
+    # house rule, every seat in the round and no catch window open, more than one card in hand,
+    # no Force Swap target protected. They list prebuilt actions; anything else takes the path
+    # below, which lists the same in these positions.
+    if seat == s.current and not s.house and 0 <= seat < n:
         me = seats[seat]
         hand = me.hand
         if me.active and len(hand) > 1:
@@ -207,7 +208,17 @@ def legal_actions(state: State, seat: int) -> list[Action]:
                 if other.exposed or not other.active:
                     break
             else:
-                if not (s.options.get("force_swap_protection") and _protection_applies(s, seat)):
+                phase = s.phase
+                if phase == DRAWN:
+                    drawn = s.drawn_card
+                    kind = None if drawn is None else TYPE_OF.get(drawn)
+                    if kind is not None and not (
+                        kind == FORCE_SWAP and s.options.get("force_swap_protection")
+                    ):
+                        return [*(_SEAT_ACTIONS.get(n) or _new_seat_actions(n))[seat].drawn[kind]]
+                elif phase == PLAY and not (
+                    s.options.get("force_swap_protection") and _protection_applies(s, seat)
+                ):
                     table = (_SEAT_ACTIONS.get(n) or _new_seat_actions(n))[seat]
                     play_of = table.play_of
                     out: list[Action]
@@ -330,6 +341,7 @@ class _SeatActions:
         "plays",
         "single",
         "play_of",
+        "drawn",
         "draw",
         "play_drawn",
         "pass_",
@@ -363,6 +375,11 @@ class _SeatActions:
             target: Action(A.PLAY_DRAWN, seat, target=target) for target in [None, *range(n)]
         }
         self.pass_ = Action(A.PASS, seat)
+        # By the drawn card's type, in the usual position: play it (each target), or pass
+        self.drawn: dict[str, tuple[Action, ...]] = {
+            kind: (*(self.play_drawn[t] for t in kind_targets), self.pass_)
+            for kind, kind_targets in targets.items()
+        }
         self.uno = Action(A.UNO, seat)
         self.catch = [Action(A.CATCH, seat, target=other) for other in range(n)]
         self.take = Action(A.TAKE_STACK, seat)
