@@ -219,7 +219,10 @@ def legal_actions(state: State, seat: int) -> list[Action]:
                 elif phase == PLAY and not (
                     s.options.get("force_swap_protection") and _protection_applies(s, seat)
                 ):
-                    table = (_SEAT_ACTIONS.get(n) or _new_seat_actions(n))[seat]
+                    try:
+                        table = _SEAT_ACTIONS[n][seat]
+                    except KeyError:
+                        table = _new_seat_actions(n)[seat]
                     play_of = table.play_of
                     out: list[Action]
                     try:
@@ -554,6 +557,8 @@ def _draw_refusal(s: State, seat: int) -> tuple[str, str] | None:
 # Applying an action
 
 _new = object.__new__
+# Cards whose effect on the other seat of a two-seat table is only on the turn (see apply)
+_TURN_ONLY = (WILD, SKIP, REVERSE)
 
 
 Handler = Callable[[State, Action, RNG, list[Event]], State]
@@ -636,7 +641,10 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
         return _apply_handler(state, action, kind, rng)
     # _play_card, inlined (its house-rule branches dropped: no house rule is on)
     target = action.target
-    ctype = TYPE_OF.get(card) or card_type(card)
+    try:
+        ctype = TYPE_OF[card]
+    except KeyError:  # a card id no preset has (a hand-made position)
+        ctype = card_type(card)
     going_out = len(old_hand) == 1
     if target is None:
         # A card that takes no target always passes _check_target without one: skip the call.
@@ -664,8 +672,22 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
         _check_target(state, seat, ctype, target, going_out)
     # copy_state(state, False, False), inlined: a turn action closes every catch window, and the
     # hands and piles are shared with ``state`` (a changed one is a new list from here on).
-    new_seats = []
-    for o in seats:
+    n = len(seats)
+    other = seats[1 - seat] if n == 2 else None
+    if (
+        other is not None
+        and ctype in _TURN_ONLY
+        and len(old_hand) > 1
+        and other.active
+        and not other.exposed
+        and not other.skips
+        and not seats[seat].skips
+    ):
+        # Two seats, a card that only passes the turn or takes the other's turn (with two
+        # players a Reverse is a Skip), not the last card, the other seat's catch window closed
+        # and no lost turns owed: the other seat ends as it is, so it is shared with ``state``
+        # (states are values: no one changes a seat of a state apply() returned).
+        o = seats[seat]
         c = _new(Seat)
         c.hand = o.hand
         c.active = o.active
@@ -674,7 +696,20 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
         c.skips = o.skips
         c.score = o.score
         c.mercy_used = o.mercy_used
-        new_seats.append(c)
+        new_seats = [c, other] if seat == 0 else [other, c]
+    else:
+        other = None
+        new_seats = []
+        for o in seats:
+            c = _new(Seat)
+            c.hand = o.hand
+            c.active = o.active
+            c.uno = o.uno
+            c.exposed = False
+            c.skips = o.skips
+            c.score = o.score
+            c.mercy_used = o.mercy_used
+            new_seats.append(c)
     s = _new(State)
     s.preset = state.preset
     s.seats = new_seats
@@ -712,7 +747,27 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
     me.exposed = len(hand) == 1
     if me.mercy_used and len(hand) < MERCY_MIN:
         me.mercy_used = False
-    n = len(new_seats)
+    if other is not None:
+        # The shared other seat: what _effect and _advance would do, without changing it (a lost
+        # turn it is charged is consumed at once by the turn passing).
+        other_seat = 1 - seat
+        if ctype == REVERSE:
+            direction = s.direction = -direction
+            ev.append(
+                {
+                    "type": "direction",
+                    "direction": "clockwise" if direction == CLOCKWISE else "counterclockwise",
+                }
+            )
+        if ctype != WILD:
+            ev.append({"type": "loses_turn", "seat": other_seat, "count": 1})
+        if action.uno:
+            _say_uno(s, seat, ev)
+        if ctype == WILD:
+            s.current = other_seat
+        else:  # the other seat loses its turn: this seat plays again
+            ev.append({"type": "skipped", "seat": other_seat})
+        return s, ev
     # The effects (_effect, _draw_effect without stacking, _lose_turns, _swap), inlined
     if ctype == WILD:
         pass  # no effect
@@ -814,8 +869,11 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
 def _voluntary_draw(state: State, seat: int, rng: RNG) -> tuple[State, list[Event]]:
     """_do_draw for the current seat in phase play, without house rules or the 2021 restriction,
     from a draw pile that is not empty: copy_state(state, False, False) and _draw inlined."""
-    seats = []
-    for o in state.seats:
+    old_seats = state.seats
+    if len(old_seats) == 2 and not old_seats[1 - seat].exposed:
+        # Two seats, the other one's catch window closed already: only the drawer's seat
+        # changes, the other is shared with ``state``.
+        o = old_seats[seat]
         c = _new(Seat)
         c.hand = o.hand
         c.active = o.active
@@ -824,7 +882,19 @@ def _voluntary_draw(state: State, seat: int, rng: RNG) -> tuple[State, list[Even
         c.skips = o.skips
         c.score = o.score
         c.mercy_used = o.mercy_used
-        seats.append(c)
+        seats = [c, old_seats[1]] if seat == 0 else [old_seats[0], c]
+    else:
+        seats = []
+        for o in old_seats:
+            c = _new(Seat)
+            c.hand = o.hand
+            c.active = o.active
+            c.uno = o.uno
+            c.exposed = False
+            c.skips = o.skips
+            c.score = o.score
+            c.mercy_used = o.mercy_used
+            seats.append(c)
     s = _new(State)
     s.preset = state.preset
     s.seats = seats
@@ -868,17 +938,28 @@ def _voluntary_draw(state: State, seat: int, rng: RNG) -> tuple[State, list[Even
 def _pass_turn(state: State, seat: int) -> tuple[State, list[Event]]:
     """_do_pass for the current seat after its voluntary draw: copy_state(state, True, False) and
     _advance inlined."""
-    seats = []
-    for o in state.seats:
-        c = _new(Seat)
-        c.hand = o.hand
-        c.active = o.active
-        c.uno = o.uno
-        c.exposed = o.exposed
-        c.skips = o.skips
-        c.score = o.score
-        c.mercy_used = o.mercy_used
-        seats.append(c)
+    old_seats = state.seats
+    n = len(old_seats)
+    direction = state.direction
+    nxt = (seat + direction) % n
+    neighbour = old_seats[nxt]
+    # Passing to a neighbour that owes no turn changes no seat: the seats are shared with
+    # ``state`` (states are values: no one changes a seat of a state apply() returned).
+    usual = neighbour.active and not neighbour.skips > 0
+    if usual:
+        seats = old_seats.copy()
+    else:
+        seats = []
+        for o in old_seats:
+            c = _new(Seat)
+            c.hand = o.hand
+            c.active = o.active
+            c.uno = o.uno
+            c.exposed = o.exposed
+            c.skips = o.skips
+            c.score = o.score
+            c.mercy_used = o.mercy_used
+            seats.append(c)
     s = _new(State)
     s.preset = state.preset
     s.seats = seats
@@ -886,7 +967,7 @@ def _pass_turn(state: State, seat: int) -> tuple[State, list[Event]]:
     s.discard_pile = state.discard_pile
     s.options = state.options
     s.target_score = state.target_score
-    direction = s.direction = state.direction
+    s.direction = direction
     s.dealer = state.dealer
     s.drawn_card = None
     pending = state.pending
@@ -899,8 +980,10 @@ def _pass_turn(state: State, seat: int) -> tuple[State, list[Event]]:
     s.house = False
     s.phase = PLAY
     ev: list[Event] = [{"type": "pass", "seat": seat}]
+    if usual:
+        s.current = nxt
+        return s, ev
     # _advance, inlined
-    n = len(seats)
     prev = seat
     while True:
         nxt = (prev + direction) % n
