@@ -70,6 +70,8 @@ class RNG(Protocol):
 # ---------------------------------------------------------------------------------------------
 # Creation and dealing
 
+_NO_HOUSE_RULES = dict.fromkeys(HOUSE_RULES, False)
+
 
 def new_game(
     *,
@@ -110,6 +112,8 @@ def new_game(
 
 
 def validate_options(options: dict[str, Any]) -> dict[str, bool]:
+    if isinstance(options, dict) and not options:  # every rule off (a new dict for each game)
+        return dict(_NO_HOUSE_RULES)
     unknown = set(options) - set(HOUSE_RULES)
     if unknown:
         raise EngineError(E.INVALID_SETUP, f"unknown house rules: {', '.join(sorted(unknown))}")
@@ -833,6 +837,21 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
         other = new_seats[target]
         me.hand, other.hand = other.hand, me.hand
         ev.append({"type": "swap", "seat": seat, "target": target})
+        for changed in (me, other):  # _hand_changed
+            changed.uno = False
+            changed.exposed = len(changed.hand) == 1
+            if changed.mercy_used and len(changed.hand) < MERCY_MIN:
+                changed.mercy_used = False
+    elif ctype == SHUFFLE_HANDS and not going_out and n == 2 and new_seats[1 - seat].active:
+        # _pass_hands at two seats: the two hands change places
+        other = new_seats[1 - seat]
+        me.hand, other.hand = other.hand, me.hand
+        ev.append(
+            {
+                "type": "hands_passed",
+                "direction": "clockwise" if direction == CLOCKWISE else "counterclockwise",
+            }
+        )
         for changed in (me, other):  # _hand_changed
             changed.uno = False
             changed.exposed = len(changed.hand) == 1
