@@ -144,6 +144,11 @@ def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = Tru
     engine's turn actions (play, draw, pass) copy so, and the code they run never changes one of
     these lists in place: it assigns a new list (``_play_card``, ``_draw``, ``_reshuffle``).
     Anything that changes a hand or a pile in place must work on a full copy.
+
+    apply() goes one step further on its usual paths (allwild.apply, _pass_turn,
+    _voluntary_draw): a seat the action leaves unchanged may be the very Seat object of the
+    state it was given. So a state apply() returns may share seats, hands and piles with earlier
+    states, and only a ``copy()`` may be changed in place.
     """
     seats = []
     for old in s.seats:
