@@ -215,11 +215,15 @@ def legal_actions(state: State, seat: int) -> list[Action]:
                 phase = s.phase
                 if phase == DRAWN:
                     drawn = s.drawn_card
-                    kind = None if drawn is None else TYPE_OF.get(drawn)
-                    if kind is not None and not (
-                        kind == FORCE_SWAP and s.options.get("force_swap_protection")
-                    ):
-                        return [*(_SEAT_ACTIONS.get(n) or _new_seat_actions(n))[seat].drawn[kind]]
+                    if drawn is not None:
+                        listed = (_SEAT_ACTIONS.get(n) or _new_seat_actions(n))[seat].drawn.get(
+                            drawn
+                        )
+                        # None for a card id no preset has (a hand-made position)
+                        if listed is not None and not (
+                            s.options.get("force_swap_protection") and TYPE_OF[drawn] == FORCE_SWAP
+                        ):
+                            return [*listed]
                 elif phase == PLAY and not (
                     s.options.get("force_swap_protection") and _protection_applies(s, seat)
                 ):
@@ -382,10 +386,14 @@ class _SeatActions:
             target: Action(A.PLAY_DRAWN, seat, target=target) for target in [None, *range(n)]
         }
         self.pass_ = Action(A.PASS, seat)
-        # By the drawn card's type, in the usual position: play it (each target), or pass
-        self.drawn: dict[str, tuple[Action, ...]] = {
+        # By the drawn card (every card id of every preset), in the usual position: play it (at
+        # each target its type takes), or pass
+        by_type = {
             kind: (*(self.play_drawn[t] for t in kind_targets), self.pass_)
             for kind, kind_targets in targets.items()
+        }
+        self.drawn: dict[str, tuple[Action, ...]] = {
+            card: by_type[TYPE_OF[card]] for preset in PRESETS.values() for card in preset.card_ids
         }
         self.uno = Action(A.UNO, seat)
         self.catch = [Action(A.CATCH, seat, target=other) for other in range(n)]
