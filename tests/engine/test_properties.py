@@ -434,8 +434,13 @@ TURN_ACTIONS = ("play", "play_drawn", "draw", "timeout", "take_stack", "play_pai
 def check_uno_and_catch_windows(
     before: State, action: Action, after: State, events: list[Event]
 ) -> None:
+    # A hand can change and come back within one action (double down: two Force Swaps on the
+    # same seat, two Shuffle Hands at two seats): a change all the same (RULES.md: "a player who
+    # holds one card again after a change (even a one-for-one swap) must say it again").
+    swapped = {e[k] for e in events if e["type"] == "swap" for k in ("seat", "target")}
+    passed = any(e["type"] == "hands_passed" for e in events)
     for i, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
-        changed = old.hand != new.hand
+        changed = old.hand != new.hand or i in swapped or (passed and old.active)
         if new.uno and not old.uno:
             # The word counts only from the seat itself, with one card, said alone or with a play
             # (or with a blind play whose target is chosen, or timed out, later).
