@@ -7,6 +7,8 @@ SQLite has nothing to pool, and the settings never give it a pool.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.db import connection
 from django.db.utils import ConnectionHandler
@@ -14,20 +16,22 @@ from django.db.utils import ConnectionHandler
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def pooled(**pool: Any) -> Any:
+    """A connection (alias "pooled") to the test database through a pool of its own."""
+    settings = {
+        **connection.settings_dict,
+        "CONN_MAX_AGE": 0,
+        "OPTIONS": {**connection.settings_dict.get("OPTIONS", {}), "pool": pool},
+    }
+    return ConnectionHandler({"default": connection.settings_dict, "pooled": settings})["pooled"]
+
+
 def test_a_closed_connection_goes_back_to_the_pool() -> None:
     if connection.vendor != "postgresql":
         assert "pool" not in connection.settings_dict.get("OPTIONS", {})
         return
-    pooled = {
-        **connection.settings_dict,
-        "CONN_MAX_AGE": 0,
-        "OPTIONS": {
-            **connection.settings_dict.get("OPTIONS", {}),
-            "pool": {"min_size": 1, "max_size": 2, "timeout": 5},
-        },
-    }
-    handler = ConnectionHandler({"default": connection.settings_dict, "pooled": pooled})
-    db = handler["pooled"]
+    # One connection at most: the pool cannot grow a second one in the background.
+    db = pooled(min_size=1, max_size=1, timeout=5)
     try:
         backends = []
         for _ in range(3):
@@ -52,19 +56,12 @@ def test_an_exhausted_pool_is_a_database_error_answered_503() -> None:
 
     if connection.vendor != "postgresql":
         return
-    pooled = {
-        **connection.settings_dict,
-        "CONN_MAX_AGE": 0,
-        "OPTIONS": {
-            **connection.settings_dict.get("OPTIONS", {}),
-            "pool": {"min_size": 1, "max_size": 1, "timeout": 0.5},
-        },
-    }
-    handler = ConnectionHandler({"default": connection.settings_dict, "exhausted": pooled})
-    holder = handler["exhausted"]
+    holder = pooled(min_size=1, max_size=1, timeout=0.5)
     try:
         holder.ensure_connection()  # takes the pool's only connection
-        waiter = handler.create_connection("exhausted")  # another thread's connection
+        waiter = ConnectionHandler(  # another thread's connection, from the same pool
+            {"default": connection.settings_dict, "pooled": holder.settings_dict}
+        ).create_connection("pooled")
         with pytest.raises(OperationalError) as raised:
             waiter.ensure_connection()
         assert isinstance(raised.value, DATABASE_UNAVAILABLE)
