@@ -87,6 +87,15 @@ def seat_cards(page: Page, name: str) -> Any:
     return page.locator(".opponents .seat", has_text=name).locator(".seat-cards")
 
 
+def log_shows(page: Page, *lines: str) -> Any:
+    """Open the game's log and expect each of ``lines`` in it; returns the log."""
+    page.locator("details.log summary").click()
+    log = page.locator("details.log")
+    for line in lines:
+        expect(log).to_contain_text(line)
+    return log
+
+
 def test_stacking_answered_then_taken(clients: Any) -> None:
     alice, page, game = open_table(clients, "stacking.json")
     prompt = page.locator(".prompt p")
@@ -146,16 +155,14 @@ def test_stacking_answered_then_taken(clients: Any) -> None:
     expect(prompt).to_have_text("Waiting for bob.")
     expect(slot).to_have_text("")
     no_shift(page, "when the 10 cards were taken", strict=True)
-    page.locator("details.log summary").click()
-    log = page.locator("details.log")
-    for line in (
+    log = log_shows(
+        page,
         "alice must stack or take 2 cards.",
         "bob must stack or take 6 cards.",
         "alice must stack or take 10 cards.",
         "alice took the stack: 10 cards.",
         "alice was skipped.",
-    ):
-        expect(log).to_contain_text(line)
+    )
     alice.shot("stack-taken", hand(page).nth(12), log.get_by_text("alice took the stack"))
     alice.axe("after taking the stack")
 
@@ -207,10 +214,11 @@ def test_double_down_with_a_target_per_card(clients: Any) -> None:
     expect(hand(page)).to_have_count(3)
     expect(prompt).to_have_text("Waiting for bob.")
     no_shift(page, "while picking and playing a pair")
-    page.locator("details.log summary").click()
-    log = page.locator("details.log")
-    expect(log).to_contain_text("alice played two Targeted Draw 2 cards at once, at bob and carol.")
-    expect(log).to_contain_text("carol drew 2 cards from a Targeted Draw 2.")
+    log = log_shows(
+        page,
+        "alice played two Targeted Draw 2 cards at once, at bob and carol.",
+        "carol drew 2 cards from a Targeted Draw 2.",
+    )
     alice.shot("double-down-played", seat_cards(page, "carol"), log)
     alice.axe("after a pair")
     state = Game.objects.get(pk=game["game_id"]).moves.last()
@@ -273,10 +281,8 @@ def test_mercy_discard_with_the_speed_clock(clients: Any) -> None:
     expect(page.get_by_role("button", name="Draw 4")).to_have_count(0)
     expect(prompt).to_have_text("Waiting for bob.")  # a free action: still bob's turn
     no_shift(page, "while picking and discarding five cards")
-    page.locator("details.log summary").click()
-    log = page.locator("details.log")
-    expect(log).to_contain_text(
-        "alice used mercy and discarded 5 cards (Draw 4, Draw 4, Skip, Skip, Reverse)."
+    log = log_shows(
+        page, "alice used mercy and discarded 5 cards (Draw 4, Draw 4, Skip, Skip, Reverse)."
     )
     alice.shot("mercy-done", log, page.get_by_role("heading", name="Your hand: 11 cards"))
     alice.axe("after mercy")
@@ -314,14 +320,9 @@ def test_blind_play_target_after_the_reveal(clients: Any) -> None:
     expect(seat_cards(page, "carol")).to_have_text("2 cards")
     expect(prompt).to_have_text("Waiting for bob.")
     no_shift(page, "while playing blind and swapping")
-    page.locator("details.log summary").click()
-    log = page.locator("details.log")
-    for line in (
-        "alice played Force Swap.",
-        "alice chose carol.",
-        "alice swapped hands with carol.",
-    ):
-        expect(log).to_contain_text(line)
+    log = log_shows(
+        page, "alice played Force Swap.", "alice chose carol.", "alice swapped hands with carol."
+    )
     alice.shot("blind-swapped", page.locator(".hand-hidden"), log)
     alice.axe("blind play, after the swap")
 
@@ -410,9 +411,8 @@ def test_speed_mode_runs_out(clients: Any) -> None:
     expect(page.get_by_role("button", name="Skip")).to_be_visible()
     expect(page.locator(".prompt p")).to_have_text("Waiting for bob.")
     no_shift(page, "while the turn ran out")
-    page.locator("details.log summary").click()
-    expect(page.locator("details.log")).to_contain_text("alice ran out of time and drew 1 card.")
-    alice.shot("speed-timed-out", hand(page).nth(3), page.locator("details.log"))
+    log = log_shows(page, "alice ran out of time and drew 1 card.")
+    alice.shot("speed-timed-out", hand(page).nth(3), log)
     alice.axe("speed mode, after a timeout")
 
 
@@ -425,8 +425,7 @@ def test_blind_play_cannot_stack_then_mercy_takes_the_top_five(clients: Any) -> 
     expect(mercy).not_to_have_attribute("aria-disabled", "true")
 
     # The log, opened before anything happens, stays open through the moves below.
-    page.locator("details.log summary").click()
-    log = page.locator("details.log")
+    log = log_shows(page)
     expect(log).to_have_js_property("open", True)
 
     # A Draw 2 on Alice: face down, she may only try her top card or take the 2.
@@ -480,10 +479,7 @@ def test_uno_said_with_a_pair(clients: Any) -> None:
     expect(page.locator(".uno-hint")).to_have_text("You said UNO.")
     expect(page.locator(".prompt p")).to_have_text("Your turn: play a card or draw one.")
     no_shift(page, "while playing a pair with UNO")
-    page.locator("details.log summary").click()
-    log = page.locator("details.log")
-    expect(log).to_contain_text("alice played two Skip cards at once.")
-    expect(log).to_contain_text("alice said UNO!")
+    log = log_shows(page, "alice played two Skip cards at once.", "alice said UNO!")
     alice.shot("double-down-uno", page.locator(".uno-hint"), log)
     alice.axe("after a pair with UNO")
 
