@@ -1,0 +1,245 @@
+"""The game view's fast path (games/api/fast_view.py, games/view_cache.py, players/token_cache.py).
+
+Only with Redis (the PostgreSQL + Redis pass): without REDIS_URL there is no fast path, and every
+other test of the game view covers the DRF view alone. These tests commit (``transaction=True``),
+because the caches are only written once a transaction commits.
+
+The fast answer must be the DRF view's answer to the byte, headers included; it must never show
+a version older than the latest announced one; and a token must stop working on it as soon as it
+is revoked or its player suspended.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import random
+import uuid
+import weakref
+from typing import Any
+
+import pytest
+from rest_framework.response import Response
+
+from config import redis_clients
+from games import live, view_cache
+from games.api import fast_view
+from players import services as player_services
+from players import token_cache
+from players.models import ApiToken
+from tests.games.conftest import Player, game_url, player_to_move, random_action, start_game
+
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+
+if REDIS_URL:
+    import redis
+
+    pytestmark = [
+        pytest.mark.django_db(transaction=True),
+        pytest.mark.usefixtures("lift_throttles"),
+    ]
+
+    @pytest.fixture
+    def served(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+        """Records, for each game view request, whether the fast path answered it."""
+        record: list[bool] = []
+        real = fast_view.answer
+
+        async def spy(request: Any, game_id: Any) -> Any:
+            response = await real(request, game_id)
+            record.append(response is not None)
+            return response
+
+        monkeypatch.setattr(fast_view, "answer", spy)
+        return record
+
+    def slow_view(player: Player, game_id: Any, monkeypatch: pytest.MonkeyPatch, **h: str) -> Any:
+        """The DRF view's own answer (the fast path switched off for this one request)."""
+
+        async def none(request: Any, game_id: Any) -> None:
+            return None
+
+        with monkeypatch.context() as m:
+            m.setattr(fast_view, "answer", none)
+            return player.view(game_id, **h)
+
+    def same_answer(fast: Response, slow: Response) -> None:
+        assert fast.status_code == slow.status_code
+        assert fast.content == slow.content
+        assert dict(fast.headers.items()) == dict(slow.headers.items())
+
+    def test_every_players_fast_view_is_the_drf_views_answer_through_a_whole_game(
+        alice: Player,
+        bob: Player,
+        carol: Player,
+        seeded_engine: Any,
+        served: list[bool],
+        monkeypatch: pytest.MonkeyPatch,
+    ) -> None:
+        seeded_engine(7)
+        table = [alice, bob, carol]
+        game_id = start_game(*table, target_score=0)
+        for player in table:
+            player.view(game_id)  # the DRF view: remembers the token and the snapshot
+        rng = random.Random(7)
+        fast_answers = 0
+        for _ in range(40):
+            for player in table:
+                served.clear()
+                fast = player.view(game_id)
+                assert served == [True], "the fast path did not answer"
+                fast_answers += 1
+                same_answer(fast, slow_view(player, game_id, monkeypatch))
+                etag = fast["ETag"]
+                served.clear()
+                not_modified = player.view(game_id, **{"If-None-Match": etag})
+                assert served == [True] and not_modified.status_code == 304
+                same_answer(
+                    not_modified,
+                    slow_view(player, game_id, monkeypatch, **{"If-None-Match": etag}),
+                )
+            view = fast.json()
+            if view["status"] != "active":
+                break
+            mover = player_to_move(table, game_id)
+            response = mover.act(game_id, random_action(mover.table(game_id), rng))
+            assert response.status_code == 200, response.content
+        assert fast_answers >= 30
+
+    def test_a_new_version_is_never_answered_with_an_older_snapshot(
+        alice: Player, bob: Player, served: list[bool], seeded_engine: Any
+    ) -> None:
+        seeded_engine(3)
+        game_id = start_game(alice, bob)
+        alice.view(game_id)
+        bob.view(game_id)
+        version = bob.table(game_id)["version"]
+        # Another process announces a newer version (a move whose answer is not stored yet).
+        live.publish(game_id, version + 1)
+        served.clear()
+        assert bob.view(game_id).json()["version"] == version  # the database's version
+        assert served == [False]
+        # A late write of the older snapshot does not bring it back.
+        client = redis.Redis.from_url(REDIS_URL)
+        pipe = client.pipeline(transaction=False)
+        old = view_cache.snapshot(bob.table(game_id), None, None)
+        view_cache.store(pipe, game_id, version, old)
+        pipe.execute()
+        served.clear()
+        bob.view(game_id)
+        assert served == [False]
+        assert client.hget(view_cache.key(game_id), "v") == str(version + 1).encode()
+
+    def test_a_move_is_seen_by_the_next_reader_at_once(
+        alice: Player, bob: Player, served: list[bool], seeded_engine: Any
+    ) -> None:
+        rng = seeded_engine(5)
+        game_id = start_game(alice, bob)
+        for player in (alice, bob):
+            player.view(game_id)
+        for _ in range(6):
+            mover = player_to_move([alice, bob], game_id)
+            other = bob if mover is alice else alice
+            before = other.table(game_id)["version"]
+            answer = mover.act(game_id, random_action(mover.table(game_id), rng)).json()
+            served.clear()
+            seen = other.table(game_id)
+            assert served == [True]
+            assert seen["version"] == answer["version"] > before
+
+    def test_a_revoked_token_stops_working_on_the_fast_path_at_once(
+        alice: Player, bob: Player, served: list[bool]
+    ) -> None:
+        game_id = start_game(alice, bob)
+        alice.view(game_id)
+        served.clear()
+        assert alice.view(game_id).status_code == 200 and served == [True]
+        token = ApiToken.objects.get(user=alice.user)
+        player_services.revoke_token(user=alice.user, token_id=token.pk)
+        served.clear()
+        assert alice.view(game_id).status_code == 401
+        assert served == [False]
+
+    def test_a_suspended_players_token_stops_working_on_the_fast_path_at_once(
+        alice: Player, bob: Player, served: list[bool]
+    ) -> None:
+        game_id = start_game(alice, bob)
+        bob.view(game_id)
+        served.clear()
+        assert bob.view(game_id).status_code == 200 and served == [True]
+        bob.user.is_active = False
+        bob.user.save(update_fields=["is_active"])
+        served.clear()
+        assert bob.view(game_id).status_code == 401
+        assert served == [False]
+
+    def test_a_stranger_with_a_remembered_token_gets_the_drf_views_404(
+        alice: Player, bob: Player, carol: Player, served: list[bool]
+    ) -> None:
+        game_id = start_game(alice, bob)
+        other = start_game(carol, alice)
+        alice.view(game_id)
+        carol.view(other)  # carol's token is remembered
+        served.clear()
+        response = carol.view(game_id)
+        assert response.status_code == 404 and served == [False]
+
+    def test_lobbies_are_not_kept(alice: Player, served: list[bool]) -> None:
+        lobby = alice.create(max_players=3).json()
+        alice.view(lobby["id"])
+        served.clear()
+        assert alice.view(lobby["id"]).json()["invite_code"] == lobby["invite_code"]
+        assert served == [False]
+
+    def test_with_redis_down_the_drf_view_answers(
+        alice: Player, bob: Player, served: list[bool], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        game_id = start_game(alice, bob)
+        alice.view(game_id)
+        # Nothing listens on port 1: the connection is refused.
+        from django.conf import settings
+
+        monkeypatch.setattr(settings, "REDIS_URL", "redis://127.0.0.1:1/0")
+        monkeypatch.setattr("config.redis_clients._async", weakref.WeakKeyDictionary())
+        monkeypatch.setattr("config.redis_clients._down_until", 0.0)
+        served.clear()
+        assert alice.view(game_id).status_code == 200
+        assert served == [False]
+        assert not redis_clients.available()  # marked down: the next request skips Redis
+
+
+def test_a_snapshot_holds_nothing_personal() -> None:
+    payload = {
+        "id": str(uuid.uuid4()),
+        "status": "active",
+        "your_turn": True,
+        "your_seat": 1,
+        "players": [
+            {"seat": 0, "user_id": 5, "you": False},
+            {"seat": 1, "user_id": 6, "you": True},
+        ],
+        "table": {"hand": ["wild-1"]},
+    }
+    data = view_cache.snapshot(payload, {"seats": []}, 6)
+    assert b"wild-1" not in data
+    assert b'"you":true' not in data and b'"your_turn":true' not in data
+
+
+def test_a_token_entry_is_only_made_for_a_live_token(db: None) -> None:
+    from players.models import User
+
+    user = User.objects.create_user(username="t", display_name="T")
+    token, _ = ApiToken.issue(user, name="phone", scope=ApiToken.SCOPE_PLAY)
+    entry = token_cache.entry_for(token)
+    assert entry is not None and token_cache.parse(entry[0]) == user.pk
+    token.revoked_at = token.created_at
+    assert token_cache.entry_for(token) is None
+
+
+def test_the_game_route_is_wrapped() -> None:
+    from django.urls import resolve
+
+    # An async view (the fast path) in front of the DRF view, which it still exposes.
+    view = resolve(game_url(uuid.uuid4())).func
+    assert inspect.iscoroutinefunction(view)
+    assert view.cls.__name__ == "GameDetailView"
