@@ -1,31 +1,41 @@
-"""The game view's fast path: a seated player's view from Redis, without a thread or a query.
+"""The game view's fast path: a seated player's view from Redis, before Django is even entered.
 
 ``GET games/{id}/`` is what every player reads after each move, so it is the most frequent
 request there is. When both the bearer token (players/token_cache.py) and the game's snapshot
-(games/view_cache.py) are in Redis, one pipelined Redis round trip answers it, on the event loop:
-no DRF, no thread, no database connection. Anything else takes the ordinary DRF view, which is
-the reference (and fills both caches for next time):
+(games/view_cache.py) are in Redis, one pipelined Redis round trip answers it, on the event loop
+of the ASGI server (``asgi`` wraps config/asgi.py's application): no Django handler, no thread
+(Django runs each middleware hook in a thread under ASGI), no DRF, no database connection.
+Anything else goes to Django and the ordinary DRF view, which is the reference and fills both
+caches for next time:
 
 - no Redis configured, Redis down, either entry missing, or the game's snapshot void (a newer
   version was announced and its snapshot is not stored yet);
-- not a bearer token, or a caller without a seat at that table (a public lobby, a stranger: the
+- not a bearer token; a caller without a seat at that table (a public lobby, a stranger: the
   DRF view decides between its own answers and 404);
-- any request method but GET.
+- a request with an ``Origin`` (CORS) or a ``Cookie`` (sessions), a host not in ALLOWED_HOSTS,
+  one the middleware would redirect or refuse, any method but GET;
+- a middleware in settings.MIDDLEWARE that this module does not know (the fast path is off).
 
-The answer is the DRF view's to the byte: the same body (the snapshot is that view with the
-personal parts taken out; they are put back here from the same functions), the same ETag (game,
-version, caller) and the same headers; tests/games/test_fast_view.py compares the two.
+The answer is Django's to the byte: the same body (the snapshot is the DRF view's answer with the
+personal parts taken out; they are put back here), the same ETag (game, version, caller) and the
+same headers (the security, common and clickjacking middleware's own response hooks add theirs);
+tests/games/test_fast_view.py compares the two through the ASGI application. Under WSGI there is
+no fast path: every view is the DRF view's.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import logging
-from collections.abc import Callable
+import re
+import uuid
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse
+from django.utils.module_loading import import_string
 from rest_framework.renderers import JSONRenderer
 
 from config import redis_clients
@@ -59,13 +69,13 @@ def personal(snapshot: dict[str, Any], user_id: int, table_field: Any) -> dict[s
     return data
 
 
-async def answer(request: HttpRequest, game_id: Any) -> HttpResponse | None:
-    """The fast answer to ``GET games/{id}/``, or None for the DRF view to answer."""
+async def answer(authorization: str, if_none_match: str, game_id: Any) -> HttpResponse | None:
+    """The fast answer to ``GET games/{id}/`` (before any middleware), or None for the DRF view
+    to answer."""
     from games.api.views import GAME_SERIALIZER, etag_for, etag_matches
 
     client = redis_clients.async_client()
-    header = request.headers.get("Authorization", "")
-    scheme, _, raw = header.partition(" ")
+    scheme, _, raw = authorization.partition(" ")
     if client is None or scheme.lower() not in ("bearer", "token") or not raw or " " in raw:
         return None
     try:
@@ -80,44 +90,128 @@ async def answer(request: HttpRequest, game_id: Any) -> HttpResponse | None:
     if user_id is None or version is None or void != b"0":
         return None
     snapshot = json.loads(data)
-    mine = any(p["user_id"] == user_id for p in snapshot["base"]["players"])
-    if not mine:
+    if not any(p["user_id"] == user_id for p in snapshot["base"]["players"]):
         return None
     etag = etag_for(game_id, int(version), user_id)
-    if etag_matches(request.headers.get("If-None-Match", ""), etag):
+    if etag_matches(if_none_match, etag):
         response = HttpResponse(status=304, headers={"ETag": etag, **_DRF_HEADERS})
         del response["Content-Type"]  # as DRF's empty 304
         return response
     body = personal(snapshot, user_id, GAME_SERIALIZER.fields["table"])
     if body is None:
         return None
-    content = _RENDERER.render(body)
     return HttpResponse(
-        content,
+        _RENDERER.render(body),
         content_type="application/json",
         headers={"ETag": etag, **_DRF_HEADERS},
     )
 
 
-def with_fast_path(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap the DRF view of ``games/{id}/``: the fast answer first, the view when there is none."""
-    from games.api.live import _as_async_view
+# The project's middleware, in settings order, and what the fast path does about each: run its
+# hooks (pure header work, no I/O), or nothing because it does nothing to such a request (no
+# Cookie, not a static file, no exception). A middleware not listed here turns the fast path off:
+# it might matter.
+_WITH_HOOKS = {
+    "django.middleware.security.SecurityMiddleware",
+    "corsheaders.middleware.CorsMiddleware",  # Vary: origin (requests with an Origin go to Django)
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+}
+_NOTHING_TO_DO = {
+    "config.static.StaticFilesMiddleware",
+    "config.errors.DatabaseUnavailableMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+}
+GAME_PATH = re.compile(r"/api/v1/games/([0-9a-fA-F-]{32,36})/")
 
-    run_view = sync_to_async(view)
 
-    async def game_view(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
-        if request.method == "GET":
-            try:
-                response = await answer(request, kwargs["game_id"])
-            except Exception:
-                # A shortcut must never be the reason a request fails: the view answers.
-                logger.exception("game view fast path failed; answering from the database")
-                response = None
-            if response is not None:
-                return response
-        return await run_view(request, *args, **kwargs)
-
-    return _as_async_view(view, game_view)
+def _middleware() -> list[Any] | None:
+    """Instances of the middleware with hooks, in settings order; None when one is unknown."""
+    found = []
+    for path in settings.MIDDLEWARE:
+        if path in _WITH_HOOKS:
+            found.append(import_string(path)(lambda request: None))
+        elif path not in _NOTHING_TO_DO:
+            return None
+    return found
 
 
-__all__ = ["answer", "personal", "with_fast_path"]
+def _request_hook(middleware: Any, request: HttpRequest) -> bool:
+    """True when ``middleware`` lets the request through untouched, as Django would run it."""
+    hook = getattr(middleware, "process_request", None)
+    if hook is None:
+        return True
+    try:
+        return hook(request) is None  # else a redirect (SECURE_SSL_REDIRECT, PREPEND_WWW)
+    except Exception:
+        return False  # refused (DISALLOWED_USER_AGENTS): Django answers, the same way
+
+
+def _response_hook(middleware: Any, request: HttpRequest, response: HttpResponse) -> Any:
+    if hasattr(middleware, "add_response_headers"):  # corsheaders
+        return middleware.add_response_headers(request, response)
+    return middleware.process_response(request, response)
+
+
+def asgi(app: Any) -> Any:
+    """Wrap the Django ASGI application: answer ``GET games/{id}/`` from Redis when possible.
+
+    Runs before Django's handler, so a fast answer costs no thread, no middleware hop (each of
+    Django's middleware runs its hooks in a thread under ASGI) and no database connection. The
+    middleware's headers are added by the same middleware code (``_middleware``)."""
+    middleware = _middleware()
+    if middleware is None:
+        logger.warning("game view fast path off: a middleware it does not know is installed")
+        return app
+
+    async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET":
+            match = GAME_PATH.fullmatch(scope["path"])
+            if match is not None and not scope.get("root_path"):
+                try:
+                    response = await _fast(scope, match[1], middleware)
+                except Exception:
+                    # A shortcut must never be why a request fails: Django answers instead.
+                    logger.exception("game view fast path failed; answering from the database")
+                    response = None
+                if response is not None:
+                    await _send(response, send)
+                    return
+        await app(scope, receive, send)
+
+    return application
+
+
+async def _fast(scope: dict[str, Any], game_id: str, middleware: list[Any]) -> Any:
+    headers = {name: value for name, value in scope["headers"]}
+    if b"origin" in headers or b"cookie" in headers or b"authorization" not in headers:
+        return None  # CORS and sessions are Django's
+    try:
+        game = uuid.UUID(game_id)
+    except ValueError:
+        return None
+    response = await answer(
+        headers[b"authorization"].decode("latin-1"),
+        headers.get(b"if-none-match", b"").decode("latin-1"),
+        game,
+    )
+    if response is None:
+        return None
+    request = ASGIRequest(scope, io.BytesIO())
+    if not all(_request_hook(m, request) for m in middleware):
+        return None
+    for m in reversed(middleware):
+        response = _response_hook(m, request, response)
+    return response
+
+
+async def _send(response: HttpResponse, send: Any) -> None:
+    headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in response.items()]
+    await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
+    await send({"type": "http.response.body", "body": response.content})
+
+
+__all__ = ["answer", "asgi", "personal"]

@@ -3,7 +3,6 @@
 from django.urls import URLPattern, URLResolver, path
 
 from games.api import live, views
-from games.api.fast_view import with_fast_path
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", views.GameListView.as_view(), name="games"),
@@ -11,7 +10,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/join/", views.JoinByInviteView.as_view(), name="games-join-by-invite"),
     path("games/vs-computer/", views.VsComputerView.as_view(), name="games-vs-computer"),
     path("games/options/", views.GameOptionsView.as_view(), name="games-options"),
-    path("games/<uuid:game_id>/", with_fast_path(views.GameDetailView.as_view()), name="game"),
+    path("games/<uuid:game_id>/", views.GameDetailView.as_view(), name="game"),
     path("games/<uuid:game_id>/join/", views.JoinGameView.as_view(), name="game-join"),
     path("games/<uuid:game_id>/leave/", views.LeaveGameView.as_view(), name="game-leave"),
     path("games/<uuid:game_id>/start/", views.StartGameView.as_view(), name="game-start"),
