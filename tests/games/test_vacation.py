@@ -6,7 +6,6 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from config.errors import ServiceError
@@ -73,7 +72,9 @@ def test_the_monthly_bank_runs_out_and_refills_next_month() -> None:
 @pytest.mark.django_db
 def test_coming_back_early_refunds_the_rest_and_restarts_my_clock() -> None:
     game, mover, _ = _game()
-    now = timezone.now()
+    # Mid-month: the bank is monthly, and "now + 1 day" must stay in the same month (on the last
+    # day of a month the refund would land in a fresh bank of 7 days).
+    now = datetime(2026, 3, 10, 12, tzinfo=UTC)
     services.start_vacation(user=mover, days=4, now=now)
     back = now + timedelta(days=1)
     mover = services.end_vacation(user=mover, now=back)
