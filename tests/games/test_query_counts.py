@@ -30,9 +30,10 @@ ACTION_QUERIES = 7
 # subscriptions or webhook endpoints (one UNION query). Players with a verified e-mail address,
 # a subscription or an endpoint add two: their notification preferences and the delivery rows.
 TURN_PASSING_ACTION_QUERIES = ACTION_QUERIES + 2
-# With an Idempotency-Key: the key's lookup and its record, in the move's own transaction (here
-# a savepoint and its release: the test runs inside a transaction).
-KEYED_ACTION_QUERIES = ACTION_QUERIES + 4
+# With an Idempotency-Key: the key's record, in the move's own transaction (here a savepoint and
+# its release: the test runs inside a transaction). A fresh key is not looked up: only a failed
+# insert (a used key) leads to the lookup, after the rollback (games.idempotency).
+KEYED_ACTION_QUERIES = ACTION_QUERIES + 3
 EVENTS_QUERIES = 4  # token, the game (if visible to me), my seat, one page of moves
 LIST_QUERIES = 4  # token, the games, their seats, the seats' users
 
