@@ -22,9 +22,10 @@ pytestmark = API_TESTS
 
 # Pinned after measuring (identical on SQLite and PostgreSQL).
 VIEW_QUERIES = 3  # token, the game (if visible to me), seats with their users
-# token, savepoint, game FOR UPDATE, seats, insert move, update game, release savepoint (the
-# view in the answer reuses the seats and the state the move just saved)
-ACTION_QUERIES = 7
+# token, savepoint, the seats with their users and the game FOR UPDATE (one query), insert move,
+# update game, release savepoint (the view in the answer reuses the seats and the state the move
+# just saved)
+ACTION_QUERIES = 6
 # Two more when the action passes the turn, written in the move's transaction
 # (notifications.outbox): the next player's "your turn" inbox row, and whether they have push
 # subscriptions or webhook endpoints (one UNION query). Players with a verified e-mail address,
