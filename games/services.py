@@ -83,7 +83,7 @@ def _locked_with_seats(game_id: Any) -> tuple[Game, list[Seat]]:
     seats are read again, as the two-query path would have read them. SQLite has no row locks
     (its writers take turns), and there the two never differ.
     """
-    snapshot_version = Game.objects.filter(pk=OuterRef("game_id")).values("version")[:1]
+    snapshot_version = Game.objects.filter(pk=OuterRef("game_id")).order_by().values("version")[:1]
     try:
         seats = list(
             Seat.objects.filter(game_id=game_id)
