@@ -1,11 +1,15 @@
 """Idempotency-Key handling: a retried request gets the first response, never a second effect.
 
-The key is looked up, the work done and its answer recorded in one transaction, so the answer
-and the move commit together or not at all: a crash (or a lost database) in between leaves
-neither, and the retry simply runs. Two copies of a request running at once both find no record;
-the action's game row lock makes the second wait for the first, and the unique (user, key)
-constraint makes the second's record fail once the first has committed: its whole transaction
-(its move too, if it made one) is rolled back and it answers with the first one's stored answer.
+The work is done and its answer recorded in one transaction, so the answer and the move commit
+together or not at all: a crash (or a lost database) in between leaves neither, and the retry
+simply runs. The key is not looked up first: the unique (user, key) constraint is the check. A
+request whose key has a record already fails to insert its own; its whole transaction (its move
+too, if it made one) is rolled back, and only then is the key looked up: the stored answer is
+replayed, or 422 when the key came with another body. A record left by an older release that
+claimed keys before running the work (status not DONE) is deleted and the request runs again,
+once. Two copies of a request running at once: the action's game row lock makes the second wait
+for the first, and its record fails once the first has committed, so it answers with the
+first one's stored answer.
 """
 
 from __future__ import annotations
@@ -53,15 +57,38 @@ def run_once(
             "invalid_idempotency_key", f"Idempotency-Key is 1 to {MAX_KEY_LENGTH} characters.", 400
         )
     digest = request_hash(body)
+    # No lookup first: a fresh key (nearly every request) costs only its record's insert. The
+    # unique (user, key) constraint finds a used key, and the rolled-back transaction takes the
+    # work's effects with it.
+    retried = False
+    while True:
+        outcome = _run_and_record(user, key, digest, work)
+        if not isinstance(outcome, IntegrityError):
+            status, payload = outcome
+            return status, payload, False
+        found = _recorded(user, key, digest)
+        if found is not None:
+            return _replay(found)
+        if retried:
+            raise outcome
+        # The record in the way was a claim left by an older release, deleted now (or the
+        # record went meanwhile): run the request again, once.
+        retried = True
+
+
+def _run_and_record(
+    user: User, key: str, digest: str, work: Callable[[], tuple[int, dict[str, Any]]]
+) -> tuple[int, dict[str, Any]] | IntegrityError:
+    """Run ``work`` and record its answer in one transaction. The record's IntegrityError when
+    the key has a record already: the transaction, ``work``'s effects with it, was rolled back."""
+    recording = False
     try:
         with transaction.atomic():
-            found = _recorded(user, key, digest)
-            if found is not None:
-                return _replay(found)
             try:
                 status, payload = work()
             except ServiceError as exc:
                 status, payload = exc.status, error_body(exc.code, exc.message, exc.details)
+            recording = True
             IdempotencyRecord.objects.create(
                 user=user,
                 key=key,
@@ -70,18 +97,16 @@ def run_once(
                 response_status=status,
                 response_body=json.loads(json.dumps(payload, default=str)),
             )
-    except IntegrityError:
-        # The same request, run at the same time, committed its answer first; this one's work
-        # went with the rolled-back transaction.
-        found = _recorded(user, key, digest)
-        if found is None:
-            raise
-        return _replay(found)
-    return status, payload, False
+    except IntegrityError as exc:
+        if not recording:
+            raise  # the work's own error, not the key's unique constraint
+        return exc
+    return status, payload
 
 
 def _recorded(user: User, key: str, digest: str) -> IdempotencyRecord | None:
-    """The stored answer for this key, if any; 422 when the key came with another body."""
+    """The stored answer for this key, if any; 422 when the key came with another body. None
+    also when the record was an older release's claim, which is deleted."""
     # A slice, not .first(): (user, key) is unique, and .first() would add an ORDER BY.
     record = next(iter(IdempotencyRecord.objects.filter(user=user, key=key)[:1]), None)
     if record is None:

@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
 from config.errors import ServiceError
@@ -68,6 +68,41 @@ def _locked(game_id: Any) -> Game:
         return Game.objects.select_for_update().get(pk=game_id)
     except (Game.DoesNotExist, ValidationError, ValueError, TypeError) as exc:
         raise ServiceError("not_found", "No such game.", 404) from exc
+
+
+def _locked_with_seats(game_id: Any) -> tuple[Game, list[Seat]]:
+    """The game row, locked until the transaction ends, and its seats with their users, in one
+    query (``_locked`` and then the seats was two). Caller holds transaction.atomic(). No seats:
+    no such game (every game has its host's seat, or a seat of a player who left).
+
+    Only the game row is locked (``FOR UPDATE OF``), as ``_locked`` does. On PostgreSQL a query
+    that waited for that lock returns the game row as the lock holder committed it, but the seats
+    and users as they were when the query started: whoever held the lock may have changed them
+    (a timeout's takeover, a leave, the last join that started the game). ``seen_version`` is the
+    game's version in that same starting snapshot; when it differs from the locked row's, the
+    seats are read again, as the two-query path would have read them. SQLite has no row locks
+    (its writers take turns), and there the two never differ.
+    """
+    snapshot_version = Game.objects.filter(pk=OuterRef("game_id")).order_by().values("version")[:1]
+    try:
+        seats = list(
+            Seat.objects.filter(game_id=game_id)
+            .select_related("game", "user")
+            .select_for_update(of=("game",))
+            .annotate(seen_version=Subquery(snapshot_version))
+        )
+    except (ValidationError, ValueError, TypeError) as exc:
+        raise ServiceError("not_found", "No such game.", 404) from exc
+    if not seats:
+        raise ServiceError("not_found", "No such game.", 404)
+    game = seats[0].game
+    if seats[0].seen_version != game.version:  # type: ignore[attr-defined]
+        # Waited for another transaction on this game: its seats as they are now.
+        return game, list(game.seats.select_related("user"))
+    for seat in seats:
+        # One Game instance for all: the move saves it, and every seat must see that.
+        seat.game = game
+    return game, seats
 
 
 def _bump_version(game: Game) -> None:
@@ -314,8 +349,7 @@ def act(*, user: User, game_id: Any, action: dict[str, Any], expected_version: i
     if kind not in PLAYER_ACTIONS:
         raise ServiceError("invalid_action", f"Unknown action type {kind!r}.", 400)
     with transaction.atomic():
-        game = _locked(game_id)
-        seats = list(game.seats.select_related("user"))
+        game, seats = _locked_with_seats(game_id)
         seat = _seat_of(game, user, seats)
         if game.status == Game.LOBBY:
             raise ServiceError("game_not_started", "The game has not started yet.", 409)

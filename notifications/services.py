@@ -41,15 +41,22 @@ class Planned:
 
 
 def write(
-    planned: Sequence[Planned], *, game: Game | None = None, now: datetime | None = None
+    planned: Sequence[Planned],
+    *,
+    game: Game | None = None,
+    now: datetime | None = None,
+    users_current: bool = True,
 ) -> list[Notification]:
     """Write the inbox rows and, by each player's preferences, their deliveries.
 
     Caller holds a transaction (the move's, with the game locked, for moves). The same number
-    of queries whatever the number of players: the inbox rows, one per channel whose targets
-    have a table of their own (push subscriptions, webhook endpoints), the preferences of players
-    any external channel can reach, and the deliveries. No network: the relay is queued on
-    commit.
+    of queries whatever the number of players: the inbox rows, one (a UNION) for the channels
+    whose targets have a table of their own (push subscriptions, webhook endpoints) when any of
+    the players has such a target (``User.has_channel_targets``; none otherwise), the
+    preferences of players any external channel can reach, and the deliveries. No network: the
+    relay is queued on commit. The flag is read from the planned User objects: pass
+    ``users_current=False`` when they may have been loaded before their owner added a target
+    (then the query asks about every player, whatever their flag says).
     """
     if not planned:
         return []
@@ -59,7 +66,7 @@ def write(
         for p in planned
     )
     users = {p.user.pk: p.user for p in planned}.values()
-    reachable = channels.reachable(users)
+    reachable = channels.reachable(users, use_flags=users_current)
     if not reachable:
         return notifications
     prefs = preferences_of({uid for uid, _ in reachable})
@@ -128,7 +135,11 @@ def notify(
         return None
     try:
         with transaction.atomic():
-            (notification,) = write([Planned(user, kind, dict(data or {}), key)], game=game)
+            # The caller's User may be older than its owner's newest subscription or endpoint
+            # (an invitation or a notice is rare: the query costs nothing worth saving here).
+            (notification,) = write(
+                [Planned(user, kind, dict(data or {}), key)], game=game, users_current=False
+            )
     except IntegrityError:
         if key is None:
             raise

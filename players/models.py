@@ -28,6 +28,10 @@ class User(AbstractUser):
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_month = models.CharField(max_length=7, blank=True)  # "YYYY-MM" of vacation_used
     vacation_used = models.DurationField(default=timedelta)
+    # Whether the player may have push subscriptions or webhook endpoints: False means none, so a
+    # move's notification asks those tables nothing about them (notifications.channels.reachable).
+    # Kept by notifications.signals; True with no rows left is harmless (the query then decides).
+    has_channel_targets = models.BooleanField(default=False, editable=False)
 
     class Meta(AbstractUser.Meta):
         constraints = [

@@ -54,19 +54,27 @@ def all_channels() -> list[Channel]:
 
 
 def reachable(
-    users: Collection[User], among: Iterable[Channel] | None = None
+    users: Collection[User], among: Iterable[Channel] | None = None, *, use_flags: bool = True
 ) -> set[tuple[int, str]]:
     """(user id, channel name) for each of ``users`` and each channel (of ``among``, default all)
     that can reach them: one query, a UNION, for all the channels whose targets have a table of
-    their own (this runs in every turn-passing move's transaction), none for the others."""
+    their own (this runs in every turn-passing move's transaction), none for the others. Push
+    subscriptions and webhook endpoints are asked only about players whose
+    ``has_channel_targets`` flag is set (``Channel.worth_asking``): for players with neither, as
+    most are, there is no query at all. ``use_flags=False`` asks about every player, for User
+    objects that may have been loaded before their owner added a target (the flag would be
+    stale)."""
     found: set[tuple[int, str]] = set()
     if not users:
         return found
     queries = []
     for channel in all_channels() if among is None else among:
-        rows = channel.reachable_rows(users)
+        asked = channel.worth_asking(users) if use_flags else list(users)
+        if not asked:
+            continue
+        rows = channel.reachable_rows(asked)
         if rows is None:
-            found |= {(user.pk, channel.name) for user in users if channel.reachable(user)}
+            found |= {(user.pk, channel.name) for user in asked if channel.reachable(user)}
         else:
             # order_by(): a part of a UNION may not have an ORDER BY of its own.
             queries.append(

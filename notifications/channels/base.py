@@ -107,6 +107,11 @@ class Channel:
     # Whether to skip a game's notifications while the player watches that game live
     # (``notifications.presence``): true for push, false for e-mail.
     skip_while_watching: ClassVar[bool] = False
+    # Whether every row ``reachable_rows`` can return belongs to a player whose
+    # ``User.has_channel_targets`` is True (notifications.signals keeps it for push subscriptions
+    # and webhook endpoints): players without the flag are then not asked about at all, and a
+    # move whose players have no such targets runs no query for the channel.
+    targets_flagged_on_user: ClassVar[bool] = False
 
     def reachable(self, user: User) -> bool:
         """Whether this player can get anything on this channel (a verified address, a
@@ -120,8 +125,16 @@ class Channel:
         None (the default): ``reachable`` decides from the user rows, with no query."""
         return None
 
+    def worth_asking(self, users: Collection[User]) -> list[User]:
+        """Those of ``users`` this channel may reach at all: every one, or for a channel whose
+        targets are flagged on the user, those with the flag (a False flag means no rows)."""
+        if not self.targets_flagged_on_user:
+            return list(users)
+        return [user for user in users if user.has_channel_targets]
+
     def reachable_among(self, users: Collection[User]) -> set[int]:
-        """The ids of ``users`` this channel can reach. No network, and never a query per user."""
+        """The ids of ``users`` this channel can reach. No network, and never a query per user.
+        It asks the table whatever the users' flags say: they may be older than a new target."""
         rows = self.reachable_rows(users) if users else None
         if rows is None:
             return {user.pk for user in users if self.reachable(user)}

@@ -260,6 +260,8 @@ class WebhookChannel(Channel):
     default_kinds = k.KINDS
     collapses = False  # one event per notification: apps want them one by one
     skip_while_watching = False
+    # Its rows set User.has_channel_targets (notifications.signals).
+    targets_flagged_on_user = True
 
     def reachable(self, user: User) -> bool:
         return self.reachable_among([user]) == {user.pk}

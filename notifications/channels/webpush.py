@@ -114,6 +114,8 @@ class WebPushChannel(Channel):
     collapses = True
     # A player looking at the game live sees the move there; a push about it is noise.
     skip_while_watching = True
+    # Its rows set User.has_channel_targets (notifications.signals).
+    targets_flagged_on_user = True
 
     def reachable(self, user: User) -> bool:
         return self.reachable_among([user]) == {user.pk}

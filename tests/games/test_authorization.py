@@ -194,3 +194,26 @@ def test_a_read_only_token_may_read_every_route_but_change_nothing(alice: Player
         else:
             assert_error_shape(response, 403, "permission_denied")
     assert Game.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "which", ["no such game", "a malformed id", "None", "not my game", "a lobby I am not in"]
+)
+def test_an_action_on_a_game_i_have_no_seat_in_is_404_not_found(
+    alice: Player, bob: Player, carol: Player, which: str
+) -> None:
+    """The seats and the game lock are one query now: no seat (no game, a malformed id, a game
+    of others) is the same 404 ``not_found`` as before, whatever the game's status."""
+    from config.errors import ServiceError
+    from games import services
+
+    game_id: Any = {
+        "no such game": lambda: "00000000-0000-0000-0000-000000000000",
+        "a malformed id": lambda: "not-a-uuid",
+        "None": lambda: None,
+        "not my game": lambda: start_game(alice, bob),
+        "a lobby I am not in": lambda: str(alice.create(visibility="public").json()["id"]),
+    }[which]()
+    with pytest.raises(ServiceError) as refused:
+        services.act(user=carol.user, game_id=game_id, action={"type": "draw"}, expected_version=1)
+    assert (refused.value.code, refused.value.status) == ("not_found", 404)

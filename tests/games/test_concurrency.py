@@ -5,13 +5,16 @@ from __future__ import annotations
 import http.client
 import json
 import threading
+import time
 from typing import Any
 from urllib.parse import urlparse
 
 import pytest
+from django.db import connection, connections, transaction
+from django.db.models import F
 
 from games import services
-from games.models import Game, Move
+from games.models import Game, Move, Seat
 from players.models import ApiToken, User
 
 THREADS = 20
@@ -77,3 +80,67 @@ def test_twenty_simultaneous_submissions_of_one_turn_apply_exactly_once(live_ser
     assert Move.objects.filter(game=game).count() == moves_before + 1
     game.refresh_from_db()
     assert game.version == view["version"] + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_action_that_waited_for_the_game_lock_sees_the_seats_as_the_holder_left_them() -> None:
+    """``act`` reads the seats and locks the game in one query. On PostgreSQL a query that waits
+    for the row lock gets the game row as the holder committed it, but the other tables as they
+    were when it started: the seats must still be the ones the holder left (here: a timeout
+    counted), never those from before. Also the check that the lock is taken: the reader waits."""
+    if connection.vendor != "postgresql":
+        return  # SQLite has no row locks: its writers take turns
+    alice = User.objects.create_user(username="alice", password="pw-alice-123")
+    bob = User.objects.create_user(username="bob", password="pw-bob-123")
+    game = services.create_game(host=alice, max_players=2, target_score=0)
+    services.join_game(user=bob, invite_code=game.invite_code)
+    version = Game.objects.get(pk=game.pk).version
+    locked, release = threading.Event(), threading.Event()
+    seen: dict[str, Any] = {}
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                services._locked(game.pk)
+                Seat.objects.filter(game=game, user=alice).update(timeouts_in_row=2)
+                Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+                locked.set()
+                release.wait(30)
+        finally:
+            connections.close_all()
+
+    def read() -> None:
+        try:
+            with transaction.atomic():
+                found, seats = services._locked_with_seats(game.pk)
+                seen["version"] = found.version
+                seen["timeouts"] = {s.user_id: s.timeouts_in_row for s in seats}
+                seen["one game"] = all(s.game is found for s in seats)
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert locked.wait(30)
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not _waiting_for_a_lock() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _waiting_for_a_lock(), "the reader did not wait for the game's lock"
+        assert not seen
+    finally:
+        release.set()
+        holder.join(timeout=60)
+        reader.join(timeout=60)
+    assert seen == {"version": version + 1, "timeouts": {alice.pk: 2, bob.pk: 0}, "one game": True}
+
+
+def _waiting_for_a_lock() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        return bool(cursor.fetchone()[0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -76,6 +77,32 @@ def test_the_same_key_with_a_different_body_is_refused(
     assert moves(game) == before
 
 
+def test_a_reused_key_whose_other_body_is_a_legal_move_leaves_no_trace_of_it(
+    alice: Player, bob: Player, game: str
+) -> None:
+    """The key is checked after the work, not before: the other body's move (a legal pass that
+    would hand the turn on, with a "your turn" notification) is made and rolled back whole."""
+    from notifications.models import Notification
+
+    mover, _ = roles(game, alice, bob)
+    first = mover.act(game, {"type": "draw"}, **{"Idempotency-Key": KEY})
+    assert first.status_code == 200
+    before = (moves(game), Game.objects.get(pk=game).version, Notification.objects.count())
+
+    response = mover.act(game, {"type": "pass"}, **{"Idempotency-Key": KEY})
+
+    assert response.status_code == 422, response.content
+    assert error_code(response) == "idempotency_key_reused"
+    assert "Idempotent-Replayed" not in response
+    after = (moves(game), Game.objects.get(pk=game).version, Notification.objects.count())
+    assert after == before
+    assert player_to_move([alice, bob], game) is mover
+    record = IdempotencyRecord.objects.get(user=mover.user, key=KEY)
+    assert record.response_body == json.loads(json.dumps(first.json()))
+    # The pass is still there to make, without the key.
+    assert mover.act(game, {"type": "pass"}).status_code == 200
+
+
 def test_the_same_key_for_another_game_is_refused(
     alice: Player, bob: Player, carol: Player, game: str
 ) -> None:
@@ -129,8 +156,10 @@ def test_a_claim_left_by_an_older_release_does_not_block_the_key(
 def test_a_duplicate_that_finishes_second_is_undone_and_answers_with_the_first(
     alice: Player, bob: Player, game: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Two copies of one request at once: both look the key up before either has committed.
-    The one whose answer is recorded second has its move rolled back and replays the first's."""
+    """Two copies of one request at once: neither looks the key up before its work, so the copy
+    that records its answer second runs its move as if the key were fresh (exactly what it would
+    do if the first had not committed yet). Its move is rolled back with its failed record, and
+    it replays the first's answer."""
     from games import idempotency
 
     mover, _ = roles(game, alice, bob)
@@ -141,12 +170,11 @@ def test_a_duplicate_that_finishes_second_is_undone_and_answers_with_the_first(
     real_recorded = idempotency._recorded
     lookups: list[int] = []
 
-    def not_committed_yet(*args: Any) -> IdempotencyRecord | None:
+    def counted(*args: Any) -> IdempotencyRecord | None:
         lookups.append(1)
-        # The copy's first look happens before the first request has committed.
-        return None if len(lookups) == 1 else real_recorded(*args)
+        return real_recorded(*args)
 
-    monkeypatch.setattr(idempotency, "_recorded", not_committed_yet)
+    monkeypatch.setattr(idempotency, "_recorded", counted)
     from games import services
 
     real_act = services.act
@@ -163,7 +191,7 @@ def test_a_duplicate_that_finishes_second_is_undone_and_answers_with_the_first(
     IdempotencyRecord.objects.filter(user=mover.user, key=KEY).update(request_hash="same")
     second = mover.act(game, {"type": "pass"}, **{"Idempotency-Key": KEY})
 
-    assert len(lookups) == 2
+    assert len(lookups) == 1  # only once its record had failed
     assert made == [after_first[1] + 1]  # the copy's move was made, then rolled back
     assert second.status_code == 200
     assert second["Idempotent-Replayed"] == "true"

@@ -22,17 +22,23 @@ pytestmark = API_TESTS
 
 # Pinned after measuring (identical on SQLite and PostgreSQL).
 VIEW_QUERIES = 3  # token, the game (if visible to me), seats with their users
-# token, savepoint, game FOR UPDATE, seats, insert move, update game, release savepoint (the
-# view in the answer reuses the seats and the state the move just saved)
-ACTION_QUERIES = 7
-# Two more when the action passes the turn, written in the move's transaction
-# (notifications.outbox): the next player's "your turn" inbox row, and whether they have push
-# subscriptions or webhook endpoints (one UNION query). Players with a verified e-mail address,
-# a subscription or an endpoint add two: their notification preferences and the delivery rows.
-TURN_PASSING_ACTION_QUERIES = ACTION_QUERIES + 2
-# With an Idempotency-Key: the key's lookup and its record, in the move's own transaction (here
-# a savepoint and its release: the test runs inside a transaction).
-KEYED_ACTION_QUERIES = ACTION_QUERIES + 4
+# token, savepoint, the seats with their users and the game FOR UPDATE (one query), insert move,
+# update game, release savepoint (the view in the answer reuses the seats and the state the move
+# just saved)
+ACTION_QUERIES = 6
+# One more when the action passes the turn, written in the move's transaction
+# (notifications.outbox): the next player's "your turn" inbox row. Whether they have push
+# subscriptions or webhook endpoints is asked (one UNION query) only of a player whose
+# User.has_channel_targets says they may; these players have none. Players with a verified
+# e-mail address, a subscription or an endpoint add two: their notification preferences and the
+# delivery rows.
+TURN_PASSING_ACTION_QUERIES = ACTION_QUERIES + 1
+# The next player has a push subscription: the UNION, their preferences and the delivery row.
+TURN_PASSING_TO_A_SUBSCRIBER_QUERIES = TURN_PASSING_ACTION_QUERIES + 3
+# With an Idempotency-Key: the key's record, in the move's own transaction (here a savepoint and
+# its release: the test runs inside a transaction). A fresh key is not looked up: only a failed
+# insert (a used key) leads to the lookup, after the rollback (games.idempotency).
+KEYED_ACTION_QUERIES = ACTION_QUERIES + 3
 EVENTS_QUERIES = 4  # token, the game (if visible to me), my seat, one page of moves
 LIST_QUERIES = 4  # token, the games, their seats, the seats' users
 
@@ -122,6 +128,27 @@ def test_the_game_view_and_an_action_take_the_same_queries_whatever_the_history(
         lambda: mover.act(game, {"type": "draw"}, **{"Idempotency-Key": "counted"}),
     )
     measure(django_assert_num_queries, VIEW_QUERIES, lambda: alice.view(game))
+
+
+def test_a_turn_passed_to_a_push_subscriber_takes_the_pinned_queries(
+    alice: Player, bob: Player, game: str, django_assert_num_queries: Any
+) -> None:
+    from notifications.models import Delivery, PushSubscription
+
+    mover = alice if Game.objects.get(pk=game).current_user_id == alice.user.pk else bob
+    waiting = bob if mover is alice else alice
+    PushSubscription.objects.create(
+        user=waiting.user, endpoint="https://push.example/1", p256dh="k", auth="a"
+    )
+
+    measure(django_assert_num_queries, ACTION_QUERIES, lambda: mover.act(game, {"type": "draw"}))
+    measure(
+        django_assert_num_queries,
+        TURN_PASSING_TO_A_SUBSCRIBER_QUERIES,
+        lambda: mover.act(game, {"type": "pass"}),
+    )
+    pushes = Delivery.objects.filter(notification__user=waiting.user, channel="webpush")
+    assert pushes.filter(notification__kind="your_turn").count() == 1
 
 
 def test_an_events_page_takes_the_same_queries_whatever_the_history(

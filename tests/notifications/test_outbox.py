@@ -252,23 +252,39 @@ def test_recording_the_same_move_twice_is_refused_by_the_unique_key(
     assert Notification.objects.count() == 1
 
 
+@pytest.mark.parametrize("targets", [False, True], ids=["no targets", "push and webhooks"])
 def test_the_outbox_adds_a_fixed_number_of_queries_to_a_move_whatever_the_number_of_players(
-    alice: Player, bob: Player, carol: Player, dave: Player
+    alice: Player, bob: Player, carol: Player, dave: Player, targets: bool
 ) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from notifications.models import PushSubscription, WebhookEndpoint
+
     players = (alice, bob, carol, dave)
+    if targets:
+        for player in players:
+            PushSubscription.objects.create(
+                user=player.user, endpoint=f"https://push.example/{player.user.pk}", p256dh="k"
+            )
+            WebhookEndpoint.objects.create(
+                user=player.user, url="https://example.com/hook", secret="s"
+            )
     game = new_game(*players)
     mover = to_move(game, *players)
     act(mover, game, type="draw")
     with CaptureQueriesContext(connection) as queries:
         act(mover, game, type="pass")  # the turn passes: a "your turn" with an e-mail delivery
     ours = [q["sql"] for q in queries.captured_queries if "notifications_" in q["sql"]]
-    # The inbox row, the recipients' preferences, the delivery row, and one query (a UNION) for
-    # all the channels whose targets have a table of their own (push subscriptions, webhook
-    # endpoints): no query per player, nor per channel.
-    targets = ["notifications_pushsubscription", "notifications_webhookendpoint"]
-    asked = [sql for sql in ours if any(table in sql for table in targets)]
-    assert len(asked) == 1 and all(table in asked[0] for table in targets), ours
-    assert len(ours) == 3 + 1, ours
+    # The inbox row, the recipients' preferences, the delivery rows, and, when a player has any
+    # push subscription or webhook endpoint, one query (a UNION) for all the channels whose
+    # targets have a table of their own: no query per player, nor per channel. Players with
+    # neither (User.has_channel_targets) are not asked about at all.
+    tables = ["notifications_pushsubscription", "notifications_webhookendpoint"]
+    asked = [sql for sql in ours if any(table in sql for table in tables)]
+    if targets:
+        assert len(asked) == 1 and all(table in asked[0] for table in tables), ours
+        assert len(ours) == 3 + 1, ours
+    else:
+        assert asked == [], ours
+        assert len(ours) == 3, ours
