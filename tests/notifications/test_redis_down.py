@@ -134,3 +134,13 @@ def test_every_thread_shares_one_redis_client_and_its_down_state(redis_down: Non
     assert there is not here
     assert client is here._cache
     assert down is True
+
+
+def test_cache_calls_reuse_one_redis_client_per_pool(redis_down: None) -> None:
+    """Django builds a ``redis.Redis`` for every cache call; ours builds one per pool and keeps
+    it (building one costs about 0.3 ms, and a throttled request makes two calls)."""
+    from django.core.cache import caches
+
+    client = caches["default"]._cache
+    assert client.get_client("a") is client.get_client("b")
+    assert client.get_client("a", write=True) is client.get_client("b", write=True)
