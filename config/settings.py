@@ -64,22 +64,24 @@ INSTALLED_APPS = [
     "web",
 ]
 
+# Django's middleware with their hooks run inline under ASGI (config/middleware.py): no thread
+# hop per hook. Same classes, same behaviour otherwise.
 MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
+    "config.middleware.SecurityMiddleware",
     # WhiteNoise right after SecurityMiddleware: static files skip the rest of the stack. Our
     # subclass keeps the async path async under uvicorn (config/static.py).
     "config.static.StaticFilesMiddleware",
     # A view failing because the database is unreachable answers 503 with Retry-After (DRF views
     # do so through EXCEPTION_HANDLER; see config/errors.py).
     "config.errors.DatabaseUnavailableMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    "config.middleware.SessionMiddleware",
     # CORS must run before CommonMiddleware, which can answer (redirect) on its own.
     "corsheaders.middleware.CorsMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.middleware.CommonMiddleware",
+    "config.middleware.CsrfViewMiddleware",
+    "config.middleware.AuthenticationMiddleware",
+    "config.middleware.MessageMiddleware",
+    "config.middleware.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -112,18 +112,18 @@ async def answer(authorization: str, if_none_match: str, game_id: Any) -> HttpRe
 # Cookie, not a static file, no exception). A middleware not listed here turns the fast path off:
 # it might matter.
 _WITH_HOOKS = {
-    "django.middleware.security.SecurityMiddleware",
+    "config.middleware.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # Vary: origin (requests with an Origin go to Django)
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.middleware.CommonMiddleware",
+    "config.middleware.XFrameOptionsMiddleware",
 }
 _NOTHING_TO_DO = {
     "config.static.StaticFilesMiddleware",
     "config.errors.DatabaseUnavailableMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "config.middleware.SessionMiddleware",
+    "config.middleware.CsrfViewMiddleware",
+    "config.middleware.AuthenticationMiddleware",
+    "config.middleware.MessageMiddleware",
 }
 GAME_PATH = re.compile(r"/api/v1/games/([0-9a-fA-F-]{32,36})/")
 

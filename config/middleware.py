@@ -1,0 +1,89 @@
+"""Django's own middleware, with their hooks run inline on Django's async path.
+
+Under ASGI Django calls every hook of a ``MiddlewareMixin`` middleware (``process_request``,
+``process_view``, ``process_response``) through ``sync_to_async``: a thread hop each, sixteen per
+API request with the project's middleware, each a hand-over between the event loop and the
+request's thread and a wait for the GIL on a busy process. These hooks do no I/O (they read and
+set headers and cookies, build lazy objects) and so can run where they are called. The classes
+below are Django's, with that one change; under WSGI they are exactly Django's.
+
+The exception is the session middleware's response hook when it must save the session (a
+database write): that one still runs in a thread. tests/test_middleware.py counts the hops.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib.auth.middleware import AuthenticationMiddleware as _Authentication
+from django.contrib.messages.middleware import MessageMiddleware as _Messages
+from django.contrib.sessions.middleware import SessionMiddleware as _Session
+from django.http import HttpRequest, HttpResponseBase
+from django.middleware.clickjacking import XFrameOptionsMiddleware as _XFrameOptions
+from django.middleware.common import CommonMiddleware as _Common
+from django.middleware.csrf import CsrfViewMiddleware as _Csrf
+from django.middleware.security import SecurityMiddleware as _Security
+
+
+class InlineHooks:
+    """``MiddlewareMixin.__acall__`` without the thread hops (see the module docstring)."""
+
+    get_response: Any
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
+        response = None
+        if hasattr(self, "process_request"):
+            response = self.process_request(request)
+        response = response or await self.get_response(request)
+        if hasattr(self, "process_response"):
+            response = await self._respond(request, response)
+        return response
+
+    async def _respond(self, request: HttpRequest, response: HttpResponseBase) -> Any:
+        return self.process_response(request, response)  # type: ignore[attr-defined]
+
+
+class SecurityMiddleware(InlineHooks, _Security):
+    pass
+
+
+class CommonMiddleware(InlineHooks, _Common):
+    pass
+
+
+class AuthenticationMiddleware(InlineHooks, _Authentication):
+    pass
+
+
+class MessageMiddleware(InlineHooks, _Messages):
+    pass
+
+
+class XFrameOptionsMiddleware(InlineHooks, _XFrameOptions):
+    pass
+
+
+class CsrfViewMiddleware(InlineHooks, _Csrf):
+    def __init__(self, get_response: Any) -> None:
+        super().__init__(get_response)
+        # Django adapts a sync process_view with sync_to_async: an async one runs inline.
+        if self.async_mode:
+            self.process_view = self._async_process_view  # type: ignore[method-assign]
+
+    async def _async_process_view(
+        self, request: HttpRequest, callback: Any, args: Any, kwargs: Any
+    ) -> Any:
+        return _Csrf.process_view(self, request, callback, args, kwargs)
+
+
+class SessionMiddleware(InlineHooks, _Session):
+    async def _respond(self, request: HttpRequest, response: HttpResponseBase) -> Any:
+        session = getattr(request, "session", None)
+        saves = session is not None and (session.modified or settings.SESSION_SAVE_EVERY_REQUEST)
+        if saves:  # a database write: in the request's thread, as Django would
+            return await sync_to_async(self.process_response, thread_sensitive=True)(
+                request, response
+            )
+        return self.process_response(request, response)

@@ -1,0 +1,74 @@
+"""config/middleware.py: under ASGI, Django's middleware run their hooks without thread hops.
+
+Django calls every ``MiddlewareMixin`` hook through ``sync_to_async`` on its async path; with
+the project's middleware that was sixteen thread hops per API request. What remains is what must
+run in a thread: the sync DRF view and the rendering of its response, and the
+``request_started`` / ``request_finished`` signal receivers (database connection housekeeping),
+plus a session save when there is one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref import sync
+from asgiref.sync import async_to_sync
+from django.test import AsyncClient, Client
+
+from players.models import ApiToken, User
+
+pytestmark = pytest.mark.django_db
+
+# The request_started receivers (a signal runs its sync receivers in one sync_to_async), the sync
+# view, the rendering of its (DRF) response, and closing it (the request_finished receivers).
+HOPS_PER_API_REQUEST = 4
+
+
+@pytest.fixture
+def hops(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    seen: list[Any] = []
+    real = sync.SyncToAsync.__call__
+
+    async def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(getattr(self.func, "__qualname__", self.func))
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(sync.SyncToAsync, "__call__", counted)
+    return seen
+
+
+def _token() -> str:
+    user = User.objects.create_user(username="hops", display_name="Hops")
+    return ApiToken.issue(user, name="t", scope=ApiToken.SCOPE_PLAY)[1]
+
+
+def test_an_api_request_hops_to_a_thread_only_for_the_view_and_the_signals(
+    hops: list[Any],
+) -> None:
+    token = _token()
+    response = async_to_sync(AsyncClient().get)(
+        "/api/v1/me/", headers={"Authorization": f"Bearer {token}"}
+    )
+    assert response.status_code == 200
+    assert len(hops) == HOPS_PER_API_REQUEST, hops
+
+
+def test_a_session_that_changed_is_still_saved_in_a_thread(hops: list[Any]) -> None:
+    User.objects.create_user(username="web", password="a long enough password 1")
+    client = AsyncClient()
+    response = async_to_sync(client.post)(
+        "/api/v1/auth/login/",
+        {"username": "web", "password": "a long enough password 1"},
+        content_type="application/json",
+    )
+    assert response.status_code in (200, 201, 204), response.content
+    assert "sessionid" in response.cookies  # saved, and the cookie set
+    assert len(hops) == HOPS_PER_API_REQUEST + 1, hops
+
+
+def test_under_wsgi_the_middleware_are_djangos() -> None:
+    token = _token()
+    response = Client().get("/api/v1/me/", headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["X-Content-Type-Options"] == "nosniff"
