@@ -12,8 +12,9 @@ caches for next time:
   version was announced and its snapshot is not stored yet);
 - not a bearer token; a caller without a seat at that table (a public lobby, a stranger: the
   DRF view decides between its own answers and 404);
-- a request with an ``Origin`` (CORS) or a ``Cookie`` (sessions), a host not in ALLOWED_HOSTS,
-  one the middleware would redirect or refuse, any method but GET;
+- a request with an ``Origin`` (CORS) or a ``Cookie`` (sessions), a query string or an
+  ``Accept`` header that DRF's content negotiation might answer otherwise than with plain JSON,
+  a host not in ALLOWED_HOSTS, one the middleware would redirect or refuse, any method but GET;
 - a middleware in settings.MIDDLEWARE that this module does not know (the fast path is off).
 
 The answer is Django's to the byte: the same body (the snapshot is the DRF view's answer with the
@@ -189,6 +190,8 @@ async def _fast(scope: dict[str, Any], game_id: str, middleware: list[Any]) -> A
     headers = {name: value for name, value in scope["headers"]}
     if b"origin" in headers or b"cookie" in headers or b"authorization" not in headers:
         return None  # CORS and sessions are Django's
+    if scope.get("query_string") or not _takes_json(headers.get(b"accept")):
+        return None  # DRF's content negotiation (?format=, Accept) decides those
     try:
         game = uuid.UUID(game_id)
     except ValueError:
@@ -206,6 +209,19 @@ async def _fast(scope: dict[str, Any], game_id: str, middleware: list[Any]) -> A
     for m in reversed(middleware):
         response = _response_hook(m, request, response)
     return response
+
+
+def _takes_json(accept: bytes | None) -> bool:
+    """Whether DRF's negotiation surely picks plain JSON for this Accept header: none; or no
+    parameters (``indent=`` would change the body) and either ``application/json`` (the most
+    specific kind there is, and JSONRenderer comes first) or nothing but wildcards (a specific
+    ``text/html`` would pick the browsable API under DEBUG, or 406)."""
+    if accept is None:
+        return True
+    if b";" in accept:
+        return False
+    parts = {part.strip() for part in accept.split(b",")} - {b""}
+    return b"application/json" in parts or bool(parts) and parts <= {b"*/*", b"application/*"}
 
 
 async def _send(response: HttpResponse, send: Any) -> None:

@@ -53,7 +53,7 @@ if REDIS_URL:
         def header(self, name: str) -> str:
             return next(v.decode() for k, v in self.headers if k.decode().lower() == name.lower())
 
-    async def _asgi_get(path: str, headers: dict[str, str]) -> Answer:
+    async def _asgi_get(path: str, headers: dict[str, str], query: str = "") -> Answer:
         from config.asgi import application
 
         scope = {
@@ -65,7 +65,7 @@ if REDIS_URL:
             "path": path,
             "raw_path": path.encode(),
             "root_path": "",
-            "query_string": b"",
+            "query_string": query.encode(),
             "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
             "client": ("127.0.0.1", 50000),
             "server": ("testserver", 80),
@@ -82,11 +82,12 @@ if REDIS_URL:
         await communicator.wait(10)
         return Answer(start["status"], list(start["headers"]), body)
 
-    def asgi_view(player: Player, game_id: Any, **headers: str) -> Answer:
+    def asgi_view(player: Player, game_id: Any, query: str = "", **headers: str) -> Answer:
         """``GET games/{id}/`` through config.asgi's application, as uvicorn would send it."""
         return async_to_sync(_asgi_get)(
             game_url(game_id),
             {"Host": "testserver", "Authorization": f"Bearer {player.token}", **headers},
+            query,
         )
 
     @pytest.fixture
@@ -251,6 +252,27 @@ if REDIS_URL:
             served.clear()
             assert asgi_view(alice, game_id, **extra).status_code == 200
             assert served == []
+
+    def test_accept_headers_and_query_strings_get_drfs_own_answer(
+        alice: Player, bob: Player, served: list[bool], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        game_id = start_game(alice, bob)
+        alice.view(game_id)
+        for accept in ("application/json", "*/*", "text/html, application/json"):
+            served.clear()
+            fast = asgi_view(alice, game_id, Accept=accept)
+            assert served == [True]
+            same_answer(fast, slow_view(alice, game_id, monkeypatch, Accept=accept))
+        for accept in ("text/html", "text/html, */*", "application/json; indent=4"):
+            served.clear()
+            answer = asgi_view(alice, game_id, Accept=accept)
+            assert served == []  # not even asked: Django answered
+            slow = slow_view(alice, game_id, monkeypatch, Accept=accept)
+            assert answer.status_code == slow.status_code
+            assert answer.header("Content-Type") == slow.header("Content-Type")
+        served.clear()
+        assert asgi_view(alice, game_id, query="format=json").status_code == 200
+        assert served == []
 
     def test_lobbies_are_not_kept(alice: Player, served: list[bool]) -> None:
         lobby = alice.create(max_players=3).json()
