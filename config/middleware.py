@@ -7,8 +7,9 @@ request's thread and a wait for the GIL on a busy process. These hooks do no I/O
 set headers and cookies, build lazy objects) and so can run where they are called. The classes
 below are Django's, with that one change; under WSGI they are exactly Django's.
 
-The exception is the session middleware's response hook when it must save the session (a
-database write): that one still runs in a thread. tests/test_middleware.py counts the hops.
+The exceptions run in a thread still: the session middleware's response hook when it must save
+the session (a database write), and the CSRF check of an unsafe request to a view that is not
+exempt (it may parse the body). tests/test_middleware.py counts the hops.
 """
 
 from __future__ import annotations
@@ -75,7 +76,17 @@ class CsrfViewMiddleware(InlineHooks, _Csrf):
     async def _async_process_view(
         self, request: HttpRequest, callback: Any, args: Any, kwargs: Any
     ) -> Any:
-        return _Csrf.process_view(self, request, callback, args, kwargs)
+        if request.method in _SAFE or getattr(callback, "csrf_exempt", False):
+            # Nothing to check: no body is read, so no I/O.
+            return _Csrf.process_view(self, request, callback, args, kwargs)
+        # The check may parse the body (a multipart upload, files on disk) and render the
+        # failure page: in a thread, as Django does, not on the event loop.
+        return await sync_to_async(_Csrf.process_view, thread_sensitive=True)(
+            self, request, callback, args, kwargs
+        )
+
+
+_SAFE = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 
 
 class SessionMiddleware(InlineHooks, _Session):

@@ -52,10 +52,11 @@ def failed(exc: BaseException) -> None:
         logger.warning("Redis shortcut unavailable (%s); using the database", type(exc).__name__)
 
 
-def sync_client() -> Any:
-    """This process's client (redis.Redis), or None when Redis is not configured or down."""
+def sync_client(*, force: bool = False) -> Any:
+    """This process's client (redis.Redis), or None when Redis is not configured or down
+    (``force``: even when it was marked down, for writes that must be tried)."""
     global _sync
-    if not available():
+    if not (configured() if force else available()):
         return None
     if _sync is None:
         import redis

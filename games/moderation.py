@@ -10,14 +10,13 @@ A moderator who has a seat in the game may not intervene in it (nor replay it, s
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from config.errors import ServiceError
-from games import live, services
+from games import services
 from games.models import Game, Seat
 from moderation import audit
 from moderation.services import notify_player
@@ -72,7 +71,7 @@ def abort_game(*, moderator: User, game_id: Any, reason: str) -> Game:
             if seat.user is not None and seat.left_at is None:
                 notify_player(seat.user, ABORT_NOTICE, game)
         # Live clients learn the new version (status aborted) once it is committed.
-        transaction.on_commit(partial(live.publish, game.pk, game.version))
+        services.announce(game)
     return game
 
 

@@ -21,7 +21,7 @@ from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
 from config.errors import ServiceError
-from games import bots, engine, live, selectors
+from games import bots, engine, live, selectors, view_cache
 from games.bots import schedule
 from games.engine import Action, EngineError, State
 from games.engine.actions import LEAVE, NEXT_ROUND, PLAYER_ACTIONS, SYSTEM_ACTIONS
@@ -108,6 +108,13 @@ def _locked_with_seats(game_id: Any) -> tuple[Game, list[Seat]]:
 def _bump_version(game: Game) -> None:
     """A lobby change: a new version, announced to live clients once it is committed."""
     game.version += 1
+    announce(game)
+
+
+def announce(game: Game) -> None:
+    """The game's cached views of older versions are void from now (before the commit: see
+    games/view_cache.py); live clients hear of the new version once it is committed."""
+    view_cache.void(game.pk, game.version)
     transaction.on_commit(partial(live.publish, game.pk, game.version))
 
 
@@ -549,7 +556,7 @@ def _save_state(
     outbox.record_move(
         game=game, move=move, state=state, events=events, seats=seats, turn_passed=turn_passed
     )
-    transaction.on_commit(partial(live.publish, game.pk, game.version))
+    announce(game)
     _schedule_bots(game, state, seats)
     # The answer to the move is this game's view: it needs neither the seats again nor the
     # state parsed back from the JSON just written (selectors.game_view).

@@ -7,13 +7,14 @@ hand, so its answer is kept here as a *snapshot*: the view with everything perso
 hand from. games/api/fast_view.py serves a seated player's view from it without the database.
 
 Correctness rests on versions. Each snapshot is stored with its game version, and a write never
-replaces a newer version. Every new version is announced on commit (``games.live.publish``),
-and that announcement replaces an older snapshot with a *void* marker of the new version, in the
-same Redis call as the publish: from then on the fast path misses until a snapshot of that
-version (or newer) is stored. So the fast path never serves a version older than the latest
-announced one. A change that does not bump the version (a display name) is seen at the next
-version, as with the view's ETag, which is made of the version too. ``TTL_SECONDS`` bounds what a
-lost announcement (Redis unreachable at that moment) could leave behind.
+replaces a newer version. Every new version voids older snapshots twice: inside its own
+transaction, before the commit (``void``, from games.services), and again in the same Redis
+call as its announcement after the commit (``games.live.publish``). A void marker of version N
+makes the fast path miss until a snapshot of N (or newer) is stored, so it never serves a version
+older than a committed one unless both calls were lost. A change that does not bump the version
+(a display name) is seen at the next version, as with the view's ETag, which is made of the
+version too. ``TTL_SECONDS`` bounds what lost voids (Redis unreachable twice in a row) could leave
+behind.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from config import redis_clients
 logger = logging.getLogger(__name__)
 
 PREFIX = "uaw:gv:"
-TTL_SECONDS = 60
+TTL_SECONDS = 30
 
 # KEYS[1] snapshot; ARGV: version, data, ttl. A newer version, or a void marker of this version,
 # is replaced; an older one never replaces a newer.
@@ -53,6 +54,16 @@ end
 return redis.call('PUBLISH', ARGV[2], ARGV[1])
 """
 
+# KEYS[1] snapshot; ARGV: version, ttl. Void any older snapshot.
+_VOID = """
+local cv = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
+if cv < tonumber(ARGV[1]) then
+  redis.call('HSET', KEYS[1], 'v', ARGV[1], 'void', '1', 'd', '')
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+
 # Where a snapshot personalises the view (games.selectors.game_summary): set for nobody here.
 NOBODY = -1
 
@@ -65,6 +76,19 @@ def void_and_publish(client: Any, game_id: str, version: int, channel: str) -> N
     """Announce ``version`` on ``channel`` and void older snapshots, in one Redis call.
     Raises what the client raises (games.live handles it)."""
     client.eval(_VOID_AND_PUBLISH, 1, key(game_id), version, channel, TTL_SECONDS)
+
+
+def void(game_id: Any, version: int) -> None:
+    """Void snapshots older than ``version``, now: called inside the transaction that makes
+    ``version``, before it commits, so no fast answer can be older than a committed version
+    even when the announcement after the commit is lost or late. Never raises."""
+    client = redis_clients.sync_client()
+    if client is None:
+        return
+    try:
+        client.eval(_VOID, 1, key(game_id), version, TTL_SECONDS)
+    except redis_clients.UNAVAILABLE as exc:
+        redis_clients.failed(exc)
 
 
 def snapshot(payload: dict[str, Any], state: dict[str, Any] | None, current_user_id: Any) -> bytes:

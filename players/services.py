@@ -156,8 +156,9 @@ def revoke_all_tokens(*, user: User, keep: ApiToken | None = None) -> int:
     qs = ApiToken.objects.filter(user=user, revoked_at__isnull=True)
     if keep is not None:
         qs = qs.exclude(pk=keep.pk)
+    revoked = qs.update(revoked_at=timezone.now())
     token_cache.forget_after_commit(user.pk)
-    return qs.update(revoked_at=timezone.now())
+    return revoked
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,17 +11,38 @@ game views for that long.
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
 from config import redis_clients
 from players.models import ApiToken
 
+logger = logging.getLogger(__name__)
+
 TTL_SECONDS = 30
 PREFIX = "uaw:tok:"
 USER_PREFIX = "uaw:toku:"  # the set of a user's remembered token hashes, to forget them all
+FORGOT_PREFIX = "uaw:tokx:"  # when a user's tokens were last forgotten (ms since the epoch)
+# Longer than any request could take between its database check and its write (the write is
+# refused when the user's tokens were forgotten after that check).
+FORGOT_TTL_SECONDS = 600
 
+# KEYS: entry, user's set, user's forgotten-at. ARGV: value, ttl, hash, checked at (ms), set ttl.
+# A token checked before its user's tokens were last forgotten is not remembered: the check may
+# predate the revocation that the forgetting was for.
+_REMEMBER = """
+local forgot = tonumber(redis.call('GET', KEYS[3]) or '-1')
+if forgot >= tonumber(ARGV[4]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+return 1
+"""
+
+# KEYS: user's set, user's forgotten-at. ARGV: entry prefix, now (ms), forgotten-at ttl.
 _FORGET = """
+redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
 local hashes = redis.call('SMEMBERS', KEYS[1])
 for _, h in ipairs(hashes) do redis.call('DEL', ARGV[1] .. h) end
 redis.call('DEL', KEYS[1])
@@ -43,15 +64,32 @@ def entry_for(token: ApiToken) -> tuple[bytes, int] | None:
     return f"{token.user_id}|{token.scope}".encode(), ttl
 
 
+def mark_checked(token: ApiToken) -> None:
+    """Note when ``token`` passed the database check (players/auth.py), for ``remember``."""
+    token._checked_at_ms = int(time.time() * 1000)  # type: ignore[attr-defined]
+
+
 def remember(pipe: Any, token: ApiToken) -> None:
-    """Queue the writes that remember ``token`` on a Redis pipeline (the caller executes it)."""
+    """Queue the write that remembers ``token`` on a Redis pipeline (the caller executes it):
+    one script, refused when the user's tokens were forgotten after the token was checked."""
     found = entry_for(token)
-    if found is None:
+    checked_at = getattr(token, "_checked_at_ms", None)
+    if found is None or checked_at is None:
         return
     value, ttl = found
-    pipe.set(key(token.key_hash), value, ex=ttl)
-    pipe.sadd(USER_PREFIX + str(token.user_id), token.key_hash)
-    pipe.expire(USER_PREFIX + str(token.user_id), TTL_SECONDS)
+    user = str(token.user_id)
+    pipe.eval(
+        _REMEMBER,
+        3,
+        key(token.key_hash),
+        USER_PREFIX + user,
+        FORGOT_PREFIX + user,
+        value,
+        ttl,
+        token.key_hash,
+        checked_at,
+        TTL_SECONDS,
+    )
 
 
 def parse(value: bytes | None) -> int | None:
@@ -63,15 +101,27 @@ def parse(value: bytes | None) -> int | None:
 
 
 def forget_user(user_id: int) -> None:
-    """Drop every remembered token of ``user_id`` (revoked, suspended, banned, deleted).
+    """Drop every remembered token of ``user_id`` (revoked, suspended, banned, deleted), and
+    refuse to remember any token of theirs checked before now.
 
-    With Redis down the entries cannot be reached to delete; they expire within TTL_SECONDS."""
-    client = redis_clients.sync_client()
+    Tried even when this process marked Redis down a moment ago: a revocation must reach the
+    other processes' fast path. If Redis cannot be reached, the entries expire within
+    TTL_SECONDS."""
+    client = redis_clients.sync_client(force=True)
     if client is None:
         return
     try:
-        client.eval(_FORGET, 1, USER_PREFIX + str(user_id), PREFIX)
+        client.eval(
+            _FORGET,
+            2,
+            USER_PREFIX + str(user_id),
+            FORGOT_PREFIX + str(user_id),
+            PREFIX,
+            int(time.time() * 1000),
+            FORGOT_TTL_SECONDS,
+        )
     except redis_clients.UNAVAILABLE as exc:
+        logger.warning("Could not forget the tokens of user %s in Redis: %s", user_id, exc)
         redis_clients.failed(exc)
 
 

@@ -72,3 +72,12 @@ def test_under_wsgi_the_middleware_are_djangos() -> None:
     assert response.status_code == 200
     assert response["X-Frame-Options"] == "DENY"
     assert response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_csrf_check_of_an_unsafe_request_runs_in_a_thread(hops: list[Any]) -> None:
+    """It may parse the body (a multipart upload) and render the failure page: not on the
+    event loop. The answer is Django's: 403 without a token."""
+    client = AsyncClient(enforce_csrf_checks=True)
+    response = async_to_sync(client.post)("/admin/login/", {"username": "x", "password": "y"})
+    assert response.status_code == 403
+    assert any("process_view" in str(hop) for hop in hops), hops

@@ -126,7 +126,10 @@ _NOTHING_TO_DO = {
     "config.middleware.AuthenticationMiddleware",
     "config.middleware.MessageMiddleware",
 }
-GAME_PATH = re.compile(r"/api/v1/games/([0-9a-fA-F-]{32,36})/")
+# Django's <uuid:> converter: lowercase and dashed only (anything else is Django's 404).
+GAME_PATH = re.compile(
+    r"/api/v1/games/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/"
+)
 
 
 def _middleware() -> list[Any] | None:
@@ -188,6 +191,8 @@ def asgi(app: Any) -> Any:
 
 async def _fast(scope: dict[str, Any], game_id: str, middleware: list[Any]) -> Any:
     headers = {name: value for name, value in scope["headers"]}
+    if len(headers) != len(scope["headers"]):
+        return None  # a repeated header: Django joins them, and answers accordingly
     if b"origin" in headers or b"cookie" in headers or b"authorization" not in headers:
         return None  # CORS and sessions are Django's
     if scope.get("query_string") or not _takes_json(headers.get(b"accept")):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 import uuid
 import weakref
 from dataclasses import dataclass
@@ -272,6 +273,62 @@ if REDIS_URL:
             assert answer.header("Content-Type") == slow.header("Content-Type")
         served.clear()
         assert asgi_view(alice, game_id, query="format=json").status_code == 200
+        assert served == []
+
+    def test_a_token_checked_before_its_revocation_is_not_remembered_after_it(
+        alice: Player, bob: Player, served: list[bool]
+    ) -> None:
+        """A request that passed the token check, then a revocation that commits and forgets,
+        then the request's late write: the write is refused."""
+        game_id = start_game(alice, bob)
+        token = ApiToken.objects.select_related("user").get(user=alice.user)
+        token_cache.mark_checked(token)  # the late request's check
+        token_cache.forget_user(alice.user.pk)  # the revocation's, after it
+        view_cache.run(lambda pipe: token_cache.remember(pipe, token))  # the late write
+        client = redis.Redis.from_url(REDIS_URL)
+        assert client.get(token_cache.key(token.key_hash)) is None
+        token_cache.mark_checked(token)  # a check after the forgetting is remembered
+        view_cache.run(lambda pipe: token_cache.remember(pipe, token))
+        assert client.get(token_cache.key(token.key_hash)) is not None
+        assert served == [] and game_id
+
+    def test_tokens_are_forgotten_even_right_after_a_redis_failure(
+        alice: Player, bob: Player, served: list[bool], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        game_id = start_game(alice, bob)
+        alice.view(game_id)
+        token = ApiToken.objects.get(user=alice.user)
+        client = redis.Redis.from_url(REDIS_URL)
+        assert client.get(token_cache.key(token.key_hash)) is not None
+        # This process failed a Redis call a moment ago: it skips Redis shortcuts, not this.
+        monkeypatch.setattr("config.redis_clients._down_until", time.monotonic() + 60)
+        token_cache.forget_user(alice.user.pk)
+        assert client.get(token_cache.key(token.key_hash)) is None
+
+    def test_a_move_voids_older_snapshots_before_it_commits_even_if_its_announcement_is_lost(
+        alice: Player, bob: Player, served: list[bool], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        game_id = start_game(alice, bob)
+        alice.view(game_id)
+        before = alice.table(game_id)["version"]
+        monkeypatch.setattr(live.Notifier, "_publish_redis", lambda self, game, version: None)
+        # A move that stores no snapshot of its own: a moderator aborts the game.
+        from games import moderation as game_moderation
+        from players.models import User
+
+        moderator = User.objects.create_superuser(username="mod", password="x" * 20)
+        game_moderation.abort_game(moderator=moderator, game_id=game_id, reason="test")
+        served.clear()
+        seen = asgi_view(alice, game_id).json()
+        assert served == [False]
+        assert seen["status"] == "aborted" and seen["version"] == before + 1
+
+    def test_a_game_id_django_would_not_route_is_djangos_404(
+        alice: Player, bob: Player, served: list[bool]
+    ) -> None:
+        game_id = start_game(alice, bob)
+        alice.view(game_id)
+        assert asgi_view(alice, str(game_id).upper()).status_code == 404
         assert served == []
 
     def test_lobbies_are_not_kept(alice: Player, served: list[bool]) -> None:
