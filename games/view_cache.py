@@ -20,12 +20,9 @@ behind.
 from __future__ import annotations
 
 import json
-import logging
 from typing import Any
 
 from config import redis_clients
-
-logger = logging.getLogger(__name__)
 
 PREFIX = "uaw:gv:"
 TTL_SECONDS = 30
@@ -44,28 +41,17 @@ redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 
-# KEYS[1] snapshot; ARGV: version, channel, ttl. Void any older snapshot, then publish.
-_VOID_AND_PUBLISH = """
-local cv = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
-if cv < tonumber(ARGV[1]) then
-  redis.call('HSET', KEYS[1], 'v', ARGV[1], 'void', '1', 'd', '')
-  redis.call('EXPIRE', KEYS[1], ARGV[3])
-end
-return redis.call('PUBLISH', ARGV[2], ARGV[1])
-"""
-
-# KEYS[1] snapshot; ARGV: version, ttl. Void any older snapshot.
-_VOID = """
+# KEYS[1] snapshot; ARGV: version, ttl. Void any older snapshot (the start of both scripts below).
+_VOID_OLDER = """
 local cv = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
 if cv < tonumber(ARGV[1]) then
   redis.call('HSET', KEYS[1], 'v', ARGV[1], 'void', '1', 'd', '')
   redis.call('EXPIRE', KEYS[1], ARGV[2])
 end
-return 0
 """
-
-# Where a snapshot personalises the view (games.selectors.game_summary): set for nobody here.
-NOBODY = -1
+_VOID = _VOID_OLDER + "return 0\n"
+# ARGV[3]: the live channel, told the new version once older snapshots are void.
+_VOID_AND_PUBLISH = _VOID_OLDER + "return redis.call('PUBLISH', ARGV[3], ARGV[1])\n"
 
 
 def key(game_id: Any) -> str:
@@ -75,7 +61,7 @@ def key(game_id: Any) -> str:
 def void_and_publish(client: Any, game_id: str, version: int, channel: str) -> None:
     """Announce ``version`` on ``channel`` and void older snapshots, in one Redis call.
     Raises what the client raises (games.live handles it)."""
-    client.eval(_VOID_AND_PUBLISH, 1, key(game_id), version, channel, TTL_SECONDS)
+    client.eval(_VOID_AND_PUBLISH, 1, key(game_id), version, TTL_SECONDS, channel)
 
 
 def void(game_id: Any, version: int) -> None:

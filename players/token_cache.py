@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import logging
 import time
+from functools import partial
 from typing import Any
 
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+
 from config import redis_clients
-from players.models import ApiToken
+from players.models import ApiToken, User
 
 logger = logging.getLogger(__name__)
 
@@ -127,10 +131,6 @@ def forget_user(user_id: int) -> None:
 
 def forget_after_commit(user_id: int) -> None:
     """``forget_user`` once the current transaction commits (at once outside one)."""
-    from functools import partial
-
-    from django.db import transaction
-
     transaction.on_commit(partial(forget_user, user_id), robust=True)
 
 
@@ -138,9 +138,6 @@ def connect_signals() -> None:
     """Forget a user's tokens whenever a token row or a deactivated user is saved or deleted:
     the services call ``forget_after_commit`` themselves for their bulk updates; the signals
     cover every other save (the admin, the shell)."""
-    from django.db.models.signals import post_delete, post_save
-
-    from players.models import User
 
     def token_changed(sender: Any, instance: ApiToken, **kwargs: Any) -> None:
         if kwargs.get("created"):

@@ -51,12 +51,16 @@ _RENDERER = JSONRenderer()
 _DRF_HEADERS = {"Vary": "Accept", "Allow": "GET, HEAD, OPTIONS"}
 
 
-def personal(snapshot: dict[str, Any], user_id: int, table_field: Any) -> dict[str, Any] | None:
-    """The view of ``user_id`` from a snapshot, or None when they have no seat in it."""
+def seat_of(snapshot: dict[str, Any], user_id: int) -> dict[str, Any] | None:
+    """``user_id``'s entry in the snapshot's players, or None when they have no seat there."""
+    return next((p for p in snapshot["base"]["players"] if p["user_id"] == user_id), None)
+
+
+def personal(
+    snapshot: dict[str, Any], user_id: int, mine: dict[str, Any], table_field: Any
+) -> dict[str, Any]:
+    """The view of ``user_id``, whose seat is ``mine`` (``seat_of``), from a snapshot."""
     base = snapshot["base"]
-    mine = next((p for p in base["players"] if p["user_id"] == user_id), None)
-    if mine is None:
-        return None
     data = {
         **base,
         "your_turn": base["status"] == "active" and snapshot["current"] == user_id,
@@ -91,16 +95,15 @@ async def answer(authorization: str, if_none_match: str, game_id: Any) -> HttpRe
     if user_id is None or version is None or void != b"0":
         return None
     snapshot = json.loads(data)
-    if not any(p["user_id"] == user_id for p in snapshot["base"]["players"]):
+    mine = seat_of(snapshot, user_id)
+    if mine is None:
         return None
     etag = etag_for(game_id, int(version), user_id)
     if etag_matches(if_none_match, etag):
         response = HttpResponse(status=304, headers={"ETag": etag, **_DRF_HEADERS})
         del response["Content-Type"]  # as DRF's empty 304
         return response
-    body = personal(snapshot, user_id, GAME_SERIALIZER.fields["table"])
-    if body is None:
-        return None
+    body = personal(snapshot, user_id, mine, GAME_SERIALIZER.fields["table"])
     return HttpResponse(
         _RENDERER.render(body),
         content_type="application/json",
@@ -235,4 +238,4 @@ async def _send(response: HttpResponse, send: Any) -> None:
     await send({"type": "http.response.body", "body": response.content})
 
 
-__all__ = ["answer", "asgi", "personal"]
+__all__ = ["answer", "asgi", "personal", "seat_of"]
