@@ -137,7 +137,9 @@ class _Columns:
         self.sql = ", ".join(f"{table}.{_q(connection, f.column)}" for f in self.fields)
         # Built with the first connection of this alias; each call passes its own connection
         # (the converters read settings and their arguments, not a connection's state).
-        converters = [(i, f.get_col(table), _converters(connection, f)) for i, f in enumerate(self.fields)]
+        converters = [
+            (i, f.get_col(table), _converters(connection, f)) for i, f in enumerate(self.fields)
+        ]
         self.converters = [c for c in converters if c[2]]
 
     def load(self, connection: BaseDatabaseWrapper, values: Sequence[Any]) -> Any:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -96,6 +97,15 @@ def _locked_with_seats(game_id: Any) -> tuple[Game, list[Seat]]:
         # Waited for another transaction on this game: its seats as they are now.
         return game, list(game.seats.select_related("user"))
     return game, seats
+
+
+def _transaction() -> AbstractContextManager[Any]:
+    """``transaction.atomic()``, without the savepoint inside a caller's transaction (an action
+    with an Idempotency-Key runs in the key's). For functions that refuse only before their first
+    write: there is nothing of theirs to roll back then, and a savepoint and its release are two
+    round trips. An error after a write still takes everything with it, as it leaves the
+    caller's transaction."""
+    return nullcontext() if transaction.get_connection().in_atomic_block else transaction.atomic()
 
 
 def _bump_version(game: Game) -> None:
@@ -348,7 +358,7 @@ def act(*, user: User, game_id: Any, action: dict[str, Any], expected_version: i
     kind = action.get("type")
     if kind not in PLAYER_ACTIONS:
         raise ServiceError("invalid_action", f"Unknown action type {kind!r}.", 400)
-    with transaction.atomic():
+    with _transaction():
         game, seats = _locked_with_seats(game_id)
         seat = _seat_of(game, user, seats)
         if game.status == Game.LOBBY:

@@ -84,7 +84,10 @@ def test_a_move_that_fails_writes_no_notification(
         raise RuntimeError("the move fails after its outbox rows were written")
 
     monkeypatch.setattr(outbox, "write", write_then_fail)
-    with pytest.raises(RuntimeError):
+    # The test runs inside a transaction, so the move runs inside a caller's transaction, as a
+    # keyed action does (games.idempotency): it takes no savepoint of its own there, and the
+    # error rolls back the caller's transaction with everything in it.
+    with pytest.raises(RuntimeError), transaction.atomic():
         act(mover, game, type="pass")
     # ...and rolled back with it.
     assert not Notification.objects.exists()
