@@ -235,6 +235,12 @@ class TableSerializer(serializers.Serializer):
     stack = StackSerializer(allow_null=True, help_text="Stacking: the cards owed, if any.")
     legal_actions = LegalActionSerializer(many=True)
 
+    def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
+        """``engine.view``'s dict as it is: it already is what the fields above would make of
+        it, key order included (tests/games/test_table_view.py checks this over random games
+        with every house rule), and copying it field by field cost about 0.5 ms per view."""
+        return instance
+
 
 class GameSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField()

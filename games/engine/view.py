@@ -35,8 +35,11 @@ def view(state: State, seat: int) -> dict[str, Any]:
         }
     # Blind play: the hand is face down for its owner too; its size is in "seats".
     blind = s.option("blind_play")
+    public = _public(s)
+    # In TableSerializer's order, key for key: the API passes this dict through as it is.
+    stack = public.pop("stack")
     return {
-        **_public(s),
+        **public,
         "you": seat,
         "hand": None if blind else [card(c) for c in me.hand],
         "hand_hidden": blind,
@@ -44,6 +47,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
             card(s.drawn_card) if s.drawn_card and s.current == seat and not blind else None
         ),
         "pending_choice": pending,
+        "stack": stack,
         "legal_actions": [a.to_dict() for a in legal_actions(s, seat)],
     }
 
