@@ -201,12 +201,17 @@ def _check_copy_state() -> None:
 _check_copy_state()
 
 
+_ATOMS = frozenset({str, int, bool, float, type(None)})
+
+
 def _plain(value: Any) -> Any:
     """A deep copy made of JSON types only, so the state shares nothing with its serialised form."""
+    # Atoms are copied in place, without a call each: a state is mostly lists of card ids, and
+    # every move serialises one and every view reads one.
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+        return [v if type(v) in _ATOMS else _plain(v) for v in value]
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): v if type(v) in _ATOMS else _plain(v) for k, v in value.items()}
     if isinstance(value, Seat):
         return value.copy()
     return value
