@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,22 +18,39 @@ PROBE = """
 import gc, json, importlib, sys
 importlib.import_module(sys.argv[1])
 print(json.dumps({"frozen": gc.get_freeze_count(), "threshold": gc.get_threshold(),
-                  "views": "games.api.views" in sys.modules}))
+                  "views": "games.api.views" in sys.modules,
+                  "switch": sys.getswitchinterval()}))
 """
 
 
 @pytest.mark.parametrize("module", ["config.asgi", "config.wsgi"])
 def test_the_entry_point_freezes_the_loaded_heap(module: str) -> None:
+    probe = run_probe(module)
+    assert probe["views"], "the URL patterns' views are loaded before the freeze"
+    assert probe["frozen"] > 50_000, probe
+    assert probe["threshold"][0] == GEN0_THRESHOLD
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"), [({}, 0.001), ({"GIL_SWITCH_INTERVAL_US": "250"}, 0.00025)]
+)
+def test_the_asgi_entry_point_shortens_the_gil_switch_interval(
+    environ: dict[str, str], expected: float
+) -> None:
+    """config/gil.py: the event loop waits at most this long for a computing view thread."""
+    assert run_probe("config.asgi", **environ)["switch"] == pytest.approx(expected)
+    assert run_probe("config.wsgi")["switch"] == pytest.approx(0.005)  # no event loop there
+
+
+def run_probe(module: str, **environ: str) -> dict[str, Any]:
+    """Import ``module`` in a fresh interpreter, as a server process would, and report."""
     out = subprocess.run(
         [sys.executable, "-c", PROBE, module],
         cwd=ROOT,
-        env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings"},
+        env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings", **environ},
         capture_output=True,
         text=True,
         timeout=120,
         check=True,
     )
-    probe = json.loads(out.stdout.strip().splitlines()[-1])
-    assert probe["views"], "the URL patterns' views are loaded before the freeze"
-    assert probe["frozen"] > 50_000, probe
-    assert probe["threshold"][0] == GEN0_THRESHOLD
+    return json.loads(out.stdout.strip().splitlines()[-1])
