@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.contrib.auth.middleware import AuthenticationMiddleware as _Authentication
 from django.contrib.messages.middleware import MessageMiddleware as _Messages
@@ -26,6 +26,7 @@ from django.middleware.clickjacking import XFrameOptionsMiddleware as _XFrameOpt
 from django.middleware.common import CommonMiddleware as _Common
 from django.middleware.csrf import CsrfViewMiddleware as _Csrf
 from django.middleware.security import SecurityMiddleware as _Security
+from rest_framework.renderers import JSONRenderer
 
 
 class InlineHooks:
@@ -98,3 +99,39 @@ class SessionMiddleware(InlineHooks, _Session):
                 request, response
             )
         return self.process_response(request, response)
+
+
+class RenderJsonInline:
+    """A DRF response rendered as JSON where the view returned it, not in a thread of its own.
+
+    Django renders a response that has a ``render`` method (DRF's ``Response`` is a
+    ``SimpleTemplateResponse``) through ``sync_to_async`` on its async path: one more thread hop
+    per API request, after the view's. JSON rendering is ``json.dumps`` of data the view already
+    built, no I/O, so ``process_template_response`` (which Django calls on the event loop right
+    before that hop) renders it there and gives the response a coroutine ``render`` that only
+    returns it, which Django awaits instead of hopping. Any other renderer (the browsable API's
+    HTML may query the database) keeps Django's thread. Under WSGI this does nothing.
+    """
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
+            self.process_template_response = self._render_json
+
+    def __call__(self, request: HttpRequest) -> Any:
+        return self.get_response(request)  # a coroutine under ASGI, awaited by Django
+
+    async def _render_json(self, request: HttpRequest, response: Any) -> Any:
+        renderer = getattr(response, "accepted_renderer", None)
+        if type(renderer) is JSONRenderer and not response.is_rendered:
+            response.render()
+
+            async def rendered() -> Any:
+                return response
+
+            response.render = rendered
+        return response

@@ -82,6 +82,8 @@ MIDDLEWARE = [
     "config.middleware.AuthenticationMiddleware",
     "config.middleware.MessageMiddleware",
     "config.middleware.XFrameOptionsMiddleware",
+    # Under ASGI: a DRF response rendered as JSON on the event loop, not in one more thread.
+    "config.middleware.RenderJsonInline",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -2,9 +2,10 @@
 
 Django calls every ``MiddlewareMixin`` hook through ``sync_to_async`` on its async path; with
 the project's middleware that was sixteen thread hops per API request. What remains is what must
-run in a thread: the sync DRF view and the rendering of its response, and the
-``request_started`` / ``request_finished`` signal receivers (database connection housekeeping),
-plus a session save when there is one."""
+run in a thread: the sync DRF view, and the ``request_started`` / ``request_finished`` signal
+receivers (database connection housekeeping), plus a session save when there is one. A DRF
+response rendered as JSON is rendered on the event loop (``RenderJsonInline``); any other
+rendering still hops."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ from players.models import ApiToken, User
 pytestmark = pytest.mark.django_db
 
 # The request_started receivers (a signal runs its sync receivers in one sync_to_async), the sync
-# view, the rendering of its (DRF) response, and closing it (the request_finished receivers).
-HOPS_PER_API_REQUEST = 4
+# view, and closing its response (the request_finished receivers).
+HOPS_PER_API_REQUEST = 3
 
 
 @pytest.fixture
@@ -51,6 +52,25 @@ def test_an_api_request_hops_to_a_thread_only_for_the_view_and_the_signals(
     )
     assert response.status_code == 200
     assert len(hops) == HOPS_PER_API_REQUEST, hops
+
+
+def test_a_json_response_is_rendered_on_the_loop_and_any_other_in_a_thread(
+    hops: list[Any],
+) -> None:
+    token = _token()
+    client = AsyncClient()
+    auth = {"Authorization": f"Bearer {token}"}
+    as_json = async_to_sync(client.get)("/api/v1/me/", headers=auth)
+    assert len(hops) == HOPS_PER_API_REQUEST, hops
+    assert as_json["Content-Type"] == "application/json"
+    assert as_json.json()["username"] == "hops"
+    assert as_json.content == Client().get("/api/v1/me/", headers=auth).content  # as under WSGI
+    hops.clear()
+    as_html = async_to_sync(client.get)("/api/v1/me/", headers={**auth, "Accept": "text/html"})
+    assert as_html.status_code == 200 and as_html["Content-Type"].startswith("text/html")
+    assert b"hops" in as_html.content  # the browsable API's page, rendered in a thread
+    assert len(hops) == HOPS_PER_API_REQUEST + 1, hops
+    assert any("render" in str(hop) for hop in hops), hops
 
 
 def test_a_session_that_changed_is_still_saved_in_a_thread(hops: list[Any]) -> None:

@@ -128,6 +128,7 @@ _NOTHING_TO_DO = {
     "config.middleware.CsrfViewMiddleware",
     "config.middleware.AuthenticationMiddleware",
     "config.middleware.MessageMiddleware",
+    "config.middleware.RenderJsonInline",  # the fast path's answer is rendered already
 }
 # Django's <uuid:> converter: lowercase and dashed only (anything else is Django's 404).
 GAME_PATH = re.compile(
