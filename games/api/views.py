@@ -526,6 +526,11 @@ class ReclaimView(APIView):
         return Response(_render_game(game, request))
 
 
+# One bound instance per action type, as GAME_SERIALIZER: ``run_validation`` only reads its
+# fields, and making a serializer per request deep-copies them (0.15 ms of an action's CPU).
+# Its ValidationError carries the same detail as ``is_valid(raise_exception=True)``'s.
+_ACTION_VALIDATORS = {kind: cls() for kind, cls in s.ACTION_SERIALIZERS.items()}
+
 ACTION_UNION = PolymorphicProxySerializer(
     component_name="ActionRequest",
     # A dict, so the discriminator maps each `type` value to its component (from a list,
@@ -671,16 +676,14 @@ class ActionView(APIView):
         if body is None:
             raise ServiceError("invalid_request", "The body is a JSON object.", 400)
         kind = body.get("type")
-        serializer_class = s.ACTION_SERIALIZERS.get(kind) if isinstance(kind, str) else None
-        if serializer_class is None:
+        validator = _ACTION_VALIDATORS.get(kind) if isinstance(kind, str) else None
+        if validator is None:
             raise ServiceError(
                 "invalid_action",
                 f"type must be one of {', '.join(s.ACTION_SERIALIZERS)}.",
                 400,
             )
-        ser = serializer_class(data=body)
-        ser.is_valid(raise_exception=True)
-        data = dict(ser.validated_data)
+        data = dict(validator.run_validation(body))
         expected = data.pop("expected_version", None)
 
         def work() -> tuple[int, dict[str, Any]]:
