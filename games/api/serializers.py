@@ -265,6 +265,24 @@ class GameSummarySerializer(serializers.Serializer):
     rematch_of = serializers.UUIDField(allow_null=True)
     players = PlayerSerializer(many=True)
 
+    def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
+        """``selectors.game_summary``'s (or ``game_view``'s) dict with its datetimes formatted by
+        their fields. Every other value already is what its field would make of it, in the
+        fields' order (tests/games/test_summary_view.py checks this byte for byte), and copying
+        the dict field by field cost more than the rest of a view."""
+        out = dict(instance)
+        for name in _DATETIMES:
+            if out[name] is not None:
+                out[name] = self.fields[name].to_representation(out[name])
+        return out
+
+
+_DATETIMES = [
+    name
+    for name, field in GameSummarySerializer._declared_fields.items()
+    if isinstance(field, serializers.DateTimeField)
+]
+
 
 class GameSerializer(GameSummarySerializer):
     table = TableSerializer(allow_null=True, help_text="Null until the game starts.")
