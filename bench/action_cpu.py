@@ -3,7 +3,6 @@
 Run from the repository root (PostgreSQL on 127.0.0.1:5432, user postgres, trust; Redis)::
 
     python bench/action_cpu.py                      # 1,000 of each, about a minute
-    python bench/action_cpu.py --profile action     # and where the action's CPU goes (cProfile)
 
 A scratch database ``uaw_cpu_<pid>`` is made on ``--pg``, migrated and dropped at the end; Redis
 is ``--redis-url`` (keys with a lifetime only: throttles, the fast path's caches). One game of
@@ -24,9 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import cProfile
 import os
-import pstats
 import random
 import statistics
 import sys
@@ -43,7 +40,7 @@ if str(ROOT) not in sys.path:
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432"
 
 
-def configure(args: argparse.Namespace, db: str) -> None:
+def configure(args: argparse.Namespace, db: str, static: str) -> None:
     os.environ.update(
         {
             "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -61,7 +58,8 @@ def configure(args: argparse.Namespace, db: str) -> None:
             "THROTTLE_ACTIONS": "1000000/s",
             "THROTTLE_GAMES": "1000000/s",
             "LOG_LEVEL": "WARNING",
-            "STATIC_ROOT": tempfile.gettempdir(),  # no collectstatic: nothing static is asked for
+            # An empty folder: WhiteNoise scans it at start-up, and nothing static is asked for.
+            "STATIC_ROOT": static,
         }
     )
 
@@ -137,17 +135,12 @@ async def run(args: argparse.Namespace, db: str) -> None:
     rng = random.Random(args.seed)
     cpu: dict[str, list[float]] = {"action": [], "baseline": []}
     pg: dict[str, list[int]] = {"action": [], "baseline": []}
-    profile = cProfile.Profile(time.process_time) if args.profile else None
 
     async def measure(kind: str, path: str, body: dict, headers: dict[str, str]) -> None:
         ticks = backend_ticks(args.pg, db)
-        if profile is not None and kind == args.profile:
-            profile.enable()
         started = time.process_time()
         response = await client.post(path, body, content_type="application/json", headers=headers)
         cpu[kind].append(time.process_time() - started)
-        if profile is not None:
-            profile.disable()
         pg[kind].append(backend_ticks(args.pg, db) - ticks)
         if response.status_code != 200:
             raise SystemExit(f"{kind}: {response.status_code} {response.content[:300]!r}")
@@ -180,9 +173,6 @@ async def run(args: argparse.Namespace, db: str) -> None:
         "- ratio baseline / action, this process and PostgreSQL (means): "
         f"**{(base[1] + base[2]) / (action[1] + action[2]):.2f}**"
     )
-    if profile is not None:
-        print(f"\n## Where the {args.profile}'s CPU goes (cProfile, CPU time)\n")
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(args.profile_lines)
 
 
 def main() -> None:
@@ -192,16 +182,15 @@ def main() -> None:
     p.add_argument("--pg", default=DEFAULT_PG, help="PostgreSQL server URL, without a database")
     p.add_argument("--redis-url", default="redis://127.0.0.1:6379/15")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--profile", choices=["action", "baseline"])
-    p.add_argument("--profile-lines", type=int, default=60)
     args = p.parse_args()
     db = f"uaw_cpu_{os.getpid()}"
 
     from bench.load import admin_sql
 
     admin_sql(args.pg, f'CREATE DATABASE "{db}"')
+    static = tempfile.mkdtemp(prefix="uaw-cpu-static-")
     try:
-        configure(args, db)
+        configure(args, db, static)
         import django
 
         django.setup()
@@ -217,6 +206,7 @@ def main() -> None:
     finally:
         if "django.db" in sys.modules:
             sys.modules["django.db"].connections.close_all()
+        os.rmdir(static)
         admin_sql(args.pg, f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
 
 
