@@ -64,17 +64,15 @@ def configure(args: argparse.Namespace, db: str, static: str) -> None:
     )
 
 
-def backend_ticks(pg: str, db: str) -> int:
-    """CPU clock ticks (user + system) of the backends connected to ``db``."""
-    import psycopg
-
-    with psycopg.connect(f"{pg}/postgres", autocommit=True) as conn:
-        pids = [
-            row[0]
-            for row in conn.execute(
-                "SELECT pid FROM pg_stat_activity WHERE datname = %s", (db,)
-            ).fetchall()
-        ]
+def backend_ticks(admin: Any, db: str) -> int:
+    """CPU clock ticks (user + system) of the backends connected to ``db``; ``admin`` is an open
+    connection to another database (the pool may open a backend at any request)."""
+    pids = [
+        row[0]
+        for row in admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s", (db,)
+        ).fetchall()
+    ]
     total = 0
     for pid in pids:
         try:
@@ -125,7 +123,7 @@ def next_action(game_id: str, users: list[Any], rng: random.Random) -> tuple[int
     return mover, {**action, "expected_version": game.version}
 
 
-async def run(args: argparse.Namespace, db: str) -> None:
+async def run(args: argparse.Namespace, db: str, admin: Any) -> None:
     from asgiref.sync import sync_to_async
     from django.test import AsyncClient
 
@@ -137,11 +135,11 @@ async def run(args: argparse.Namespace, db: str) -> None:
     pg: dict[str, list[int]] = {"action": [], "baseline": []}
 
     async def measure(kind: str, path: str, body: dict, headers: dict[str, str]) -> None:
-        ticks = backend_ticks(args.pg, db)
+        ticks = backend_ticks(admin, db)
         started = time.process_time()
         response = await client.post(path, body, content_type="application/json", headers=headers)
         cpu[kind].append(time.process_time() - started)
-        pg[kind].append(backend_ticks(args.pg, db) - ticks)
+        pg[kind].append(backend_ticks(admin, db) - ticks)
         if response.status_code != 200:
             raise SystemExit(f"{kind}: {response.status_code} {response.content[:300]!r}")
 
@@ -185,6 +183,9 @@ def main() -> None:
     args = p.parse_args()
     db = f"uaw_cpu_{os.getpid()}"
 
+    import psycopg
+    from django.db import connections  # reads the settings only when first used
+
     from bench.load import admin_sql
 
     admin_sql(args.pg, f'CREATE DATABASE "{db}"')
@@ -195,17 +196,16 @@ def main() -> None:
 
         django.setup()
         from django.core.management import call_command
-        from django.db import connections
 
         call_command("migrate", interactive=False, verbosity=0)
         connections.close_all()  # back to the pool
         print("# In-process CPU: a keyed action and the bench baseline\n")
         print(f"- command: python {' '.join(sys.argv)}")
         print(f"- load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        asyncio.run(run(args, db))
+        with psycopg.connect(f"{args.pg}/postgres", autocommit=True) as admin:
+            asyncio.run(run(args, db, admin))
     finally:
-        if "django.db" in sys.modules:
-            sys.modules["django.db"].connections.close_all()
+        connections.close_all()
         os.rmdir(static)
         admin_sql(args.pg, f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
 

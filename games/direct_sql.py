@@ -3,8 +3,8 @@ insert rows, save the game.
 
 Django's ORM compiles each query anew, and on the action path that compiling was most of the
 work: 0.7 to 2.5 ms of CPU per statement against about 0.1 ms for the same round trip by hand
-(docs/performance.md). Here each statement's SQL is built once per model and database vendor from
-the model's ``_meta``, quoted by the backend, and cached. Values go through the field methods the
+(docs/performance.md). Here each statement's SQL is built once per model and database from the
+model's ``_meta``, quoted by the backend, and cached. Values go through the field methods the
 ORM itself uses (``pre_save`` and ``get_db_prep_save`` on the way in; the backend's and the
 field's converters on the way out), so the rows written are the ORM's rows and the instances read
 are the ORM's instances, on SQLite and PostgreSQL alike. The statements run on Django's cursor:
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any
 
 from django.db import connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -26,7 +26,6 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from games.models import Game, Seat
 from players.models import User
 
-M = TypeVar("M", bound=models.Model)
 Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
 
 
@@ -38,9 +37,10 @@ def _q(connection: BaseDatabaseWrapper, name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-def _insert_fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
+@cache
+def _insert_fields(model: type[models.Model]) -> tuple[models.Field[Any, Any], ...]:
     """The columns an insert writes: all but a primary key the database numbers itself."""
-    return [f for f in model._meta.local_concrete_fields if f is not model._meta.auto_field]
+    return tuple(f for f in model._meta.local_concrete_fields if f is not model._meta.auto_field)
 
 
 # ---------------------------------------------------------------------------------------------
