@@ -1,79 +1,106 @@
 // A new game: with people (POST games/, a lobby with an invite link where the host may also
-// seat bots) or against the computer (POST games/vs-computer/, dealt at once). Preset, house
-// rules, time limit and target score are common to both; the choices offered come from
-// options.js, the one list of what the server accepts.
+// seat bots) or against the computer (POST games/vs-computer/, dealt at once).
+//
+// First the game (one entry per game of GET games/options/, read by catalog.js; no choice to
+// make when there is only one): its presets, house rules, player counts and target score are
+// what the form then offers. The time limit, bot levels and speed mode's seconds are the
+// service's, from options.js. The chosen kind is sent as `game`, except All Wild's, which is
+// what a request without one means (so the form works with a server before game kinds too).
 
 import { api } from "../api.js";
 import { h, uid } from "../dom.js";
 import { t } from "../i18n.js";
+import { loadGames } from "../catalog.js";
+import { DEFAULT_KIND, gameName, isSupported, presetName, ruleHint, ruleName } from "../games/index.js";
 import { OPTIONS, TIME_LIMIT_KEYS } from "../options.js";
 import { botLevels, errorBox, select, showError } from "./forms.js";
 
 export function mount(root, params, app) {
   const errors = errorBox();
+  const body = h("div", { class: "newgame-body" }, h("p", { class: "boot" }, t("newgame.loading")));
+  root.append(h("section", { class: "panel narrow" }, h("h1", null, t("newgame.title")), errors.el, body));
+  let gone = false;
+  loadGames().then((games) => {
+    if (!gone) body.replaceChildren(form(games, errors, app));
+  });
+  return () => {
+    gone = true;
+  };
+}
+
+/** The form for `games` (at least one; the first is the one chosen at first). */
+function form(games, errors, app) {
   // Against the computer when opened as /games/new?vs=computer (the "Play the computer" link).
   let mode = new URLSearchParams(location.search).get("vs") === "computer" ? "computer" : "people";
+  let chosen = games[0];
 
   const onSubmit = async (event) => {
     event.preventDefault();
-    const form = event.target;
-    const data = new FormData(form);
+    const el = event.target;
+    const data = new FormData(el);
     const options = {};
-    for (const rule of OPTIONS.house_rules) if (data.get(`rule_${rule}`)) options[rule] = true;
+    for (const rule of chosen.house_rules) if (data.get(`rule_${rule.name}`)) options[rule.name] = true;
     const common = {
-      preset: data.get("preset"),
       turn_seconds: Number(data.get("turn_seconds")),
       target_score: Number(data.get("target_score")),
       options,
     };
+    // A server before game kinds knows only All Wild, and a request without `game` is All Wild.
+    if (chosen.kind !== DEFAULT_KIND) common.game = chosen.kind;
+    if (data.get("preset")) common.preset = data.get("preset");
     if (options.speed_mode) common.speed_seconds = Number(data.get("speed_seconds"));
     const computer = mode === "computer";
-    const body = computer
+    const request = computer
       ? { ...common, bots: Number(data.get("bots")), level: data.get("level") }
       : { ...common, max_players: Number(data.get("max_players")), visibility: data.get("visibility") };
-    const button = form.querySelector("button[type=submit]");
+    const button = el.querySelector("button[type=submit]");
     button.disabled = true;
     errors.clear();
     try {
-      const game = await api.post(computer ? "games/vs-computer/" : "games/", body);
+      const game = await api.post(computer ? "games/vs-computer/" : "games/", request);
       app.navigate(`/games/${game.id}`);
     } catch (error) {
-      showError(errors, error, form);
+      showError(errors, error, el);
       button.disabled = false;
     }
   };
 
-  const seats = [];
-  for (let n = OPTIONS.seats.min; n <= OPTIONS.seats.max; n += 1) seats.push([n, t("newgame.seats_n", { count: n })]);
-  const bots = [];
-  for (let n = OPTIONS.bots.min; n <= OPTIONS.bots.max; n += 1) bots.push([n, t("newgame.bots_n", { count: n })]);
-  const targetId = uid("target");
+  // ---- what follows the chosen game: redrawn when another game is picked ------------------------
 
-  // Speed mode's seconds: shown (and sent) only while speed mode is ticked.
-  const speedId = uid("speed");
-  const speedField = h(
-    "div",
-    { class: "field speed-seconds", hidden: true },
-    h("label", { for: speedId }, t("newgame.speed_seconds")),
-    h("input", {
-      id: speedId,
-      name: "speed_seconds",
-      type: "number",
-      min: OPTIONS.speed_seconds.min,
-      max: OPTIONS.speed_seconds.max,
-      step: 1,
-      value: String(OPTIONS.speed_seconds.default),
-      inputmode: "numeric",
-      disabled: true,
-      "aria-describedby": `${speedId}-hint`,
-    }),
-    h("p", { class: "hint", id: `${speedId}-hint` }, t("newgame.speed_seconds_hint", { min: OPTIONS.speed_seconds.min, max: OPTIONS.speed_seconds.max })),
-  );
+  const seatsSlot = h("div", { class: "slot" });
+  const botsSlot = h("div", { class: "slot" });
+  const presetSlot = h("div", { class: "slot" });
+  const targetSlot = h("div", { class: "slot" });
+  const rulesSlot = h("div", { class: "slot" });
+
+  /** Speed mode's seconds: shown (and sent) only while speed mode is ticked. */
+  function speedField() {
+    const id = uid("speed");
+    return h(
+      "div",
+      { class: "field speed-seconds", hidden: true },
+      h("label", { for: id }, t("newgame.speed_seconds")),
+      h("input", {
+        id,
+        name: "speed_seconds",
+        type: "number",
+        min: OPTIONS.speed_seconds.min,
+        max: OPTIONS.speed_seconds.max,
+        step: 1,
+        value: String(OPTIONS.speed_seconds.default),
+        inputmode: "numeric",
+        disabled: true,
+        "aria-describedby": `${id}-hint`,
+      }),
+      h("p", { class: "hint", id: `${id}-hint` }, t("newgame.speed_seconds_hint", { min: OPTIONS.speed_seconds.min, max: OPTIONS.speed_seconds.max })),
+    );
+  }
 
   /** One house rule: its checkbox, named, with the description a player can read. */
   function houseRule(rule) {
-    const id = uid(`rule-${rule}`);
-    const speed = rule === "speed_mode";
+    const id = uid(`rule-${rule.name}`);
+    const speed = rule.name === "speed_mode" ? speedField() : null;
+    const hint = ruleHint(rule.name, rule.description);
     return h(
       "div",
       { class: "rule" },
@@ -83,22 +110,101 @@ export function mount(root, params, app) {
         h("input", {
           id,
           type: "checkbox",
-          name: `rule_${rule}`,
+          name: `rule_${rule.name}`,
           value: "1",
-          "aria-describedby": `${id}-hint`,
+          "aria-describedby": hint ? `${id}-hint` : null,
           onchange: speed
             ? (event) => {
-                speedField.hidden = !event.target.checked;
-                speedField.querySelector("input").disabled = !event.target.checked;
+                speed.hidden = !event.target.checked;
+                speed.querySelector("input").disabled = !event.target.checked;
               }
             : null,
         }),
-        t(`rule.${rule}`),
+        ruleName(rule.name),
       ),
-      h("p", { class: "hint rule-hint", id: `${id}-hint` }, t(`rule.${rule}_hint`)),
-      speed ? speedField : null,
+      hint ? h("p", { class: "hint rule-hint", id: `${id}-hint` }, hint) : null,
+      speed,
     );
   }
+
+  function drawGame() {
+    const game = chosen;
+    const seats = [];
+    for (let n = game.seats.min; n <= game.seats.max; n += 1) seats.push([n, t("newgame.seats_n", { count: n })]);
+    seatsSlot.replaceChildren(
+      select("max_players", t("newgame.seats"), seats, game.seats.default, { "aria-describedby": "seats-hint" }),
+      h("p", { class: "hint", id: "seats-hint" }, t("newgame.seats_hint")),
+    );
+    // Against the computer: at most one bot fewer than the game's seats.
+    const bots = [];
+    const most = Math.min(OPTIONS.bots.max, game.seats.max - 1);
+    for (let n = OPTIONS.bots.min; n <= most; n += 1) bots.push([n, t("newgame.bots_n", { count: n })]);
+    botsSlot.replaceChildren(select("bots", t("newgame.bots"), bots, Math.min(OPTIONS.bots.default, most)));
+    presetSlot.replaceChildren(
+      game.presets.length
+        ? select(
+            "preset",
+            t("newgame.preset"),
+            game.presets.map((preset) => [preset, presetName(preset)]),
+            game.default_preset,
+          )
+        : null,
+    );
+    const targetId = uid("target");
+    targetSlot.replaceChildren(
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: targetId }, t("newgame.target")),
+        h("input", {
+          id: targetId,
+          name: "target_score",
+          type: "number",
+          min: game.target.min,
+          max: game.target.max,
+          step: 10,
+          value: String(game.target.default),
+          inputmode: "numeric",
+          "aria-describedby": `${targetId}-hint`,
+        }),
+        h("p", { class: "hint", id: `${targetId}-hint` }, t("newgame.target_hint")),
+      ),
+    );
+    rulesSlot.replaceChildren(
+      game.house_rules.length
+        ? h("fieldset", { class: "field house-rules" }, h("legend", null, t("newgame.house_rules")), game.house_rules.map(houseRule))
+        : null,
+    );
+  }
+
+  // ---- the game: a choice only when the server offers more than one -------------------------
+
+  const gameHint = h("p", { class: "hint", id: "game-hint" }, "");
+  const showSupport = () => {
+    gameHint.textContent = isSupported(chosen.kind) ? "" : t("newgame.game_unsupported");
+  };
+  const gamePicker =
+    games.length > 1
+      ? h(
+          "div",
+          { class: "game-pick" },
+          select(
+            "game",
+            t("newgame.game"),
+            games.map((game) => [game.kind, gameName(game.kind, game.name)]),
+            chosen.kind,
+            {
+              "aria-describedby": "game-hint",
+              onchange: (event) => {
+                chosen = games.find((game) => game.kind === event.target.value) || games[0];
+                drawGame();
+                showSupport();
+              },
+            },
+          ),
+          gameHint,
+        )
+      : null;
 
   // Both groups stay in the page; the one not chosen is a disabled, hidden fieldset (so its
   // fields are neither sent nor reachable by keyboard).
@@ -106,8 +212,7 @@ export function mount(root, params, app) {
     "fieldset",
     { class: "mode-group", "data-mode": "people" },
     h("legend", { class: "visually-hidden" }, t("newgame.with_people")),
-    select("max_players", t("newgame.seats"), seats, OPTIONS.seats.default, { "aria-describedby": "seats-hint" }),
-    h("p", { class: "hint", id: "seats-hint" }, t("newgame.seats_hint")),
+    seatsSlot,
     h(
       "fieldset",
       { class: "field" },
@@ -120,7 +225,7 @@ export function mount(root, params, app) {
     "fieldset",
     { class: "mode-group", "data-mode": "computer" },
     h("legend", { class: "visually-hidden" }, t("newgame.with_computer")),
-    select("bots", t("newgame.bots"), bots, OPTIONS.bots.default),
+    botsSlot,
     select("level", t("newgame.bot_level"), botLevels(), OPTIONS.default_bot_level, { "aria-describedby": "level-hint" }),
     h("p", { class: "hint", id: "level-hint" }, t("newgame.bot_level_hint")),
   );
@@ -151,56 +256,26 @@ export function mount(root, params, app) {
       label,
     );
 
-  root.append(
-    h(
-      "section",
-      { class: "panel narrow" },
-      h("h1", null, t("newgame.title")),
-      errors.el,
-      h(
-        "form",
-        { onsubmit: onSubmit },
-        h("fieldset", { class: "field" }, h("legend", null, t("newgame.play_with")), modeChoice("people", t("newgame.with_people")), modeChoice("computer", t("newgame.with_computer"))),
-        peopleGroup,
-        computerGroup,
-        select(
-          "preset",
-          t("newgame.preset"),
-          OPTIONS.presets.map((preset) => [preset, t(`preset.${preset}`)]),
-          OPTIONS.presets[0],
-        ),
-        select(
-          "turn_seconds",
-          t("newgame.time_limit"),
-          OPTIONS.turn_seconds.map((s) => [s, t(TIME_LIMIT_KEYS[s])]),
-          OPTIONS.default_turn_seconds,
-        ),
-        h(
-          "div",
-          { class: "field" },
-          h("label", { for: targetId }, t("newgame.target")),
-          h("input", {
-            id: targetId,
-            name: "target_score",
-            type: "number",
-            min: OPTIONS.target_score.min,
-            max: OPTIONS.target_score.max,
-            step: 10,
-            value: String(OPTIONS.target_score.default),
-            inputmode: "numeric",
-            "aria-describedby": `${targetId}-hint`,
-          }),
-          h("p", { class: "hint", id: `${targetId}-hint` }, t("newgame.target_hint")),
-        ),
-        h(
-          "fieldset",
-          { class: "field house-rules" },
-          h("legend", null, t("newgame.house_rules")),
-          OPTIONS.house_rules.map(houseRule),
-        ),
-        submit,
-      ),
+  const el = h(
+    "form",
+    { onsubmit: onSubmit },
+    gamePicker,
+    h("fieldset", { class: "field" }, h("legend", null, t("newgame.play_with")), modeChoice("people", t("newgame.with_people")), modeChoice("computer", t("newgame.with_computer"))),
+    peopleGroup,
+    computerGroup,
+    presetSlot,
+    select(
+      "turn_seconds",
+      t("newgame.time_limit"),
+      OPTIONS.turn_seconds.map((s) => [s, t(TIME_LIMIT_KEYS[s])]),
+      OPTIONS.default_turn_seconds,
     ),
+    targetSlot,
+    rulesSlot,
+    submit,
   );
+  drawGame();
+  showSupport();
   showMode();
+  return el;
 }
