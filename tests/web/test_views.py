@@ -62,6 +62,25 @@ def test_service_worker_is_served_for_the_whole_site(client: Client) -> None:
     assert "{{" not in body and "{%" not in body
 
 
+def test_the_renderers_are_in_the_import_map_and_the_service_worker_shell(client: Client) -> None:
+    """Every game's renderer (web/static/web/games/) is a module the page may import and a file
+    the service worker keeps, so a game opens offline as the rest of the client does."""
+    renderers = sorted(p.name for p in (CLIENT / "games").glob("*.js"))
+    assert {"index.js", "names.js", "fallback.js", "uno_all_wild.js"} <= set(renderers)
+    html = client.get("/games").content.decode()
+    importmap = json.loads(html.split('<script type="importmap">')[1].split("</script>")[0])
+    body = client.get("/sw.js").content.decode()
+    shell = json.loads(body.split("const SHELL = ")[1].split(";\n")[0])
+    for name in [*renderers, "../catalog.js"]:
+        url = f"/static/web/games/{name}".replace("games/../", "")
+        assert url in importmap["imports"], url
+        assert url in shell, url
+    # The registry names a module for All Wild, and the module says which kind it draws.
+    registry = (CLIENT / "games" / "index.js").read_text()
+    assert 'uno_all_wild: () => import("./uno_all_wild.js")' in registry
+    assert 'kind: "uno_all_wild"' in (CLIENT / "games" / "uno_all_wild.js").read_text()
+
+
 def test_manifest_makes_the_client_installable(client: Client) -> None:
     response = client.get("/manifest.webmanifest")
     assert response.status_code == 200

@@ -7,7 +7,7 @@
 // shape: one entry per game, each with what the form offers for it.
 
 import { api } from "./api.js";
-import { DEFAULT_KIND } from "./games/names.js";
+import { DEFAULT_KIND, rememberNames } from "./games/names.js";
 import { OPTIONS } from "./options.js";
 
 let cached = null;
@@ -104,6 +104,7 @@ export async function loadGames() {
   if (cached) return cached;
   try {
     cached = gamesFrom(await api.get("games/options/"));
+    rememberNames(cached);
   } catch (_) {
     return gamesFrom(null);
   }

@@ -7,6 +7,7 @@
 
 import { h } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
+import { loadGames } from "../catalog.js";
 import { gameName, kindOf } from "./names.js";
 
 export const renderer = {
@@ -38,6 +39,9 @@ function turnSeats(game) {
 }
 
 function create(ctx) {
+  // The server's name for the game, once its list of games is read.
+  loadGames().then(() => ctx.render());
+
   function table() {
     const game = ctx.game;
     const name = gameName(kindOf(game));

@@ -22,9 +22,17 @@ function named(key, id, serverName) {
   return String(id).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 
+// The names the server gave its games (GET games/options/, kept by catalog.js once read).
+const serverNames = new Map();
+
+/** Keep the server's names of its games: {kind, name} each. */
+export function rememberNames(games) {
+  for (const game of games) if (game.kind && game.name) serverNames.set(game.kind, game.name);
+}
+
 /** A game's name in the player's language ("Uno All Wild"), from its kind. */
 export function gameName(kind, serverName = null) {
-  return named(`gamekind.${kind}`, kind, serverName);
+  return named(`gamekind.${kind}`, kind, serverName || serverNames.get(kind) || null);
 }
 
 /** A preset's name ("Standard (the rulebook)"); an unknown one by its id. */

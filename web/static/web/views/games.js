@@ -3,6 +3,8 @@
 import { api } from "../api.js";
 import { h, patch } from "../dom.js";
 import { formatDuration, t } from "../i18n.js";
+import { loadGames } from "../catalog.js";
+import { DEFAULT_KIND, gameName, kindOf } from "../games/names.js";
 import { errorBox, showError } from "./forms.js";
 
 const REFRESH_MS = 15000;
@@ -49,6 +51,8 @@ function row(game) {
         "span",
         { class: "game-meta" },
         h("span", { class: `pill ${game.your_turn ? "pill-turn" : ""}` }, statusLine(game)),
+        // A game other than All Wild says which (its summary's `game`).
+        kindOf(game) !== DEFAULT_KIND ? h("span", { class: "pill pill-game" }, gameName(kindOf(game))) : null,
         game.status === "active" && game.players.some((p) => p.you && p.taken_over) ? h("span", { class: "pill" }, t("games.bot_plays")) : null,
         left !== null && game.status === "active"
           ? h(
@@ -90,6 +94,8 @@ export function mount(root, params, app) {
   const load = async () => {
     try {
       games = await api.get("games/");
+      // The server's names of other games (the rows redraw every second).
+      if (games.some((g) => kindOf(g) !== DEFAULT_KIND)) loadGames();
       errors.clear();
       draw();
     } catch (error) {
