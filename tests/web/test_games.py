@@ -154,7 +154,7 @@ TOY_LOBBY: dict[str, Any] = {
     "turn_seconds": 86400,
     "speed_seconds": 5,
     "visibility": "private",
-    "host_id": None,
+    "host_id": 1,
     "created_at": "2026-12-01T20:00:00Z",
     "started_at": None,
     "finished_at": None,
@@ -168,7 +168,7 @@ TOY_LOBBY: dict[str, Any] = {
         {
             "seat": 0,
             "seat_id": 1,
-            "user_id": None,
+            "user_id": 1,
             "name": "hostg",
             "left": False,
             "you": True,
@@ -192,9 +192,11 @@ def test_one_game_needs_no_choice_and_sends_no_kind(clients: Any) -> None:
     sent: list[dict[str, Any]] = []
     page.on(
         "request",
-        lambda r: sent.append(json.loads(r.post_data or "{}"))
-        if r.method == "POST" and r.url.endswith("/api/v1/games/")
-        else None,
+        lambda r: (
+            sent.append(json.loads(r.post_data or "{}"))
+            if r.method == "POST" and r.url.endswith("/api/v1/games/")
+            else None
+        ),
     )
     page.get_by_label("Seats").select_option("2")
     page.get_by_role("button", name="Create the game").click()
@@ -243,7 +245,7 @@ def test_a_game_of_an_unknown_kind_gets_the_fallback_renderer(clients: Any, loca
     table = page.locator("table.scores")
     expect(table.locator("tbody tr")).to_have_count(2)
     alice_row = table.locator("tbody tr", has_text="alice")
-    expect(alice_row).to_contain_text("to move" if not danish else "i tur")
+    expect(alice_row).to_contain_text("har turen" if danish else "to move")
     expect(alice_row.locator("td").first).to_have_text("0")
     status = page.locator(".unsupported-turn")
     expect(status).to_have_text("Venter på alice." if danish else "Waiting for alice.")
@@ -263,10 +265,11 @@ def test_a_game_of_an_unknown_kind_gets_the_fallback_renderer(clients: Any, loca
     )
     expect(status).to_have_text("Det er din tur." if danish else "It is your turn.")
     bob_row = table.locator("tbody tr", has_text="bob")
-    expect(bob_row).to_contain_text("to move" if not danish else "i tur")
+    expect(bob_row).to_contain_text("har turen" if danish else "to move")
     # The log's frame works; the leave button is there.
     page.locator("details.log summary").click()
     expect(page.locator("details.log")).to_be_visible()
-    expect(page.get_by_role("button", name="Forlad spillet" if danish else "Leave this game")).to_be_visible()
+    leave = "Forlad spillet" if danish else "Leave this game"
+    expect(page.get_by_role("button", name=leave)).to_be_visible()
     bob.shot(f"games-unknown-kind-live-{locale}", status)
     bob.axe(f"the fallback renderer after a move ({locale})")

@@ -55,7 +55,6 @@ function create(ctx) {
       h(
         "div",
         { class: "table-head" },
-        h("span", { class: "round" }, name),
         ctx.turnTimer(),
         ctx.connectionState(),
       ),
