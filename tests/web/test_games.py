@@ -199,6 +199,8 @@ def test_one_game_needs_no_choice_and_sends_no_kind(clients: Any) -> None:
         ),
     )
     page.get_by_label("Seats").select_option("2")
+    host.shot("games-new-game-one", page.get_by_label("Rules", exact=True))
+    host.axe("the new game screen with one game")
     page.get_by_role("button", name="Create the game").click()
     expect(page.get_by_role("heading", name="Game lobby")).to_be_visible()
     assert sent and "game" not in sent[0]
@@ -273,3 +275,25 @@ def test_a_game_of_an_unknown_kind_gets_the_fallback_renderer(clients: Any, loca
     expect(page.get_by_role("button", name=leave)).to_be_visible()
     bob.shot(f"games-unknown-kind-live-{locale}", status)
     bob.axe(f"the fallback renderer after a move ({locale})")
+
+
+def test_the_round_dialog_is_told_by_the_games_renderer(clients: Any) -> None:
+    """At the end of a round the shared dialog shows the round; All Wild's renderer adds the
+    cards left in each hand (tests/web/positions/round_end.json: a match to 500)."""
+    game = load_scenario("round_end.json")
+    players = {p["name"]: p for p in game["players"]}
+    alice = clients("alice-round", **PHONE_390)
+    page = alice.page
+    alice.sign_in_with_token(players["alice"]["token"], f"/games/{game['game_id']}")
+    page.locator(".hand button.card", has_text="Wild").first.click()
+    dialog = page.locator("dialog[open]")
+    expect(dialog.get_by_role("heading", name="Round 1 is over")).to_be_visible()
+    scores = dialog.locator("table.scores")
+    expect(scores.locator("thead")).to_contain_text("Cards left")
+    bob = scores.locator("tbody tr", has_text="bob")
+    expect(bob.locator("td").first).to_have_text("3")
+    alice.shot("games-round-dialog", dialog)
+    alice.axe("the round dialog")
+    dialog.get_by_role("button", name="On to the next round").click()
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    expect(page.locator(".table-head .round")).to_have_text("Round 2")

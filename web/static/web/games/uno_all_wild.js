@@ -606,9 +606,33 @@ function create(ctx) {
     }
   }
 
+  // ---- the end of a round: who won, the cards left in each hand, the scores ------------------
+
+  function roundSummary(r) {
+    const hands = Object.entries(r.hands || {});
+    return [
+      h("p", { class: "result-banner" }, t("results.round_line", { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) })),
+      h(
+        "table",
+        { class: "scores" },
+        h("caption", null, t("results.scores_now")),
+        h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.cards_left")), h("th", { scope: "col" }, t("results.score")))),
+        h(
+          "tbody",
+          null,
+          (r.scores || []).map((score, seat) => {
+            const left = hands.find(([s]) => Number(s) === seat);
+            return h("tr", null, h("th", { scope: "row" }, nameOf(seat)), h("td", null, left ? left[1].length : 0), h("td", null, formatNumber(score)));
+          }),
+        ),
+      ),
+    ];
+  }
+
   return {
     table: tableView,
     describe,
+    roundSummary,
     actionDone() {
       unoArmed = false;
       mode = null;

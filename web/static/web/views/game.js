@@ -290,7 +290,8 @@ export function mount(root, [gameId], app) {
         screen.querySelector("#invite-link")?.select();
       }
     };
-    const share = () => navigator.share({ title: "Uno All Wild", text: t("lobby.share_text"), url: link }).catch(() => {});
+    const name = gameName(kindOf(game));
+    const share = () => navigator.share({ title: name, text: t("lobby.share_text", { game: name }), url: link }).catch(() => {});
     return [
       h("h1", null, t("lobby.title")),
       h("p", { class: "muted" }, settingsLine()),
@@ -501,33 +502,37 @@ export function mount(root, [gameId], app) {
     ];
   }
 
+  /** A round's result: who won it and the scores now (a renderer may say more, `roundSummary`). */
+  function roundSummary(r) {
+    return [
+      h("p", { class: "result-banner" }, t("results.round_line", { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) })),
+      h(
+        "table",
+        { class: "scores" },
+        h("caption", null, t("results.scores_now")),
+        h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.score")))),
+        h(
+          "tbody",
+          null,
+          (r.scores || []).map((score, seat) => h("tr", null, h("th", { scope: "row" }, nameOf(seat)), h("td", null, formatNumber(score)))),
+        ),
+      ),
+    ];
+  }
+
   function maybeShowRound() {
     const table = game.table;
-    if (!table || game.status !== "active" || !Array.isArray(table.round_results)) return;
+    // Shown once the game's renderer is there (it may tell the round in its own words).
+    if (!table || !view || game.status !== "active" || !Array.isArray(table.round_results)) return;
     const count = table.round_results.length;
     let seen = Number(localStorage.getItem(seenKey) || "0");
     if (count <= seen || roundDialog.open) return;
     const r = table.round_results[count - 1];
     localStorage.setItem(seenKey, String(count));
     seen = count;
-    const hands = Object.entries(r.hands || {});
     roundDialog.replaceChildren(
       h("h2", { id: "round-title" }, t("results.round_title", { round: r.round })),
-      h("p", { class: "result-banner" }, t("results.round_line", { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) })),
-      h(
-        "table",
-        { class: "scores" },
-        h("caption", null, t("results.scores_now")),
-        h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.cards_left")), h("th", { scope: "col" }, t("results.score")))),
-        h(
-          "tbody",
-          null,
-          (r.scores || []).map((score, seat) => {
-            const left = hands.find(([s]) => Number(s) === seat);
-            return h("tr", null, h("th", { scope: "row" }, nameOf(seat)), h("td", null, left ? left[1].length : 0), h("td", null, formatNumber(score)));
-          }),
-        ),
-      ),
+      ...(view.roundSummary ? view.roundSummary(r) : roundSummary(r)),
       h("button", { type: "button", class: "primary wide", onclick: () => roundDialog.close() }, t("results.next_round")),
     );
     roundDialog.showModal();
