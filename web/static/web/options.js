@@ -1,5 +1,8 @@
-// What a new game may be: the one place the client lists the options the server accepts for
-// POST games/ and POST games/vs-computer/ (docs/api.md, docs/bots.md).
+// What a new game may be, as the client knows it: All Wild's options and the service's own (bot
+// levels and count, time limits, speed mode's seconds) for POST games/ and POST games/vs-computer/
+// (docs/api.md, docs/bots.md). The new game screen offers the games GET games/options/ lists
+// (catalog.js); this list fills in what the server leaves out, and is All Wild when it cannot
+// be reached.
 //
 // They are written here, once, and tests/web/test_views.py checks them against the server: its
 // own lists and GET games/options/ (presets, house rules, bot levels, seat and bot counts,
