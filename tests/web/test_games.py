@@ -182,10 +182,30 @@ TOY_LOBBY: dict[str, Any] = {
 }
 
 
-def test_one_game_needs_no_choice_and_sends_no_kind(clients: Any) -> None:
-    """Today's server (or one listing only All Wild): no game picker, and the request is the
-    All Wild request it always was, without `game`."""
-    host, page = signed_in(clients, "hostone", "/games/new")
+def all_wild_only(with_list: bool) -> Any:
+    """GET games/options/ as a server with one game answers it: today's, without a `games`
+    list, or one that lists only All Wild."""
+
+    def handle(route: Route) -> None:
+        response = route.fetch()
+        data = response.json()
+        games = [g for g in data.pop("games", []) if g["kind"] == "uno_all_wild"]
+        if with_list:
+            data["games"] = games or [
+                {"kind": "uno_all_wild", "name": "Uno All Wild", "presets": data["presets"]}
+            ]
+        route.fulfill(response=response, json=data)
+
+    return handle
+
+
+@pytest.mark.parametrize("with_list", [False, True], ids=["no-games-list", "all-wild-listed"])
+def test_one_game_needs_no_choice_and_sends_no_kind(clients: Any, with_list: bool) -> None:
+    """A server with one game (today's, or one listing only All Wild): no game picker, and the
+    request is the All Wild request it always was, without `game`."""
+    host, page = signed_in(clients, f"hostone{int(with_list)}", "/login")
+    page.route("**/api/v1/games/options/", all_wild_only(with_list))
+    host.goto("/games/new")
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
     expect(page.get_by_role("checkbox", name="Stacking")).to_be_visible()
     expect(page.get_by_label("Game", exact=True)).to_have_count(0)
@@ -199,7 +219,7 @@ def test_one_game_needs_no_choice_and_sends_no_kind(clients: Any) -> None:
         ),
     )
     page.get_by_label("Seats").select_option("2")
-    host.shot("games-new-game-one", page.get_by_label("Rules", exact=True))
+    host.shot(f"games-new-game-one-{with_list}", page.get_by_label("Rules", exact=True))
     host.axe("the new game screen with one game")
     page.get_by_role("button", name="Create the game").click()
     expect(page.get_by_role("heading", name="Game lobby")).to_be_visible()
@@ -233,11 +253,11 @@ def test_a_game_of_an_unknown_kind_gets_the_fallback_renderer(clients: Any, loca
         User.objects.filter(username=players["bob"]["username"]).update(language="da")
     bob = clients(f"bob-{locale}", locale=locale, **PHONE_390)
     page = bob.page
-    page.route(f"**/api/v1/games/{game['game_id']}/", unknown_kind("gin_rummy"))
+    page.route(f"**/api/v1/games/{game['game_id']}/", unknown_kind("toy_race"))
     bob.sign_in_with_token(players["bob"]["token"], f"/games/{game['game_id']}")
 
     # The message, the game's name, the players with their scores, whose turn it is.
-    expect(page.get_by_role("heading", name="Gin rummy")).to_be_visible()
+    expect(page.get_by_role("heading", name="Toy race")).to_be_visible()
     message = (
         "Dette spil understøttes endnu ikke af denne klient."
         if danish

@@ -44,7 +44,7 @@ function houseRules(list, fallback) {
 function entry(raw, base) {
   const listed = Array.isArray(raw.presets) ? raw.presets.map((p) => (typeof p === "string" ? p : p?.name)).filter(Boolean) : [];
   const presets = listed.length ? listed : base.presets;
-  const preset = presets.includes(raw.default_preset) ? raw.default_preset : (presets[0] ?? null);
+  const preset = [raw.default_preset, base.default_preset].find((p) => presets.includes(p)) ?? presets[0] ?? null;
   // Today's top-level `max_players` is a range; a game's entry has `min_players`/`max_players`.
   const seats = range(typeof raw.max_players === "object" ? raw.max_players : null, base.seats, {
     min: raw.min_players,
