@@ -442,7 +442,7 @@ class Stats:
         self.moves: list[Sent] = []
         # (game id, user id) -> (version, perf_counter) of each version event, versions rising
         self.arrivals: dict[tuple[str, int], list[tuple[int, float]]] = defaultdict(list)
-        self.rss: dict[str, dict[int, int]] = {}  # when -> live pid -> RSS bytes
+        self.rss: dict[str, dict[int, tuple[int, int]]] = {}  # when -> live pid -> RSS, threads
         self.crowd_opened = 0
         self.crowd_open_seconds = 0.0
         self.pgbench: Pgbench | None = None
@@ -900,13 +900,18 @@ async def learn(client: Client, table: Table, player: Player) -> dict[str, Any] 
     for its stream to bring that version, then reload its view (If-None-Match)."""
     assert player.stream is not None
     if not await player.stream.reach(table.version, STREAM_WAIT_SECONDS):
-        client.stats.error(
-            f"stream of {table.game_id} (user {player.user_id}) did not bring version "
-            f"{table.version} within {STREAM_WAIT_SECONDS:g} s"
-            + (" (it ended)" if player.stream.ended else "")
-        )
-        if player.stream.ended and not player.stream.closing:
+        if player.stream.ended:
+            client.stats.error(
+                f"stream of {table.game_id} (user {player.user_id}) ended before version "
+                f"{table.version}"
+            )
             await open_streams(client, table)
+        else:
+            # Late, not lost (an overloaded live process): the delivery figures show how late,
+            # and the check at the end whether it ever came. The seat reloads its view anyway.
+            client.stats.events[
+                (client.stats.phase, f"seats that waited over {STREAM_WAIT_SECONDS:g} s")
+            ] += 1
     view = await client.view(player, table.game_id)
     if view is None:
         await asyncio.sleep(0.2)
@@ -1112,14 +1117,15 @@ def cpu_seconds() -> dict[str, float]:
     return out
 
 
-def rss_of_tree(root: int) -> dict[int, int]:
-    """Resident memory (bytes) of each process of a tree."""
+def memory_of_tree(root: int) -> dict[int, tuple[int, int]]:
+    """Resident memory (bytes) and threads of each process of a tree."""
     out = {}
     for pid in descendants(read_procs(), root):
-        with contextlib.suppress(OSError):
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    out[pid] = int(line.split()[1]) * 1024
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            status = dict(
+                line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+            )
+            out[pid] = (int(status["VmRSS"].split()[0]) * 1024, int(status["Threads"]))
     return out
 
 
@@ -1177,7 +1183,7 @@ async def drive(
         # The streams' process: split's live process; under asgi, the web processes.
         live_pid = CPU_ROOTS.get("live") or CPU_ROOTS.get("web")
         if live_pid:
-            stats.rss["before"] = rss_of_tree(live_pid)
+            stats.rss["before"] = memory_of_tree(live_pid)
         await phase(stats, "open", args.duration)
         crowd: list[Stream] = []
         if args.idle_streams and watchers:
@@ -1196,7 +1202,7 @@ async def drive(
             if still != stats.crowd_opened:
                 stats.error(f"{stats.crowd_opened - still} idle streams closed during the phase")
             if live_pid:
-                stats.rss["after"] = rss_of_tree(live_pid)
+                stats.rss["after"] = memory_of_tree(live_pid)
         stats.phase = "drain"
         control.stop.set()
         stats.stopped_at = datetime.now(UTC)
@@ -1459,14 +1465,17 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str], tables: 
             f"event p50 {ms(percentile(opens, 50))} ms, p99 {ms(percentile(opens, 99))} ms"
         )
         for when in ("before", "after"):
-            rss = stats.rss.get(when)
-            if rss:
-                each = ", ".join(mib(v) for v in rss.values())
-                print(
-                    f"- live process RSS {when} the idle streams: {mib(sum(rss.values()))} ({each})"
+            memory = stats.rss.get(when)
+            if memory:
+                total = sum(rss for rss, _ in memory.values())
+                each = ", ".join(
+                    f"{mib(rss)} ({threads} threads)" for rss, threads in memory.values()
                 )
+                print(f"- live process RSS {when} the idle streams: {mib(total)}: {each}")
         if stats.rss.get("before") and stats.rss.get("after") and stats.crowd_opened:
-            grown = sum(stats.rss["after"].values()) - sum(stats.rss["before"].values())
+            grown = sum(r for r, _ in stats.rss["after"].values()) - sum(
+                r for r, _ in stats.rss["before"].values()
+            )
             print(f"- per idle stream: {grown / stats.crowd_opened / 1024:,.1f} KiB")
     cpu_report(stats)
 
