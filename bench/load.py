@@ -73,7 +73,7 @@ none), every timeout came after its turn's deadline, and every idle turn the cli
 became exactly one timeout; every accepted move of a measured phase reached every other seat's
 stream. Exit status 1 on any unexpected answer (5xx, a 4xx other than the intended 409s, a
 transport error, a stream that broke) or a failed check; with ``--check-targets`` also when a
-target is missed (``TARGETS`` below).
+target is missed (the ``TARGET_*`` constants below).
 """
 
 from __future__ import annotations
@@ -446,6 +446,7 @@ class Stats:
         self.crowd_opened = 0
         self.crowd_open_seconds = 0.0
         self.pgbench: Pgbench | None = None
+        self.announcements = 0  # messages on Redis's game:* channels (what the live process hears)
 
     def record(self, phase: str, kind: str, status: int, code: str, seconds: float) -> None:
         self.latency[(phase, kind)].append(seconds)
@@ -1036,6 +1037,23 @@ async def open_crowd(
     return streams
 
 
+async def listen_to_announcements(redis_url: str, stats: Stats, stop: asyncio.Event) -> None:
+    """Count the versions announced on Redis (channel ``game:<id>``, games/live.py): what a live
+    process that did not apply the move itself learns it from."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.from_url(redis_url)
+    pubsub = client.pubsub(ignore_subscribe_messages=True)
+    try:
+        await pubsub.psubscribe("game:*")
+        while not stop.is_set():
+            if await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.5):
+                stats.announcements += 1
+    finally:
+        await pubsub.aclose()
+        await client.aclose()
+
+
 async def finish(stats: Stats, name: str, tasks: list[asyncio.Task[Any]]) -> None:
     """Wait for client tasks to finish the step they are in (an idle turn included)."""
     if not tasks:
@@ -1145,6 +1163,7 @@ async def drive(
     args: argparse.Namespace,
     base: str,
     live_base: str,
+    redis_url: str,
     tables: list[Table],
     watchers: list[Watcher],
     stats: Stats,
@@ -1161,6 +1180,8 @@ async def drive(
         connector=connector, timeout=timeout, read_bufsize=2**20
     ) as session:
         client = Client(session, base, live_base, stats, rng)
+        listening = asyncio.Event()
+        listener = asyncio.create_task(listen_to_announcements(redis_url, stats, listening))
         stats.phase = "setup"
         await asyncio.to_thread(start_games, args, tables)
         opened = await asyncio.gather(*(open_streams(client, t) for t in tables))
@@ -1215,6 +1236,8 @@ async def drive(
             for player in table.players:
                 if player.stream is not None:
                     await player.stream.close()
+        listening.set()
+        await listener
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1295,6 +1318,11 @@ def verify(tables: list[Table], stats: Stats) -> list[str]:
     # A player the client did not mean to idle was slower than a 2-second clock (or its table was
     # waiting for the end of the run): informative, not an exactly-once failure.
     stats.events[("all", "timeouts the client did not wait for, before the stop")] = unwaited
+    moves = sum(stats.applied.values())
+    if moves and stats.announcements < moves:
+        # Under --shape split only Redis brings the API's moves to the live process (the
+        # database re-check would still deliver them, a second late).
+        failures.append(f"{stats.announcements} versions announced on Redis for {moves} moves")
     for name in ("open", "crowd"):
         _, _, missing = deliveries(stats.moves, stats.arrivals, name)
         if missing:
@@ -1490,6 +1518,10 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str], tables: 
         print(f"- {phase_}: {what}: {n:,}")
     games = sum(1 for _ in stats.applied)
     print(f"- games played: {games}; accepted actions: {sum(stats.applied.values()):,}")
+    print(
+        f"- versions announced on Redis (`game:*`, what the live process hears): "
+        f"{stats.announcements:,}"
+    )
     unexpected = stats.unexpected()
     for line in stats.errors[:30]:
         print(f"- error: {line}")
@@ -1909,7 +1941,7 @@ def main(argv: list[str] | None = None) -> int:
                 seconds = max(1, math.ceil(args.pgbench_seconds))
                 print(f"  pgbench: {seconds} s, {args.games} clients", flush=True)
                 stats.pgbench = run_pgbench(pg, bench_db, args.games, seconds)
-            asyncio.run(drive(args, http[0].url, http[-1].url, tables, watchers, stats))
+            asyncio.run(drive(args, http[0].url, http[-1].url, redis_url, tables, watchers, stats))
             procs.check_alive()
             procs.stop("beat")
             procs.stop("worker")
