@@ -1483,8 +1483,8 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str], tables: 
         print("\n## Open live connections\n")
         opens = stats.latency[("crowd ramp", "idle stream")]
         print(
-            f"- {stats.crowd_opened:,} idle streams (of {args.idle_streams:,} asked) held on "
-            f"{len(stats.rss.get('after', {})) or '?'} live process(es) for "
+            f"- {stats.crowd_opened:,} idle streams (of {args.idle_streams:,} asked) held by "
+            f"{'the live process' if args.shape == 'split' else 'the web processes'} for "
             f"{stats.window['crowd']:.0f} s while the games played at {rate:.1f} actions/s, "
             f"besides the {sum(len(t.players) for t in tables)} seats' own streams"
         )
@@ -1499,7 +1499,9 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str], tables: 
                 each = ", ".join(
                     f"{mib(rss)} ({threads} threads)" for rss, threads in memory.values()
                 )
-                print(f"- live process RSS {when} the idle streams: {mib(total)}: {each}")
+                print(
+                    f"- RSS of the live process tree {when} the idle streams: {mib(total)}: {each}"
+                )
         if stats.rss.get("before") and stats.rss.get("after") and stats.crowd_opened:
             grown = sum(r for r, _ in stats.rss["after"].values()) - sum(
                 r for r, _ in stats.rss["before"].values()
