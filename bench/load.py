@@ -1114,10 +1114,9 @@ def descendants(procs: dict[int, tuple[int, int, int]], root: int) -> list[int]:
 
 
 def tree_ticks(procs: dict[int, tuple[int, int, int]], root: int) -> int:
-    """CPU ticks of a process tree: every live member's own time, plus the time of members that
-    exited and were reaped (counted in their parent's children's time once they are gone; a
-    PostgreSQL backend that closed is in the postmaster's). The root's reaped children count only
-    through its own counter, which is why it is the root and not read twice."""
+    """CPU ticks of a process tree: each member's own time plus its reaped children's. A member
+    that exits moves from the first term to its parent's second once reaped (a PostgreSQL
+    backend that closed is in the postmaster's), so the sum counts it once before and after."""
     return sum(procs[pid][1] + procs[pid][2] for pid in descendants(procs, root))
 
 
