@@ -71,7 +71,9 @@ from /proc around the measured phases and printed as ms per accepted move.
 At the end the database is checked: every accepted action is exactly one move (retries made
 none), every timeout came after its turn's deadline, and every idle turn the client waited out
 became exactly one timeout; every accepted move of a measured phase reached every other seat's
-stream. Exit status 1 on any unexpected answer (5xx, a 4xx other than the intended 409s, a
+stream; and at least as many versions were announced on Redis (``game:*``, counted by a
+subscriber of this client's own) as moves were accepted, which is how the live process of
+``--shape split`` hears of the API's moves. Exit status 1 on any unexpected answer (5xx, a 4xx other than the intended 409s, a
 transport error, a stream that broke) or a failed check; with ``--check-targets`` also when a
 target is missed (the ``TARGET_*`` constants below).
 """
