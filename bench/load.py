@@ -73,9 +73,9 @@ none), every timeout came after its turn's deadline, and every idle turn the cli
 became exactly one timeout; every accepted move of a measured phase reached every other seat's
 stream; and at least as many versions were announced on Redis (``game:*``, counted by a
 subscriber of this client's own) as moves were accepted, which is how the live process of
-``--shape split`` hears of the API's moves. Exit status 1 on any unexpected answer (5xx, a 4xx other than the intended 409s, a
-transport error, a stream that broke) or a failed check; with ``--check-targets`` also when a
-target is missed (the ``TARGET_*`` constants below).
+``--shape split`` hears of the API's moves. Exit status 1 on any unexpected answer (5xx, a 4xx
+other than the intended 409s, a transport error, a stream that broke) or a failed check; with
+``--check-targets`` also when a target is missed (the ``TARGET_*`` constants below).
 """
 
 from __future__ import annotations
@@ -83,6 +83,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import concurrent.futures
 import contextlib
 import json
 import math
@@ -264,23 +265,31 @@ def pg_tool(name: str) -> str:
     return path
 
 
-def run_pgbench(server: str, database: str, clients: int, seconds: float) -> Pgbench:
-    """``pgbench -N`` with ``clients`` clients on ``database`` (made and initialised here)."""
-    threads = max(1, min(clients, os.cpu_count() or 1))
-    # Scale 1: 100,000 accounts, so that 50 clients updating random ones almost never wait for
-    # each other; -N leaves out the two updates of the branch and teller rows that every
-    # transaction of the default script shares (a lock queue of the script, not of PostgreSQL).
-    result = Pgbench(clients=clients, threads=threads, seconds=seconds, scale=1)
+PGBENCH_SCALE = 1
+
+
+def init_pgbench(server: str, database: str) -> str:
+    """Make ``database`` and pgbench's tables in it (``pgbench -i``); returns its URL."""
     admin_sql(server, f'CREATE DATABASE "{database}"')
     url = f"{server}/{database}"
-    binary = pg_tool("pgbench")
     subprocess.run(
-        [binary, "-i", "-q", "-s", str(result.scale), url],
+        [pg_tool("pgbench"), "-i", "-q", "-s", str(PGBENCH_SCALE), url],
         check=True,
         capture_output=True,
         timeout=300,
     )
-    argv = [binary, "-N", "-n", "-c", str(clients), "-j", str(threads), "-T", str(seconds), url]
+    return url
+
+
+def run_pgbench(url: str, clients: int, seconds: int) -> Pgbench:
+    """``pgbench -N`` with ``clients`` clients for ``seconds`` on an initialised database."""
+    threads = max(1, min(clients, os.cpu_count() or 1))
+    # Scale 1: 100,000 accounts, so that 50 clients updating random ones almost never wait for
+    # each other; -N leaves out the two updates of the branch and teller rows that every
+    # transaction of the default script shares (a lock queue of the script, not of PostgreSQL).
+    result = Pgbench(clients=clients, threads=threads, seconds=seconds, scale=PGBENCH_SCALE)
+    argv = [pg_tool("pgbench"), "-N", "-n", "-c", str(clients), "-j", str(threads)]
+    argv += ["-T", str(seconds), url]
     result.command = " ".join(["pgbench", *argv[1:-1]])
     done = subprocess.run(argv, capture_output=True, text=True, timeout=seconds + 120)
     try:
@@ -1884,6 +1893,13 @@ def main(argv: list[str] | None = None) -> int:
         ):
             admin_sql(pg, f'CREATE DATABASE "{db}"')
             created = pg
+            # pgbench's tables are made meanwhile (the measurement itself waits for an idle
+            # service, below).
+            pgbench_init = None
+            if args.pgbench_seconds > 0:
+                pgbench_init = concurrent.futures.ThreadPoolExecutor(1).submit(
+                    init_pgbench, pg, bench_db
+                )
             env = {
                 **os.environ,
                 "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -1939,11 +1955,11 @@ def main(argv: list[str] | None = None) -> int:
             CPU_ROOTS.update({name: proc.pid for name, proc in procs.started})
             CPU_ROOTS["client"] = os.getpid()
             stats = Stats()
-            if args.pgbench_seconds > 0:
+            if pgbench_init is not None:
                 stats.phase = "pgbench"
                 seconds = max(1, math.ceil(args.pgbench_seconds))
                 print(f"  pgbench: {seconds} s, {args.games} clients", flush=True)
-                stats.pgbench = run_pgbench(pg, bench_db, args.games, seconds)
+                stats.pgbench = run_pgbench(pgbench_init.result(), args.games, seconds)
             asyncio.run(drive(args, http[0].url, http[-1].url, redis_url, tables, watchers, stats))
             procs.check_alive()
             procs.stop("beat")
