@@ -1239,7 +1239,12 @@ async def drive(
         stats.stopped_at = datetime.now(UTC)
         await gate_task
         await finish(stats, "games", players)
-        await asyncio.sleep(1.0)  # the last moves' events
+        # The last moves' events: wait (up to 10 s) until every measured move has reached every
+        # other seat, so that a late delivery counts as late, not as lost.
+        for _ in range(100):
+            if not any(deliveries(stats.moves, stats.arrivals, p)[2] for p in ("open", "crowd")):
+                break
+            await asyncio.sleep(0.1)
         for stream in crowd:
             await stream.close()
         for table in tables:
