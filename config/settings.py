@@ -295,14 +295,6 @@ TURN_SECONDS_MIN = env_int(
     help="Shortest turn time limit a game may be created with (lower it only for demos/tests).",
 )
 
-# Only for bench/load.py: mounts a bare transaction endpoint (config/bench_views.py) that the
-# load benchmark compares the game action with. Never set it on a real deployment.
-BENCH_BASELINE = env_bool(
-    "BENCH_BASELINE",
-    default=False,
-    help="Mount the load benchmark's baseline endpoint (bench/load.py only; never in production).",
-)
-
 THROTTLE_RATES = {
     "auth": env_str("THROTTLE_AUTH", default="20/min", help="Sign-up, log-in, reset requests."),
     "actions": env_str("THROTTLE_ACTIONS", default="120/min", help="Game actions per user."),

@@ -1,6 +1,5 @@
 """Top-level URL routes."""
 
-from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
@@ -23,14 +22,6 @@ urlpatterns = [
     # The web client: "/", its page routes, /sw.js and /manifest.webmanifest (web/urls.py).
     path("", include("web.urls")),
 ]
-
-if settings.BENCH_BASELINE:
-    # bench/load.py's baseline transaction (config/bench_views.py); off unless BENCH_BASELINE.
-    from config.bench_views import BaselineView
-
-    urlpatterns.insert(
-        0, path("bench/baseline/<uuid:game_id>/", BaselineView.as_view(), name="bench-baseline")
-    )
 
 # Errors outside DRF views (refused requests, unknown URLs, crashes) answer in the API's one JSON
 # error shape.
