@@ -8,6 +8,7 @@ from typing import Any
 from celery import Celery
 from celery import Task as BaseTask
 from celery.app.trace import LOG_RECEIVED, LOG_SUCCESS
+from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -67,7 +68,7 @@ class QuietPeriodicJobs(logging.Filter):
         return jobs
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno != logging.INFO:
+        if record.levelno != logging.INFO or settings.LOG_PERIODIC_JOBS:
             return True
         args = record.args
         if isinstance(args, dict) and args.get("name") in self._jobs():

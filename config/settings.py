@@ -265,6 +265,19 @@ def _beat_schedule() -> dict[str, dict[str, Any]]:
 
 
 CELERY_BEAT_SCHEDULE = _beat_schedule()
+# Beat keeps when each job last ran in this file. Not in the working directory (Celery's
+# default): the image's /app is read-only for the user beat runs as, and beat would exit with
+# PermissionError, so no turn timer would fire. Losing the file only means each job runs once
+# more at start-up (every job is safe to run late or twice).
+CELERY_BEAT_SCHEDULE_FILENAME = env_str(
+    "CELERY_BEAT_SCHEDULE_FILENAME",
+    default=str(Path(tempfile.gettempdir()) / "unoallwild-celerybeat-schedule"),
+    help="Where Celery beat keeps its schedule (a writable path; a suffix may be added).",
+)
+# Beat writes the schedule out after this many sent tasks (and every 3 minutes). The sweep is
+# sent every second, so the file is rewritten every half minute or so, and its age tells the
+# health check that beat is alive (config/healthcheck.py).
+CELERY_BEAT_SYNC_EVERY = 30
 # Results of the 1-second sweeps are rarely read: keep them an hour, not Celery's default day.
 CELERY_RESULT_EXPIRES = 3600
 
@@ -569,6 +582,14 @@ LOG_LEVEL = env_str(
 if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
     # Checked here so the message names the variable; logging's own error would not.
     raise ImproperlyConfigured("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL.")
+
+# The worker and beat log nothing about a periodic job's run that found nothing to do
+# (config/celery.py); the timer sweep alone runs every second.
+LOG_PERIODIC_JOBS = env_bool(
+    "LOG_PERIODIC_JOBS",
+    default=False,
+    help="Log every run of the periodic jobs (worker and beat), also those that did nothing.",
+)
 
 LOGGING = {
     "version": 1,

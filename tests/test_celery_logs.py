@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import uuid
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from celery.app.trace import LOG_RECEIVED
@@ -95,6 +96,20 @@ def test_beat_still_logs_the_jobs_it_sends_rarely(info_logs: pytest.LogCaptureFi
     assert celery_lines(info_logs) == [
         "Scheduler: Sending due task prune-idempotency-keys (games.tasks.prune_idempotency_keys)"
     ]
+
+
+@pytest.mark.django_db
+def test_log_periodic_jobs_keeps_every_line(
+    info_logs: pytest.LogCaptureFixture, settings: Any
+) -> None:
+    settings.LOG_PERIODIC_JOBS = True
+
+    run_like_a_worker(SWEEP)
+    beat_sends("sweep-expired-turns", SWEEP)
+
+    lines = celery_lines(info_logs)
+    assert [line.split("[")[0] for line in lines[:2]] == [f"Task {SWEEP}"] * 2
+    assert lines[2].startswith("Scheduler: Sending due task sweep-expired-turns")
 
 
 def test_other_tasks_keep_their_lines(info_logs: pytest.LogCaptureFixture) -> None:
