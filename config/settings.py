@@ -308,6 +308,51 @@ TURN_SECONDS_MIN = env_int(
     help="Shortest turn time limit a game may be created with (lower it only for demos/tests).",
 )
 
+# Fixed here rather than read from the environment (tests lower them): a lobby closes, and an
+# invite code stops working, a week after it was made; waiting live readers re-read their games'
+# versions from the database every second (games/live.py), in case a Redis announcement is lost.
+LOBBY_TTL_SECONDS = 7 * 24 * 3600
+INVITE_TTL_SECONDS = 7 * 24 * 3600
+LIVE_RECHECK_SECONDS = 1.0
+
+# Bots (games/services.py): how a bot paces its moves, and who takes over an absent seat.
+_bot_delay = env_list(
+    "BOT_DELAY_SECONDS",
+    default=["1.0", "2.5"],
+    help="A bot waits a random time in this range (low,high seconds) before it moves.",
+)
+try:
+    BOT_DELAY_SECONDS = tuple(float(x) for x in _bot_delay)
+except ValueError:
+    raise ImproperlyConfigured(
+        f"BOT_DELAY_SECONDS must be two numbers, got {_bot_delay!r}."
+    ) from None
+if len(BOT_DELAY_SECONDS) != 2 or not 0 <= BOT_DELAY_SECONDS[0] <= BOT_DELAY_SECONDS[1]:
+    raise ImproperlyConfigured("BOT_DELAY_SECONDS must be low,high with 0 <= low <= high.")
+_bot_grace = env_str(
+    "BOT_GRACE_SECONDS",
+    default="5.0",
+    help="With a worker: a bot's turn deadline is its delay plus this, the sweep's safety net.",
+)
+try:
+    BOT_GRACE_SECONDS = float(_bot_grace)
+except ValueError:
+    raise ImproperlyConfigured(f"BOT_GRACE_SECONDS must be a number, got {_bot_grace!r}.") from None
+if BOT_GRACE_SECONDS < 0:
+    raise ImproperlyConfigured("BOT_GRACE_SECONDS must be 0 or more.")
+BOT_BUDGET_MS = env_int(
+    "BOT_BUDGET_MS",
+    default=150,
+    min_value=1,
+    help="Milliseconds an expert bot may think about one move.",
+)
+# Checked against the bots' levels when the games app is ready (settings import no app code).
+BOT_TAKEOVER_LEVEL = env_str(
+    "BOT_TAKEOVER_LEVEL",
+    default="heuristic",
+    help="Level of the bot that plays a seat taken over (timeouts, moderation).",
+)
+
 # Only for bench/load.py: mounts a bare transaction endpoint (config/bench_views.py) that the
 # load benchmark compares the game action with. Never set it on a real deployment.
 BENCH_BASELINE = env_bool(
