@@ -9,6 +9,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db import transaction
+from django.http import HttpResponse
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -671,7 +672,7 @@ class ActionView(APIView):
         ],
         tags=["games"],
     )
-    def post(self, request: Request, game_id: UUID) -> Response:
+    def post(self, request: Request, game_id: UUID) -> HttpResponse:
         body = request.data if isinstance(request.data, dict) else None
         if body is None:
             raise ServiceError("invalid_request", "The body is a JSON object.", 400)
@@ -699,11 +700,14 @@ class ActionView(APIView):
         if key is None:
             code, payload = work()
             return Response(payload, status=code)
-        code, payload, replayed = run_once(
+        # The first answer and its replays are the same bytes: the rendered body is stored.
+        answer = run_once(
             user=request.user, key=key, body={"game": str(game_id), **body}, work=work
         )
-        headers = {"Idempotent-Replayed": "true"} if replayed else {}
-        return Response(payload, status=code, headers=headers)
+        sent = HttpResponse(answer.content, status=answer.status, content_type=answer.content_type)
+        if answer.replayed:
+            sent["Idempotent-Replayed"] = "true"
+        return sent
 
 
 class EventsView(APIView):
