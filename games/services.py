@@ -192,6 +192,10 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
             if not found:
                 raise ServiceError("invalid_invite", "This invite code does not exist.", 404)
             game = _locked(found[0])
+            # Starting a game ends its invite, but a started game is not an expired invite:
+            # "expired" sends the player to ask the host for a new code, which cannot exist.
+            if game.started_at is not None:
+                raise ServiceError("game_already_started", "This game has already started.", 409)
             if game.invite_expires_at and game.invite_expires_at <= timezone.now():
                 raise ServiceError("invite_expired", "This invite has expired.", 410)
         else:

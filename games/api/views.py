@@ -333,8 +333,14 @@ class JoinByInviteView(APIView):
                 {
                     400: _error("`invalid_request`: no `invite_code`."),
                     404: _error("`invalid_invite`: no game has this code."),
-                    409: _error(JOIN_CONFLICT),
-                    410: _error("`invite_expired`: ask the host for a new code."),
+                    409: _error(
+                        "`game_already_started` (the game has started: its invite is over), "
+                        "`already_joined` or `game_full`."
+                    ),
+                    410: _error(
+                        "`invite_expired`: the lobby's invite ran out (invites last a week); ask "
+                        "the host for a new code."
+                    ),
                 },
                 throttled=True,
             ),
