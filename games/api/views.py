@@ -103,6 +103,10 @@ def etag_matches(header: str, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
+# A query string is text: the boolean's spellings (OpenAPI clients send true/false).
+_MY_TURN = {"true": True, "false": False, "1": True, "0": False}
+
+
 class GameListView(APIView):
     throttle_scope = "games"
 
@@ -125,14 +129,18 @@ class GameListView(APIView):
         responses={
             200: s.GameSummarySerializer(many=True),
             **_errors(
-                {400: _error("`invalid_request`: unknown `status`.")}, write=False, throttled=True
+                {400: _error("`invalid_request`: unknown `status`, or `my_turn` not true/false.")},
+                write=False,
+                throttled=True,
             ),
         },
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
         raw_turn = request.query_params.get("my_turn")
-        my_turn = None if raw_turn is None else raw_turn.lower() in ("1", "true", "yes")
+        my_turn = None if raw_turn is None else _MY_TURN.get(raw_turn.lower())
+        if raw_turn is not None and my_turn is None:
+            raise ServiceError("invalid_request", "my_turn must be true or false.", 400)
         status_filter = request.query_params.get("status")
         if status_filter and status_filter not in dict(Game.STATUSES):
             raise ServiceError("invalid_request", f"Unknown status {status_filter!r}.", 400)

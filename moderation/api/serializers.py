@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from config.fields import StrictIntegerField
 from games.models import Game
 from moderation.models import Block, Report
 
@@ -13,7 +14,7 @@ GAME_STATUS_VALUES = [value for value, _ in Game.STATUSES]
 
 
 class ReportCreateSerializer(serializers.Serializer):
-    player_id = serializers.IntegerField(help_text="The reported player (`user_id` in games).")
+    player_id = StrictIntegerField(help_text="The reported player (`user_id` in games).")
     reason = serializers.ChoiceField(choices=Report.REASONS)
     details = serializers.CharField(
         max_length=2000, required=False, allow_blank=True, default="", help_text="Free text."
@@ -59,7 +60,7 @@ class ReportSerializer(serializers.ModelSerializer):
 
 
 class BlockCreateSerializer(serializers.Serializer):
-    player_id = serializers.IntegerField(help_text="The player to block (`user_id` in games).")
+    player_id = StrictIntegerField(help_text="The player to block (`user_id` in games).")
 
 
 class BlockSerializer(serializers.ModelSerializer):

@@ -12,6 +12,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.fields import StrictBooleanField, StrictIntegerField
 from notifications import channels, kinds, texts
 from notifications.models import Notification
 
@@ -63,7 +64,7 @@ class UnreadCountSerializer(serializers.Serializer):
 
 
 class ReadAllRequestSerializer(serializers.Serializer):
-    up_to = serializers.IntegerField(
+    up_to = StrictIntegerField(
         required=False,
         min_value=1,
         help_text="Only notifications with this id or lower (what the client has shown).",
@@ -76,7 +77,7 @@ class ReadAllResponseSerializer(serializers.Serializer):
 
 def _switches_serializer() -> type[serializers.Serializer]:
     fields: dict[str, Any] = {
-        kind: serializers.BooleanField(required=False, help_text=kinds.DESCRIPTIONS[kind])
+        kind: StrictBooleanField(required=False, help_text=kinds.DESCRIPTIONS[kind])
         for kind in kinds.KINDS
     }
     return type("NotificationSwitchesSerializer", (serializers.Serializer,), fields)

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import ServiceError
+from config.fields import StrictBooleanField, StrictIntegerField
 from games.api.serializers import ErrorSerializer
 from notifications import kinds
 from notifications.channels import webhook
@@ -101,7 +102,7 @@ class WebhookCreateSerializer(serializers.Serializer):
         default=list,
         help_text="Only these kinds; empty or absent: every kind your preferences send.",
     )
-    token_id = serializers.IntegerField(
+    token_id = StrictIntegerField(
         required=False,
         allow_null=True,
         help_text="Bind it to one of your live API tokens (e.g. the app's own).",
@@ -109,7 +110,7 @@ class WebhookCreateSerializer(serializers.Serializer):
 
 
 class WebhookUpdateSerializer(serializers.Serializer):
-    active = serializers.BooleanField(
+    active = StrictBooleanField(
         required=False, help_text="true switches it back on and forgets past failures."
     )
     description = serializers.CharField(max_length=100, required=False)

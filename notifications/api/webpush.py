@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import ServiceError
+from config.fields import StrictIntegerField
 from games.api.serializers import ErrorSerializer
 from notifications import vapid
 from notifications.channels import webpush
@@ -72,7 +73,7 @@ class PushSubscriptionRequestSerializer(serializers.Serializer):
     endpoint = serializers.URLField(
         max_length=2000, help_text="The push service URL of this browser's subscription."
     )
-    expirationTime = serializers.IntegerField(  # noqa: N815  (the browser's own field name)
+    expirationTime = StrictIntegerField(  # noqa: N815  (the browser's own field name)
         required=False,
         allow_null=True,
         help_text="From `PushSubscription.toJSON()`; ignored.",

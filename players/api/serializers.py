@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
+from config.fields import StrictIntegerField
 from moderation.blocklist import validate_name
 from players.models import ApiToken, User
 
@@ -199,7 +200,7 @@ class TokenCreateSerializer(CredentialsSerializer):
         default=ApiToken.SCOPE_PLAY,
         help_text="`read`: GET only. `play`: everything.",
     )
-    expires_in_days = serializers.IntegerField(
+    expires_in_days = StrictIntegerField(
         min_value=1,
         max_value=3650,
         required=False,
