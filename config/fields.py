@@ -73,3 +73,12 @@ class StrictCharField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class StrictUUIDField(serializers.UUIDField):
+    """Only a JSON string holding a UUID; DRF's own reads the number 5 as the UUID ...0005."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid", value=data)
+        return super().to_internal_value(data)
