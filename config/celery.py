@@ -53,11 +53,11 @@ class QuietPeriodicJobs(logging.Filter):
     def __init__(self, celery_app: Celery) -> None:
         super().__init__()
         self.app = celery_app
+        self._cached: dict[str, float] | None = None
 
     def _jobs(self) -> dict[str, float]:
         # Task name -> interval, read once the settings are loaded (not at import).
-        jobs: dict[str, float] | None = getattr(self, "_cached", None)
-        if jobs is None:
+        if self._cached is None:
             jobs = {}
             for entry in (self.app.conf.beat_schedule or {}).values():
                 every = entry["schedule"]
@@ -65,7 +65,7 @@ class QuietPeriodicJobs(logging.Filter):
                 if isinstance(seconds, int | float):
                     jobs[entry["task"]] = float(seconds)
             self._cached = jobs
-        return jobs
+        return self._cached
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno != logging.INFO or settings.LOG_PERIODIC_JOBS:
@@ -76,7 +76,11 @@ class QuietPeriodicJobs(logging.Filter):
                 return False
             if record.msg == LOG_SUCCESS:
                 return str(args.get("return_value")) not in _NOTHING_DONE
-        if isinstance(args, tuple) and record.msg.startswith("Scheduler: Sending due task"):
+        if (
+            isinstance(args, tuple)
+            and isinstance(record.msg, str)
+            and record.msg.startswith("Scheduler: Sending due task")
+        ):
             every = self._jobs().get(str(args[-1]))
             return every is None or every >= QUIET_BELOW_SECONDS
         return True
