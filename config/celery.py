@@ -1,10 +1,14 @@
 """The Celery application used by `celery -A config worker` and `celery -A config beat`."""
 
+import logging
 import os
+from datetime import timedelta
 from typing import Any
 
 from celery import Celery
 from celery import Task as BaseTask
+from celery.app.trace import LOG_RECEIVED, LOG_SUCCESS
+from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -29,3 +33,70 @@ app = Celery("config", task_cls=Task)
 # environment through config.env like everything else.
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+# Celery's own log lines for the periodic jobs: a worker logs "received" and "succeeded" for
+# every task and beat logs "Sending due task" for every send, at INFO. With a sweep every second
+# that is some 170,000 lines a day that say nothing happened. Quiet when there was nothing to do.
+QUIET_BELOW_SECONDS = 60.0
+"""Beat's "Sending due task" line is dropped for jobs run more often than this."""
+_NOTHING_DONE = frozenset({"0", "None", "False", "[]", "{}", "()"})
+
+
+class QuietPeriodicJobs(logging.Filter):
+    """Drops Celery's INFO lines about the periodic jobs of ``CELERY_BEAT_SCHEDULE`` unless they
+    say something: a job's "succeeded" line stays when the job returned a count above 0 (it
+    acted), failures and retries always stay (they are other messages, and WARNING or ERROR);
+    "received" goes (the outcome line follows it), and so does beat's "Sending due task" for a
+    job that runs every few seconds."""
+
+    def __init__(self, celery_app: Celery) -> None:
+        super().__init__()
+        self.app = celery_app
+        self._cached: dict[str, float] | None = None
+
+    def _jobs(self) -> dict[str, float]:
+        # Task name -> interval, read once the settings are loaded (not at import).
+        if self._cached is None:
+            jobs = {}
+            for entry in (self.app.conf.beat_schedule or {}).values():
+                every = entry["schedule"]
+                seconds = every.total_seconds() if isinstance(every, timedelta) else every
+                if isinstance(seconds, int | float):
+                    jobs[entry["task"]] = float(seconds)
+            self._cached = jobs
+        return self._cached
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno != logging.INFO or settings.LOG_PERIODIC_JOBS:
+            return True
+        args = record.args
+        if isinstance(args, dict) and args.get("name") in self._jobs():
+            if record.msg == LOG_RECEIVED:
+                return False
+            if record.msg == LOG_SUCCESS:
+                return str(args.get("return_value")) not in _NOTHING_DONE
+        if (
+            isinstance(args, tuple)
+            and isinstance(record.msg, str)
+            and record.msg.startswith("Scheduler: Sending due task")
+        ):
+            every = self._jobs().get(str(args[-1]))
+            return every is None or every >= QUIET_BELOW_SECONDS
+        return True
+
+
+def quiet_periodic_jobs(celery_app: Celery) -> QuietPeriodicJobs:
+    """Install the filter on the loggers Celery writes those lines with. A filter on a logger
+    (not a handler) sees only that logger's own records and survives Celery's and Django's
+    logging set-up, which replace handlers."""
+    quiet = QuietPeriodicJobs(celery_app)
+    for name in ("celery.worker.strategy", "celery.app.trace", "celery.beat"):
+        logger = logging.getLogger(name)
+        for old in [f for f in logger.filters if isinstance(f, QuietPeriodicJobs)]:
+            logger.removeFilter(old)
+        logger.addFilter(quiet)
+    return quiet
+
+
+quiet_periodic_jobs(app)

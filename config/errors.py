@@ -18,6 +18,7 @@ import logging
 import sys
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import (
     RequestDataTooBig,
@@ -25,8 +26,16 @@ from django.core.exceptions import (
     TooManyFilesSent,
 )
 from django.db.utils import InterfaceError, OperationalError
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+)
+from django.urls import Resolver404, ResolverMatch, get_urlconf, resolve
 from django.utils.deprecation import MiddlewareMixin
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -117,6 +126,28 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
 def json_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return JsonResponse(error_body("not_found", "Not found."), status=404)
+
+
+@csrf_exempt  # nothing to protect, and a POST must get its 404 rather than a CSRF refusal
+def api_not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """Every unknown URL under /api/ (config/urls.py routes them here): the JSON 404 also with
+    DEBUG on, where Django answers with its HTML debug page instead of ``handler404``.
+
+    A known route asked for without its trailing slash is redirected to it, as CommonMiddleware
+    (APPEND_SLASH) would have done had this catch-all not matched the path."""
+    path = request.path_info
+    if settings.APPEND_SLASH and not path.endswith("/"):
+        match = _resolve(path + "/")
+        if match is not None and match.func is not api_not_found:
+            return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
+    return json_not_found(request)
+
+
+def _resolve(path: str) -> ResolverMatch | None:
+    try:
+        return resolve(path, get_urlconf())
+    except Resolver404:
+        return None
 
 
 def json_server_error(request: HttpRequest) -> JsonResponse:

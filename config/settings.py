@@ -265,6 +265,19 @@ def _beat_schedule() -> dict[str, dict[str, Any]]:
 
 
 CELERY_BEAT_SCHEDULE = _beat_schedule()
+# Beat keeps when each job last ran in this file. Not in the working directory (Celery's
+# default): the image's /app is read-only for the user beat runs as, and beat would exit with
+# PermissionError, so no turn timer would fire. Losing the file only means each job runs once
+# more at start-up (every job is safe to run late or twice).
+CELERY_BEAT_SCHEDULE_FILENAME = env_str(
+    "CELERY_BEAT_SCHEDULE_FILENAME",
+    default=str(Path(tempfile.gettempdir()) / "unoallwild-celerybeat-schedule"),
+    help="Where Celery beat keeps its schedule (a writable path; a suffix may be added).",
+)
+# Beat writes the schedule out after this many sent tasks (and every 3 minutes). The sweep is
+# sent every second, so the file is rewritten every half minute or so, and its age tells the
+# health check that beat is alive (config/healthcheck.py).
+CELERY_BEAT_SYNC_EVERY = 30
 # Results of the 1-second sweeps are rarely read: keep them an hour, not Celery's default day.
 CELERY_RESULT_EXPIRES = 3600
 
@@ -293,6 +306,51 @@ TURN_SECONDS_MIN = env_int(
     default=30,
     min_value=1,
     help="Shortest turn time limit a game may be created with (lower it only for demos/tests).",
+)
+
+# Fixed here rather than read from the environment (tests lower them): a lobby closes, and an
+# invite code stops working, a week after it was made; waiting live readers re-read their games'
+# versions from the database every second (games/live.py), in case a Redis announcement is lost.
+LOBBY_TTL_SECONDS = 7 * 24 * 3600
+INVITE_TTL_SECONDS = 7 * 24 * 3600
+LIVE_RECHECK_SECONDS = 1.0
+
+# Bots (games/services.py): how a bot paces its moves, and who takes over an absent seat.
+_bot_delay = env_list(
+    "BOT_DELAY_SECONDS",
+    default=["1.0", "2.5"],
+    help="A bot waits a random time in this range (low,high seconds) before it moves.",
+)
+try:
+    BOT_DELAY_SECONDS = tuple(float(x) for x in _bot_delay)
+except ValueError:
+    raise ImproperlyConfigured(
+        f"BOT_DELAY_SECONDS must be two numbers, got {_bot_delay!r}."
+    ) from None
+if len(BOT_DELAY_SECONDS) != 2 or not 0 <= BOT_DELAY_SECONDS[0] <= BOT_DELAY_SECONDS[1]:
+    raise ImproperlyConfigured("BOT_DELAY_SECONDS must be low,high with 0 <= low <= high.")
+_bot_grace = env_str(
+    "BOT_GRACE_SECONDS",
+    default="5.0",
+    help="With a worker: a bot's turn deadline is its delay plus this, the sweep's safety net.",
+)
+try:
+    BOT_GRACE_SECONDS = float(_bot_grace)
+except ValueError:
+    raise ImproperlyConfigured(f"BOT_GRACE_SECONDS must be a number, got {_bot_grace!r}.") from None
+if BOT_GRACE_SECONDS < 0:
+    raise ImproperlyConfigured("BOT_GRACE_SECONDS must be 0 or more.")
+BOT_BUDGET_MS = env_int(
+    "BOT_BUDGET_MS",
+    default=150,
+    min_value=1,
+    help="Milliseconds an expert bot may think about one move.",
+)
+# Checked against the bots' levels when the games app is ready (settings import no app code).
+BOT_TAKEOVER_LEVEL = env_str(
+    "BOT_TAKEOVER_LEVEL",
+    default="heuristic",
+    help="Level of the bot that plays a seat taken over (timeouts, moderation).",
 )
 
 THROTTLE_RATES = {
@@ -561,6 +619,14 @@ LOG_LEVEL = env_str(
 if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
     # Checked here so the message names the variable; logging's own error would not.
     raise ImproperlyConfigured("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL.")
+
+# The worker and beat log nothing about a periodic job's run that found nothing to do
+# (config/celery.py); the timer sweep alone runs every second.
+LOG_PERIODIC_JOBS = env_bool(
+    "LOG_PERIODIC_JOBS",
+    default=False,
+    help="Log every run of the periodic jobs (worker and beat), also those that did nothing.",
+)
 
 LOGGING = {
     "version": 1,

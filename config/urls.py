@@ -1,9 +1,10 @@
 """Top-level URL routes."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from config.errors import api_not_found
 from config.views import healthz, readyz
 
 urlpatterns = [
@@ -19,6 +20,8 @@ urlpatterns = [
     path("api/v1/", include("players.api.urls")),
     path("api/v1/", include("notifications.api.urls")),
     path("api/v1/", include("moderation.api.urls")),
+    # Anything else under /api/ is the API's JSON 404, DEBUG or not (config/errors.py).
+    re_path(r"^api/(?P<rest>.*)$", api_not_found),
     # The web client: "/", its page routes, /sw.js and /manifest.webmanifest (web/urls.py).
     path("", include("web.urls")),
 ]

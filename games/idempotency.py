@@ -17,12 +17,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from rest_framework.renderers import JSONRenderer
 
 from config.errors import ServiceError, error_body
 from games import direct_sql
@@ -45,10 +47,29 @@ def request_hash(body: Any) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class Answer:
+    """An answer as sent: the first one, or the stored one replayed byte for byte."""
+
+    status: int
+    content: bytes
+    content_type: str
+    replayed: bool = False
+
+
+JSON = "application/json"
+
+
+def render(payload: Any) -> bytes:
+    """The body DRF's JSONRenderer sends for ``Response(payload)``."""
+    return JSONRenderer().render(payload)
+
+
 def run_once(
     *, user: User, key: str, body: Any, work: Callable[[], tuple[int, dict[str, Any]]]
-) -> tuple[int, dict[str, Any], bool]:
-    """Run ``work`` at most once per (user, key). Returns (status, body, replayed).
+) -> Answer:
+    """Run ``work`` at most once per (user, key) and answer with its rendered (status, payload);
+    a request with a used key gets the stored answer, the same bytes, with ``replayed``.
 
     A ServiceError from ``work`` is an answer like any other, recorded and replayed for the same
     key: ``work`` must undo its own writes when it raises one (``games.services.act`` runs in
@@ -65,8 +86,7 @@ def run_once(
     while True:
         outcome = _run_and_record(user, key, digest, work)
         if not isinstance(outcome, IntegrityError):
-            status, payload = outcome
-            return status, payload, False
+            return outcome
         found = _recorded(user, key, digest)
         if found is not None:
             return _replay(found)
@@ -79,7 +99,7 @@ def run_once(
 
 def _run_and_record(
     user: User, key: str, digest: str, work: Callable[[], tuple[int, dict[str, Any]]]
-) -> tuple[int, dict[str, Any]] | IntegrityError:
+) -> Answer | IntegrityError:
     """Run ``work`` and record its answer in one transaction. The record's IntegrityError when
     the key has a record already: the transaction, ``work``'s effects with it, was rolled back."""
     recording = False
@@ -90,20 +110,22 @@ def _run_and_record(
             except ServiceError as exc:
                 status, payload = exc.status, error_body(exc.code, exc.message, exc.details)
             recording = True
+            answer = Answer(status, render(payload), JSON)
             record = IdempotencyRecord(
                 user=user,
                 key=key,
                 request_hash=digest,
                 status=IdempotencyRecord.DONE,
-                response_status=status,
-                response_body=json.loads(json.dumps(payload, default=str)),
+                response_status=answer.status,
+                response_content=answer.content,
+                response_content_type=answer.content_type,
             )
             direct_sql.insert([record])  # every keyed action writes one: no ORM compiling
     except IntegrityError as exc:
         if not recording:
             raise  # the work's own error, not the key's unique constraint
         return exc
-    return status, payload
+    return answer
 
 
 def _recorded(user: User, key: str, digest: str) -> IdempotencyRecord | None:
@@ -127,5 +149,11 @@ def _recorded(user: User, key: str, digest: str) -> IdempotencyRecord | None:
     return record
 
 
-def _replay(record: IdempotencyRecord) -> tuple[int, dict[str, Any], bool]:
-    return record.response_status or 200, record.response_body or {}, True
+def _replay(record: IdempotencyRecord) -> Answer:
+    status = record.response_status or 200
+    if record.response_content is None:
+        # Recorded before the bytes were kept: the JSON it stored, in whatever key order.
+        return Answer(status, render(record.response_body or {}), JSON, replayed=True)
+    # bytes(): PostgreSQL's driver hands a bytea back as a memoryview.
+    content = bytes(record.response_content)
+    return Answer(status, content, record.response_content_type or JSON, replayed=True)

@@ -192,6 +192,10 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
             if not found:
                 raise ServiceError("invalid_invite", "This invite code does not exist.", 404)
             game = _locked(found[0])
+            # Starting a game ends its invite, but a started game is not an expired invite:
+            # "expired" sends the player to ask the host for a new code, which cannot exist.
+            if game.started_at is not None:
+                raise ServiceError("game_already_started", "This game has already started.", 409)
             if game.invite_expires_at and game.invite_expires_at <= timezone.now():
                 raise ServiceError("invite_expired", "This invite has expired.", 410)
         else:
@@ -654,7 +658,7 @@ def _bot_delay_seconds(game: Game) -> float:
     """How long a bot "thinks" before its move: a short, natural pause; none in speed mode."""
     if game.options.get("speed_mode"):
         return 0.0
-    low, high = getattr(settings, "BOT_DELAY_SECONDS", (1.0, 2.5))
+    low, high = settings.BOT_DELAY_SECONDS
     return secrets.SystemRandom().uniform(low, high)
 
 
@@ -667,7 +671,7 @@ def _tasks_run_inline() -> bool:
 def _bot_deadline_seconds(game: Game) -> float:
     """The clock of a bot's turn. With a broker the task moves the bot after its delay and the
     deadline is only the safety net, a little later; without one the sweep is what moves it."""
-    grace = 0.0 if _tasks_run_inline() else getattr(settings, "BOT_GRACE_SECONDS", 5.0)
+    grace = 0.0 if _tasks_run_inline() else settings.BOT_GRACE_SECONDS
     return _bot_delay_seconds(game) + grace
 
 
@@ -748,7 +752,7 @@ def _bot_act(
             engine.visible_events(history, position),
             level=seat.bot_level,
             rng=random.Random(_rng().getrandbits(64)),
-            budget_ms=getattr(settings, "BOT_BUDGET_MS", bots.DEFAULT_BUDGET_MS),
+            budget_ms=settings.BOT_BUDGET_MS,
         )
         if choice is None or (allowed is not None and choice["type"] not in allowed):
             continue
@@ -868,7 +872,7 @@ def _take_over(
     seat: Seat, *, now: datetime, reason: str, level: str | None = None
 ) -> dict[str, Any]:
     """Hand a person's seat to a bot (the caller saves the seat). Returns the event to log."""
-    level = level or getattr(settings, "BOT_TAKEOVER_LEVEL", bots.DEFAULT_LEVEL)
+    level = level or settings.BOT_TAKEOVER_LEVEL
     seat.bot_level = level
     seat.taken_over_at = now
     seat.timeouts_in_row = 0

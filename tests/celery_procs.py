@@ -119,6 +119,8 @@ def subprocess_env(redis_url: str, settings_dict: dict[str, Any]) -> dict[str, s
         DJANGO_SETTINGS_MODULE="config.settings",
         TURN_SECONDS_MIN="1",
         LOG_LEVEL="INFO",
+        # Tests follow the sweep through Celery's "received" and "Sending due task" lines.
+        LOG_PERIODIC_JOBS="true",
         PYTHONUNBUFFERED="1",
     )
     return environ

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import runpy
 from pathlib import Path
 from typing import Any
@@ -152,15 +153,86 @@ def test_settings_read_every_variable_whichever_branch_is_taken(
     assert env.registered_names() == embedded == SETTINGS_NAMES
 
 
-def test_readme_documents_every_variable() -> None:
+def readme_table_names() -> set[str]:
+    """The variables named in the first column of the README's configuration table."""
     readme = (ROOT / "README.md").read_text()
-    undocumented = sorted(name for name in SETTINGS_NAMES if f"`{name}`" not in readme)
+    table = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `([A-Z][A-Z0-9_]*)` \|", table, flags=re.MULTILINE))
+
+
+def test_readme_documents_every_variable() -> None:
+    documented = readme_table_names()
+    undocumented = sorted(SETTINGS_NAMES - documented)
     # Rows ready to paste, so the fix is one copy away. SETTINGS_REGISTRY holds the help texts.
     rows = "\n".join(
         f"| `{name}` | `{SETTINGS_REGISTRY[name].default}` | {SETTINGS_REGISTRY[name].help} |"
         for name in undocumented
     )
     assert not undocumented, f"add to the README's configuration table:\n{rows}"
+
+
+def test_the_readme_documents_no_variable_the_code_does_not_read() -> None:
+    stale = sorted(readme_table_names() - SETTINGS_NAMES)
+    assert not stale, f"the README's configuration table names variables nothing reads: {stale}"
+
+
+# getattr(settings, "NAME", default) and settings.NAME in the service's code.
+_SETTING_READ = re.compile(
+    r"""getattr\(\s*settings,\s*["']([A-Z][A-Z0-9_]*)["']|(?<![\w.])settings\.([A-Z][A-Z0-9_]*)"""
+)
+
+
+def test_every_setting_the_code_reads_is_defined_in_settings() -> None:
+    """A setting read with a default of its own (``getattr(settings, "X", 1.0)``) but never defined
+    in config/settings.py cannot be configured, and the README never hears of it."""
+    from django.conf import global_settings
+
+    defined = set(vars(config.settings)) | set(vars(global_settings))
+    unknown: dict[str, set[str]] = {}
+    for app in ("config", "games", "players", "notifications", "moderation", "web"):
+        for path in (ROOT / app).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            for match in _SETTING_READ.finditer(path.read_text()):
+                name = match.group(1) or match.group(2)
+                if name not in defined:
+                    unknown.setdefault(name, set()).add(str(path.relative_to(ROOT)))
+    assert not unknown, f"settings read but never defined in config/settings.py: {unknown}"
+
+
+def test_the_bot_settings_default_to_the_bots_own_defaults() -> None:
+    from games import bots
+
+    assert SETTINGS_REGISTRY["BOT_BUDGET_MS"].default == bots.DEFAULT_BUDGET_MS
+    assert SETTINGS_REGISTRY["BOT_TAKEOVER_LEVEL"].default == bots.DEFAULT_LEVEL
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"BOT_DELAY_SECONDS": "2,1"}, "low,high"),
+        ({"BOT_DELAY_SECONDS": "fast"}, "two numbers"),
+        ({"BOT_GRACE_SECONDS": "soon"}, "must be a number"),
+    ],
+)
+def test_bad_bot_settings_refuse_to_start(
+    monkeypatch: pytest.MonkeyPatch, environ: dict[str, str], message: str
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match=message):
+        load_settings(monkeypatch, **environ)
+
+
+def test_bot_settings_are_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded = load_settings(
+        monkeypatch,
+        BOT_DELAY_SECONDS="0.5, 1",
+        BOT_GRACE_SECONDS="2.5",
+        BOT_BUDGET_MS="300",
+        BOT_TAKEOVER_LEVEL="expert",
+    )
+    assert loaded["BOT_DELAY_SECONDS"] == (0.5, 1.0)
+    assert (loaded["BOT_GRACE_SECONDS"], loaded["BOT_BUDGET_MS"]) == (2.5, 300)
+    assert loaded["BOT_TAKEOVER_LEVEL"] == "expert"
 
 
 def test_debug_off_without_a_secret_key_refuses_to_start(monkeypatch: pytest.MonkeyPatch) -> None:

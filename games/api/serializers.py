@@ -8,6 +8,7 @@ from typing import Any
 from rest_framework import serializers
 
 from config.errors import ServiceError
+from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from games.bots import DEFAULT_LEVEL
 from games.bots import LEVELS as BOT_LEVELS
 from games.engine.cards import CARD_TYPES, DRAW_AMOUNT, PRESETS
@@ -45,37 +46,37 @@ class HouseRulesSerializer(serializers.Serializer):
     """House rules, each off by default. The help texts are written for players: a client may
     show them as they are (docs/rules.md has the full rulings)."""
 
-    stacking = serializers.BooleanField(
+    stacking = StrictBooleanField(
         default=False,
         help_text="Stacking: hit by a Draw 2 or Draw 4, you may pass it on by playing a draw "
         "card of equal or higher value (Draw 2 or Draw 4 on a Draw 2, only a Draw 4 on a Draw "
         "4). The cards add up; the first player who does not stack draws them all and loses "
         "the turn. Targeted Draw 2 never stacks.",
     )
-    speed_mode = serializers.BooleanField(
+    speed_mode = StrictBooleanField(
         default=False,
         help_text="Speed mode: every turn has a short time limit (`speed_seconds`, 5 s unless "
         "chosen). When it runs out you draw a card and the turn passes. Running out of time "
         "here never hands your seat to a bot.",
     )
-    blind_play = serializers.BooleanField(
+    blind_play = StrictBooleanField(
         default=False,
         help_text="Blind play: nobody sees their own hand, only how many cards it holds. On "
         "your turn you play the top card of your face-down hand (or draw); if it needs a "
         "target, you choose one once it is revealed.",
     )
-    double_down = serializers.BooleanField(
+    double_down = StrictBooleanField(
         default=False,
         help_text="Double down: you may play two identical cards at once. Both take effect: "
         "two Draw 2s make the next player draw 4, two Skips skip two players, and each "
         "Targeted Draw 2 or Force Swap takes its own target.",
     )
-    force_swap_protection = serializers.BooleanField(
+    force_swap_protection = StrictBooleanField(
         default=False,
         help_text="Force Swap protection: a player holding one card cannot be chosen for a "
         "Force Swap. If everyone else holds one card, a Force Swap does nothing.",
     )
-    mercy = serializers.BooleanField(
+    mercy = StrictBooleanField(
         default=False,
         help_text="Mercy: holding 15 cards or more, you may once discard 5 cards of your "
         "choice, at any moment and without using your turn. You get the right back once "
@@ -85,14 +86,14 @@ class HouseRulesSerializer(serializers.Serializer):
 
 class CreateGameSerializer(serializers.Serializer):
     preset = serializers.ChoiceField(choices=sorted(PRESETS), default="standard")
-    max_players = serializers.IntegerField(min_value=2, max_value=10, default=4)
-    target_score = serializers.IntegerField(
+    max_players = StrictIntegerField(min_value=2, max_value=10, default=4)
+    target_score = StrictIntegerField(
         min_value=0, max_value=100_000, default=500, help_text="Points to win; 0 = one round."
     )
-    turn_seconds = serializers.IntegerField(
+    turn_seconds = StrictIntegerField(
         min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS, default=DEFAULT_TURN_SECONDS
     )
-    speed_seconds = serializers.IntegerField(
+    speed_seconds = StrictIntegerField(
         min_value=MIN_SPEED_SECONDS,
         max_value=MAX_SPEED_SECONDS,
         default=DEFAULT_SPEED_SECONDS,
@@ -293,7 +294,7 @@ class GameSerializer(GameSummarySerializer):
 
 
 class _ActionBase(serializers.Serializer):
-    expected_version = serializers.IntegerField(
+    expected_version = StrictIntegerField(
         required=False,
         min_value=0,
         help_text="The game version you acted on; 409 version_conflict when it has moved on.",
@@ -306,14 +307,12 @@ def _action(name: str, doc: str, **fields: serializers.Field) -> type[serializer
     return type(f"{name.title().replace('_', '')}ActionSerializer", (_ActionBase,), attrs)
 
 
-def _target(help_text: str, required: bool = False) -> serializers.IntegerField:
-    return serializers.IntegerField(required=required, min_value=0, help_text=help_text)
+def _target(help_text: str, required: bool = False) -> StrictIntegerField:
+    return StrictIntegerField(required=required, min_value=0, help_text=help_text)
 
 
-def _uno() -> serializers.BooleanField:
-    return serializers.BooleanField(
-        required=False, default=False, help_text="Say UNO with this play."
-    )
+def _uno() -> StrictBooleanField:
+    return StrictBooleanField(required=False, default=False, help_text="Say UNO with this play.")
 
 
 ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
@@ -321,7 +320,7 @@ ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
         "play",
         "Play a card from your hand.",
         # Ids are short ("force_swap-3"): a longer one is no card, and is not echoed back.
-        card=serializers.CharField(max_length=64, help_text="Card id from your hand."),
+        card=StrictCharField(max_length=64, help_text="Card id from your hand."),
         target=_target("Seat to target (Targeted Draw 2, Force Swap)."),
         uno=_uno(),
     ),
@@ -353,13 +352,13 @@ ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
         "Double down: play two identical cards at once (see the play_pair template in "
         "legal_actions).",
         cards=serializers.ListField(
-            child=serializers.CharField(max_length=64),
+            child=StrictCharField(max_length=64),
             min_length=2,
             max_length=2,
             help_text="The two card ids.",
         ),
         targets=serializers.ListField(
-            child=serializers.IntegerField(min_value=0),
+            child=StrictIntegerField(min_value=0),
             required=False,
             min_length=2,
             max_length=2,
@@ -377,7 +376,7 @@ ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
         "mercy",
         "Mercy: with 15 or more cards, discard five (a free action: it uses no turn).",
         cards=serializers.ListField(
-            child=serializers.CharField(max_length=64),
+            child=StrictCharField(max_length=64),
             required=False,
             max_length=5,
             help_text="The five card ids to discard; leave out under blind play (the top five go).",
@@ -419,7 +418,7 @@ class VsComputerSerializer(CreateGameSerializer):
 
     max_players = None
     visibility = None
-    bots = serializers.IntegerField(
+    bots = StrictIntegerField(
         min_value=1, max_value=MAX_BOTS, default=1, help_text="How many bots sit with you."
     )
     level = _bot_level()
@@ -482,4 +481,4 @@ def game_options() -> dict[str, Any]:
 
 
 class JoinByCodeSerializer(serializers.Serializer):
-    invite_code = serializers.CharField(max_length=32)
+    invite_code = StrictCharField(max_length=32)

@@ -9,6 +9,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db import transaction
+from django.http import HttpResponse
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -102,6 +103,10 @@ def etag_matches(header: str, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
+# A query string is text: the boolean's spellings (OpenAPI clients send true/false).
+_MY_TURN = {"true": True, "false": False, "1": True, "0": False}
+
+
 class GameListView(APIView):
     throttle_scope = "games"
 
@@ -124,14 +129,18 @@ class GameListView(APIView):
         responses={
             200: s.GameSummarySerializer(many=True),
             **_errors(
-                {400: _error("`invalid_request`: unknown `status`.")}, write=False, throttled=True
+                {400: _error("`invalid_request`: unknown `status`, or `my_turn` not true/false.")},
+                write=False,
+                throttled=True,
             ),
         },
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
         raw_turn = request.query_params.get("my_turn")
-        my_turn = None if raw_turn is None else raw_turn.lower() in ("1", "true", "yes")
+        my_turn = None if raw_turn is None else _MY_TURN.get(raw_turn.lower())
+        if raw_turn is not None and my_turn is None:
+            raise ServiceError("invalid_request", "my_turn must be true or false.", 400)
         status_filter = request.query_params.get("status")
         if status_filter and status_filter not in dict(Game.STATUSES):
             raise ServiceError("invalid_request", f"Unknown status {status_filter!r}.", 400)
@@ -332,8 +341,14 @@ class JoinByInviteView(APIView):
                 {
                     400: _error("`invalid_request`: no `invite_code`."),
                     404: _error("`invalid_invite`: no game has this code."),
-                    409: _error(JOIN_CONFLICT),
-                    410: _error("`invite_expired`: ask the host for a new code."),
+                    409: _error(
+                        "`game_already_started` (the game has started: its invite is over), "
+                        "`already_joined` or `game_full`."
+                    ),
+                    410: _error(
+                        "`invite_expired`: the lobby's invite ran out (invites last a week); ask "
+                        "the host for a new code."
+                    ),
                 },
                 throttled=True,
             ),
@@ -671,7 +686,7 @@ class ActionView(APIView):
         ],
         tags=["games"],
     )
-    def post(self, request: Request, game_id: UUID) -> Response:
+    def post(self, request: Request, game_id: UUID) -> HttpResponse:
         body = request.data if isinstance(request.data, dict) else None
         if body is None:
             raise ServiceError("invalid_request", "The body is a JSON object.", 400)
@@ -699,11 +714,14 @@ class ActionView(APIView):
         if key is None:
             code, payload = work()
             return Response(payload, status=code)
-        code, payload, replayed = run_once(
+        # The first answer and its replays are the same bytes: the rendered body is stored.
+        answer = run_once(
             user=request.user, key=key, body={"game": str(game_id), **body}, work=work
         )
-        headers = {"Idempotent-Replayed": "true"} if replayed else {}
-        return Response(payload, status=code, headers=headers)
+        sent = HttpResponse(answer.content, status=answer.status, content_type=answer.content_type)
+        if answer.replayed:
+            sent["Idempotent-Replayed"] = "true"
+        return sent
 
 
 class EventsView(APIView):

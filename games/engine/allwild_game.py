@@ -98,9 +98,7 @@ class AllWild:
         return None if state.phase in (ROUND_OVER, MATCH_OVER) else state.current
 
     def actors(self, state: State) -> frozenset[int]:
-        return frozenset(
-            i for i in range(len(state.seats)) if allwild.legal_actions(state, i)
-        )
+        return frozenset(i for i in range(len(state.seats)) if allwild.legal_actions(state, i))
 
     def is_round_over(self, state: State) -> bool:
         return state.phase == ROUND_OVER

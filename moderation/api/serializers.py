@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from config.fields import StrictCharField, StrictIntegerField, StrictUUIDField
 from games.models import Game
 from moderation.models import Block, Report
 
@@ -13,12 +14,12 @@ GAME_STATUS_VALUES = [value for value, _ in Game.STATUSES]
 
 
 class ReportCreateSerializer(serializers.Serializer):
-    player_id = serializers.IntegerField(help_text="The reported player (`user_id` in games).")
+    player_id = StrictIntegerField(help_text="The reported player (`user_id` in games).")
     reason = serializers.ChoiceField(choices=Report.REASONS)
-    details = serializers.CharField(
+    details = StrictCharField(
         max_length=2000, required=False, allow_blank=True, default="", help_text="Free text."
     )
-    game_id = serializers.UUIDField(
+    game_id = StrictUUIDField(
         required=False, allow_null=True, default=None, help_text="Optional: a game you shared."
     )
 
@@ -26,14 +27,14 @@ class ReportCreateSerializer(serializers.Serializer):
 class ReportSerializer(serializers.ModelSerializer):
     """One of my reports. Its status, never what was done to the player."""
 
-    player_id = serializers.IntegerField(source="reported_id")
-    player_name = serializers.CharField(source="reported.public_name")
+    player_id = StrictIntegerField(source="reported_id")
+    player_name = StrictCharField(source="reported.public_name")
     game_id = serializers.UUIDField(allow_null=True)
     reasons = serializers.ListField(
         child=serializers.ChoiceField(choices=Report.REASONS),
         help_text="Every reason given, when reports of the same player were merged.",
     )
-    times = serializers.IntegerField(help_text="How many of my reports were merged into this.")
+    times = StrictIntegerField(help_text="How many of my reports were merged into this.")
     status = serializers.ChoiceField(
         choices=Report.STATUSES,
         help_text="`open` until a moderator closes it: `dismissed` or `actioned`.",
@@ -59,12 +60,12 @@ class ReportSerializer(serializers.ModelSerializer):
 
 
 class BlockCreateSerializer(serializers.Serializer):
-    player_id = serializers.IntegerField(help_text="The player to block (`user_id` in games).")
+    player_id = StrictIntegerField(help_text="The player to block (`user_id` in games).")
 
 
 class BlockSerializer(serializers.ModelSerializer):
-    player_id = serializers.IntegerField(source="blocked_id")
-    player_name = serializers.CharField(source="blocked.public_name")
+    player_id = StrictIntegerField(source="blocked_id")
+    player_name = StrictCharField(source="blocked.public_name")
 
     class Meta:
         model = Block

@@ -12,20 +12,21 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from notifications import channels, kinds, texts
 from notifications.models import Notification
 
 
 class NotificationSerializer(serializers.Serializer):
-    id = serializers.IntegerField(help_text="Use as `before` to page to older notifications.")
+    id = StrictIntegerField(help_text="Use as `before` to page to older notifications.")
     event_id = serializers.UUIDField(
         help_text="Stable id; e-mails, pushes and webhooks about this notification carry it."
     )
     kind = serializers.ChoiceField(choices=list(kinds.KINDS))
     game = serializers.UUIDField(allow_null=True, help_text="The game it is about, if any.")
-    title = serializers.CharField(help_text="In your language.")
-    body = serializers.CharField(help_text="In your language.")
-    url = serializers.CharField(help_text="Where the web client shows it.")
+    title = StrictCharField(help_text="In your language.")
+    body = StrictCharField(help_text="In your language.")
+    url = StrictCharField(help_text="Where the web client shows it.")
     data = serializers.DictField(
         help_text="The facts the texts are made from (names, numbers); depends on `kind`."
     )
@@ -52,18 +53,18 @@ def present(notification: Notification, language: str) -> dict[str, Any]:
 
 class InboxPageSerializer(serializers.Serializer):
     results = NotificationSerializer(many=True)
-    has_more = serializers.BooleanField(help_text="Whether older notifications exist.")
-    next_before = serializers.IntegerField(
+    has_more = StrictBooleanField(help_text="Whether older notifications exist.")
+    next_before = StrictIntegerField(
         allow_null=True, help_text="Pass as `before` for the next (older) page."
     )
 
 
 class UnreadCountSerializer(serializers.Serializer):
-    unread = serializers.IntegerField()
+    unread = StrictIntegerField()
 
 
 class ReadAllRequestSerializer(serializers.Serializer):
-    up_to = serializers.IntegerField(
+    up_to = StrictIntegerField(
         required=False,
         min_value=1,
         help_text="Only notifications with this id or lower (what the client has shown).",
@@ -71,12 +72,12 @@ class ReadAllRequestSerializer(serializers.Serializer):
 
 
 class ReadAllResponseSerializer(serializers.Serializer):
-    marked = serializers.IntegerField(help_text="How many notifications were unread before.")
+    marked = StrictIntegerField(help_text="How many notifications were unread before.")
 
 
 def _switches_serializer() -> type[serializers.Serializer]:
     fields: dict[str, Any] = {
-        kind: serializers.BooleanField(required=False, help_text=kinds.DESCRIPTIONS[kind])
+        kind: StrictBooleanField(required=False, help_text=kinds.DESCRIPTIONS[kind])
         for kind in kinds.KINDS
     }
     return type("NotificationSwitchesSerializer", (serializers.Serializer,), fields)
@@ -135,7 +136,7 @@ class PreferencesSerializer(serializers.Serializer):
             "inbox still gets it at once. Null: no quiet hours."
         ),
     )
-    time_zone = serializers.CharField(
+    time_zone = StrictCharField(
         read_only=True, help_text="Your profile's time zone, in which quiet hours are read."
     )
 

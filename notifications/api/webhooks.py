@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import ServiceError
+from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from games.api.serializers import ErrorSerializer
 from notifications import kinds
 from notifications.channels import webhook
@@ -57,25 +58,25 @@ def _me(request: Request) -> User:
 
 
 class WebhookSerializer(serializers.Serializer):
-    id = serializers.IntegerField(help_text="Sent as `X-Uno-Webhook-Id`.")
+    id = StrictIntegerField(help_text="Sent as `X-Uno-Webhook-Id`.")
     url = serializers.URLField()
-    description = serializers.CharField()
+    description = StrictCharField()
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=list(kinds.KINDS)),
         help_text="Only these kinds are sent (test events always are); empty: every kind.",
     )
-    token_id = serializers.IntegerField(
+    token_id = StrictIntegerField(
         allow_null=True,
         help_text="The API token it is bound to: it stops when that token is revoked or expires.",
     )
-    active = serializers.BooleanField(
+    active = StrictBooleanField(
         help_text="Off: nothing is sent. Switched off by its owner, by a 410 answer, or after "
         "WEBHOOK_MAX_FAILURES failed requests in a row."
     )
-    failure_count = serializers.IntegerField(help_text="Failed requests in a row.")
+    failure_count = StrictIntegerField(help_text="Failed requests in a row.")
     disabled_at = serializers.DateTimeField(allow_null=True)
-    disabled_reason = serializers.CharField(help_text="Why it is off (empty while on).")
-    secret_prefix = serializers.CharField(
+    disabled_reason = StrictCharField(help_text="Why it is off (empty while on).")
+    secret_prefix = StrictCharField(
         help_text="The first characters of the signing secret, to tell secrets apart."
     )
     created_at = serializers.DateTimeField()
@@ -84,7 +85,7 @@ class WebhookSerializer(serializers.Serializer):
 
 
 class WebhookCreatedSerializer(WebhookSerializer):
-    secret = serializers.CharField(
+    secret = StrictCharField(
         help_text="The HMAC-SHA256 key of `X-Uno-Signature`. Shown only now: keep it."
     )
 
@@ -94,14 +95,14 @@ class WebhookCreateSerializer(serializers.Serializer):
         max_length=2000,
         help_text="http(s), on a public address (not loopback, private or reserved).",
     )
-    description = serializers.CharField(max_length=100, required=False, default="")
+    description = StrictCharField(max_length=100, required=False, default="")
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=list(kinds.KINDS)),
         required=False,
         default=list,
         help_text="Only these kinds; empty or absent: every kind your preferences send.",
     )
-    token_id = serializers.IntegerField(
+    token_id = StrictIntegerField(
         required=False,
         allow_null=True,
         help_text="Bind it to one of your live API tokens (e.g. the app's own).",
@@ -109,10 +110,10 @@ class WebhookCreateSerializer(serializers.Serializer):
 
 
 class WebhookUpdateSerializer(serializers.Serializer):
-    active = serializers.BooleanField(
+    active = StrictBooleanField(
         required=False, help_text="true switches it back on and forgets past failures."
     )
-    description = serializers.CharField(max_length=100, required=False)
+    description = StrictCharField(max_length=100, required=False)
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=list(kinds.KINDS)), required=False
     )
@@ -124,8 +125,8 @@ class WebhookEventItemSerializer(serializers.Serializer):
     game_id = serializers.UUIDField(allow_null=True)
     data = serializers.DictField(help_text="The facts of the notification; depends on `kind`.")
     created_at = serializers.DateTimeField()
-    title = serializers.CharField()
-    body = serializers.CharField()
+    title = StrictCharField()
+    body = StrictCharField()
     url = serializers.URLField()
 
 
@@ -139,15 +140,13 @@ class WebhookEventSerializer(serializers.Serializer):
     event_id = serializers.UUIDField(
         help_text="Also `X-Uno-Event-Id`; the same on every retry: drop ids you have seen."
     )
-    kind = serializers.CharField(
-        help_text="A notification kind (`your_turn`, `caught`, …), or `test`."
-    )
-    user_id = serializers.IntegerField(help_text="The player it is for (the endpoint's owner).")
-    language = serializers.CharField(help_text="The language of `title` and `body`.")
-    title = serializers.CharField()
-    body = serializers.CharField()
+    kind = StrictCharField(help_text="A notification kind (`your_turn`, `caught`, …), or `test`.")
+    user_id = StrictIntegerField(help_text="The player it is for (the endpoint's owner).")
+    language = StrictCharField(help_text="The language of `title` and `body`.")
+    title = StrictCharField()
+    body = StrictCharField()
     url = serializers.URLField(help_text="Where the web client shows it.")
-    collapsed = serializers.BooleanField(help_text="Always false for webhooks.")
+    collapsed = StrictBooleanField(help_text="Always false for webhooks.")
     items = WebhookEventItemSerializer(
         many=True, help_text="The notification (one item); empty for a test event."
     )
@@ -159,22 +158,22 @@ class WebhookTestSerializer(serializers.Serializer):
 
 
 class WebhookAttemptSerializer(serializers.Serializer):
-    id = serializers.IntegerField(help_text="Use as `before` to page to older entries.")
+    id = StrictIntegerField(help_text="Use as `before` to page to older entries.")
     event_id = serializers.UUIDField()
     type = serializers.ChoiceField(choices=WebhookDelivery.TYPES)
-    kind = serializers.CharField()
-    attempt = serializers.IntegerField(help_text="1 for the first try of this event.")
-    ok = serializers.BooleanField(help_text="A 2xx answer.")
-    status_code = serializers.IntegerField(allow_null=True, help_text="Null: no answer.")
-    duration_ms = serializers.IntegerField()
-    error = serializers.CharField(help_text="Why it failed (empty when ok).")
+    kind = StrictCharField()
+    attempt = StrictIntegerField(help_text="1 for the first try of this event.")
+    ok = StrictBooleanField(help_text="A 2xx answer.")
+    status_code = StrictIntegerField(allow_null=True, help_text="Null: no answer.")
+    duration_ms = StrictIntegerField()
+    error = StrictCharField(help_text="Why it failed (empty when ok).")
     at = serializers.DateTimeField()
 
 
 class WebhookAttemptPageSerializer(serializers.Serializer):
     results = WebhookAttemptSerializer(many=True)
-    has_more = serializers.BooleanField()
-    next_before = serializers.IntegerField(allow_null=True)
+    has_more = StrictBooleanField()
+    next_before = StrictIntegerField(allow_null=True)
 
 
 def _present(endpoint: WebhookEndpoint) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import ServiceError
+from config.fields import StrictCharField, StrictIntegerField
 from games.api.serializers import ErrorSerializer
 from notifications import vapid
 from notifications.channels import webpush
@@ -53,7 +54,7 @@ def _keys() -> vapid.VapidKeys:
 
 
 class PushKeySerializer(serializers.Serializer):
-    public_key = serializers.CharField(
+    public_key = StrictCharField(
         help_text=(
             "The VAPID public key (RFC 8292): base64url, no padding, of the uncompressed P-256 "
             "point. Pass it, decoded, as `applicationServerKey` to `pushManager.subscribe()`."
@@ -62,17 +63,15 @@ class PushKeySerializer(serializers.Serializer):
 
 
 class PushKeysSerializer(serializers.Serializer):
-    p256dh = serializers.CharField(
-        max_length=200, help_text="The browser's P-256 public key, base64url."
-    )
-    auth = serializers.CharField(max_length=100, help_text="The 16-byte auth secret, base64url.")
+    p256dh = StrictCharField(max_length=200, help_text="The browser's P-256 public key, base64url.")
+    auth = StrictCharField(max_length=100, help_text="The 16-byte auth secret, base64url.")
 
 
 class PushSubscriptionRequestSerializer(serializers.Serializer):
     endpoint = serializers.URLField(
         max_length=2000, help_text="The push service URL of this browser's subscription."
     )
-    expirationTime = serializers.IntegerField(  # noqa: N815  (the browser's own field name)
+    expirationTime = StrictIntegerField(  # noqa: N815  (the browser's own field name)
         required=False,
         allow_null=True,
         help_text="From `PushSubscription.toJSON()`; ignored.",
@@ -94,9 +93,9 @@ class PushSubscriptionRequestSerializer(serializers.Serializer):
 
 
 class PushSubscriptionSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = StrictIntegerField()
     endpoint = serializers.URLField()
-    user_agent = serializers.CharField(help_text="The browser that subscribed, as it said.")
+    user_agent = StrictCharField(help_text="The browser that subscribed, as it said.")
     created_at = serializers.DateTimeField()
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
+from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from moderation.blocklist import validate_name
 from players.models import ApiToken, User
 
@@ -36,14 +37,14 @@ class ProfileSerializer(serializers.ModelSerializer):
     """The player's own profile. Changing ``email`` needs ``password`` and resets
     ``email_verified``."""
 
-    display_name = serializers.CharField(
+    display_name = StrictCharField(
         max_length=40,
         allow_blank=True,
         required=False,
         validators=[validate_name],
         help_text="Shown to other players.",
     )
-    time_zone = serializers.CharField(
+    time_zone = StrictCharField(
         max_length=64,
         required=False,
         validators=[validate_time_zone],
@@ -68,7 +69,7 @@ class ProfileSerializer(serializers.ModelSerializer):
 
 
 class ProfileUpdateSerializer(ProfileSerializer):
-    password = serializers.CharField(
+    password = StrictCharField(
         write_only=True,
         required=False,
         trim_whitespace=False,
@@ -81,10 +82,10 @@ class ProfileUpdateSerializer(ProfileSerializer):
 
 
 class PlayerStatsSerializer(serializers.Serializer):
-    games_played = serializers.IntegerField(help_text="Finished games you had a seat in.")
-    games_won = serializers.IntegerField(help_text="Finished games you won (place 1).")
-    points = serializers.IntegerField(help_text="Sum of your final scores in finished games.")
-    games_in_progress = serializers.IntegerField(help_text="Running games you have not left.")
+    games_played = StrictIntegerField(help_text="Finished games you had a seat in.")
+    games_won = StrictIntegerField(help_text="Finished games you won (place 1).")
+    points = StrictIntegerField(help_text="Sum of your final scores in finished games.")
+    games_in_progress = StrictIntegerField(help_text="Running games you have not left.")
 
 
 class VacationSerializer(serializers.Serializer):
@@ -101,7 +102,7 @@ class VacationRequestSerializer(serializers.Serializer):
 
 
 class PasswordSerializer(serializers.Serializer):
-    password = serializers.CharField(trim_whitespace=False, style={"input_type": "password"})
+    password = StrictCharField(trim_whitespace=False, style={"input_type": "password"})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -109,7 +110,7 @@ class PasswordSerializer(serializers.Serializer):
 
 
 def _password_field(**kwargs: Any) -> serializers.CharField:
-    return serializers.CharField(
+    return StrictCharField(
         max_length=128, trim_whitespace=False, style={"input_type": "password"}, **kwargs
     )
 
@@ -155,7 +156,7 @@ class NewApiTokenSerializer(serializers.ModelSerializer):
 
 
 class SignupSerializer(serializers.Serializer):
-    username = serializers.CharField(
+    username = StrictCharField(
         max_length=150,
         # Shown to other players when there is no display name: the blocklist applies too.
         validators=[UnicodeUsernameValidator(), validate_name],
@@ -167,14 +168,14 @@ class SignupSerializer(serializers.Serializer):
     email = serializers.EmailField(
         required=False, allow_blank=True, help_text="Optional; needed for password resets."
     )
-    display_name = serializers.CharField(
+    display_name = StrictCharField(
         max_length=40, required=False, allow_blank=True, default="", validators=[validate_name]
     )
     language = serializers.ChoiceField(choices=LANGUAGES, required=False, default="en")
-    time_zone = serializers.CharField(
+    time_zone = StrictCharField(
         max_length=64, required=False, default="UTC", validators=[validate_time_zone]
     )
-    token_name = serializers.CharField(
+    token_name = StrictCharField(
         max_length=60,
         required=False,
         default="signup",
@@ -188,18 +189,18 @@ class SignupResponseSerializer(serializers.Serializer):
 
 
 class CredentialsSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
+    username = StrictCharField(max_length=150)
     password = _password_field()
 
 
 class TokenCreateSerializer(CredentialsSerializer):
-    name = serializers.CharField(max_length=60, help_text="e.g. 'Pixel 8' or 'my-uno-bot'.")
+    name = StrictCharField(max_length=60, help_text="e.g. 'Pixel 8' or 'my-uno-bot'.")
     scope = serializers.ChoiceField(
         choices=ApiToken.SCOPES,
         default=ApiToken.SCOPE_PLAY,
         help_text="`read`: GET only. `play`: everything.",
     )
-    expires_in_days = serializers.IntegerField(
+    expires_in_days = StrictIntegerField(
         min_value=1,
         max_value=3650,
         required=False,
@@ -227,8 +228,8 @@ class PasswordResetSerializer(serializers.Serializer):
 
 
 class EmailLinkSerializer(serializers.Serializer):
-    uid = serializers.CharField(max_length=64, help_text="From the e-mailed link.")
-    token = serializers.CharField(max_length=128, help_text="From the e-mailed link.")
+    uid = StrictCharField(max_length=64, help_text="From the e-mailed link.")
+    token = StrictCharField(max_length=128, help_text="From the e-mailed link.")
 
 
 class PasswordResetConfirmSerializer(EmailLinkSerializer):
@@ -237,11 +238,11 @@ class PasswordResetConfirmSerializer(EmailLinkSerializer):
 
 class EmailVerifiedSerializer(serializers.Serializer):
     email = serializers.EmailField()
-    email_verified = serializers.BooleanField()
+    email_verified = StrictBooleanField()
 
 
 class AcceptedSerializer(serializers.Serializer):
-    detail = serializers.CharField()
+    detail = StrictCharField()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -271,34 +272,34 @@ class ExportTokenSerializer(serializers.ModelSerializer):
 
 
 class ExportSeatSerializer(serializers.Serializer):
-    position = serializers.IntegerField(allow_null=True)
-    player = serializers.CharField(allow_null=True, help_text="Public name; null if deleted.")
-    is_me = serializers.BooleanField()
-    final_score = serializers.IntegerField(allow_null=True)
-    place = serializers.IntegerField(allow_null=True)
+    position = StrictIntegerField(allow_null=True)
+    player = StrictCharField(allow_null=True, help_text="Public name; null if deleted.")
+    is_me = StrictBooleanField()
+    final_score = StrictIntegerField(allow_null=True)
+    place = StrictIntegerField(allow_null=True)
 
 
 class ExportMySeatSerializer(serializers.Serializer):
-    position = serializers.IntegerField(allow_null=True)
+    position = StrictIntegerField(allow_null=True)
     joined_at = serializers.DateTimeField()
     left_at = serializers.DateTimeField(allow_null=True)
-    final_score = serializers.IntegerField(allow_null=True)
-    place = serializers.IntegerField(allow_null=True)
+    final_score = StrictIntegerField(allow_null=True)
+    place = StrictIntegerField(allow_null=True)
 
 
 class ExportMoveSerializer(serializers.Serializer):
-    number = serializers.IntegerField(help_text="The game's version after this move.")
+    number = StrictIntegerField(help_text="The game's version after this move.")
     action = serializers.JSONField()
     created_at = serializers.DateTimeField()
 
 
 class ExportGameSerializer(serializers.Serializer):
     id = serializers.UUIDField()
-    preset = serializers.CharField()
-    status = serializers.CharField()
-    visibility = serializers.CharField()
-    target_score = serializers.IntegerField()
-    was_host = serializers.BooleanField()
+    preset = StrictCharField()
+    status = StrictCharField()
+    visibility = StrictCharField()
+    target_score = StrictIntegerField()
+    was_host = StrictBooleanField()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)

@@ -268,6 +268,22 @@ def test_an_expired_invite_is_refused_with_410(alice: Player, bob: Player) -> No
     assert not Seat.objects.filter(user=bob.user).exists()
 
 
+@pytest.mark.parametrize("full", [False, True], ids=["started-by-the-host", "full"])
+def test_joining_a_started_game_by_its_invite_is_409_game_already_started(
+    alice: Player, bob: Player, carol: Player, full: bool
+) -> None:
+    """Not 410 invite_expired: that tells the player to ask for a new code, and a started game
+    has none to give."""
+    lobby = new_lobby(alice, max_players=2 if full else 3)
+    assert bob.join_by_code(lobby["invite_code"]).status_code == 200
+    if not full:
+        assert alice.start(lobby["id"]).status_code == 200
+    assert Game.objects.get(pk=lobby["id"]).status == Game.ACTIVE
+
+    assert_error(carol.join_by_code(lobby["invite_code"]), 409, "game_already_started")
+    assert not Seat.objects.filter(user=carol.user).exists()
+
+
 def test_an_unknown_invite_code_is_refused_with_404(bob: Player) -> None:
     assert_error(bob.join_by_code("no-such-code"), 404, "invalid_invite")
 
