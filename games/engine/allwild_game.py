@@ -5,11 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from . import actions as A
-from . import allwild, view
+from . import allwild
 from .actions import Action, covers
 from .cards import PRESETS
 from .interface import RNG, Event
 from .state import HOUSE_RULES, MATCH_OVER, ROUND_OVER, State
+
+# By name: ``games.engine.view`` is the function (games/engine/__init__.py), not the module.
+from .view import moderator_view as _moderator_view
+from .view import view as _view
+from .view import visible_event as _visible_event
 
 # What each house rule does, written for players; clients show these as they are.
 HOUSE_RULE_TEXTS = {
@@ -45,6 +50,7 @@ class AllWild:
     presets = tuple(PRESETS)
     default_preset = "standard"
     default_target = 500
+    action_types = A.PLAYER_ACTIONS
 
     def options_schema(self) -> dict[str, Any]:
         return {
@@ -86,13 +92,13 @@ class AllWild:
         return allwild.apply(state, action, rng)
 
     def view(self, state: State, seat: int) -> dict[str, Any]:
-        return view.view(state, seat)
+        return _view(state, seat)
 
     def moderator_view(self, state: State) -> dict[str, Any]:
-        return view.moderator_view(state)
+        return _moderator_view(state)
 
     def visible_event(self, event: Event, seat: int | None) -> Event | None:
-        return view.visible_event(event, seat)
+        return _visible_event(event, seat)
 
     def to_move(self, state: State) -> int | None:
         return None if state.phase in (ROUND_OVER, MATCH_OVER) else state.current

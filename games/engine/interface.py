@@ -43,6 +43,8 @@ class Game(Protocol[S, A]):
     presets: Sequence[str]
     default_preset: str
     default_target: int
+    # The action types a player may send (system actions excluded), for the API to validate.
+    action_types: Sequence[str]
 
     def options_schema(self) -> dict[str, Any]:
         """JSON Schema (an ``object`` of booleans today) of the house rules this game accepts,
