@@ -156,7 +156,9 @@ def events_for(
                 "action": move.action,
                 "created_at": move.created_at,
                 "events": [
-                    e for e in (rules.visible_event(e, reader) for e in move.events) if e is not None
+                    e
+                    for e in (rules.visible_event(e, reader) for e in move.events)
+                    if e is not None
                 ],
             }
         )

@@ -490,7 +490,9 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
         if not game.options.get("speed_mode"):
             seat.timeouts_in_row += 1
         give_up = seat.timeouts_in_row >= game.max_timeouts
-        if give_up and game.timeout_policy == Game.POLICY_BOT:
+        # No bot plays this game: the player leaves instead.
+        policy = game.timeout_policy if game.kind in BOT_KINDS else Game.POLICY_LEAVE
+        if give_up and policy == Game.POLICY_BOT:
             extra.append(_take_over(seat, now=now, reason="timeouts"))
         # One clock for the whole sweep: the next turn's deadline counts from the sweep's `now`.
         _apply(
@@ -501,7 +503,7 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
             seats=seats,
             extra_events=extra,
         )
-        if give_up and game.timeout_policy == Game.POLICY_LEAVE and game.status == Game.ACTIVE:
+        if give_up and policy == Game.POLICY_LEAVE and game.status == Game.ACTIVE:
             seat.left_at = now
             _apply(game, rules.leave_action(position), seat=None, now=now, seats=seats)
             _bots_leave_alone(game, seats, now=now)
@@ -834,6 +836,15 @@ def _bot_name(seats: list[Seat]) -> str:
     return next((n for n in BOT_NAMES if n not in taken), f"Bot {len(seats) + 1}")
 
 
+# The games games.bots plays (its deciders read All Wild's view).
+BOT_KINDS = frozenset({registry.DEFAULT_KIND})
+
+
+def _check_bots_play(kind: str) -> None:
+    if kind not in BOT_KINDS:
+        raise ServiceError("invalid_setup", f"No bots play {kind!r} games yet.", 400)
+
+
 def _check_level(level: str) -> None:
     if level not in bots.LEVELS:
         raise ServiceError(
@@ -851,6 +862,7 @@ def add_bot(*, user: User, game_id: Any, level: str = bots.DEFAULT_LEVEL) -> Gam
         _seat_of(game, user, seats)
         if game.host_id != user.pk:
             raise ServiceError("not_host", "Only the host can add bots.", 403)
+        _check_bots_play(game.kind)
         # As for joining: a full lobby has started, and "full" is the more useful answer.
         if len(seats) >= game.max_players:
             raise ServiceError("game_full", "Every seat is taken.", 409)
@@ -888,19 +900,22 @@ def play_vs_computer(
     user: User,
     bots_count: int = 1,
     level: str = bots.DEFAULT_LEVEL,
-    preset: str = "standard",
-    target_score: int = 500,
+    kind: str = registry.DEFAULT_KIND,
+    preset: str | None = None,
+    target_score: int | None = None,
     turn_seconds: int = DEFAULT_TURN_SECONDS,
     options: dict[str, bool] | None = None,
     speed_seconds: int = DEFAULT_SPEED_SECONDS,
 ) -> Game:
     """A private game against ``bots_count`` bots, started at once (one transaction)."""
     _check_level(level)
+    _check_bots_play(kind)
     if not 1 <= bots_count <= MAX_BOTS:
         raise ServiceError("invalid_setup", f"Play against 1 to {MAX_BOTS} bots.", 400)
     with transaction.atomic():
         created = create_game(
             host=user,
+            kind=kind,
             preset=preset,
             max_players=bots_count + 1,
             target_score=target_score,

@@ -97,6 +97,12 @@ class AllWild:
     def moderator_view(self, state: State) -> dict[str, Any]:
         return _moderator_view(state)
 
+    def hands(self, state: State) -> list[list[str]]:
+        return [list(seat.hand) for seat in state.seats]
+
+    def piles(self, state: State) -> dict[str, list[str]]:
+        return {"draw": list(state.draw_pile), "discard": list(state.discard_pile)}
+
     def visible_event(self, event: Event, seat: int | None) -> Event | None:
         return _visible_event(event, seat)
 
@@ -104,9 +110,7 @@ class AllWild:
         return None if state.phase in (ROUND_OVER, MATCH_OVER) else state.current
 
     def actors(self, state: State) -> frozenset[int]:
-        return frozenset(
-            i for i in range(len(state.seats)) if allwild.legal_actions(state, i)
-        )
+        return frozenset(i for i in range(len(state.seats)) if allwild.legal_actions(state, i))
 
     def is_round_over(self, state: State) -> bool:
         return state.phase == ROUND_OVER

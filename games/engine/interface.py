@@ -90,6 +90,15 @@ class Game(Protocol[S, A]):
         """Everything, hidden cards and pile order included: for moderators only."""
         ...
 
+    def hands(self, state: S) -> list[list[str]]:
+        """Each seat's cards, top first: for moderators only (the replay page)."""
+        ...
+
+    def piles(self, state: S) -> dict[str, list[str]]:
+        """The named piles on the table, top first (``draw`` is the one dealt from): for
+        moderators only."""
+        ...
+
     def visible_event(self, event: Event, seat: int | None) -> Event | None:
         """The event as ``seat`` may see it (``None`` seat: a moderator, sees everything);
         ``None`` when the seat may not see it at all."""
