@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from drf_spectacular.utils import (
+    PolymorphicProxySerializer,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers
 
 from config.errors import ServiceError
@@ -217,18 +221,32 @@ PickSerializer = type(
 )
 
 
-class _AsIs:
-    """A union (``PolymorphicProxySerializer``) that renders its value as it is: the engine's
-    view is already JSON (drf-spectacular's proxy only describes, and refuses to render)."""
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="LegalAction",
+        serializers=lambda: LEGAL_ACTION_SERIALIZERS,
+        resource_type_field_name="type",
+        many=True,
+    )
+)
+class LegalActionsField(serializers.JSONField):
+    """What the seat may do now: a union of the game's actions, discriminated by ``type``,
+    rendered as the engine listed them."""
 
-    def to_representation(self, instance: Any) -> Any:
-        return instance
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="Table",
+        serializers=lambda: TABLE_SERIALIZERS,
+        resource_type_field_name="game",
+    )
+)
+class TableField(serializers.JSONField):
+    """The game's own view for the caller's seat: a union of the games' tables, discriminated
+    by the game's kind (``game``), rendered as the game made it."""
 
 
-class UnionSerializer(_AsIs, PolymorphicProxySerializer):
-    pass
-
-
+@extend_schema_serializer(component_name="UnoAllWildTable")
 class TableSerializer(serializers.Serializer):
     """Uno All Wild's view for the caller's seat."""
 
@@ -258,11 +276,7 @@ class TableSerializer(serializers.Serializer):
     drawn_card = CardSerializer(allow_null=True)
     pending_choice = PendingChoiceSerializer(allow_null=True)
     stack = StackSerializer(allow_null=True, help_text="Stacking: the cards owed, if any.")
-    legal_actions = UnionSerializer(
-        component_name="LegalAction",
-        serializers=lambda: LEGAL_ACTION_SERIALIZERS,
-        resource_type_field_name="type",
-        many=True,
+    legal_actions = LegalActionsField(
         help_text="What you may do now, each in the shape of its request: send one back as it "
         "is (with `expected_version`), except a template (`choose`), which needs its choices.",
     )
@@ -324,10 +338,7 @@ TABLE_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
 
 
 class GameSerializer(GameSummarySerializer):
-    table = UnionSerializer(
-        component_name="Table",
-        serializers=lambda: TABLE_SERIALIZERS,
-        resource_type_field_name="game",
+    table = TableField(
         allow_null=True,
         help_text="Null until the game starts; the game's own view, by its kind (`game`).",
     )
@@ -348,7 +359,7 @@ class ExpectedVersionSerializer(serializers.Serializer):
 class _ActionBase(ExpectedVersionSerializer):
     # Listed legal actions name the seat; in a request it is the caller's, whatever is sent.
     seat = serializers.IntegerField(
-        read_only=True, help_text="Your seat (in `legal_actions`; ignored in a request)."
+        required=False, help_text="Your seat (in `legal_actions`; ignored in a request)."
     )
 
 
@@ -360,14 +371,6 @@ def _action(name: str, doc: str, **fields: serializers.Field) -> type[serializer
 
 def _target(help_text: str, required: bool = False) -> serializers.IntegerField:
     return serializers.IntegerField(required=required, min_value=0, help_text=help_text)
-
-
-def _choose() -> Any:
-    return PickSerializer(
-        read_only=True,
-        help_text="Only on a template listed in `legal_actions`: send the action with the "
-        "chosen `cards` (and `targets`) instead.",
-    )
 
 
 def _uno() -> serializers.BooleanField:
@@ -426,7 +429,6 @@ ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
             help_text="One seat per card, in order, for two Targeted Draw 2s or Force Swaps.",
         ),
         uno=_uno(),
-        choose=_choose(),
     ),
     "play_top": _action(
         "play_top",
@@ -443,23 +445,39 @@ ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
             max_length=5,
             help_text="The five card ids to discard; leave out under blind play (the top five go).",
         ),
-        choose=_choose(),
     ),
 }
 
 
-class PlayPairTemplateSerializer(serializers.Serializer):
-    """Double down, as listed in `legal_actions`: send a `play_pair` action with two of
-    `choose.from` as `cards` (and `targets` when `choose.targets` is given)."""
+def _template(name: str, doc: str, **fields: serializers.Field) -> type[serializers.Serializer]:
+    attrs: dict[str, Any] = {
+        "__doc__": doc,
+        "type": serializers.ChoiceField(choices=[name]),
+        "seat": serializers.IntegerField(help_text="Your seat."),
+        **fields,
+    }
+    return type(
+        f"{name.title().replace('_', '')}TemplateSerializer", (serializers.Serializer,), attrs
+    )
 
-    type = serializers.ChoiceField(choices=["play_pair"])
-    seat = serializers.IntegerField(help_text="Your seat.")
-    choose = PickSerializer(help_text="The cards (and seats) to choose from.")
 
-
-# What `legal_actions` lists: each action in its request's shape, but a pair to play is only
-# ever listed as a template.
-LEGAL_ACTION_SERIALIZERS = {**ACTION_SERIALIZERS, "play_pair": PlayPairTemplateSerializer}
+# What `legal_actions` lists: each action in its request's shape, to send back as it is, but
+# for the templates of double down and mercy, which leave the cards to choose.
+LEGAL_ACTION_SERIALIZERS = {
+    **ACTION_SERIALIZERS,
+    "play_pair": _template(
+        "play_pair",
+        "Double down, as listed: send `play_pair` with two of `choose.from` as `cards` (and "
+        "`targets` when `choose.targets` is given).",
+        choose=PickSerializer(help_text="The cards (and seats) to choose from."),
+    ),
+    "mercy": _template(
+        "mercy",
+        "Mercy, as listed: send `mercy` with `choose.count` of `choose.from` as `cards` (under "
+        "blind play it is listed without `choose`: send it as it is).",
+        choose=PickSerializer(required=False, help_text="The cards to choose from."),
+    ),
+}
 
 # Each game's action requests, by kind; a kind not here is checked by its own action_from_dict.
 ACTION_SERIALIZERS_BY_KIND: dict[str, dict[str, type[serializers.Serializer]]] = {
