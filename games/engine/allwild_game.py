@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from . import actions as A
@@ -47,10 +48,10 @@ class AllWild:
     name = "Uno All Wild"
     min_players = allwild.MIN_PLAYERS
     max_players = allwild.MAX_PLAYERS
-    presets = tuple(PRESETS)
+    presets: Sequence[str] = tuple(PRESETS)
     default_preset = "standard"
     default_target = 500
-    action_types = A.PLAYER_ACTIONS
+    action_types: Sequence[str] = A.PLAYER_ACTIONS
 
     def options_schema(self) -> dict[str, Any]:
         return {
