@@ -5,12 +5,16 @@ may assume All Wild for this to pass."""
 
 from __future__ import annotations
 
+import io
+import json
 import random
 from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -193,3 +197,56 @@ def test_a_player_who_leaves_a_toy_game_loses_it(alice: Player, bob: Player) -> 
 def test_no_bots_play_the_toy_game(alice: Player) -> None:
     refused = alice.post(f"{API}vs-computer/", {"game": "toy", "bots": 1})
     assert_error(refused, 400, "invalid_setup")
+
+
+TOY_SCENARIO = {
+    "game": "toy",
+    "name": "A draw passes the turn",
+    "rule": "tests/toygame.py: you discard a card or draw one; then the other player moves.",
+    "players": 2,
+    "seed": 3,
+    "target_score": 0,
+    "actions": [
+        {"seat": "seat0", "type": "draw"},
+        {"seat": "seat1", "type": "fly", "error": "invalid_action"},
+    ],
+    "expect": {
+        "to_move": "seat1",
+        "match_over": False,
+        "scores": {"seat0": 0, "seat1": 0},
+        "legal": {"seat0": []},
+    },
+}
+
+
+def scenario(*args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    try:
+        call_command("scenario", *args, stdout=out, stderr=io.StringIO())
+    except SystemExit as exc:
+        return int(exc.code or 0), out.getvalue()
+    return 0, out.getvalue()
+
+
+def test_the_scenario_command_runs_and_loads_a_toy_game_file(tmp_path: Path) -> None:
+    path = tmp_path / "toy.json"
+    path.write_text(json.dumps(TOY_SCENARIO))
+    assert scenario("run", str(path), "--quiet") == (0, f"{path}: ok\n")
+
+    wrong = {**TOY_SCENARIO, "expect": {"to_move": "seat0"}}
+    path.write_text(json.dumps(wrong))
+    assert scenario("run", str(path), "--quiet")[0] == 1
+
+    path.write_text(json.dumps(TOY_SCENARIO))
+    code, out = scenario("load", str(path), "--apply-actions")
+    assert code == 0
+    loaded = Game.objects.get(pk=json.loads(out)["game_id"])
+    assert (loaded.kind, loaded.status, loaded.preset) == ("toy", Game.ACTIVE, "plain")
+    assert TOY.to_move(TOY.state_from_dict(loaded.state)) == 1
+
+
+def test_simulate_refuses_a_game_no_bot_plays() -> None:
+    with pytest.raises(CommandError, match="no bots play Draw and discard"):
+        call_command("simulate", game="toy", games=1, stdout=io.StringIO())
+    with pytest.raises(CommandError, match="unknown game 'chess'"):
+        call_command("simulate", game="chess", games=1, stdout=io.StringIO())
