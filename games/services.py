@@ -994,6 +994,7 @@ def hand_seat_to_bot(
             raise ServiceError("not_in_game", "This player has left the game.", 409)
         if seat.is_bot:
             return game
+        _check_bots_play(game.kind)
         _take_over(seat, now=now, reason=reason, level=level)
         seat.save(update_fields=_SEAT_CONTROL_FIELDS)
         _seat_control_changed(game, seats, now=now)
