@@ -35,11 +35,8 @@ from players.models import ApiToken, User
 
 # Lowered only by tests and demos (TURN_SECONDS_MIN) that want to watch a turn time out.
 MIN_TURN_SECONDS: int = getattr(settings, "TURN_SECONDS_MIN", 30)
-# Actions after which the next turn starts, even when it is the same player's (2-player Skip).
-TURN_ENDING_ACTIONS = frozenset(
-    {"play", "play_drawn", "pass", "timeout", "start", "load"}
-    | {"take_stack", "play_pair", "play_top"}  # house rules
-)
+# The service's own moves after which a turn starts (the game's are its turn_ending_actions).
+TURN_STARTING_MOVES = frozenset({"start", "load"})
 MAX_TURN_SECONDS = 14 * 24 * 3600
 DEFAULT_TURN_SECONDS = 24 * 3600
 # Speed mode's turn limit (RULES.md: "a short limit (default 5 s)").
@@ -591,7 +588,8 @@ def _save_state(
         turn_passed = (
             current is None
             or game.current_user_id != mover
-            or action["type"] in TURN_ENDING_ACTIONS
+            or action["type"] in TURN_STARTING_MOVES
+            or action["type"] in rules.turn_ending_actions
             or game.turn_deadline is None
         )
         game.current_user_id = mover

@@ -64,6 +64,7 @@ class Toy:
     default_preset = "plain"
     default_target = 2
     action_types = PLAYER_ACTIONS
+    turn_ending_actions = frozenset({"discard", "draw", "timeout"})
 
     def options_schema(self) -> dict[str, Any]:
         return {"type": "object", "additionalProperties": False, "properties": {}}

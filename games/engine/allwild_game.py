@@ -52,6 +52,9 @@ class AllWild:
     default_preset = "standard"
     default_target = 500
     action_types: Sequence[str] = A.PLAYER_ACTIONS
+    turn_ending_actions = frozenset(
+        {A.PLAY, A.PLAY_DRAWN, A.PASS, A.TIMEOUT, A.TAKE_STACK, A.PLAY_PAIR, A.PLAY_TOP}
+    )
 
     def options_schema(self) -> dict[str, Any]:
         return {

@@ -45,6 +45,9 @@ class Game(Protocol[S, A]):
     default_target: int
     # The action types a player may send (system actions excluded), for the API to validate.
     action_types: Sequence[str]
+    # Action types after which the next turn starts, even when the same seat moves again (a
+    # 2-player Skip): the service gives that turn a fresh clock.
+    turn_ending_actions: frozenset[str]
 
     def options_schema(self) -> dict[str, Any]:
         """JSON Schema (an ``object`` of booleans today) of the house rules this game accepts,
