@@ -390,6 +390,11 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Uno All Wild API",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.openapi.require_union_bodies",
+        "config.openapi.name_union_maps",
+    ],
     # Reports have a `status` and a `reason` of their own: every `status` enum is named, so that
     # none gets a hash suffix, and `reason` and `reasons` (same choices) get one name.
     "ENUM_NAME_OVERRIDES": {
@@ -400,6 +405,10 @@ SPECTACULAR_SETTINGS = {
         # the webhook event's `type` gets its own.
         "KindEnum": "notifications.kinds.KINDS",
         "WebhookEventTypeEnum": "notifications.models.WebhookDelivery.TYPES",
+        # A pair and a mercy are listed as templates (legal_actions) and sent as actions: one
+        # `type` enum for both shapes.
+        "PlayPairActionTypeEnum": ["play_pair"],
+        "MercyActionTypeEnum": ["mercy"],
     },
 }
 

@@ -20,7 +20,7 @@ from django.urls import path, reverse
 
 from config.errors import ServiceError
 from games import moderation
-from games.engine.cards import card_type
+from games.engine import registry
 from games.models import Game, Seat
 from moderation import audit, replay
 from moderation.admin import ReadOnlyAdmin, seats_html, service_error_message
@@ -155,7 +155,12 @@ class GameAdmin(ReadOnlyAdmin):
             context["error"] = str(exc)
             return TemplateResponse(request, "admin/moderation/replay.html", context)
         by_position = {s.position: s for s in game.seats.select_related("user")}
+        rules = registry.get_game(game.kind)
         state = result.state
+        scores = rules.scores(state)
+        active = set(rules.active_seats(state))
+        current = rules.to_move(state)
+        piles = rules.piles(state)
         numbers = [m.number for m in result.moves]
         index = numbers.index(result.move.number)
         context.update(
@@ -166,20 +171,20 @@ class GameAdmin(ReadOnlyAdmin):
             last=numbers[-1],
             moves=result.moves,
             matches_stored=result.matches_stored,
-            state=state,
+            table=rules.moderator_view(state),
             hands=[
                 {
                     "position": i,
                     "player": by_position.get(i),
-                    "seat": seat,
-                    "cards": [(c, card_type(c)) for c in seat.hand],
-                    "current": i == state.current,
+                    "seat": {"active": i in active, "score": scores[i]},
+                    "cards": [(c, _card_label(c)) for c in hand],
+                    "current": i == current,
                 }
-                for i, seat in enumerate(state.seats)
+                for i, hand in enumerate(rules.hands(state))
             ],
-            draw_pile=[(c, card_type(c)) for c in state.draw_pile],
-            discard_pile=[(c, card_type(c)) for c in state.discard_pile],
-            events=[replay.describe(e) for e in result.move.events],
+            draw_pile=[(c, _card_label(c)) for c in piles.get("draw", [])],
+            discard_pile=[(c, _card_label(c)) for c in piles.get("discard", [])],
+            events=[replay.describe(e, game.kind) for e in result.move.events],
         )
         audit.record(
             actor=request.user,
@@ -223,3 +228,8 @@ class GameAdmin(ReadOnlyAdmin):
                 raise PermissionDenied from exc
             service_error_message(request, exc)
         return HttpResponseRedirect(back)
+
+
+def _card_label(card_id: str) -> str:
+    """A card's name without its copy number (``draw4-3`` -> ``draw4``), the id if it has none."""
+    return card_id.rpartition("-")[0] or card_id

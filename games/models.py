@@ -40,6 +40,8 @@ class Game(models.Model):
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="hosted_games"
     )
+    # The game's kind in games.engine.registry: every rule of this game is asked of that game.
+    kind = models.CharField(max_length=32, default="uno_all_wild")
     preset = models.CharField(max_length=20, default="standard")
     options = models.JSONField(default=dict, blank=True)
     max_players = models.PositiveSmallIntegerField(default=4)

@@ -1,7 +1,8 @@
 """Every read that builds what a player may see of a game.
 
-Visibility itself is decided by the engine (``engine.view`` / ``engine.visible_events``); this
-module only adds who sits where and the platform facts (status, version, deadline).
+Visibility itself is decided by the game's rules (``view`` / ``visible_event`` of the game's
+kind in ``games.engine.registry``); this module only adds who sits where and the platform facts
+(status, version, deadline).
 """
 
 from __future__ import annotations
@@ -11,8 +12,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 
-from games import engine
-from games.engine import State
+from games.engine import registry
 from games.models import Game, Move, Seat
 from players.models import User
 
@@ -88,6 +88,7 @@ def game_summary(game: Game, seats: list[Seat], user: User) -> dict[str, Any]:
         "id": str(game.id),
         "status": game.status,
         "version": game.version,
+        "game": game.kind,
         "preset": game.preset,
         "options": game.options,
         "max_players": game.max_players,
@@ -114,7 +115,7 @@ def game_summary(game: Game, seats: list[Seat], user: User) -> dict[str, Any]:
 _FOR_VIEW = "_seats_and_state_for_view"
 
 
-def remember_for_view(game: Game, seats: list[Seat], state: State) -> None:
+def remember_for_view(game: Game, seats: list[Seat], state: Any) -> None:
     """Let ``game_view`` of this instance use the seats and the state a move just saved instead
     of reading them again. Only the service that saved them may call this."""
     setattr(game, _FOR_VIEW, (seats, state))
@@ -123,14 +124,15 @@ def remember_for_view(game: Game, seats: list[Seat], state: State) -> None:
 def game_view(game: Game, user: User) -> dict[str, Any]:
     """Everything ``user`` may see of ``game``: two queries whatever the game's length, none
     right after a move (see remember_for_view)."""
-    remembered: tuple[list[Seat], State] | None = getattr(game, _FOR_VIEW, None)
+    remembered: tuple[list[Seat], Any] | None = getattr(game, _FOR_VIEW, None)
     seats = remembered[0] if remembered else list(game.seats.select_related("user"))
     data = game_summary(game, seats, user)
     mine = next((s for s in seats if s.user_id == user.pk), None)
     table = None
     if game.state is not None and mine is not None and mine.position is not None:
-        state = remembered[1] if remembered else State.from_dict(game.state)
-        table = engine.view(state, mine.position)
+        rules = registry.get_game(game.kind)
+        state = remembered[1] if remembered else rules.state_from_dict(game.state)
+        table = rules.view(state, mine.position)
     data["table"] = table
     return data
 
@@ -142,6 +144,8 @@ def events_for(
     seat = Seat.objects.filter(game=game, user=user).values_list("position", flat=True).first()
     moves = list(Move.objects.filter(game=game, number__gt=after).order_by("number")[: limit + 1])
     more = len(moves) > limit
+    rules = registry.get_game(game.kind)
+    reader = seat if seat is not None else -1
     out = []
     for move in moves[:limit]:
         out.append(
@@ -151,7 +155,11 @@ def events_for(
                 # A play names its card, which lands face up: actions hold no secrets.
                 "action": move.action,
                 "created_at": move.created_at,
-                "events": engine.visible_events(move.events, seat if seat is not None else -1),
+                "events": [
+                    e
+                    for e in (rules.visible_event(e, reader) for e in move.events)
+                    if e is not None
+                ],
             }
         )
     return out, more

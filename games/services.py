@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime, timedelta
 from functools import partial
@@ -22,11 +23,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from config.errors import ServiceError
-from games import bots, direct_sql, engine, live, selectors, view_cache
+from games import bots, direct_sql, live, selectors, view_cache
 from games.bots import schedule
-from games.engine import Action, EngineError, State
-from games.engine.actions import LEAVE, NEXT_ROUND, PLAYER_ACTIONS, SYSTEM_ACTIONS
-from games.engine.state import MATCH_OVER, ROUND_OVER
+from games.engine import EngineError, registry
+from games.engine.interface import Game as Rules
 from games.models import Game, Move, RoundResult, Seat
 from moderation.selectors import is_blocked
 from notifications import outbox
@@ -35,11 +35,8 @@ from players.models import ApiToken, User
 
 # Lowered only by tests and demos (TURN_SECONDS_MIN) that want to watch a turn time out.
 MIN_TURN_SECONDS: int = getattr(settings, "TURN_SECONDS_MIN", 30)
-# Actions after which the next turn starts, even when it is the same player's (2-player Skip).
-TURN_ENDING_ACTIONS = frozenset(
-    {"play", "play_drawn", "pass", "timeout", "start", "load"}
-    | {"take_stack", "play_pair", "play_top"}  # house rules
-)
+# The service's own moves after which a turn starts (the game's are its turn_ending_actions).
+TURN_STARTING_MOVES = frozenset({"start", "load"})
 MAX_TURN_SECONDS = 14 * 24 * 3600
 DEFAULT_TURN_SECONDS = 24 * 3600
 # Speed mode's turn limit (RULES.md: "a short limit (default 5 s)").
@@ -125,6 +122,11 @@ def _engine_error(exc: EngineError) -> ServiceError:
     return ServiceError(exc.code, exc.message, 422)
 
 
+def rules_of(game: Game) -> Rules[Any, Any]:
+    """The rules of ``game``'s kind: every rule of a game is asked of them, and of nothing else."""
+    return registry.get_game(game.kind)
+
+
 # ---------------------------------------------------------------------------------------------
 # Lobby
 
@@ -132,9 +134,10 @@ def _engine_error(exc: EngineError) -> ServiceError:
 def create_game(
     *,
     host: User,
-    preset: str = "standard",
+    kind: str = registry.DEFAULT_KIND,
+    preset: str | None = None,
     max_players: int = 4,
-    target_score: int = 500,
+    target_score: int | None = None,
     turn_seconds: int = DEFAULT_TURN_SECONDS,
     visibility: str = Game.PRIVATE,
     options: dict[str, bool] | None = None,
@@ -142,23 +145,35 @@ def create_game(
     speed_seconds: int = DEFAULT_SPEED_SECONDS,
 ) -> Game:
     """A new lobby with the host in the first seat. ``speed_seconds`` is the turn limit when the
-    speed_mode house rule is on (``turn_seconds`` is then unused)."""
-    if preset not in engine.cards.PRESETS:
+    speed_mode house rule is on (``turn_seconds`` is then unused). ``kind`` names the game
+    (games.engine.registry); its preset, seats, target and options are checked by that game."""
+    try:
+        rules = registry.get_game(kind)
+    except EngineError as exc:
+        raise ServiceError(exc.code, f"Unknown game {kind!r}.", 400) from exc
+    preset = rules.default_preset if preset is None else preset
+    target_score = rules.default_target if target_score is None else target_score
+    if preset not in rules.presets:
         raise ServiceError("invalid_setup", f"Unknown preset {preset!r}.", 400)
-    if not 2 <= max_players <= 10:
-        raise ServiceError("invalid_setup", "A game has 2 to 10 seats.", 400)
+    if not rules.min_players <= max_players <= rules.max_players:
+        raise ServiceError(
+            "invalid_setup",
+            f"A game has {rules.min_players} to {rules.max_players} seats.",
+            400,
+        )
     if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
         raise ServiceError("invalid_setup", "The turn time limit is 30 s to 14 days.", 400)
     if not MIN_SPEED_SECONDS <= speed_seconds <= MAX_SPEED_SECONDS:
         raise ServiceError("invalid_setup", "The speed mode turn limit is 3 to 60 s.", 400)
     try:
-        opts = engine.validate_options(options or {})
+        opts = rules.validate_options(options or {})
     except EngineError as exc:
         raise ServiceError(exc.code, exc.message, 400) from exc
     now = timezone.now()
     with transaction.atomic():
         game = Game.objects.create(
             host=host,
+            kind=rules.kind,
             preset=preset,
             options=opts,
             max_players=max_players,
@@ -243,7 +258,8 @@ def leave_game(*, user: User, game_id: Any) -> Game:
                 raise ServiceError("not_in_game", "You have already left this game.", 409)
             seat.left_at = timezone.now()
             seat.save(update_fields=["left_at"])
-            _apply(game, Action(LEAVE, seat.position), seat=None, seats=seats)
+            leave = rules_of(game).leave_action(seat.position)
+            _apply(game, leave, seat=None, seats=seats)
             _bots_leave_alone(game, seats)
         else:
             raise ServiceError("game_over", "This game is over.", 409)
@@ -275,7 +291,7 @@ def _start(game: Game) -> None:
     for position, seat in enumerate(seats):
         seat.position = position
     Seat.objects.bulk_update(seats, ["position"])
-    state, events = engine.new_game(
+    state, events = rules_of(game).new_game(
         players=len(seats),
         rng=_rng(),
         preset=game.preset,
@@ -326,6 +342,7 @@ def rematch(*, user: User, game_id: Any) -> Game:
             return existing
         new = create_game(
             host=user,
+            kind=game.kind,
             preset=game.preset,
             max_players=game.seats.count(),
             target_score=game.target_score,
@@ -356,15 +373,29 @@ def _seat_of(game: Game, user: User, seats: list[Seat] | None = None) -> Seat:
     return seat
 
 
-def act(*, user: User, game_id: Any, action: dict[str, Any], expected_version: int | None) -> Game:
+def act(
+    *,
+    user: User,
+    game_id: Any,
+    action: dict[str, Any],
+    expected_version: int | None,
+    parse: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None,
+) -> Game:
     """Apply one player action. Raises ServiceError: version_conflict (409) when the client's
-    view is stale, the engine's code (422) when the rules refuse it."""
-    kind = action.get("type")
-    if kind not in PLAYER_ACTIONS:
-        raise ServiceError("invalid_action", f"Unknown action type {kind!r}.", 400)
+    view is stale, the engine's code (422) when the rules refuse it.
+
+    ``parse(kind, action)`` checks the action's shape for the game's kind before anything else
+    (the API's request serializers: only the locked row tells the kind, and reading it first
+    would cost a query); the game's ``action_from_dict`` checks it again either way."""
     with _transaction():
         game, seats = _locked_with_seats(game_id)
         seat = _seat_of(game, user, seats)
+        rules = rules_of(game)
+        if parse is not None:
+            action = parse(game.kind, action)
+        kind = action.get("type")
+        if kind not in rules.action_types:
+            raise ServiceError("invalid_action", f"Unknown action type {kind!r}.", 400)
         if game.status == Game.LOBBY:
             raise ServiceError("game_not_started", "The game has not started yet.", 409)
         if game.status != Game.ACTIVE:
@@ -379,7 +410,7 @@ def act(*, user: User, game_id: Any, action: dict[str, Any], expected_version: i
         if seat.left_at is not None:
             raise ServiceError("not_in_game", "You have left this game.", 409)
         try:
-            parsed = Action.from_dict({**action, "seat": seat.position})
+            parsed = rules.action_from_dict({**action, "seat": seat.position})
         except EngineError as exc:
             raise ServiceError(exc.code, exc.message, 400) from exc
         # A player back at a seat a bot has been playing for them takes it back by acting.
@@ -391,12 +422,13 @@ def act(*, user: User, game_id: Any, action: dict[str, Any], expected_version: i
     return game
 
 
-def system_action(*, game_id: Any, action: Action, expected_version: int | None = None) -> Game:
-    """Apply a system action (timeout, leave) for the timer sweep and moderators."""
-    if action.type not in SYSTEM_ACTIONS:
-        raise ServiceError("invalid_action", f"{action.type} is not a system action.", 400)
+def system_action(*, game_id: Any, action: Any, expected_version: int | None = None) -> Game:
+    """Apply a system action (the game's timeout or leave action) for moderators."""
     with transaction.atomic():
         game = _locked(game_id)
+        rules = rules_of(game)
+        if rules.action_to_dict(action)["type"] in rules.action_types:
+            raise ServiceError("invalid_action", "This is not a system action.", 400)
         if game.status != Game.ACTIVE:
             raise ServiceError("game_over", "This game is not in progress.", 409)
         if expected_version is not None and expected_version != game.version:
@@ -440,14 +472,18 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
         )
         if game is None:
             return False
-        state = State.from_dict(game.state)
-        position = state.current
+        rules = rules_of(game)
+        state = rules.state_from_dict(game.state)
+        position = rules.to_move(state)
+        if position is None:
+            return False
         seats = list(game.seats.select_related("user"))
         seat = next(s for s in seats if s.position == position)
         if seat.is_bot:
             if not _bot_act(game, state, seats, only=position, now=now):
                 # A bot always has a move on its turn; if it ever had none, the table goes on.
-                _apply(game, Action(engine.actions.TIMEOUT, position), seat=None, now=now)
+                timeout = rules.timeout_action(state, position)
+                _apply(game, timeout, seat=None, now=now)
             return True
         extra: list[dict[str, Any]] = []
         # A speed-mode turn of a few seconds runs out all the time: that is the game, not an
@@ -455,20 +491,22 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
         if not game.options.get("speed_mode"):
             seat.timeouts_in_row += 1
         give_up = seat.timeouts_in_row >= game.max_timeouts
-        if give_up and game.timeout_policy == Game.POLICY_BOT:
+        # No bot plays this game: the player leaves instead.
+        policy = game.timeout_policy if game.kind in BOT_KINDS else Game.POLICY_LEAVE
+        if give_up and policy == Game.POLICY_BOT:
             extra.append(_take_over(seat, now=now, reason="timeouts"))
         # One clock for the whole sweep: the next turn's deadline counts from the sweep's `now`.
         _apply(
             game,
-            Action(engine.actions.TIMEOUT, position),
+            rules.timeout_action(state, position),
             seat=None,
             now=now,
             seats=seats,
             extra_events=extra,
         )
-        if give_up and game.timeout_policy == Game.POLICY_LEAVE and game.status == Game.ACTIVE:
+        if give_up and policy == Game.POLICY_LEAVE and game.status == Game.ACTIVE:
             seat.left_at = now
-            _apply(game, Action(LEAVE, position), seat=None, now=now, seats=seats)
+            _apply(game, rules.leave_action(position), seat=None, now=now, seats=seats)
             _bots_leave_alone(game, seats, now=now)
         seat.save(
             update_fields=["timeouts_in_row", "left_at", "bot_level", "bot_name", "taken_over_at"]
@@ -478,7 +516,7 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
 
 def _apply(
     game: Game,
-    action: Action,
+    action: Any,
     *,
     seat: int | None,
     now: datetime | None = None,
@@ -490,23 +528,24 @@ def _apply(
     ``extra_events`` are platform events logged with the move (a bot took a seat over, a player
     took theirs back): the engine never sees them, and a replay skips them like every event that
     is not a chance outcome."""
-    state = State.from_dict(game.state)
+    rules = rules_of(game)
+    state = rules.state_from_dict(game.state)
     try:
-        new, events = engine.apply(state, action, _rng())
+        new, events = rules.apply(state, action, _rng())
     except EngineError as exc:
         raise _engine_error(exc) from exc
-    if new.phase == ROUND_OVER:
+    if rules.is_round_over(new):
         # Rounds follow each other without anyone having to ask: deal the next one now.
-        new, more = engine.apply(new, Action(NEXT_ROUND), _rng())
+        new, more = rules.apply(new, rules.next_round_action(), _rng())
         events = events + more
     if extra_events:
         events = [*extra_events, *events]
-    _save_state(game, new, action.to_dict(), seat, events, seats, now=now)
+    _save_state(game, new, rules.action_to_dict(action), seat, events, seats, now=now)
 
 
 def _save_state(
     game: Game,
-    state: State,
+    state: Any,
     action: dict[str, Any],
     seat: int | None,
     events: list[dict[str, Any]],
@@ -515,8 +554,9 @@ def _save_state(
     now: datetime | None = None,
 ) -> None:
     now = now or timezone.now()
+    rules = rules_of(game)
     game.version += 1
-    game.state = state.to_dict()
+    game.state = rules.state_to_dict(state)
     move = Move(
         game=game, number=game.version, seat=seat, action=action, events=events, created_at=now
     )
@@ -538,21 +578,22 @@ def _save_state(
         seats = list(game.seats.select_related("user"))
     by_position = {s.position: s for s in seats}
     turn_passed = False
-    if state.phase == MATCH_OVER:
+    if rules.is_match_over(state):
         game.status = Game.FINISHED
         game.finished_at = now
         game.current_user = None
         game.turn_deadline = None
-        _record_standings(state, seats)
+        _record_standings(rules, state, seats)
     else:
-        current = by_position.get(state.current)
+        current = by_position.get(rules.to_move(state))
         # A seat a bot plays has no one to wait for: no current user ("your turn" lists and
         # notifications skip it), and a bot's short clock instead of the game's.
         mover = current.user_id if current is not None and not current.is_bot else None
         turn_passed = (
             current is None
             or game.current_user_id != mover
-            or action["type"] in TURN_ENDING_ACTIONS
+            or action["type"] in TURN_STARTING_MOVES
+            or action["type"] in rules.turn_ending_actions
             or game.turn_deadline is None
         )
         game.current_user_id = mover
@@ -588,28 +629,39 @@ def turn_limit_seconds(game: Game) -> int:
     return game.speed_seconds if game.options.get("speed_mode") else game.turn_seconds
 
 
-def _record_standings(state: State, seats: list[Seat]) -> None:
+def _record_standings(rules: Rules[Any, Any], state: Any, seats: list[Seat]) -> None:
     # The winner first, then players who stayed by score, then those who left.
+    scores = rules.scores(state)
+    winner = rules.match_winner(state)
+    active = set(rules.active_seats(state))
     ranked = sorted(
-        range(len(state.seats)),
-        key=lambda i: (i != state.winner, not state.seats[i].active, -state.seats[i].score),
+        range(len(scores)),
+        key=lambda i: (i != winner, i not in active, -scores[i]),
     )
     places = {position: place for place, position in enumerate(ranked, 1)}
     for seat in seats:
         if seat.position is None:
             continue
-        seat.final_score = state.seats[seat.position].score
+        seat.final_score = scores[seat.position]
         seat.place = places[seat.position]
     Seat.objects.bulk_update(seats, ["final_score", "place"])
 
 
 def load_position(
-    *, state: State, names: list[str], turn_seconds: int = DEFAULT_TURN_SECONDS
+    *,
+    state: Any,
+    names: list[str],
+    kind: str = registry.DEFAULT_KIND,
+    preset: str | None = None,
+    options: dict[str, Any] | None = None,
+    target_score: int | None = None,
+    turn_seconds: int = DEFAULT_TURN_SECONDS,
 ) -> tuple[Game, list[tuple[User, str]]]:
-    """A running game in exactly ``state``, with a new player (and play token) per seat.
-
-    For reproducing a position (``manage.py scenario load``): the move log starts at this state.
-    """
+    """A running game of ``kind`` in exactly ``state`` (set up with ``preset``, ``options`` and
+    ``target_score``, the game's defaults when None), with a new player (and play token) per
+    seat. For reproducing a position (``manage.py scenario load``): the move log starts at this
+    state."""
+    rules = registry.get_game(kind)
     with transaction.atomic():
         players = []
         for name in names:
@@ -623,10 +675,11 @@ def load_position(
             players.append((user, raw))
         game = Game.objects.create(
             host=players[0][0],
-            preset=state.preset,
-            options=state.options,
+            kind=rules.kind,
+            preset=rules.default_preset if preset is None else preset,
+            options=rules.validate_options(options or {}),
             max_players=len(names),
-            target_score=state.target_score,
+            target_score=rules.default_target if target_score is None else target_score,
             turn_seconds=turn_seconds,
             status=Game.ACTIVE,
             started_at=timezone.now(),
@@ -675,7 +728,7 @@ def _bot_deadline_seconds(game: Game) -> float:
     return _bot_delay_seconds(game) + grace
 
 
-def _bots_to_ask(state: State, seats: list[Seat]) -> list[tuple[Seat, frozenset[str] | None]]:
+def _bots_to_ask(state: Any, seats: list[Seat]) -> list[tuple[Seat, frozenset[str] | None]]:
     """Bot seats to ask now and what each may do (games.bots.schedule: a bot holding one card
     says UNO first, bots off turn may catch, then the bot on turn moves)."""
     by_position = {
@@ -686,7 +739,7 @@ def _bots_to_ask(state: State, seats: list[Seat]) -> list[tuple[Seat, frozenset[
     return [(by_position[p], allowed) for p, allowed in schedule.to_ask(state, by_position)]
 
 
-def _schedule_bots(game: Game, state: State, seats: list[Seat]) -> None:
+def _schedule_bots(game: Game, state: Any, seats: list[Seat]) -> None:
     """Queue the bots' next move once this one is committed (caller holds the game lock)."""
     if game.status != Game.ACTIVE or _tasks_run_inline():
         return
@@ -720,12 +773,12 @@ def bot_move(*, game_id: Any, version: int, now: datetime | None = None) -> bool
         if game is None:
             return False
         seats = list(game.seats.select_related("user"))
-        return _bot_act(game, State.from_dict(game.state), seats, now=now)
+        return _bot_act(game, rules_of(game).state_from_dict(game.state), seats, now=now)
 
 
 def _bot_act(
     game: Game,
-    state: State,
+    state: Any,
     seats: list[Seat],
     *,
     only: int | None = None,
@@ -736,20 +789,21 @@ def _bot_act(
     Caller holds the game lock. The decision is made under it too: it is CPU work bounded by
     the level's budget (the expert's 150 ms), and deciding on the locked state means the action
     can never be stale."""
+    rules = rules_of(game)
     history: list[dict[str, Any]] | None = None
     for seat, allowed in _bots_to_ask(state, seats):
         position = seat.position
         assert position is not None
         if only is not None and position != only:
             continue
-        view = engine.view(state, position)
+        view = rules.view(state, position)
         if not view["legal_actions"]:
             continue
         if history is None:
             history = _round_events(game)
         choice = bots.decide(
             view,
-            engine.visible_events(history, position),
+            [e for e in (rules.visible_event(e, position) for e in history) if e is not None],
             level=seat.bot_level,
             rng=random.Random(_rng().getrandbits(64)),
             budget_ms=settings.BOT_BUDGET_MS,
@@ -758,7 +812,7 @@ def _bot_act(
             continue
         _apply(
             game,
-            Action.from_dict({**choice, "seat": position}),
+            rules.action_from_dict({**choice, "seat": position}),
             seat=position,
             now=now,
             seats=seats,
@@ -784,6 +838,15 @@ def _bot_name(seats: list[Seat]) -> str:
     return next((n for n in BOT_NAMES if n not in taken), f"Bot {len(seats) + 1}")
 
 
+# The games games.bots plays (its deciders read All Wild's view).
+BOT_KINDS = frozenset({registry.DEFAULT_KIND})
+
+
+def _check_bots_play(kind: str) -> None:
+    if kind not in BOT_KINDS:
+        raise ServiceError("invalid_setup", f"No bots play {kind!r} games yet.", 400)
+
+
 def _check_level(level: str) -> None:
     if level not in bots.LEVELS:
         raise ServiceError(
@@ -801,6 +864,7 @@ def add_bot(*, user: User, game_id: Any, level: str = bots.DEFAULT_LEVEL) -> Gam
         _seat_of(game, user, seats)
         if game.host_id != user.pk:
             raise ServiceError("not_host", "Only the host can add bots.", 403)
+        _check_bots_play(game.kind)
         # As for joining: a full lobby has started, and "full" is the more useful answer.
         if len(seats) >= game.max_players:
             raise ServiceError("game_full", "Every seat is taken.", 409)
@@ -838,19 +902,22 @@ def play_vs_computer(
     user: User,
     bots_count: int = 1,
     level: str = bots.DEFAULT_LEVEL,
-    preset: str = "standard",
-    target_score: int = 500,
+    kind: str = registry.DEFAULT_KIND,
+    preset: str | None = None,
+    target_score: int | None = None,
     turn_seconds: int = DEFAULT_TURN_SECONDS,
     options: dict[str, bool] | None = None,
     speed_seconds: int = DEFAULT_SPEED_SECONDS,
 ) -> Game:
     """A private game against ``bots_count`` bots, started at once (one transaction)."""
     _check_level(level)
+    _check_bots_play(kind)
     if not 1 <= bots_count <= MAX_BOTS:
         raise ServiceError("invalid_setup", f"Play against 1 to {MAX_BOTS} bots.", 400)
     with transaction.atomic():
         created = create_game(
             host=user,
+            kind=kind,
             preset=preset,
             max_players=bots_count + 1,
             target_score=target_score,
@@ -895,8 +962,10 @@ def _seat_control_changed(game: Game, seats: list[Seat], *, now: datetime) -> No
     the game's current user follow; live clients and the bots hear of it. Caller holds the
     lock. No move is logged: the move log replays through the engine, which knows no seat
     owners; the takeover that follows timeouts is logged with the timeout's move."""
-    state = State.from_dict(game.state)
-    current = next((s for s in seats if s.position == state.current), None)
+    rules = rules_of(game)
+    state = rules.state_from_dict(game.state)
+    position = rules.to_move(state)
+    current = next((s for s in seats if position is not None and s.position == position), None)
     mover = current.user_id if current is not None and not current.is_bot else None
     if mover != game.current_user_id:
         game.current_user_id = mover
@@ -927,6 +996,7 @@ def hand_seat_to_bot(
             raise ServiceError("not_in_game", "This player has left the game.", 409)
         if seat.is_bot:
             return game
+        _check_bots_play(game.kind)
         _take_over(seat, now=now, reason=reason, level=level)
         seat.save(update_fields=_SEAT_CONTROL_FIELDS)
         _seat_control_changed(game, seats, now=now)
@@ -966,7 +1036,7 @@ def _bots_leave_alone(game: Game, seats: list[Seat], *, now: datetime | None = N
             continue
         seat.left_at = now
         seat.save(update_fields=["left_at"])
-        _apply(game, Action(LEAVE, seat.position), seat=None, now=now, seats=seats)
+        _apply(game, rules_of(game).leave_action(seat.position), seat=None, now=now, seats=seats)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,10 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games import engine
-from games.engine import Action, ReplayError, ReplayRNG, State
-from games.engine.actions import NEXT_ROUND
-from games.engine.state import ROUND_OVER
+from games.engine import EngineError, ReplayError, ReplayRNG, registry
+from games.engine.interface import Game as Rules
 from games.models import Game, Move
 
 
@@ -24,7 +22,7 @@ class ReplayUnavailable(Exception):
 
 @dataclass
 class Replayed:
-    state: State
+    state: Any  # the game's own state (its kind's ``state_to_dict`` makes it JSON)
     move: Move
     moves: list[Move]
     # True when the move is the last one and the replay ends in the stored state, as it must.
@@ -46,9 +44,10 @@ def state_after(game: Game, number: int | None = None) -> Replayed:
     if chosen is None:
         raise ReplayUnavailable(f"The game has no move {number}.")
     players = game.seats.filter(position__isnull=False).count()
+    rules = registry.get_game(game.kind)
     try:
         rng = ReplayRNG(first.events)
-        state, _ = engine.new_game(
+        state, _ = rules.new_game(
             players=players,
             rng=rng,
             preset=game.preset,
@@ -58,27 +57,28 @@ def state_after(game: Game, number: int | None = None) -> Replayed:
         for move in moves[1:]:
             if move.number > number:
                 break
-            state = _apply(state, move)
-    except (ReplayError, engine.EngineError) as exc:
+            state = _apply(rules, state, move)
+    except (ReplayError, EngineError) as exc:
         raise ReplayUnavailable(f"The log does not replay: {exc}") from exc
     last = chosen is moves[-1]
-    matches = state.to_dict() == game.state if last and game.state is not None else None
+    matches = rules.state_to_dict(state) == game.state if last and game.state is not None else None
     return Replayed(state=state, move=chosen, moves=moves, matches_stored=matches)
 
 
-def _apply(state: State, move: Move) -> State:
+def _apply(rules: Rules[Any, Any], state: Any, move: Move) -> Any:
     rng = ReplayRNG(move.events)
-    state, _ = engine.apply(state, Action.from_dict(move.action), rng)
-    if state.phase == ROUND_OVER:
-        state, _ = engine.apply(state, Action(NEXT_ROUND), rng)
+    state, _ = rules.apply(state, rules.action_from_dict(move.action), rng)
+    if rules.is_round_over(state):
+        state, _ = rules.apply(state, rules.next_round_action(), rng)
     if rng.remaining:
         raise ReplayError(f"move {move.number} logged more chance outcomes than it used")
     return state
 
 
-def describe(event: dict[str, Any]) -> str:
-    """One event as a line of text, secrets included (moderators see everything)."""
-    shown = engine.visible_event(event, None) or event
+def describe(event: dict[str, Any], kind: str | None = None) -> str:
+    """One event of a game of ``kind`` as a line of text, secrets included (moderators see
+    everything)."""
+    shown = registry.get_game(kind).visible_event(event, None) or event
     kind = shown.get("type", "?")
     rest = ", ".join(f"{k}={v}" for k, v in shown.items() if k != "type")
     return f"{kind}: {rest}" if rest else kind

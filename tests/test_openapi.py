@@ -429,3 +429,41 @@ def test_429_documented_exactly_on_throttled_operations(
         assert "Retry-After" in responses["429"].get("headers", {}), operation_id
     else:
         assert "429" not in responses, f"{operation_id} is not throttled: do not document 429"
+
+
+def test_legal_actions_are_a_union_sharing_the_request_shapes(live_schema: dict[str, Any]) -> None:
+    schemas = live_schema["components"]["schemas"]
+    listed = schemas["UnoAllWildTable"]["properties"]["legal_actions"]["items"]["$ref"]
+    union = schemas[listed.rsplit("/", 1)[1]]
+    request = schemas["ActionRequest"]["discriminator"]["mapping"]
+    assert union["discriminator"]["propertyName"] == "type"
+    mapping = union["discriminator"]["mapping"]
+    assert set(mapping) == set(request)
+    # A listed action is sent back as it is, except the templates that leave cards to choose.
+    templates = {t for t in mapping if mapping[t] != request[t]}
+    assert templates == {"play_pair", "mercy"}
+
+
+def test_the_table_is_a_union_discriminated_by_the_game_kind(live_schema: dict[str, Any]) -> None:
+    from games.engine.registry import DEFAULT_KIND
+
+    schemas = live_schema["components"]["schemas"]
+    table = schemas["Game"]["properties"]["table"]
+    assert table["nullable"] is True
+    union = schemas[table["allOf"][0]["$ref"].rsplit("/", 1)[1]]
+    assert union["discriminator"]["propertyName"] == "game"
+    assert union["oneOf"][0] == {"$ref": union["discriminator"]["mapping"][DEFAULT_KIND]}
+
+
+def test_every_request_body_with_a_required_field_is_required(
+    live_schema: dict[str, Any],
+) -> None:
+    schemas = live_schema["components"]["schemas"]
+    for operation_id, (_, _, op) in operations(live_schema).items():
+        body = op.get("requestBody")
+        if body is None:
+            continue
+        ref = body["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+        branches = [b["$ref"].rsplit("/", 1)[1] for b in schemas[ref].get("oneOf", [])] or [ref]
+        needs = all(schemas[b].get("required") for b in branches)
+        assert bool(body.get("required")) == needs, operation_id

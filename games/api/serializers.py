@@ -5,13 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import (
+    PolymorphicProxySerializer,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers
 
 from config.errors import ServiceError
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from games.bots import DEFAULT_LEVEL
 from games.bots import LEVELS as BOT_LEVELS
-from games.engine.cards import CARD_TYPES, DRAW_AMOUNT, PRESETS
+from games.engine import EngineError, registry
+from games.engine.cards import CARD_TYPES, DRAW_AMOUNT
 from games.engine.state import HOUSE_RULES, PHASES
 from games.models import Game
 from games.services import (
@@ -42,53 +48,56 @@ class ErrorSerializer(serializers.Serializer):
 # Creating and listing games
 
 
-class HouseRulesSerializer(serializers.Serializer):
-    """House rules, each off by default. The help texts are written for players: a client may
-    show them as they are (docs/rules.md has the full rulings)."""
+def options_serializer(kind: str) -> type[serializers.Serializer]:
+    """The serializer of a game's house rules, built from the game's own ``options_schema()``
+    (an object of booleans, each off by default unless the schema says otherwise). Their help
+    texts are the game's, written for players: a client may show them as they are."""
+    schema = registry.get_game(kind).options_schema()
+    fields: dict[str, Any] = {
+        name: StrictBooleanField(
+            default=prop.get("default", False), help_text=prop.get("description", "")
+        )
+        for name, prop in schema.get("properties", {}).items()
+    }
+    doc = "House rules, each off by default; the texts are written for players."
+    return type("HouseRulesSerializer", (serializers.Serializer,), {"__doc__": doc, **fields})
 
-    stacking = StrictBooleanField(
-        default=False,
-        help_text="Stacking: hit by a Draw 2 or Draw 4, you may pass it on by playing a draw "
-        "card of equal or higher value (Draw 2 or Draw 4 on a Draw 2, only a Draw 4 on a Draw "
-        "4). The cards add up; the first player who does not stack draws them all and loses "
-        "the turn. Targeted Draw 2 never stacks.",
-    )
-    speed_mode = StrictBooleanField(
-        default=False,
-        help_text="Speed mode: every turn has a short time limit (`speed_seconds`, 5 s unless "
-        "chosen). When it runs out you draw a card and the turn passes. Running out of time "
-        "here never hands your seat to a bot.",
-    )
-    blind_play = StrictBooleanField(
-        default=False,
-        help_text="Blind play: nobody sees their own hand, only how many cards it holds. On "
-        "your turn you play the top card of your face-down hand (or draw); if it needs a "
-        "target, you choose one once it is revealed.",
-    )
-    double_down = StrictBooleanField(
-        default=False,
-        help_text="Double down: you may play two identical cards at once. Both take effect: "
-        "two Draw 2s make the next player draw 4, two Skips skip two players, and each "
-        "Targeted Draw 2 or Force Swap takes its own target.",
-    )
-    force_swap_protection = StrictBooleanField(
-        default=False,
-        help_text="Force Swap protection: a player holding one card cannot be chosen for a "
-        "Force Swap. If everyone else holds one card, a Force Swap does nothing.",
-    )
-    mercy = StrictBooleanField(
-        default=False,
-        help_text="Mercy: holding 15 cards or more, you may once discard 5 cards of your "
-        "choice, at any moment and without using your turn. You get the right back once "
-        "your hand has dropped below 15.",
-    )
+
+# Uno All Wild's house rules: the `options` of a create-game request in the schema.
+HouseRulesSerializer = options_serializer(registry.DEFAULT_KIND)
+_OPTIONS_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
+    registry.DEFAULT_KIND: HouseRulesSerializer
+}
+
+
+@extend_schema_field(HouseRulesSerializer)
+class OptionsField(serializers.DictField):
+    """A game's house rules: checked by the game named in the request (``validate``)."""
+
+
+def _rules_of(kind: str) -> Any:
+    try:
+        return registry.get_game(kind)
+    except EngineError as exc:
+        raise ServiceError(exc.code, f"Unknown game {kind!r}.", 400) from exc
 
 
 class CreateGameSerializer(serializers.Serializer):
-    preset = serializers.ChoiceField(choices=sorted(PRESETS), default="standard")
+    game = serializers.ChoiceField(
+        choices=registry.kinds(),
+        default=registry.DEFAULT_KIND,
+        help_text="The game to play (`games_options_retrieve` lists them).",
+    )
+    preset = StrictCharField(
+        required=False,
+        help_text="One of the game's presets; its default preset when left out.",
+    )
     max_players = StrictIntegerField(min_value=2, max_value=10, default=4)
     target_score = StrictIntegerField(
-        min_value=0, max_value=100_000, default=500, help_text="Points to win; 0 = one round."
+        min_value=0,
+        max_value=100_000,
+        required=False,
+        help_text="Points to win; 0 = one round. The game's default target when left out.",
     )
     turn_seconds = StrictIntegerField(
         min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS, default=DEFAULT_TURN_SECONDS
@@ -101,15 +110,35 @@ class CreateGameSerializer(serializers.Serializer):
         "options.speed_mode is on.",
     )
     visibility = serializers.ChoiceField(choices=[Game.PUBLIC, Game.PRIVATE], default=Game.PRIVATE)
-    options = HouseRulesSerializer(required=False, help_text="House rules, all off by default.")
+    options = OptionsField(required=False, help_text="House rules, all off by default.")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Games may be registered after this module is imported (tests register a toy).
+        self.fields["game"].choices = registry.kinds()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        # A nested serializer drops keys it does not know; a typo in a house rule must not
-        # silently create a game without it.
-        raw = self.initial_data.get("options") if isinstance(self.initial_data, dict) else None
-        unknown = sorted(set(raw) - set(HOUSE_RULES)) if isinstance(raw, dict) else []
-        if unknown:
-            raise ServiceError("invalid_setup", f"Unknown house rules: {', '.join(unknown)}.", 400)
+        """The preset and the house rules, by the schema of the game asked for."""
+        kind = attrs.pop("game")
+        rules = _rules_of(kind)
+        preset = attrs.get("preset")
+        if preset is not None and preset not in rules.presets:
+            raise serializers.ValidationError({"preset": [f'"{preset}" is not a valid choice.']})
+        raw = attrs.get("options")
+        if raw is not None:
+            # A typo in a house rule must not silently create a game without it.
+            unknown = sorted(set(raw) - set(rules.options_schema().get("properties", {})))
+            if unknown:
+                raise ServiceError(
+                    "invalid_setup", f"Unknown house rules: {', '.join(unknown)}.", 400
+                )
+            if kind not in _OPTIONS_SERIALIZERS:
+                _OPTIONS_SERIALIZERS[kind] = options_serializer(kind)
+            options = _OPTIONS_SERIALIZERS[kind](data=raw)
+            if not options.is_valid():
+                raise serializers.ValidationError({"options": options.errors})
+            attrs["options"] = dict(options.validated_data)
+        attrs["kind"] = kind
         return attrs
 
 
@@ -193,22 +222,36 @@ PickSerializer = type(
 )
 
 
-class LegalActionSerializer(serializers.Serializer):
-    type = serializers.CharField()
-    seat = serializers.IntegerField()
-    card = serializers.CharField(required=False)
-    target = serializers.IntegerField(required=False)
-    choose = PickSerializer(
-        required=False,
-        help_text="Only on a template (play_pair, mercy): send the action with the chosen "
-        "`cards` (and `targets`) instead.",
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="LegalAction",
+        serializers=lambda: LEGAL_ACTION_SERIALIZERS,
+        resource_type_field_name="type",
+        many=True,
     )
+)
+class LegalActionsField(serializers.JSONField):
+    """What the seat may do now: a union of the game's actions, discriminated by ``type``,
+    rendered as the engine listed them."""
 
 
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="Table",
+        serializers=lambda: TABLE_SERIALIZERS,
+        resource_type_field_name="game",
+    )
+)
+class TableField(serializers.JSONField):
+    """The game's own view for the caller's seat: a union of the games' tables, discriminated
+    by the game's kind (``game``), rendered as the game made it."""
+
+
+@extend_schema_serializer(component_name="UnoAllWildTable")
 class TableSerializer(serializers.Serializer):
-    """The engine's view for the caller's seat."""
+    """Uno All Wild's view for the caller's seat."""
 
-    game = serializers.CharField()
+    game = serializers.ChoiceField(choices=[registry.DEFAULT_KIND])
     preset = serializers.CharField()
     options = serializers.DictField(child=serializers.BooleanField())
     target_score = serializers.IntegerField()
@@ -234,7 +277,10 @@ class TableSerializer(serializers.Serializer):
     drawn_card = CardSerializer(allow_null=True)
     pending_choice = PendingChoiceSerializer(allow_null=True)
     stack = StackSerializer(allow_null=True, help_text="Stacking: the cards owed, if any.")
-    legal_actions = LegalActionSerializer(many=True)
+    legal_actions = LegalActionsField(
+        help_text="What you may do now, each in the shape of its request: send one back as it "
+        "is (with `expected_version`), except a template (`choose`), which needs its choices.",
+    )
 
     def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
         """``engine.view``'s dict as it is: it already is what the fields above would make of
@@ -247,6 +293,7 @@ class GameSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=[s for s, _ in Game.STATUSES])
     version = serializers.IntegerField(help_text="Send back as expected_version.")
+    game = serializers.CharField(help_text="The game's kind, e.g. `uno_all_wild`.")
     preset = serializers.CharField()
     options = serializers.DictField(child=serializers.BooleanField())
     max_players = serializers.IntegerField()
@@ -285,19 +332,35 @@ _DATETIMES = [
 ]
 
 
+# Each game's table, by kind (a game added to the registry adds its view's serializer here).
+TABLE_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
+    registry.DEFAULT_KIND: TableSerializer,
+}
+
+
 class GameSerializer(GameSummarySerializer):
-    table = TableSerializer(allow_null=True, help_text="Null until the game starts.")
+    table = TableField(
+        allow_null=True,
+        help_text="Null until the game starts; the game's own view, by its kind (`game`).",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Actions: a union discriminated by `type`
 
 
-class _ActionBase(serializers.Serializer):
+class ExpectedVersionSerializer(serializers.Serializer):
     expected_version = StrictIntegerField(
         required=False,
         min_value=0,
         help_text="The game version you acted on; 409 version_conflict when it has moved on.",
+    )
+
+
+class _ActionBase(ExpectedVersionSerializer):
+    # Listed legal actions name the seat; in a request it is the caller's, whatever is sent.
+    seat = StrictIntegerField(
+        required=False, help_text="Your seat (in `legal_actions`; ignored in a request)."
     )
 
 
@@ -385,6 +448,42 @@ ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
 }
 
 
+def _template(name: str, doc: str, **fields: serializers.Field) -> type[serializers.Serializer]:
+    attrs: dict[str, Any] = {
+        "__doc__": doc,
+        "type": serializers.ChoiceField(choices=[name]),
+        "seat": serializers.IntegerField(help_text="Your seat."),
+        **fields,
+    }
+    return type(
+        f"{name.title().replace('_', '')}TemplateSerializer", (serializers.Serializer,), attrs
+    )
+
+
+# What `legal_actions` lists: each action in its request's shape, to send back as it is, but
+# for the templates of double down and mercy, which leave the cards to choose.
+LEGAL_ACTION_SERIALIZERS = {
+    **ACTION_SERIALIZERS,
+    "play_pair": _template(
+        "play_pair",
+        "Double down, as listed: send `play_pair` with two of `choose.from` as `cards` (and "
+        "`targets` when `choose.targets` is given).",
+        choose=PickSerializer(help_text="The cards (and seats) to choose from."),
+    ),
+    "mercy": _template(
+        "mercy",
+        "Mercy, as listed: send `mercy` with `choose.count` of `choose.from` as `cards` (under "
+        "blind play it is listed without `choose`: send it as it is).",
+        choose=PickSerializer(required=False, help_text="The cards to choose from."),
+    ),
+}
+
+# Each game's action requests, by kind; a kind not here is checked by its own action_from_dict.
+ACTION_SERIALIZERS_BY_KIND: dict[str, dict[str, type[serializers.Serializer]]] = {
+    registry.DEFAULT_KIND: ACTION_SERIALIZERS,
+}
+
+
 class MoveSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
@@ -435,6 +534,24 @@ class HouseRuleInfoSerializer(serializers.Serializer):
     description = serializers.CharField(help_text="What the rule does, written for players.")
 
 
+class GameRuleInfoSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The key in `options`.")
+    description = serializers.CharField(help_text="What the rule does, written for players.")
+
+
+class GameKindChoicesSerializer(serializers.Serializer):
+    """One game the server plays, and what a new game of it may be created with."""
+
+    kind = serializers.CharField(help_text="Send as `game` to create one.")
+    name = serializers.CharField(help_text="The game's name, for players.")
+    presets = serializers.ListField(child=serializers.CharField())
+    default_preset = serializers.CharField()
+    house_rules = GameRuleInfoSerializer(many=True)
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    default_target = serializers.IntegerField(help_text="Points to win when none is given.")
+
+
 class NewGameChoicesSerializer(serializers.Serializer):
     """What a create-game or vs-computer request may ask for, read from the same fields that
     validate those requests, so a client can build its new-game screen from it."""
@@ -452,31 +569,58 @@ class NewGameChoicesSerializer(serializers.Serializer):
     target_score = RangeSerializer(help_text="0 = one round.")
     turn_seconds = RangeSerializer()
     speed_seconds = RangeSerializer(help_text="Speed mode's turn limit.")
+    games = GameKindChoicesSerializer(
+        many=True,
+        help_text="Every game the server plays, the default first; the fields above are the "
+        "default game's (Uno All Wild).",
+    )
+
+
+def _house_rules(rules: Any) -> list[dict[str, str]]:
+    properties = rules.options_schema().get("properties", {})
+    return [{"name": n, "description": p.get("description", "")} for n, p in properties.items()]
+
+
+def _game_kind(rules: Any) -> dict[str, Any]:
+    return {
+        "kind": rules.kind,
+        "name": rules.name,
+        "presets": list(rules.presets),
+        "default_preset": rules.default_preset,
+        "house_rules": _house_rules(rules),
+        "min_players": rules.min_players,
+        "max_players": rules.max_players,
+        "default_target": rules.default_target,
+    }
 
 
 def game_options() -> dict[str, Any]:
-    """The create-game choices, derived from the request serializers' own fields."""
+    """The create-game choices: the request serializers' own bounds, and each registered game's
+    presets, house rules, seats and target (the top-level ones are the default game's)."""
     create = CreateGameSerializer().fields
     vs = VsComputerSerializer().fields
+    default = registry.get_game(registry.DEFAULT_KIND)
 
-    def bounds(field: Any) -> dict[str, int]:
-        return {"min": field.min_value, "max": field.max_value, "default": field.default}
+    def bounds(field: Any, default: Any = None) -> dict[str, int]:
+        return {
+            "min": field.min_value,
+            "max": field.max_value,
+            "default": field.default if default is None else default,
+        }
 
     return {
-        "presets": list(create["preset"].choices),
-        "default_preset": create["preset"].default,
-        "house_rules": [
-            {"name": name, "description": field.help_text}
-            for name, field in HouseRulesSerializer().fields.items()
-        ],
+        "presets": sorted(default.presets),
+        "default_preset": default.default_preset,
+        "house_rules": _house_rules(default),
         "bot_levels": list(vs["level"].choices),
         "default_bot_level": vs["level"].default,
         "visibilities": list(create["visibility"].choices),
         "max_players": bounds(create["max_players"]),
         "bots": bounds(vs["bots"]),
-        "target_score": bounds(create["target_score"]),
+        "target_score": bounds(create["target_score"], default.default_target),
         "turn_seconds": bounds(create["turn_seconds"]),
         "speed_seconds": bounds(create["speed_seconds"]),
+        "games": [_game_kind(registry.get_game(kind)) for kind in registry.kinds()],
     }
 
 

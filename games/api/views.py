@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 from config.errors import ServiceError
 from games import live, selectors, services, view_cache
 from games.api import serializers as s
+from games.engine import registry
 from games.idempotency import MAX_KEY_LENGTH, run_once
 from games.models import Game
 from players import token_cache
@@ -224,10 +225,8 @@ class GameOptionsView(APIView):
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
-        return Response(_OPTIONS)
-
-
-_OPTIONS = s.game_options()
+        # Built per request: games may be registered after start-up (tests register a toy).
+        return Response(s.game_options())
 
 
 class GameDetailView(APIView):
@@ -541,10 +540,42 @@ class ReclaimView(APIView):
         return Response(_render_game(game, request))
 
 
-# One bound instance per action type, as GAME_SERIALIZER: ``run_validation`` only reads its
-# fields, and making a serializer per request deep-copies them (0.15 ms of an action's CPU).
-# Its ValidationError carries the same detail as ``is_valid(raise_exception=True)``'s.
-_ACTION_VALIDATORS = {kind: cls() for kind, cls in s.ACTION_SERIALIZERS.items()}
+# One bound instance per action type of each game, as GAME_SERIALIZER: ``run_validation`` only
+# reads its fields, and making a serializer per request deep-copies them (0.15 ms of an action's
+# CPU). Its ValidationError carries the same detail as ``is_valid(raise_exception=True)``'s.
+_ACTION_VALIDATORS = {
+    kind: {action: cls() for action, cls in by_type.items()}
+    for kind, by_type in s.ACTION_SERIALIZERS_BY_KIND.items()
+}
+
+
+def _action_types() -> list[str]:
+    """Every action type a player of some registered game may send, in registration order."""
+    found: dict[str, None] = {}
+    for kind in registry.kinds():
+        found.update(dict.fromkeys(registry.get_game(kind).action_types))
+    return list(found)
+
+
+def _parse_action(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The action's shape, checked for a game of ``kind`` (services.act calls this under the
+    game's lock): by the game's request serializers when the API has them; otherwise the
+    game's own ``action_from_dict`` checks it (in services.act)."""
+    validators = _ACTION_VALIDATORS.get(kind)
+    if validators is None:
+        data = dict(body)
+    else:
+        validator = validators.get(body["type"])
+        if validator is None:
+            raise ServiceError(
+                "invalid_action", f"type must be one of {', '.join(validators)}.", 400
+            )
+        data = dict(validator.run_validation(body))
+    data.pop("expected_version", None)
+    return data
+
+
+_EXPECTED_VERSION = s.ExpectedVersionSerializer()
 
 ACTION_UNION = PolymorphicProxySerializer(
     component_name="ActionRequest",
@@ -691,19 +722,19 @@ class ActionView(APIView):
         if body is None:
             raise ServiceError("invalid_request", "The body is a JSON object.", 400)
         kind = body.get("type")
-        validator = _ACTION_VALIDATORS.get(kind) if isinstance(kind, str) else None
-        if validator is None:
-            raise ServiceError(
-                "invalid_action",
-                f"type must be one of {', '.join(s.ACTION_SERIALIZERS)}.",
-                400,
-            )
-        data = dict(validator.run_validation(body))
-        expected = data.pop("expected_version", None)
+        types = _action_types()
+        if not isinstance(kind, str) or kind not in types:
+            raise ServiceError("invalid_action", f"type must be one of {', '.join(types)}.", 400)
+        # The one field every game's actions share, checked as their serializers check it.
+        expected = _EXPECTED_VERSION.run_validation(body).get("expected_version")
 
         def work() -> tuple[int, dict[str, Any]]:
             game = services.act(
-                user=request.user, game_id=game_id, action=data, expected_version=expected
+                user=request.user,
+                game_id=game_id,
+                action=body,
+                expected_version=expected,
+                parse=_parse_action,
             )
             payload = _render_game(game, request)
             # The next player reads this version next: keep it for the view's fast path.

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from . import actions as A
-from . import allwild, view
+from . import allwild
 from .actions import Action, covers
 from .cards import PRESETS
 from .interface import RNG, Event
 from .state import HOUSE_RULES, MATCH_OVER, ROUND_OVER, State
+
+# By name: ``games.engine.view`` is the function (games/engine/__init__.py), not the module.
+from .view import moderator_view as _moderator_view
+from .view import view as _view
+from .view import visible_event as _visible_event
 
 # What each house rule does, written for players; clients show these as they are.
 HOUSE_RULE_TEXTS = {
@@ -42,9 +48,13 @@ class AllWild:
     name = "Uno All Wild"
     min_players = allwild.MIN_PLAYERS
     max_players = allwild.MAX_PLAYERS
-    presets = tuple(PRESETS)
+    presets: Sequence[str] = tuple(PRESETS)
     default_preset = "standard"
     default_target = 500
+    action_types: Sequence[str] = A.PLAYER_ACTIONS
+    turn_ending_actions = frozenset(
+        {A.PLAY, A.PLAY_DRAWN, A.PASS, A.TIMEOUT, A.TAKE_STACK, A.PLAY_PAIR, A.PLAY_TOP}
+    )
 
     def options_schema(self) -> dict[str, Any]:
         return {
@@ -86,13 +96,19 @@ class AllWild:
         return allwild.apply(state, action, rng)
 
     def view(self, state: State, seat: int) -> dict[str, Any]:
-        return view.view(state, seat)
+        return _view(state, seat)
 
     def moderator_view(self, state: State) -> dict[str, Any]:
-        return view.moderator_view(state)
+        return _moderator_view(state)
+
+    def hands(self, state: State) -> list[list[str]]:
+        return [list(seat.hand) for seat in state.seats]
+
+    def piles(self, state: State) -> dict[str, list[str]]:
+        return {"draw": list(state.draw_pile), "discard": list(state.discard_pile)}
 
     def visible_event(self, event: Event, seat: int | None) -> Event | None:
-        return view.visible_event(event, seat)
+        return _visible_event(event, seat)
 
     def to_move(self, state: State) -> int | None:
         return None if state.phase in (ROUND_OVER, MATCH_OVER) else state.current

@@ -43,6 +43,11 @@ class Game(Protocol[S, A]):
     presets: Sequence[str]
     default_preset: str
     default_target: int
+    # The action types a player may send (system actions excluded), for the API to validate.
+    action_types: Sequence[str]
+    # Action types after which the next turn starts, even when the same seat moves again (a
+    # 2-player Skip): the service gives that turn a fresh clock.
+    turn_ending_actions: frozenset[str]
 
     def options_schema(self) -> dict[str, Any]:
         """JSON Schema (an ``object`` of booleans today) of the house rules this game accepts,
@@ -86,6 +91,15 @@ class Game(Protocol[S, A]):
 
     def moderator_view(self, state: S) -> dict[str, Any]:
         """Everything, hidden cards and pile order included: for moderators only."""
+        ...
+
+    def hands(self, state: S) -> list[list[str]]:
+        """Each seat's cards, top first: for moderators only (the replay page)."""
+        ...
+
+    def piles(self, state: S) -> dict[str, list[str]]:
+        """The named piles on the table, top first (``draw`` is the one dealt from): for
+        moderators only."""
         ...
 
     def visible_event(self, event: Event, seat: int | None) -> Event | None:

@@ -6,9 +6,8 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .actions import Action
-from .allwild import Event, apply, new_game
-from .state import State
+from .allwild_game import ALL_WILD
+from .interface import Event, Game
 
 
 class ReplayError(Exception):
@@ -47,14 +46,17 @@ class ReplayRNG:
 
 
 def replay(
-    setup: dict[str, Any], steps: Iterable[tuple[Action, list[Event]]], setup_events: list[Event]
-) -> State:
-    """Rebuild a game's state from its setup, the events of its creation, and each action applied
-    with the events it produced."""
-    state, _ = new_game(rng=ReplayRNG(setup_events), **setup)
+    setup: dict[str, Any],
+    steps: Iterable[tuple[Any, list[Event]]],
+    setup_events: list[Event],
+    game: Game[Any, Any] = ALL_WILD,
+) -> Any:
+    """Rebuild the state of a ``game`` (All Wild unless given) from its setup, the events of its
+    creation, and each of its actions applied with the events it produced."""
+    state, _ = game.new_game(rng=ReplayRNG(setup_events), **setup)
     for action, events in steps:
         rng = ReplayRNG(events)
-        state, _ = apply(state, action, rng)
+        state, _ = game.apply(state, action, rng)
         if rng.remaining:
             raise ReplayError("an action logged more chance outcomes than it used")
     return state

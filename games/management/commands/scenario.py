@@ -7,6 +7,10 @@ expect to be refused; 3 the file is not a valid scenario.
 ``manage.py scenario load FILE.json``: create the players and a real game in the file's position
 (after its actions with ``--apply-actions``) and print the game id and a play token per player,
 so the position can be played on over HTTP.
+
+A file's ``game`` key names the game (``uno_all_wild`` when absent). Uno All Wild's files are run
+by its own runner (exact positions, card tokens: games/engine/scenario.py); any other registered
+game's by the runner over the game interface (games/engine/game_scenario.py).
 """
 
 from __future__ import annotations
@@ -18,7 +22,28 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from games.engine import game_scenario, registry
 from games.engine.scenario import ScenarioError, build_position, run_scenario
+
+# Games with a scenario runner of their own (positions set card by card); the others are dealt.
+DETAILED = {registry.DEFAULT_KIND}
+
+
+def _split(data: Any) -> tuple[str, Any]:
+    """The file's game kind, and the file as its runner reads it."""
+    if not isinstance(data, dict):
+        return registry.DEFAULT_KIND, data
+    kind = data.get("game", registry.DEFAULT_KIND)
+    if kind in DETAILED:
+        return kind, {k: v for k, v in data.items() if k != "game"}
+    return kind, data
+
+
+def run_any(data: Any) -> Any:
+    """Run a scenario of any registered game (``ok``, ``failures``, ``unexpected_error``,
+    ``state``, ``names``, ``to_dict()``)."""
+    kind, body = _split(data)
+    return run_scenario(body) if kind in DETAILED else game_scenario.run(body)
 
 
 class Command(BaseCommand):
@@ -53,7 +78,7 @@ class Command(BaseCommand):
     def _run(self, path: Path, *, quiet: bool) -> int:
         try:
             data = json.loads(path.read_text())
-            result = run_scenario(data)
+            result = run_any(data)
         except (OSError, ValueError, ScenarioError) as exc:
             self.stderr.write(f"{path}: invalid scenario: {exc}")
             return 3
@@ -76,20 +101,29 @@ class Command(BaseCommand):
 
         try:
             data = json.loads(path.read_text())
+            kind, body = _split(data)
             if options["apply_actions"]:
-                result = run_scenario(data)
+                result = run_any(data)
                 if result.unexpected_error is not None:
                     err = result.unexpected_error
                     self.stderr.write(f"{path}: refused: {err.code}: {err.message}")
                     return 2
                 state, names = result.state, result.names
+            elif kind in DETAILED:
+                state, names, _ = build_position(body)
             else:
-                state, names, _ = build_position(data)
+                _, state, names, _ = game_scenario.setup(body)
         except (OSError, ValueError, ScenarioError) as exc:
             self.stderr.write(f"{path}: invalid scenario: {exc}")
             return 3
         game, players = load_position(
-            state=state, names=names, turn_seconds=options["turn_seconds"]
+            state=state,
+            names=names,
+            kind=kind,
+            preset=body.get("preset"),
+            options=body.get("options"),
+            target_score=body.get("target_score"),
+            turn_seconds=options["turn_seconds"],
         )
         out = {
             "game_id": str(game.id),

@@ -3,6 +3,10 @@
     python manage.py simulate --games 2000 --players 2 --bots heuristic,random
     python manage.py simulate --games 1000 --players 2 --bots expert,heuristic --playouts 16
     python manage.py simulate --games 2000 --players 2 --ablation
+    python manage.py simulate --game uno_all_wild --games 200
+
+``--game`` names any registered game; bots play only the games in ``services.BOT_KINDS`` (Uno
+All Wild today), and any other is refused with a clear error.
 
 Bots decide through ``games.bots.decide`` exactly as the Celery task does; no database is used.
 Seats rotate (the bot list goes round the table, one seat further each game), and the games of
@@ -22,7 +26,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.bots import DEFAULT_BUDGET_MS, arena, is_level
 from games.bots.heuristic import Rules
-from games.engine.cards import PRESETS
+from games.engine import EngineError, registry
+from games.services import BOT_KINDS
 
 
 def _slice(kwargs: dict[str, Any]) -> arena.ArenaResult:
@@ -41,7 +46,14 @@ class Command(BaseCommand):
             help="Comma-separated levels, repeated round the table: random, heuristic, expert, "
             "nodraw (random that never draws), heuristic-<rule> (the heuristic without a rule).",
         )
-        parser.add_argument("--preset", default="standard", choices=sorted(PRESETS))
+        parser.add_argument(
+            "--game",
+            default=registry.DEFAULT_KIND,
+            help=f"The game to play: a registered kind ({registry.DEFAULT_KIND} by default).",
+        )
+        parser.add_argument(
+            "--preset", default=None, help="One of the game's presets (its default if absent)."
+        )
         parser.add_argument(
             "--target-score", type=int, default=0, help="Points per match (0: one round)."
         )
@@ -69,6 +81,20 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            game = registry.get_game(options["game"])
+        except EngineError:
+            raise CommandError(
+                f"unknown game {options['game']!r}: one of {', '.join(registry.kinds())}"
+            ) from None
+        if game.kind not in BOT_KINDS:
+            raise CommandError(
+                f"no bots play {game.name} ({game.kind}) yet: simulate plays "
+                f"{', '.join(sorted(BOT_KINDS))}"
+            )
+        options["preset"] = options["preset"] or game.default_preset
+        if options["preset"] not in game.presets:
+            raise CommandError(f"--preset is one of {', '.join(game.presets)}")
         if not 2 <= options["players"] <= 10:
             raise CommandError("--players is 2 to 10")
         if options["games"] < 1 or options["jobs"] < 1:

@@ -1,0 +1,179 @@
+"""Scenario files for any registered game, through the game interface only.
+
+Uno All Wild's scenario files (``scenario.py``, docs/scenarios.md) set up exact positions with
+card tokens; a game without such a runner of its own is played here from a seeded deal:
+
+```json
+{"game": "toy", "name": "...", "rule": "...", "players": 2, "seed": 3,
+ "preset": "plain", "options": {}, "target_score": 0,
+ "actions": [{"seat": 0, "type": "draw"},
+             {"seat": "seat1", "type": "fly", "error": "invalid_action"}],
+ "expect": {"to_move": "seat0", "round_over": false, "match_over": false, "scores": {"seat0": 0},
+            "winner": null, "legal": {"seat0": [{"type": "draw"}]}}}
+```
+
+``players`` (or ``names``) names the seats (``seat0``, ``seat1``... by default); an action's or
+an expectation's seat is a name or a number. ``legal`` lists a seat's legal actions without
+their ``seat``. A round that ends is followed by the next deal, as in the service.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import EngineError
+from .interface import Event, Game
+from .registry import get_game
+
+TOP_LEVEL_KEYS = {
+    "game",
+    "name",
+    "rule",
+    "source",
+    "notes",
+    "players",
+    "names",
+    "seed",
+    "preset",
+    "options",
+    "target_score",
+    "actions",
+    "expect",
+}
+EXPECT_KEYS = {"to_move", "round_over", "match_over", "scores", "winner", "legal"}
+
+
+class GameScenarioError(ValueError):
+    """The file is not a valid scenario."""
+
+
+@dataclass
+class GameScenarioResult:
+    game: Game[Any, Any]
+    name: str
+    state: Any
+    names: list[str]
+    events: list[Event] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    unexpected_error: EngineError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and self.unexpected_error is None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "game": self.game.kind, "ok": self.ok}
+        if self.unexpected_error is not None:
+            out["error"] = {
+                "code": self.unexpected_error.code,
+                "message": self.unexpected_error.message,
+            }
+        out["failures"] = self.failures
+        out["state"] = self.game.moderator_view(self.state)
+        out["events"] = self.events
+        return out
+
+
+def _seat(value: Any, names: list[str]) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
+        return value
+    if isinstance(value, str) and value in names:
+        return names.index(value)
+    raise GameScenarioError(f"no seat {value!r}")
+
+
+def setup(data: dict[str, Any]) -> tuple[Game[Any, Any], Any, list[str], list[Event]]:
+    """The scenario's game, its first deal (seeded by ``seed``), its seat names and the deal's
+    events."""
+    if not isinstance(data, dict):
+        raise GameScenarioError("a scenario is a JSON object")
+    unknown = set(data) - TOP_LEVEL_KEYS
+    if unknown:
+        raise GameScenarioError(f"unknown keys in the scenario: {', '.join(sorted(unknown))}")
+    try:
+        game = get_game(data.get("game"))
+    except EngineError as exc:
+        raise GameScenarioError(exc.message) from exc
+    names = data.get("names") or [f"seat{i}" for i in range(data.get("players", 2))]
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise GameScenarioError("names lists the seats' names")
+    try:
+        state, events = game.new_game(
+            players=len(names),
+            rng=random.Random(data.get("seed", 0)),
+            preset=data.get("preset"),
+            options=game.validate_options(data.get("options", {})),
+            target_score=data.get("target_score"),
+        )
+    except EngineError as exc:
+        raise GameScenarioError(exc.message) from exc
+    return game, state, list(names), events
+
+
+def run(data: dict[str, Any]) -> GameScenarioResult:
+    """Apply the scenario's actions and check its ``expect`` block."""
+    game, state, names, events = setup(data)
+    for key in ("rule", "actions", "expect"):
+        if key not in data:
+            raise GameScenarioError(f"a scenario needs {key!r}")
+    rng = random.Random(data.get("seed", 0) + 1)
+    result = GameScenarioResult(game, data.get("name", ""), state, names, list(events))
+    for number, step in enumerate(data["actions"], 1):
+        if not isinstance(step, dict):
+            raise GameScenarioError(f"action {number} is not an object")
+        wanted = step.get("error")
+        raw = {k: v for k, v in step.items() if k != "error"}
+        if "seat" in raw:
+            raw["seat"] = _seat(raw["seat"], names)
+        try:
+            state, new_events = game.apply(state, game.action_from_dict(raw), rng)
+            if game.is_round_over(state):
+                state, more = game.apply(state, game.next_round_action(), rng)
+                new_events = new_events + more
+        except EngineError as exc:
+            if wanted == exc.code:
+                result.events.append({"type": "refused", "action": number, "code": exc.code})
+                continue
+            if wanted is None:
+                result.unexpected_error = exc
+                result.failures.append(f"action {number} was refused: {exc.code}: {exc.message}")
+            else:
+                result.failures.append(f"action {number}: expected error {wanted}, got {exc.code}")
+            break
+        result.state = state
+        result.events.extend(new_events)
+        if wanted is not None:
+            result.failures.append(f"action {number}: expected error {wanted}, but it applied")
+    if result.unexpected_error is None:
+        result.failures.extend(_check(game, result.state, names, data["expect"]))
+    return result
+
+
+def _check(game: Game[Any, Any], state: Any, names: list[str], expect: Any) -> list[str]:
+    if not isinstance(expect, dict) or set(expect) - EXPECT_KEYS:
+        raise GameScenarioError(f"expect is an object of {', '.join(sorted(EXPECT_KEYS))}")
+    failures: list[str] = []
+
+    def differ(what: str, wanted: Any, got: Any) -> None:
+        if wanted != got:
+            failures.append(f"{what}: expected {wanted!r}, got {got!r}")
+
+    if "to_move" in expect:
+        wanted = expect["to_move"]
+        differ("to_move", None if wanted is None else _seat(wanted, names), game.to_move(state))
+    if "round_over" in expect:
+        differ("round_over", expect["round_over"], game.is_round_over(state))
+    if "match_over" in expect:
+        differ("match_over", expect["match_over"], game.is_match_over(state))
+    if "winner" in expect:
+        wanted = expect["winner"]
+        differ("winner", None if wanted is None else _seat(wanted, names), game.match_winner(state))
+    scores = game.scores(state)
+    for seat, score in expect.get("scores", {}).items():
+        differ(f"scores.{seat}", score, scores[_seat(seat, names)])
+    for seat, listed in expect.get("legal", {}).items():
+        got = [game.action_to_dict(a) for a in game.legal_actions(state, _seat(seat, names))]
+        differ(f"legal.{seat}", listed, [{k: v for k, v in a.items() if k != "seat"} for a in got])
+    return failures
