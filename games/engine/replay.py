@@ -1,4 +1,6 @@
-"""Replay a stored game from its log with no RNG: chance outcomes come from the chance events."""
+"""Replay a stored game from its log with no RNG: chance outcomes come from the chance events.
+
+Game-neutral: the game comes from the registry."""
 
 from __future__ import annotations
 
@@ -6,9 +8,8 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .actions import Action
-from .allwild import Event, apply, new_game
-from .state import State
+from .interface import Event
+from .registry import get_game
 
 
 class ReplayError(Exception):
@@ -47,14 +48,19 @@ class ReplayRNG:
 
 
 def replay(
-    setup: dict[str, Any], steps: Iterable[tuple[Action, list[Event]]], setup_events: list[Event]
-) -> State:
-    """Rebuild a game's state from its setup, the events of its creation, and each action applied
-    with the events it produced."""
-    state, _ = new_game(rng=ReplayRNG(setup_events), **setup)
+    setup: dict[str, Any],
+    steps: Iterable[tuple[Any, list[Event]]],
+    setup_events: list[Event],
+    kind: str | None = None,
+) -> Any:
+    """Rebuild a game's state from its setup (``new_game``'s keyword arguments), the events of its
+    creation, and each action applied with the events it produced. ``kind`` names the game in the
+    registry (the default game for None)."""
+    game = get_game(kind)
+    state, _ = game.new_game(rng=ReplayRNG(setup_events), **setup)
     for action, events in steps:
         rng = ReplayRNG(events)
-        state, _ = apply(state, action, rng)
+        state, _ = game.apply(state, action, rng)
         if rng.remaining:
             raise ReplayError("an action logged more chance outcomes than it used")
     return state
