@@ -493,34 +493,41 @@ def check_expect(
             ):
                 differ(key, want, got)
         elif key == "events":
-            # Each listed event must occur, in this order, as a partial match.
-            position = 0
-            for wanted in want:
-                wanted = _event_pattern(wanted, names)
-                while position < len(events) and not _matches(wanted, events[position]):
-                    position += 1
-                if position == len(events):
-                    failures.append(f"events: no {wanted!r} (in order) among the events")
-                    break
-                position += 1
+            failures += _missing_events(want, events, names)
         elif key == "no_events":
             for unwanted in want:
                 if any(_matches(_event_pattern(unwanted, names), e) for e in events):
                     failures.append(f"no_events: {unwanted!r} happened")
         elif key == "legal_actions":
             for i, wanted_list in _by_seat(want, names).items():
-                got_list = sorted(
-                    (repr(sorted(a.to_dict().items())) for a in game.legal_actions(state, i)),
-                )
-                want_list = sorted(
-                    repr(sorted(_listed({**w, "seat": i}, state, names).items()))
-                    for w in wanted_list
-                )
+                got_list, want_list = _listings(game, state, i, wanted_list, names)
                 if got_list != want_list:
                     differ(f"legal_actions[{names[i]}]", want_list, got_list)
         else:
             raise ScenarioError(f"unknown expectation {key!r}")
     return failures
+
+
+def _missing_events(want: list[Any], events: list[Event], names: list[str]) -> list[str]:
+    """Each listed event must occur, in this order, as a partial match."""
+    position = 0
+    for wanted in want:
+        wanted = _event_pattern(wanted, names)
+        while position < len(events) and not _matches(wanted, events[position]):
+            position += 1
+        if position == len(events):
+            return [f"events: no {wanted!r} (in order) among the events"]
+        position += 1
+    return []
+
+
+def _listings(
+    game: Game[Any, Any], state: State, seat: int, wanted: list[Any], names: list[str]
+) -> tuple[list[str], list[str]]:
+    """The seat's legal actions and the expected ones, in one comparable form."""
+    got = sorted(repr(sorted(a.to_dict().items())) for a in game.legal_actions(state, seat))
+    want = sorted(repr(sorted(_listed({**w, "seat": seat}, state, names).items())) for w in wanted)
+    return got, want
 
 
 __all__ = [

@@ -8,6 +8,8 @@ cannot be caught until it resolves.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from .. import errors as E
 from ..errors import EngineError
 from ..interface import RNG, Event
@@ -15,6 +17,8 @@ from .actions import Action
 from .piles import draw
 from .state import State
 from .turns import require_player, seat_of
+
+_EXPOSED = attrgetter("exposed")
 
 
 def say_uno(s: State, seat: int, ev: list[Event]) -> None:
@@ -28,6 +32,8 @@ def say_uno(s: State, seat: int, ev: list[Event]) -> None:
 
 def catchable_seats(s: State) -> list[int]:
     """Seats any other player may catch now: one card, no UNO, window open, no open choice."""
+    if not any(map(_EXPOSED, s.seats)):  # the usual case: no window open
+        return []
     chooser = s.pending["seat"] if s.pending else None
     return [
         i

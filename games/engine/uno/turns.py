@@ -11,7 +11,7 @@ from .. import errors as E
 from ..errors import EngineError
 from ..interface import Event
 from .actions import Action
-from .state import CHOOSE, CLOCKWISE, MATCH_OVER, PLAY, ROUND_OVER, State
+from .state import CHOOSE, CLOCKWISE, DRAWN, MATCH_OVER, PLAY, ROUND_OVER, STACK, State
 
 
 def direction_name(direction: int) -> str:
@@ -23,10 +23,12 @@ def next_active(s: State, seat: int, direction: int) -> int:
     seats = s.seats
     n = len(seats)
     i = (seat + direction) % n
-    for _ in range(n - 1):
+    if seats[i].active:  # nearly always: no loop to set up
+        return i
+    for _ in range(n - 2):
+        i = (i + direction) % n
         if seats[i].active:
             return i
-        i = (i + direction) % n
     return seat  # pragma: no cover - a round always has two active seats
 
 
@@ -107,8 +109,14 @@ def require_player(s: State, seat: int) -> None:
         raise EngineError(E.NOT_IN_ROUND, "you have left this game")
 
 
+_TURN_PHASES = (PLAY, DRAWN, STACK)
+
+
 def turn_seat(s: State, action: Action) -> int:
     """The seat taking a turn action: in the round, its turn, no target left to choose."""
+    seat = action.seat
+    if seat == s.current and s.phase in _TURN_PHASES and s.seats[seat].active:
+        return seat  # the usual case, accepted at once (each check below would pass)
     seat = seat_of(s, action)
     require_player(s, seat)
     if seat != s.current:

@@ -7,6 +7,7 @@ returned share them, built once per table size (``SeatActions``) instead of ever
 from __future__ import annotations
 
 from itertools import chain
+from operator import attrgetter
 
 from ..actions import (
     CATCH,
@@ -22,7 +23,8 @@ from ..actions import (
 )
 from ..calls import catchable_seats
 from ..cards import TYPE_OF, card_type
-from ..state import CHOOSE, DRAWN, MATCH_OVER, ROUND_OVER, STACK, Seat, State
+from ..state import DRAWN, MATCH_OVER, ROUND_OVER, STACK, Seat, State
+from ..state import PLAY as PLAY_PHASE
 from .cards import PRESETS
 from .house_rules.double_down import pair_actions
 from .house_rules.mercy import mercy_actions
@@ -31,6 +33,7 @@ from .targets import protection_applies, targets
 from .turn import draw_refusal
 
 _OVER = (ROUND_OVER, MATCH_OVER)
+_ACTIVE = attrgetter("active")
 
 
 class SeatActions:
@@ -66,22 +69,24 @@ class SeatActions:
 _TABLES: dict[int, list[SeatActions]] = {}
 
 
-def seat_actions(n: int, seat: int) -> SeatActions:
+def seat_actions(n: int) -> list[SeatActions]:
+    """The tables of seats 0 to n - 1 at a table of ``n`` seats."""
     tables = _TABLES.get(n)
     if tables is None:
         tables = _TABLES[n] = [SeatActions(n, i) for i in range(n)]
-    return tables[seat]
+    return tables
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
     """Every action ``seat`` may take now. A ``uno`` flag may be added to any listed play."""
     s = state
-    if s.phase in _OVER or not 0 <= seat < len(s.seats) or not s.seats[seat].active:
+    seats = s.seats
+    if s.phase in _OVER or not 0 <= seat < len(seats) or not seats[seat].active:
         return []
-    table = seat_actions(len(s.seats), seat)
-    out = _turn_actions(s, seat, table) if seat == s.current else []
-    me = s.seats[seat]
-    if len(me.hand) == 1 and not me.uno:
+    table = seat_actions(len(seats))[seat]
+    hand = seats[seat].hand
+    out = _turn_actions(s, seat, hand, table) if seat == s.current else []
+    if len(hand) == 1 and not seats[seat].uno:
         out.append(table.uno)
     for other in catchable_seats(s):
         if other != seat:
@@ -91,13 +96,18 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     return out
 
 
-def _turn_actions(s: State, seat: int, table: SeatActions) -> list[Action]:
+def _turn_actions(s: State, seat: int, hand: list[str], table: SeatActions) -> list[Action]:
     phase = s.phase
-    hand = s.seats[seat].hand
     blind = s.house and bool(s.options.get("blind_play"))
     pairs = s.house and bool(s.options.get("double_down")) and not blind
     out: list[Action]
-    if phase == STACK:
+    if phase == PLAY_PHASE:
+        out = [table.top] if blind else _plays(s, seat, hand, table)
+        if pairs:
+            out += pair_actions(s, seat, hand, None)
+        if draw_refusal(s, seat) is None:
+            out.append(table.draw)
+    elif phase == STACK:
         kinds = stackable_types(s)
         if blind:
             out = [table.top]  # stacks if the revealed card can
@@ -114,7 +124,7 @@ def _turn_actions(s: State, seat: int, table: SeatActions) -> list[Action]:
         else:
             out = [table.play_drawn[t] for t in targets(s, seat, card_type(drawn), len(hand) == 1)]
         out.append(table.pass_)
-    elif phase == CHOOSE:
+    else:  # phase choose
         pending = s.pending
         if not pending or pending["seat"] != seat:
             return []
@@ -122,18 +132,16 @@ def _turn_actions(s: State, seat: int, table: SeatActions) -> list[Action]:
             Action(CHOOSE_TARGET, seat, target=t)
             for t in targets(s, seat, pending["effect"], False)
         ]
-    else:
-        out = [table.top] if blind else _plays(s, seat, hand, table)
-        if pairs:
-            out += pair_actions(s, seat, hand, None)
-        if draw_refusal(s, seat) is None:
-            out.append(table.draw)
     return out
 
 
 def _plays(s: State, seat: int, hand: list[str], table: SeatActions) -> list[Action]:
     """The play actions of ``hand``: prebuilt in the usual position, else card by card."""
-    if len(hand) > 1 and all(o.active for o in s.seats) and not protection_applies(s, seat):
+    if (
+        len(hand) > 1
+        and all(map(_ACTIVE, s.seats))
+        and not (s.options.get("force_swap_protection") and protection_applies(s, seat))
+    ):
         try:
             if table.single is not None:
                 return list(map(table.single.__getitem__, hand))

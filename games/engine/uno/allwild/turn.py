@@ -18,7 +18,7 @@ from ..piles import can_draw, draw
 from ..scoring import end_round
 from ..state import CHOOSE, DRAWN, PLAY, STACK, State, copy_state
 from ..turns import advance, next_active, require_player, seat_of, turn_seat
-from .cards import PRESETS, WILD
+from .cards import PRESETS, TARGETED, WILD
 from .effects import EFFECTS
 from .house_rules import stacking
 from .targets import check_target, targets
@@ -30,7 +30,8 @@ def play_card(
     """``seat`` plays ``card`` (checked to be in its hand) at ``target``; the new state."""
     kind = card_type(card)
     going_out = len(state.seats[seat].hand) == 1
-    check_target(state, seat, kind, target, going_out)
+    if target is not None or kind in TARGETED:  # a card that takes none needs none
+        check_target(state, seat, kind, target, going_out)
     s = put_on_table(state, seat, (card,), ev)
     event: Event = {"type": "play", "seat": seat, "card": card, "card_type": kind}
     if target is not None:
@@ -94,7 +95,8 @@ def refuse_after_draw(state: State) -> None:
 
 def do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     seat = turn_seat(state, a)
-    refuse_after_draw(state)
+    if state.phase == DRAWN:
+        refuse_after_draw(state)
     card = a.card
     if state.house:
         if state.options.get("blind_play"):
