@@ -25,7 +25,9 @@ What is timed
 
 Each repeat replays the same seeded rounds (``random.Random(seed)`` for ours, the env seed plus
 ``numpy.random.seed`` for RLCard), so repeats do identical work and the median of them only
-filters timing noise. A warm-up precedes every configuration.
+filters timing noise. Every configuration is warmed up first; then each repeat times every
+configuration in turn, RLCard's included, so a machine whose load changes (a shared one) slows
+both sides of a ratio alike.
 
 The two games differ (All Wild has no colours or numbers, every card is playable, and drawing
 is a separate ``draw`` then ``play_drawn``/``pass``), so rounds differ in length: the table shows
@@ -165,26 +167,35 @@ def run_rlcard(rounds: int, seed: int) -> tuple[float, int]:
 # Measuring
 
 
-def measure(
-    engine: str,
-    players: int,
-    preset: str,
-    run: Callable[[int, int], tuple[float, int]],
-    rounds: int,
-    repeats: int,
-    seed: int,
-) -> Result:
-    """Warm up, then time ``repeats`` identical runs and keep the median time."""
-    run(max(10, rounds // 10), seed + 1)
-    times: list[float] = []
-    counts: set[int] = set()
+@dataclass(frozen=True, slots=True)
+class Config:
+    engine: str
+    players: int
+    preset: str
+    run: Callable[[int, int], tuple[float, int]]
+    rounds: int
+
+
+def measure(configs: Sequence[Config], repeats: int, seed: int) -> list[Result]:
+    """Warm up every configuration, then time ``repeats`` rounds of all of them in turn (RLCard's
+    and ours side by side, so a change in the machine's load hits both alike) and keep each
+    one's median time."""
+    for c in configs:
+        c.run(max(10, c.rounds // 10), seed + 1)
+    times: list[list[float]] = [[] for _ in configs]
+    counts: list[set[int]] = [set() for _ in configs]
     for _ in range(repeats):
-        seconds, taken = run(rounds, seed)
-        times.append(seconds)
-        counts.add(taken)
-    if len(counts) != 1:  # the same seed must replay the same rounds
-        raise RuntimeError(f"{engine} {players}p {preset}: repeats differ in actions {counts}")
-    return Result(engine, players, preset, rounds, statistics.median(times), counts.pop())
+        for i, c in enumerate(configs):
+            seconds, taken = c.run(c.rounds, seed)
+            times[i].append(seconds)
+            counts[i].add(taken)
+    results = []
+    for c, c_times, c_counts in zip(configs, times, counts, strict=True):
+        if len(c_counts) != 1:  # the same seed must replay the same rounds
+            raise RuntimeError(f"{c.engine} {c.players}p {c.preset}: repeats differ {c_counts}")
+        median = statistics.median(c_times)
+        results.append(Result(c.engine, c.players, c.preset, c.rounds, median, c_counts.pop()))
+    return results
 
 
 def cpu_model() -> str:
@@ -282,27 +293,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"- rounds per configuration: {args.rounds}, median of {args.repeats}, seed {args.seed}")
     print()
 
-    results: list[Result] = []
-    rl: Result | None = None
+    configs: list[Config] = []
     if not args.no_rlcard:
-        rl = measure("rlcard", 2, "uno", run_rlcard, args.rounds, args.repeats, args.seed)
-        results.append(rl)
+        configs.append(Config("rlcard", 2, "uno", run_rlcard, args.rounds))
     for players in PLAYER_COUNTS:
         for preset in args.presets:
-            run = partial(run_ours, players, preset)
-            results.append(
-                measure("ours", players, preset, run, args.rounds, args.repeats, args.seed)
+            configs.append(
+                Config("ours", players, preset, partial(run_ours, players, preset), args.rounds)
             )
-    house = measure(
-        "ours, every house rule",
-        2,
-        "standard",
-        partial(run_ours, 2, "standard", options=ALL_HOUSE_RULES),
-        max(10, args.rounds // 10),  # rounds of up to ROUND_CAP decisions: a tenth as many
-        args.repeats,
-        args.seed,
+    # Rounds of up to ROUND_CAP decisions: a tenth as many.
+    every_rule = partial(run_ours, 2, "standard", options=ALL_HOUSE_RULES)
+    configs.append(
+        Config("ours, every house rule", 2, "standard", every_rule, max(10, args.rounds // 10))
     )
-    results.append(house)
+    results = measure(configs, args.repeats, args.seed)
+    rl = None if args.no_rlcard else results[0]
     print(table(results))
 
     failed = False
