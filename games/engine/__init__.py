@@ -1,15 +1,19 @@
-"""The pure rules engine: no Django, no I/O. Public interface of every game module:
+"""The pure rules engine: no Django, no I/O.
 
-``new_game`` -> (state, events); ``legal_actions(state, seat)``; ``apply(state, action, rng)`` ->
-(state, events); ``view(state, seat)``; ``moderator_view(state)``; ``replay``.
+A game implements ``interface.Game`` and is found by its kind in ``registry``; the Uno family
+shares ``uno/`` and Uno All Wild is ``uno/allwild/``. The names below are All Wild's functions,
+the engine's API before the registry: ``new_game`` -> (state, events); ``legal_actions(state,
+seat)``; ``apply(state, action, rng)`` -> (state, events); ``view(state, seat)``;
+``moderator_view(state)``; ``replay``.
 """
 
-from .actions import Action
-from .allwild import apply, legal_actions, new_game, validate_options
 from .errors import EngineError
 from .replay import ReplayError, ReplayRNG, replay
-from .state import Seat, State
-from .view import moderator_view, view, visible_event, visible_events
+from .uno.actions import Action
+from .uno.allwild.legal import legal_actions
+from .uno.allwild.rules import apply, new_game, validate_options
+from .uno.allwild.view import moderator_view, view, visible_event, visible_events
+from .uno.state import Seat, State
 
 __all__ = [
     "Action",

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .allwild_game import ALL_WILD
 from .errors import INVALID_SETUP, EngineError
 from .interface import Game
+from .uno.allwild.game import ALL_WILD
 
 DEFAULT_KIND = ALL_WILD.kind
 

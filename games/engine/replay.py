@@ -1,4 +1,6 @@
-"""Replay a stored game from its log with no RNG: chance outcomes come from the chance events."""
+"""Replay a stored game from its log with no RNG: chance outcomes come from the chance events.
+
+Game-neutral: the game comes from the registry."""
 
 from __future__ import annotations
 
@@ -6,8 +8,8 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .allwild_game import ALL_WILD
-from .interface import Event, Game
+from .interface import Event
+from .registry import get_game
 
 
 class ReplayError(Exception):
@@ -49,10 +51,12 @@ def replay(
     setup: dict[str, Any],
     steps: Iterable[tuple[Any, list[Event]]],
     setup_events: list[Event],
-    game: Game[Any, Any] = ALL_WILD,
+    kind: str | None = None,
 ) -> Any:
-    """Rebuild the state of a ``game`` (All Wild unless given) from its setup, the events of its
-    creation, and each of its actions applied with the events it produced."""
+    """Rebuild a game's state from its setup (``new_game``'s keyword arguments), the events of its
+    creation, and each action applied with the events it produced. ``kind`` names the game in the
+    registry (the default game for None)."""
+    game = get_game(kind)
     state, _ = game.new_game(rng=ReplayRNG(setup_events), **setup)
     for action, events in steps:
         rng = ReplayRNG(events)

@@ -1,7 +1,9 @@
 """Scenarios as data: a position, actions to apply, and what must be true afterwards.
 
 The format is documented in docs/scenarios.md. This module is pure (no Django) so that
-``manage.py scenario run`` and the test suite use exactly the same code.
+``manage.py scenario run`` and the test suite use exactly the same code. A scenario names its game
+(``game``, default ``uno_all_wild``), found in the registry; its actions go through that game's
+interface. A ``position`` is written in the Uno family's terms (seats with hands, two piles).
 """
 
 from __future__ import annotations
@@ -12,15 +14,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action
-from .allwild import Event, apply, legal_actions, new_game, validate_options
-from .cards import CARD_TYPES, PRESETS, card_type
 from .errors import EngineError
+from .interface import Event, Game
+from .registry import DEFAULT_KIND, get_game
 from .replay import ReplayError, ReplayRNG
-from .state import CLOCKWISE, COUNTERCLOCKWISE, PHASES, PLAY, Seat, State
-from .view import moderator_view
+from .uno.actions import Action
+from .uno.allwild.cards import CARD_TYPES, PRESETS, card_type
+from .uno.state import CLOCKWISE, COUNTERCLOCKWISE, PHASES, PLAY, Seat, State
 
 TOP_LEVEL_KEYS = {
+    "game",
     "name",
     "rule",
     "source",
@@ -78,7 +81,7 @@ class ScenarioResult:
                 "message": self.unexpected_error.message,
             }
         out["failures"] = self.failures
-        out["state"] = moderator_view(self.state)
+        out["state"] = get_game(self.state.game).moderator_view(self.state)
         out["events"] = self.events
         return out
 
@@ -131,25 +134,40 @@ def _check_keys(data: dict[str, Any], allowed: set[str], where: str) -> None:
         raise ScenarioError(f"unknown keys in {where}: {', '.join(sorted(unknown))}")
 
 
+def scenario_game(data: dict[str, Any]) -> Game[Any, Any]:
+    """The game a scenario plays (its ``game`` key, default ``uno_all_wild``), from the registry."""
+    kind = data.get("game", DEFAULT_KIND)
+    try:
+        game = get_game(kind)
+    except EngineError as exc:
+        raise ScenarioError(exc.message) from exc
+    if kind != DEFAULT_KIND:
+        # Positions and expectations are written in All Wild's cards and state; another game
+        # brings its own position builder with it.
+        raise ScenarioError(f"scenarios of {kind!r} are not supported by this runner yet")
+    return game
+
+
 def build_position(data: dict[str, Any]) -> tuple[State, list[str], list[Event]]:
     """The scenario's starting state, its seat names, and any events of a deal."""
-    preset = data.get("preset", "standard")
+    game = scenario_game(data)
+    preset = data.get("preset", game.default_preset)
     if preset not in PRESETS:
         raise ScenarioError(f"unknown preset {preset!r}")
     try:
-        options = validate_options(data.get("options", {}))
+        options = game.validate_options(data.get("options", {}))
     except EngineError as exc:
         raise ScenarioError(exc.message) from exc
-    target = data.get("target_score", 500)
+    target = data.get("target_score", game.default_target)
     if ("position" in data) == ("deal" in data):
         raise ScenarioError("a scenario has exactly one of 'position' and 'deal'")
     if "deal" in data:
-        return _from_deal(data["deal"], preset, options, target)
+        return _from_deal(game, data["deal"], preset, options, target)
     return _from_position(data["position"], preset, options, target)
 
 
 def _from_deal(
-    deal: dict[str, Any], preset: str, options: dict[str, bool], target: int
+    game: Game[Any, Any], deal: dict[str, Any], preset: str, options: dict[str, bool], target: int
 ) -> tuple[State, list[str], list[Event]]:
     """A real deal (new_game) with the dealer and the deck order fixed by the file."""
     _check_keys(deal, DEAL_KEYS, "deal")
@@ -168,7 +186,7 @@ def _from_deal(
         {"type": "chance", "kind": "shuffle", "order": order},
     ]
     try:
-        state, events = new_game(
+        state, events = game.new_game(
             players=players,
             rng=ReplayRNG(scripted),
             preset=preset,
@@ -329,6 +347,7 @@ def run_scenario(data: dict[str, Any]) -> ScenarioResult:
     for key in ("rule", "expect", "actions"):
         if key not in data:
             raise ScenarioError(f"a scenario needs {key!r}")
+    game = scenario_game(data)
     state, names, events = build_position(data)
     total = Counter(c for s in state.seats for c in s.hand) + Counter(
         state.draw_pile + state.discard_pile
@@ -343,7 +362,7 @@ def run_scenario(data: dict[str, Any]) -> ScenarioResult:
         wanted = step.get("error")
         try:
             action = _action(step, state, names)
-            state, new_events = apply(state, action, rng)
+            state, new_events = game.apply(state, action, rng)
         except EngineError as exc:
             if wanted == exc.code:
                 result.events.append({"type": "refused", "action": number, "code": exc.code})
@@ -361,7 +380,7 @@ def run_scenario(data: dict[str, Any]) -> ScenarioResult:
             break
     result.state = state
     if not result.failures:
-        result.failures = check_expect(data["expect"], state, result.events, names)
+        result.failures = check_expect(data["expect"], state, result.events, names, game)
     return result
 
 
@@ -398,11 +417,16 @@ def _matches(expected: Any, actual: Any) -> bool:
 
 
 def check_expect(
-    expect: dict[str, Any], state: State, events: list[Event], names: list[str]
+    expect: dict[str, Any],
+    state: State,
+    events: list[Event],
+    names: list[str],
+    game: Game[Any, Any] | None = None,
 ) -> list[str]:
     """Every difference between ``expect`` and the outcome, in words."""
     if not isinstance(expect, dict) or not expect:
         raise ScenarioError("expect must be a non-empty object")
+    game = game or get_game(state.game)
     failures: list[str] = []
 
     def differ(what: str, want: Any, got: Any) -> None:
@@ -469,34 +493,41 @@ def check_expect(
             ):
                 differ(key, want, got)
         elif key == "events":
-            # Each listed event must occur, in this order, as a partial match.
-            position = 0
-            for wanted in want:
-                wanted = _event_pattern(wanted, names)
-                while position < len(events) and not _matches(wanted, events[position]):
-                    position += 1
-                if position == len(events):
-                    failures.append(f"events: no {wanted!r} (in order) among the events")
-                    break
-                position += 1
+            failures += _missing_events(want, events, names)
         elif key == "no_events":
             for unwanted in want:
                 if any(_matches(_event_pattern(unwanted, names), e) for e in events):
                     failures.append(f"no_events: {unwanted!r} happened")
         elif key == "legal_actions":
             for i, wanted_list in _by_seat(want, names).items():
-                got_list = sorted(
-                    (repr(sorted(a.to_dict().items())) for a in legal_actions(state, i)),
-                )
-                want_list = sorted(
-                    repr(sorted(_listed({**w, "seat": i}, state, names).items()))
-                    for w in wanted_list
-                )
+                got_list, want_list = _listings(game, state, i, wanted_list, names)
                 if got_list != want_list:
                     differ(f"legal_actions[{names[i]}]", want_list, got_list)
         else:
             raise ScenarioError(f"unknown expectation {key!r}")
     return failures
+
+
+def _missing_events(want: list[Any], events: list[Event], names: list[str]) -> list[str]:
+    """Each listed event must occur, in this order, as a partial match."""
+    position = 0
+    for wanted in want:
+        wanted = _event_pattern(wanted, names)
+        while position < len(events) and not _matches(wanted, events[position]):
+            position += 1
+        if position == len(events):
+            return [f"events: no {wanted!r} (in order) among the events"]
+        position += 1
+    return []
+
+
+def _listings(
+    game: Game[Any, Any], state: State, seat: int, wanted: list[Any], names: list[str]
+) -> tuple[list[str], list[str]]:
+    """The seat's legal actions and the expected ones, in one comparable form."""
+    got = sorted(repr(sorted(a.to_dict().items())) for a in game.legal_actions(state, seat))
+    want = sorted(repr(sorted(_listed({**w, "seat": seat}, state, names).items())) for w in wanted)
+    return got, want
 
 
 __all__ = [
@@ -505,4 +536,5 @@ __all__ = [
     "build_position",
     "check_expect",
     "run_scenario",
+    "scenario_game",
 ]

@@ -171,7 +171,7 @@ def test_a_toy_game_is_played_to_its_end_through_the_api_and_replayed(
 
     # And the engine's replay rebuilds it from the log with the game's own actions.
     steps = [(TOY.action_from_dict(m.action), m.events) for m in moves[1:]]
-    rebuilt = replay({"players": 2, "target_score": 0}, steps, moves[0].events, game=TOY)
+    rebuilt = replay({"players": 2, "target_score": 0}, steps, moves[0].events, kind=TOY.kind)
     assert TOY.state_to_dict(rebuilt) == stored.state
 
     moderator = django_user_model.objects.create_superuser("mod", "mod@example.com", "pw-12345")

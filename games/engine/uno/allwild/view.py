@@ -1,4 +1,5 @@
-"""What one seat may see: its own hand, counts for the others, public facts, its legal actions.
+"""What one seat of All Wild may see: its own hand, counts for the others, public facts and its
+legal actions.
 
 This is the only place that decides visibility. Other seats' card ids and the draw pile's order
 never appear in a seat's view or in the events it receives (round-end reveals aside).
@@ -8,10 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .allwild import Event, catchable_seats, legal_actions, stackable_types
-from .cards import PRESETS, card_type
-from .errors import NOT_IN_ROUND, EngineError
-from .state import CLOCKWISE, STACK, State
+from ...errors import NOT_IN_ROUND, EngineError
+from ...interface import Event
+from ..calls import catchable_seats
+from ..cards import card_type
+from ..state import CLOCKWISE, STACK, State
+from .cards import PRESETS
+from .house_rules.stacking import stackable_types
+from .legal import legal_actions
 
 
 def card(card_id: str) -> dict[str, str]:

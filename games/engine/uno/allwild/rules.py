@@ -1,0 +1,169 @@
+"""Uno All Wild's rules, as ruled by RULES.md: creating a match, dealing a round (with the opening
+card's effect), and applying an action.
+
+Pure: state in, new state and events out. ``apply`` never changes the state it is given, so a
+refused action leaves it untouched. All randomness goes through the ``rng`` passed in and is
+logged (``uno.chance``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ... import errors as E
+from ...errors import EngineError
+from ...interface import RNG, Event
+from .. import actions as A
+from ..actions import Action
+from ..calls import do_catch, do_uno
+from ..cards import card_type
+from ..deal import check_setup, deal, new_match
+from ..hands import pass_hands
+from ..piles import draw
+from ..seats import do_leave
+from ..state import CHOOSE, CLOCKWISE, COUNTERCLOCKWISE, MATCH_OVER, ROUND_OVER, State
+from ..turns import direction_name, next_active
+from .cards import DRAW_AMOUNT, HAND_SIZE, PRESETS, REVERSE, SHUFFLE_HANDS, SKIP, TARGETED, WILD
+from .house_rules import HOUSE_RULES
+from .house_rules.blind_play import do_play_top
+from .house_rules.double_down import do_play_pair
+from .house_rules.mercy import do_mercy
+from .house_rules.stacking import do_take_stack
+from .turn import do_choose, do_draw, do_pass, do_play, do_play_drawn, do_timeout
+
+GAME = "uno_all_wild"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+# House rules this engine enforces (speed mode is the service's turn clock: nothing to enforce
+# here). A rule not in this set would be refused at creation, never ignored.
+SUPPORTED_HOUSE_RULES = frozenset(HOUSE_RULES)
+_NO_HOUSE_RULES = dict.fromkeys(HOUSE_RULES, False)
+
+
+def new_game(
+    *,
+    players: int,
+    rng: RNG,
+    preset: str = "standard",
+    options: dict[str, bool] | None = None,
+    target_score: int = 500,
+) -> tuple[State, list[Event]]:
+    """A new match with round 1 dealt: the dealer is a random seat."""
+    if preset not in PRESETS:
+        raise EngineError(E.INVALID_SETUP, f"unknown preset {preset!r}")
+    check_setup(players, target_score, MIN_PLAYERS, MAX_PLAYERS)
+    opts = validate_options(options or {})
+    events: list[Event] = []
+    state = new_match(
+        game=GAME,
+        players=players,
+        preset=preset,
+        options=opts,
+        target_score=target_score,
+        rng=rng,
+        ev=events,
+    )
+    deal_round(state, rng, events)
+    return state, events
+
+
+def validate_options(options: dict[str, Any]) -> dict[str, bool]:
+    """The house rules with every default filled in; ``invalid_setup`` for anything else."""
+    if isinstance(options, dict) and not options:
+        return dict(_NO_HOUSE_RULES)
+    unknown = set(options) - set(HOUSE_RULES)
+    if unknown:
+        raise EngineError(E.INVALID_SETUP, f"unknown house rules: {', '.join(sorted(unknown))}")
+    opts = {}
+    for name in HOUSE_RULES:
+        value = options.get(name, False)
+        if not isinstance(value, bool):
+            raise EngineError(E.INVALID_SETUP, f"house rule {name} is true or false")
+        if value and name not in SUPPORTED_HOUSE_RULES:
+            raise EngineError(E.INVALID_SETUP, f"house rule {name} is not available yet")
+        opts[name] = value
+    return opts
+
+
+def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
+    """Deal the next round; the card flipped may take effect (``standard``)."""
+    deal(s, list(PRESETS[s.preset].card_ids), HAND_SIZE, rng, ev)
+    opening(s, s.current, s.discard_pile[0], rng, ev)
+
+
+def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
+    """The first card's effect on the first player (``standard``; ``mattel_2021`` ignores it)."""
+    kind = card_type(top)
+    if not PRESETS[s.preset].opening_effects or kind == WILD:
+        return
+    ev.append({"type": "opening_effect", "card": top, "seat": first})
+    if kind in DRAW_AMOUNT:
+        draw(s, first, DRAW_AMOUNT[kind], rng, ev, "opening")
+    if kind in DRAW_AMOUNT or kind == SKIP:
+        ev.append({"type": "skipped", "seat": first})
+        s.current = next_active(s, first, s.direction)
+    elif kind == REVERSE:  # the dealer plays first, counter-clockwise
+        s.direction = COUNTERCLOCKWISE
+        ev.append({"type": "direction", "direction": direction_name(s.direction)})
+        s.current = s.dealer
+    elif kind in TARGETED:  # the first player chooses the target, then takes their turn
+        s.phase = CHOOSE
+        s.pending = {"seat": first, "card": top, "effect": kind, "reason": "opening", "uno": False}
+    elif kind == SHUFFLE_HANDS:
+        pass_hands(s, CLOCKWISE, ev, first)
+
+
+def do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    if s.phase == MATCH_OVER:
+        raise EngineError(E.GAME_OVER, "the match is over")
+    if s.phase != ROUND_OVER:
+        raise EngineError(E.ROUND_IN_PROGRESS, "the round is still being played")
+    deal_round(s, rng, ev)
+
+
+# ---------------------------------------------------------------------------------------------
+# Applying an action: one handler per action type. Each checks the action against the state it
+# is given (checks only read) and changes a copy: the turn actions copy once the action is
+# accepted, sharing what they do not change; the others work on a full copy (_on_copy).
+
+Handler = Callable[[State, Action, RNG, list[Event]], State]
+
+
+def _on_copy(change: Callable[[State, Action, RNG, list[Event]], None]) -> Handler:
+    def handler(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+        s = state.copy()
+        change(s, a, rng, ev)
+        return s
+
+    return handler
+
+
+HANDLERS: dict[str, Handler] = {
+    A.PLAY: do_play,
+    A.PLAY_DRAWN: do_play_drawn,
+    A.DRAW: do_draw,
+    A.PASS: do_pass,
+    A.CHOOSE_TARGET: _on_copy(do_choose),
+    A.UNO: _on_copy(do_uno),
+    A.CATCH: _on_copy(do_catch),
+    A.TIMEOUT: _on_copy(do_timeout),
+    A.LEAVE: _on_copy(do_leave),
+    A.NEXT_ROUND: _on_copy(do_next_round),
+    A.TAKE_STACK: do_take_stack,
+    A.PLAY_PAIR: do_play_pair,
+    A.PLAY_TOP: do_play_top,
+    A.MERCY: _on_copy(do_mercy),
+}
+
+
+def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
+    """Apply ``action`` to a copy of ``state``; return the new state and its events.
+
+    Raises EngineError (state untouched) when the rules refuse the action.
+    """
+    handler = HANDLERS.get(action.type)
+    if handler is None:
+        raise EngineError(E.INVALID_ACTION, f"unknown action type {action.type!r}")
+    events: list[Event] = []
+    return handler(state, action, rng, events), events

@@ -1,0 +1,225 @@
+"""A turn of All Wild: play one card (any card: all are wild) and resolve its effect, or draw one
+card (where the preset allows it) and then play that card or pass. A card that needs a target
+chosen once it is on the table (an opening card, a blind-played card) waits in phase ``choose``.
+A turn action closes every catch window.
+"""
+
+from __future__ import annotations
+
+from ... import errors as E
+from ...errors import EngineError
+from ...interface import RNG, Event
+from ..actions import Action
+from ..calls import close_catch_windows, say_uno
+from ..cards import card_type
+from ..chance import choice
+from ..hands import hand_changed
+from ..piles import can_draw, draw
+from ..scoring import end_round
+from ..state import CHOOSE, DRAWN, PLAY, STACK, State, copy_state
+from ..turns import advance, next_active, require_player, seat_of, turn_seat
+from .cards import PRESETS, TARGETED, WILD
+from .effects import EFFECTS
+from .house_rules import stacking
+from .targets import check_target, targets
+
+
+def play_card(
+    state: State, seat: int, card: str, target: int | None, uno: bool, rng: RNG, ev: list[Event]
+) -> State:
+    """``seat`` plays ``card`` (checked to be in its hand) at ``target``; the new state."""
+    kind = card_type(card)
+    going_out = len(state.seats[seat].hand) == 1
+    if target is not None or kind in TARGETED:  # a card that takes none needs none
+        check_target(state, seat, kind, target, going_out)
+    s = put_on_table(state, seat, (card,), ev)
+    event: Event = {"type": "play", "seat": seat, "card": card, "card_type": kind}
+    if target is not None:
+        event["target"] = target
+    ev.append(event)
+    EFFECTS[kind](s, seat, target, going_out, rng, ev)
+    finish_play(s, seat, uno, ev)
+    return s
+
+
+def put_on_table(state: State, seat: int, cards: tuple[str, ...], ev: list[Event]) -> State:
+    """A copy of ``state`` with ``cards`` moved from ``seat``'s hand to the discard pile (the last
+    on top), every catch window closed (a turn action) and the turn's draw forgotten.
+
+    Only the player's hand and the discard pile change, as new lists: the other hands and the
+    draw pile are shared with ``state`` (see ``copy_state``)."""
+    s = copy_state(state, False, False)
+    me = s.seats[seat]
+    hand = me.hand.copy()
+    for card in cards:
+        hand.remove(card)
+    me.hand = hand
+    s.discard_pile = [*reversed(cards), *s.discard_pile]
+    s.drawn_card = None
+    s.phase = PLAY
+    hand_changed(s, seat)
+    return s
+
+
+def finish_play(s: State, seat: int, uno: bool, ev: list[Event]) -> None:
+    """After the effect: out of cards wins the round; else the word UNO counts if one card is
+    left, and the turn passes (unless a stack now waits for the next player's answer)."""
+    if not s.seats[seat].hand:
+        end_round(s, seat, PRESETS[s.preset].points, ev)
+        return
+    if uno:
+        say_uno(s, seat, ev)
+    if s.phase != STACK:
+        advance(s, ev)
+
+
+def play_unseen(state: State, seat: int, card: str, uno: bool, rng: RNG, ev: list[Event]) -> State:
+    """Blind play: ``card`` is played unseen; a target it needs is chosen once it is revealed
+    (it waits on the table in phase ``choose``)."""
+    kind = card_type(card)
+    if targets(state, seat, kind, len(state.seats[seat].hand) == 1) == [None]:
+        return play_card(state, seat, card, None, uno, rng, ev)
+    s = put_on_table(state, seat, (card,), ev)
+    ev.append({"type": "play", "seat": seat, "card": card, "card_type": kind})
+    s.phase = CHOOSE
+    s.pending = {"seat": seat, "card": card, "effect": kind, "reason": "blind", "uno": uno}
+    return s
+
+
+def refuse_after_draw(state: State) -> None:
+    if state.phase == DRAWN:
+        raise EngineError(
+            E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
+        )
+
+
+def do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    seat = turn_seat(state, a)
+    if state.phase == DRAWN:
+        refuse_after_draw(state)
+    card = a.card
+    if state.house:
+        if state.options.get("blind_play"):
+            raise EngineError(
+                E.HAND_FACE_DOWN, "your hand is face down: play its top card (play_top)"
+            )
+        if (
+            state.phase == STACK
+            and card is not None
+            and card in state.seats[seat].hand
+            and card_type(card) not in stacking.stackable_types(state)
+        ):
+            raise EngineError(E.NOT_STACKABLE, stacking.not_stackable_message(state))
+    if card is None or card not in state.seats[seat].hand:
+        raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
+    return play_card(state, seat, card, a.target, a.uno, rng, ev)
+
+
+def do_play_drawn(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    seat = turn_seat(state, a)
+    drawn = state.drawn_card
+    if state.phase != DRAWN or drawn is None:
+        raise EngineError(E.NOTHING_DRAWN, "you have not drawn a card this turn")
+    if a.card is not None and a.card != drawn:
+        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "only the drawn card may be played")
+    if state.house and state.options.get("blind_play"):
+        if a.target is not None:
+            raise EngineError(
+                E.TARGET_NOT_ALLOWED,
+                "under blind play a target is chosen after the card is revealed",
+            )
+        return play_unseen(state, seat, drawn, a.uno, rng, ev)
+    return play_card(state, seat, drawn, a.target, a.uno, rng, ev)
+
+
+def draw_refusal(s: State, seat: int) -> tuple[str, str] | None:
+    """Why a voluntary draw is refused now, or None when it is allowed."""
+    if not can_draw(s):
+        return E.NOTHING_TO_DRAW, "there is nothing to draw: play a card"
+    # Under blind play the 2021 restriction (only plain Wilds in hand) would need a look at the
+    # hand the player may not see: the voluntary draw stays available (RULES.md).
+    if PRESETS[s.preset].draw_restricted and not (s.house and s.options.get("blind_play")):
+        nxt = next_active(s, seat, s.direction)
+        only_wilds = all(card_type(c) == WILD for c in s.seats[seat].hand)
+        if len(s.seats[nxt].hand) != 1 or not only_wilds:
+            return (
+                E.DRAW_NOT_ALLOWED,
+                "under the 2021 rules you may draw only when the next player holds one card"
+                " and every card in your hand is a plain Wild",
+            )
+    return None
+
+
+def do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    seat = turn_seat(state, a)
+    if state.phase == DRAWN:
+        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you already drew: play it or pass")
+    if state.phase == STACK:
+        raise EngineError(E.STACK_PENDING, stacking.not_stackable_message(state))
+    refusal = draw_refusal(state, seat)
+    if refusal:
+        raise EngineError(*refusal)
+    s = copy_state(state, False, False)  # piles.draw assigns new lists: share the old ones
+    drawn = draw(s, seat, 1, rng, ev, "voluntary")
+    s.phase = DRAWN
+    s.drawn_card = drawn[0]
+    return s
+
+
+def do_pass(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    seat = turn_seat(state, a)
+    if state.phase != DRAWN:
+        raise EngineError(E.PASS_NOT_ALLOWED, "you may pass only after drawing a card")
+    s = copy_state(state, True, False)  # passing changes no hand and no pile: share them
+    ev.append({"type": "pass", "seat": seat})
+    advance(s, ev)
+    return s
+
+
+def do_choose(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    seat = seat_of(s, a)
+    require_player(s, seat)
+    if s.phase != CHOOSE or not s.pending:
+        raise EngineError(E.NO_CHOICE_PENDING, "there is no target to choose")
+    if s.pending["seat"] != seat:
+        raise EngineError(E.NOT_YOUR_TURN, f"seat {s.pending['seat']} chooses the target")
+    check_target(s, seat, s.pending["effect"], a.target, False)
+    resolve_choice(s, a.target, rng, ev)
+
+
+def resolve_choice(s: State, target: int | None, rng: RNG, ev: list[Event]) -> None:
+    """The card waiting on the table takes effect at ``target``."""
+    pending = s.pending
+    assert pending is not None
+    seat = pending["seat"]
+    s.pending = None
+    s.phase = PLAY
+    ev.append({"type": "target_chosen", "seat": seat, "target": target})
+    # A blind-played last card: a Targeted Draw 2 still hits, a Force Swap fizzles.
+    going_out = pending["reason"] == "blind" and not s.seats[seat].hand
+    EFFECTS[pending["effect"]](s, seat, target, going_out, rng, ev)
+    if pending["reason"] != "opening":
+        finish_play(s, seat, pending["uno"], ev)
+
+
+def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    """The turn clock ran out: an open choice is made at random, then the player draws 1 (not
+    after a voluntary draw) and the turn passes; a stack owed is drawn in full instead."""
+    seat = seat_of(s, a)
+    require_player(s, seat)
+    if seat != s.current:
+        raise EngineError(E.NOT_YOUR_TURN, f"it is seat {s.current}'s turn, not {seat}'s")
+    close_catch_windows(s)
+    ev.append({"type": "timeout", "seat": seat})
+    if s.phase == STACK:
+        stacking.take_stack(s, seat, rng, ev)
+        return
+    if s.phase == CHOOSE and s.pending:
+        options = targets(s, seat, s.pending["effect"], False)
+        target = choice(rng, options, ev) if options != [None] else None
+        resolve_choice(s, target, rng, ev)
+        if s.phase != PLAY or s.current != seat:  # a blind-played card ended the turn
+            return
+    if s.phase == PLAY:
+        draw(s, seat, 1, rng, ev, "timeout")
+    advance(s, ev)

@@ -1,0 +1,90 @@
+"""Setting up a match and dealing a round.
+
+Round 1's dealer is a random seat; each later round the deal passes one active seat clockwise.
+Every player gets ``hand_size`` cards, the next card starts the discard pile, the rest is the draw
+pile; the player clockwise from the dealer starts, and every round starts clockwise.
+"""
+
+from __future__ import annotations
+
+from .. import errors as E
+from ..errors import EngineError
+from ..interface import RNG, Event
+from .chance import choice, shuffle
+from .state import CLOCKWISE, PLAY, ROUND_OVER, Seat, State
+from .turns import next_active, seats_from
+
+
+def check_setup(players: int, target_score: int, min_players: int, max_players: int) -> None:
+    if (
+        not isinstance(players, int)
+        or isinstance(players, bool)
+        or not min_players <= players <= max_players
+    ):
+        raise EngineError(E.INVALID_SETUP, f"a game has {min_players} to {max_players} players")
+    if not isinstance(target_score, int) or isinstance(target_score, bool) or target_score < 0:
+        raise EngineError(E.INVALID_SETUP, "target_score is a whole number, 0 or more")
+
+
+def new_match(
+    *,
+    game: str,
+    players: int,
+    preset: str,
+    options: dict[str, bool],
+    target_score: int,
+    rng: RNG,
+    ev: list[Event],
+) -> State:
+    """A match with no round dealt yet (phase ``round_over``): the dealer is a random seat."""
+    state = State(
+        preset=preset,
+        seats=[Seat() for _ in range(players)],
+        draw_pile=[],
+        discard_pile=[],
+        options=options,
+        target_score=target_score,
+        phase=ROUND_OVER,
+        round=0,
+        game=game,
+    )
+    dealer = choice(rng, list(range(players)), ev)
+    # The first deal passes to the seat clockwise from the dealer we drew, so start one back.
+    state.dealer = (dealer - 1) % players
+    return state
+
+
+def deal(s: State, deck: list[str], hand_size: int, rng: RNG, ev: list[Event]) -> None:
+    """Start the next round with ``deck`` (every card of the game): shuffle, deal, flip."""
+    s.dealer = next_active(s, s.dealer, CLOCKWISE)
+    s.round += 1
+    s.direction = CLOCKWISE
+    s.drawn_card = None
+    s.pending = None
+    s.stack = 0
+    for seat in s.seats:
+        seat.hand = []
+        seat.uno = seat.exposed = seat.mercy_used = False
+        seat.skips = 0
+    shuffle(rng, deck, ev)
+    order = seats_from(s, next_active(s, s.dealer, CLOCKWISE), CLOCKWISE)
+    # One card at a time around ``order``, each on top of its hand: the j-th seat gets deck[j],
+    # deck[j + m], ... with the last dealt on top.
+    m = len(order)
+    dealt = m * hand_size
+    for j, i in enumerate(order):
+        s.seats[i].hand = deck[j:dealt:m][::-1]
+    top = deck[dealt]
+    s.draw_pile = deck[dealt + 1 :]
+    s.discard_pile = [top]
+    s.phase = PLAY
+    s.current = order[0]
+    ev.append(
+        {
+            "type": "round_started",
+            "round": s.round,
+            "dealer": s.dealer,
+            "hand_sizes": [len(seat.hand) for seat in s.seats],
+            "card": top,
+        }
+    )
