@@ -135,14 +135,6 @@ DATABASE_POOL_SIZE = env_int(
     min_value=0,
     help="PostgreSQL connections pooled per process (0: no pool, one connection per request).",
 )
-# How often a thread that computes must let the others (the ASGI event loop above all) have the
-# GIL: 1 ms instead of Python's 5 ms, see config/gil.py.
-GIL_SWITCH_INTERVAL_US = env_int(
-    "GIL_SWITCH_INTERVAL_US",
-    default=1000,
-    min_value=100,
-    help="Microseconds between the GIL's hand-overs in an ASGI web process (Python's own: 5000).",
-)
 DATABASE_POOL_TIMEOUT = env_int(
     "DATABASE_POOL_TIMEOUT",
     default=10,

@@ -18,8 +18,7 @@ PROBE = """
 import gc, json, importlib, sys
 importlib.import_module(sys.argv[1])
 print(json.dumps({"frozen": gc.get_freeze_count(), "threshold": gc.get_threshold(),
-                  "views": "games.api.views" in sys.modules,
-                  "switch": sys.getswitchinterval()}))
+                  "views": "games.api.views" in sys.modules}))
 """
 
 
@@ -29,21 +28,6 @@ def test_the_entry_point_freezes_the_loaded_heap(module: str) -> None:
     assert probe["views"], "the URL patterns' views are loaded before the freeze"
     assert probe["frozen"] > 50_000, probe
     assert probe["threshold"][0] == GEN0_THRESHOLD
-
-
-@pytest.mark.parametrize(
-    ("module", "environ", "expected"),
-    [
-        ("config.asgi", {}, 0.001),
-        ("config.asgi", {"GIL_SWITCH_INTERVAL_US": "250"}, 0.00025),
-        ("config.wsgi", {}, 0.005),  # Python's own: no event loop there
-    ],
-)
-def test_the_asgi_entry_point_shortens_the_gil_switch_interval(
-    module: str, environ: dict[str, str], expected: float
-) -> None:
-    """config/gil.py: the event loop waits at most this long for a computing view thread."""
-    assert run_probe(module, **environ)["switch"] == pytest.approx(expected)
 
 
 def run_probe(module: str, **environ: str) -> dict[str, Any]:
