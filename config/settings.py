@@ -64,26 +64,22 @@ INSTALLED_APPS = [
     "web",
 ]
 
-# Django's middleware with their hooks run inline under ASGI (config/middleware.py): no thread
-# hop per hook. Same classes, same behaviour otherwise.
 MIDDLEWARE = [
-    "config.middleware.SecurityMiddleware",
+    "django.middleware.security.SecurityMiddleware",
     # WhiteNoise right after SecurityMiddleware: static files skip the rest of the stack. Our
     # subclass keeps the async path async under uvicorn (config/static.py).
     "config.static.StaticFilesMiddleware",
     # A view failing because the database is unreachable answers 503 with Retry-After (DRF views
     # do so through EXCEPTION_HANDLER; see config/errors.py).
     "config.errors.DatabaseUnavailableMiddleware",
-    "config.middleware.SessionMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
     # CORS must run before CommonMiddleware, which can answer (redirect) on its own.
     "corsheaders.middleware.CorsMiddleware",
-    "config.middleware.CommonMiddleware",
-    "config.middleware.CsrfViewMiddleware",
-    "config.middleware.AuthenticationMiddleware",
-    "config.middleware.MessageMiddleware",
-    "config.middleware.XFrameOptionsMiddleware",
-    # Under ASGI: a DRF response rendered as JSON on the event loop, not in one more thread.
-    "config.middleware.RenderJsonInline",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
