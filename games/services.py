@@ -22,7 +22,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from config.errors import ServiceError
-from games import bots, direct_sql, engine, live, selectors, view_cache
+from games import bots, direct_sql, engine, live, selectors
 from games.bots import schedule
 from games.engine import Action, EngineError, State
 from games.engine.actions import LEAVE, NEXT_ROUND, PLAYER_ACTIONS, SYSTEM_ACTIONS
@@ -115,9 +115,8 @@ def _bump_version(game: Game) -> None:
 
 
 def announce(game: Game) -> None:
-    """The game's cached views of older versions are void from now (before the commit: see
-    games/view_cache.py); live clients hear of the new version once it is committed."""
-    view_cache.void(game.pk, game.version)
+    """Live clients hear of the new version once it is committed: no Redis call inside the
+    transaction, and never an announcement of a version that was rolled back."""
     transaction.on_commit(partial(live.publish, game.pk, game.version))
 
 
