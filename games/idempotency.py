@@ -25,7 +25,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.errors import ServiceError, error_body
-from games import direct_sql
 from games.models import IdempotencyRecord
 from players.models import User
 
@@ -90,7 +89,7 @@ def _run_and_record(
             except ServiceError as exc:
                 status, payload = exc.status, error_body(exc.code, exc.message, exc.details)
             recording = True
-            record = IdempotencyRecord(
+            IdempotencyRecord.objects.create(
                 user=user,
                 key=key,
                 request_hash=digest,
@@ -98,7 +97,6 @@ def _run_and_record(
                 response_status=status,
                 response_body=json.loads(json.dumps(payload, default=str)),
             )
-            direct_sql.insert([record])  # every keyed action writes one: no ORM compiling
     except IntegrityError as exc:
         if not recording:
             raise  # the work's own error, not the key's unique constraint
