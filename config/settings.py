@@ -66,9 +66,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # WhiteNoise right after SecurityMiddleware: static files skip the rest of the stack. Our
-    # subclass keeps the async path async under uvicorn (config/static.py).
-    "config.static.StaticFilesMiddleware",
+    # WhiteNoise right after SecurityMiddleware: static files skip the rest of the stack.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     # A view failing because the database is unreachable answers 503 with Retry-After (DRF views
     # do so through EXCEPTION_HANDLER; see config/errors.py).
     "config.errors.DatabaseUnavailableMiddleware",

@@ -19,13 +19,10 @@ def _token() -> str:
 
 
 def test_the_middleware_are_the_frameworks_own() -> None:
-    """No project re-implementation of Django's middleware: only the static files (WhiteNoise)
-    and the 503 on an unreachable database are the project's."""
+    """No project re-implementation of Django's (or WhiteNoise's) middleware: only the 503 on an
+    unreachable database is the project's."""
     ours = [path for path in settings.MIDDLEWARE if path.startswith("config.")]
-    assert ours == [
-        "config.static.StaticFilesMiddleware",
-        "config.errors.DatabaseUnavailableMiddleware",
-    ]
+    assert ours == ["config.errors.DatabaseUnavailableMiddleware"]
 
 
 @pytest.mark.parametrize("server", ["asgi", "wsgi"])
