@@ -64,26 +64,21 @@ INSTALLED_APPS = [
     "web",
 ]
 
-# Django's middleware with their hooks run inline under ASGI (config/middleware.py): no thread
-# hop per hook. Same classes, same behaviour otherwise.
 MIDDLEWARE = [
-    "config.middleware.SecurityMiddleware",
-    # WhiteNoise right after SecurityMiddleware: static files skip the rest of the stack. Our
-    # subclass keeps the async path async under uvicorn (config/static.py).
-    "config.static.StaticFilesMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    # WhiteNoise right after SecurityMiddleware: static files skip the rest of the stack.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     # A view failing because the database is unreachable answers 503 with Retry-After (DRF views
     # do so through EXCEPTION_HANDLER; see config/errors.py).
     "config.errors.DatabaseUnavailableMiddleware",
-    "config.middleware.SessionMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
     # CORS must run before CommonMiddleware, which can answer (redirect) on its own.
     "corsheaders.middleware.CorsMiddleware",
-    "config.middleware.CommonMiddleware",
-    "config.middleware.CsrfViewMiddleware",
-    "config.middleware.AuthenticationMiddleware",
-    "config.middleware.MessageMiddleware",
-    "config.middleware.XFrameOptionsMiddleware",
-    # Under ASGI: a DRF response rendered as JSON on the event loop, not in one more thread.
-    "config.middleware.RenderJsonInline",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -134,14 +129,6 @@ DATABASE_POOL_SIZE = env_int(
     default=0,
     min_value=0,
     help="PostgreSQL connections pooled per process (0: no pool, one connection per request).",
-)
-# How often a thread that computes must let the others (the ASGI event loop above all) have the
-# GIL: 1 ms instead of Python's 5 ms, see config/gil.py.
-GIL_SWITCH_INTERVAL_US = env_int(
-    "GIL_SWITCH_INTERVAL_US",
-    default=1000,
-    min_value=100,
-    help="Microseconds between the GIL's hand-overs in an ASGI web process (Python's own: 5000).",
 )
 DATABASE_POOL_TIMEOUT = env_int(
     "DATABASE_POOL_TIMEOUT",

@@ -27,7 +27,6 @@ from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
 from config.errors import ServiceError, error_body
-from games import direct_sql
 from games.models import IdempotencyRecord
 from players.models import User
 
@@ -111,7 +110,7 @@ def _run_and_record(
                 status, payload = exc.status, error_body(exc.code, exc.message, exc.details)
             recording = True
             answer = Answer(status, render(payload), JSON)
-            record = IdempotencyRecord(
+            IdempotencyRecord.objects.create(
                 user=user,
                 key=key,
                 request_hash=digest,
@@ -120,7 +119,6 @@ def _run_and_record(
                 response_content=answer.content,
                 response_content_type=answer.content_type,
             )
-            direct_sql.insert([record])  # every keyed action writes one: no ORM compiling
     except IntegrityError as exc:
         if not recording:
             raise  # the work's own error, not the key's unique constraint

@@ -33,8 +33,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from games import view_cache
-
 logger = logging.getLogger(__name__)
 
 CHANNEL_PREFIX = "game:"
@@ -181,8 +179,7 @@ class Notifier:
                     socket_timeout=REDIS_PUBLISH_TIMEOUT,
                     socket_connect_timeout=REDIS_PUBLISH_TIMEOUT,
                 )
-            # The same call voids the cached view of older versions (games/view_cache.py).
-            view_cache.void_and_publish(self._publisher, game_id, version, channel(game_id))
+            self._publisher.publish(channel(game_id), str(version))
         except Exception as exc:
             self._redis_down_until = now + REDIS_RETRY_SECONDS
             logger.warning(

@@ -17,11 +17,15 @@ from games.models import Game, Move, Seat
 from players.models import User
 
 
+def _visible_to(user: User) -> Q:
+    """Who may look at a game: its players (a seat, even one they left), anyone at a public
+    lobby."""
+    return Q(seats__user=user) | Q(visibility=Game.PUBLIC, status=Game.LOBBY)
+
+
 def visible_games(user: User) -> QuerySet[Game]:
     """Games ``user`` may look at: their own, and public lobbies."""
-    return Game.objects.filter(
-        Q(seats__user=user) | Q(visibility=Game.PUBLIC, status=Game.LOBBY)
-    ).distinct()
+    return Game.objects.filter(_visible_to(user)).distinct()
 
 
 def get_game_for(user: User, game_id: Any) -> Game | None:
@@ -30,6 +34,20 @@ def get_game_for(user: User, game_id: Any) -> Game | None:
         return visible_games(user).get(pk=game_id)
     except (Game.DoesNotExist, ValidationError, ValueError, TypeError):
         return None  # a malformed id is just another game that does not exist
+
+
+def visible_game_version(user: User, game_id: Any) -> int | None:
+    """The game's version if ``user`` may see it (as ``get_game_for``), None otherwise, without
+    loading the game: one read by primary key, for a conditional GET of the game view."""
+    try:
+        found = (
+            Game.objects.filter(_visible_to(user), pk=game_id)
+            .order_by()
+            .values_list("version", flat=True)[:1]
+        )
+        return next(iter(found), None)
+    except (ValidationError, ValueError, TypeError):
+        return None
 
 
 def my_games(

@@ -19,11 +19,11 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
 from config.errors import ServiceError
-from games import bots, direct_sql, live, selectors, view_cache
+from games import bots, live, selectors
 from games.bots import schedule
 from games.engine import EngineError, registry
 from games.engine.interface import Game as Rules
@@ -70,29 +70,36 @@ def _locked(game_id: Any) -> Game:
 
 def _locked_with_seats(game_id: Any) -> tuple[Game, list[Seat]]:
     """The game row, locked until the transaction ends, and its seats with their users, in one
-    hand-written query (games/direct_sql.py; ``_locked`` and then the seats was two). Caller
-    holds transaction.atomic(). No seats: no such game (every game has its host's seat, or a seat
-    of a player who left).
+    query (``_locked`` and then the seats was two). Caller holds transaction.atomic(). No seats:
+    no such game (every game has its host's seat, or a seat of a player who left).
 
     Only the game row is locked (``FOR UPDATE OF``), as ``_locked`` does. On PostgreSQL a query
     that waited for that lock returns the game row as the lock holder committed it, but the seats
     and users as they were when the query started: whoever held the lock may have changed them
-    (a timeout's takeover, a leave, the last join that started the game). The query also reads
-    the game's version in that same starting snapshot; when it differs from the locked row's, the
+    (a timeout's takeover, a leave, the last join that started the game). ``seen_version`` is the
+    game's version in that same starting snapshot; when it differs from the locked row's, the
     seats are read again, as the two-query path would have read them. SQLite has no row locks
     (its writers take turns), and there the two never differ.
     """
+    snapshot_version = Game.objects.filter(pk=OuterRef("game_id")).order_by().values("version")[:1]
     try:
-        pk = Game._meta.pk.to_python(game_id)
+        seats = list(
+            Seat.objects.filter(game_id=game_id)
+            .select_related("game", "user")
+            .select_for_update(of=("game",))
+            .annotate(seen_version=Subquery(snapshot_version))
+        )
     except (ValidationError, ValueError, TypeError) as exc:
         raise ServiceError("not_found", "No such game.", 404) from exc
-    found = direct_sql.lock_with_seats(pk)
-    if found is None:
+    if not seats:
         raise ServiceError("not_found", "No such game.", 404)
-    game, seats, seen_version = found
-    if seen_version != game.version:
+    game = seats[0].game
+    if seats[0].seen_version != game.version:  # type: ignore[attr-defined]
         # Waited for another transaction on this game: its seats as they are now.
         return game, list(game.seats.select_related("user"))
+    for seat in seats:
+        # One Game instance for all: the move saves it, and every seat must see that.
+        seat.game = game
     return game, seats
 
 
@@ -112,9 +119,8 @@ def _bump_version(game: Game) -> None:
 
 
 def announce(game: Game) -> None:
-    """The game's cached views of older versions are void from now (before the commit: see
-    games/view_cache.py); live clients hear of the new version once it is committed."""
-    view_cache.void(game.pk, game.version)
+    """Live clients hear of the new version once it is committed: no Redis call inside the
+    transaction, and never an announcement of a version that was rolled back."""
     transaction.on_commit(partial(live.publish, game.pk, game.version))
 
 
@@ -557,10 +563,9 @@ def _save_state(
     rules = rules_of(game)
     game.version += 1
     game.state = rules.state_to_dict(state)
-    move = Move(
+    move = Move.objects.create(
         game=game, number=game.version, seat=seat, action=action, events=events, created_at=now
     )
-    direct_sql.insert([move])
     results = [e for e in events if e["type"] == "round_over"]
     if results:
         RoundResult.objects.bulk_create(
@@ -599,7 +604,7 @@ def _save_state(
         game.current_user_id = mover
         if turn_passed:
             _set_deadline(game, current, now)
-    direct_sql.update(game)
+    game.save()
     # Notifications are rows in this same transaction (the outbox); delivery and live updates
     # happen only once the move is committed.
     outbox.record_move(

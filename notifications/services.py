@@ -19,7 +19,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.errors import ServiceError
-from games import direct_sql
 from notifications import channels, kinds
 from notifications.models import Delivery, Notification, Preference
 from notifications.preferences import preferences_of, quiet_until, wants
@@ -62,12 +61,10 @@ def write(
     if not planned:
         return []
     now = now or timezone.now()
-    notifications = [
+    notifications = Notification.objects.bulk_create(
         Notification(user=p.user, kind=p.kind, game=game, data=p.data, key=p.key, created_at=now)
         for p in planned
-    ]
-    # Nearly every move writes one (the next player's "your turn"): no ORM compiling.
-    direct_sql.insert(notifications)
+    )
     users = {p.user.pk: p.user for p in planned}.values()
     reachable = channels.reachable(users, use_flags=users_current)
     if not reachable:

@@ -9,6 +9,3 @@ class PlayersConfig(AppConfig):
     def ready(self) -> None:
         # Registers the OpenAPI description of bearer tokens with drf-spectacular.
         from players import schema  # noqa: F401
-        from players.token_cache import connect_signals
-
-        connect_signals()

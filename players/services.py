@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.errors import ServiceError
-from players import links, tasks, token_cache
+from players import links, tasks
 from players.models import ApiToken, User
 
 logger = logging.getLogger(__name__)
@@ -149,7 +149,6 @@ def revoke_token(*, user: User, token_id: int) -> None:
     )
     if changed != 1:
         raise ServiceError("not_found", "No such token.", 404)
-    token_cache.forget_after_commit(user.pk)
 
 
 def revoke_all_tokens(*, user: User, keep: ApiToken | None = None) -> int:
@@ -157,7 +156,6 @@ def revoke_all_tokens(*, user: User, keep: ApiToken | None = None) -> int:
     if keep is not None:
         qs = qs.exclude(pk=keep.pk)
     revoked = qs.update(revoked_at=timezone.now())
-    token_cache.forget_after_commit(user.pk)
     return revoked
 
 

@@ -4,11 +4,9 @@ selectors."""
 from __future__ import annotations
 
 import hashlib
-from functools import partial
 from typing import Any
 from uuid import UUID
 
-from django.db import transaction
 from django.http import HttpResponse
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -23,13 +21,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import ServiceError
-from games import live, selectors, services, view_cache
+from games import live, selectors, services
 from games.api import serializers as s
 from games.engine import registry
 from games.idempotency import MAX_KEY_LENGTH, run_once
 from games.models import Game
-from players import token_cache
-from players.models import ApiToken
 
 
 def _error(description: str) -> OpenApiResponse:
@@ -255,37 +251,20 @@ class GameDetailView(APIView):
         tags=["games"],
     )
     def get(self, request: Request, game_id: UUID) -> Response:
+        # Runs after DRF's authentication, permissions and throttles, like every other view.
+        if_none_match = request.headers.get("If-None-Match")
+        if if_none_match:
+            # A conditional GET asks only for the version (one indexed read): a client still
+            # current gets its 304 without the game, its state or its seats being loaded.
+            version = selectors.visible_game_version(request.user, game_id)
+            if version is None:
+                raise ServiceError("not_found", "No such game.", 404)
+            etag = etag_for(game_id, version, request.user.pk)
+            if etag_matches(if_none_match, etag):
+                return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
         game = _game_or_404(request, game_id)
         etag = etag_for(game.pk, game.version, request.user.pk)
-        if etag_matches(request.headers.get("If-None-Match", ""), etag):
-            _remember_for_fast_path(request)
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
-        payload = _render_game(game, request)
-        _remember_for_fast_path(request, game, payload)
-        return Response(payload, headers={"ETag": etag})
-
-
-def _remember_for_fast_path(
-    request: Request, game: Game | None = None, payload: dict[str, Any] | None = None
-) -> None:
-    """Keep the caller's token and this view of the game for the next read's fast path
-    (games/api/fast_view.py): one pipelined Redis call, nothing without Redis. Only once the
-    transaction commits (at once outside one): a rolled-back move keeps nothing, and what is
-    kept is only ever committed data."""
-    token = request.auth if isinstance(request.auth, ApiToken) else None
-    cached = game is not None and payload is not None and view_cache.cacheable(payload)
-    if token is None and not cached:
-        return
-
-    def queue(pipe: Any) -> None:
-        if token is not None:
-            token_cache.remember(pipe, token)
-        if cached:
-            assert game is not None and payload is not None
-            data = view_cache.snapshot(payload, game.state, game.current_user_id)
-            view_cache.store(pipe, game.pk, game.version, data)
-
-    transaction.on_commit(partial(view_cache.run, queue), robust=True)
+        return Response(_render_game(game, request), headers={"ETag": etag})
 
 
 def _lobby_operation(
@@ -736,10 +715,7 @@ class ActionView(APIView):
                 expected_version=expected,
                 parse=_parse_action,
             )
-            payload = _render_game(game, request)
-            # The next player reads this version next: keep it for the view's fast path.
-            _remember_for_fast_path(request, game, payload)
-            return 200, payload
+            return 200, _render_game(game, request)
 
         key = request.headers.get("Idempotency-Key")
         if key is None:

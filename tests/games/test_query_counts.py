@@ -22,6 +22,11 @@ pytestmark = API_TESTS
 
 # Pinned after measuring (identical on SQLite and PostgreSQL).
 VIEW_QUERIES = 3  # token, the game (if visible to me), seats with their users
+# A conditional GET (If-None-Match) of a client still current: token, the game's version (if
+# visible to me). The game itself is not loaded.
+VIEW_NOT_MODIFIED_QUERIES = 2
+# A conditional GET with an old ETag: the version first, then the view as without one.
+VIEW_MODIFIED_QUERIES = VIEW_QUERIES + 1
 # token, the seats with their users and the game FOR UPDATE (one query), insert move, update game
 # (the view in the answer reuses the seats and the state the move just saved). The action takes
 # no savepoint inside a caller's transaction (here the test's; games.services._transaction).
@@ -127,7 +132,14 @@ def test_the_game_view_and_an_action_take_the_same_queries_whatever_the_history(
         KEYED_ACTION_QUERIES,
         lambda: mover.act(game, {"type": "draw"}, **{"Idempotency-Key": "counted"}),
     )
-    measure(django_assert_num_queries, VIEW_QUERIES, lambda: alice.view(game))
+    etag = measure(django_assert_num_queries, VIEW_QUERIES, lambda: alice.view(game))["ETag"]
+    with django_assert_num_queries(VIEW_NOT_MODIFIED_QUERIES):
+        assert alice.view(game, **{"If-None-Match": etag}).status_code == 304
+    measure(
+        django_assert_num_queries,
+        VIEW_MODIFIED_QUERIES,
+        lambda: alice.view(game, **{"If-None-Match": '"an-older-etag"'}),
+    )
 
 
 def test_a_turn_passed_to_a_push_subscriber_takes_the_pinned_queries(
