@@ -18,6 +18,11 @@ RUN pip install --no-deps . \
     && useradd --create-home --uid 1000 uno \
     && mkdir -p /app/staticfiles \
     && chown uno /app/staticfiles
+# The static files WhiteNoise serves, collected once per image: gunicorn (compose's web) starts
+# without `manage.py serve`, which would collect them. The build's settings need a key only.
+RUN SECRET_KEY=collectstatic-only DEBUG=false SQLITE_PATH=/tmp/build.sqlite3 \
+    python manage.py collectstatic --noinput \
+    && chown -R uno /app/staticfiles
 
 USER uno
 EXPOSE 8000

@@ -221,3 +221,62 @@ def test_the_worker_answers_its_health_check(
         assert "pong" in check.stdout
     finally:
         celery_procs.stop(worker)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def on_port(argv: list[str], old: str, new: int) -> list[str]:
+    """The command with its listening port moved off compose's fixed one (which may be taken
+    here): ``--bind 0.0.0.0:8000`` or ``--port 8001``."""
+    moved = [part.replace(f"0.0.0.0:{old}", f"127.0.0.1:{new}") for part in argv]
+    return [str(new) if part == old else part for part in moved]
+
+
+@pytest.mark.parametrize(("name", "port"), [("web", "8000"), ("live", "8001")])
+def test_the_api_and_the_live_process_start_and_answer_their_health_checks(
+    compose: dict[str, Any], workdir: Path, redis_url: str, migrated: Path, name: str, port: str
+) -> None:
+    service = compose["services"][name]
+    environ = service_env(compose, name, workdir, redis_url)
+    # The image collected the static files at build time (Dockerfile).
+    environ["STATIC_ROOT"] = str(workdir / "static")
+    here = free_port()
+    log = workdir / f"{name}.log"
+    process = start(on_port(words(service["command"]), port, here), environ, ROOT, log)
+    check_argv = [part.replace(f":{port}/", f":{here}/") for part in healthcheck_argv(service)]
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, f"{name} exited:\n{log.read_text()}"
+            check = subprocess.run(check_argv, cwd=ROOT, env=environ, capture_output=True)
+            if check.returncode == 0:
+                break
+            assert time.monotonic() < deadline, f"{name} never became healthy:\n{log.read_text()}"
+            time.sleep(0.3)
+        # Django answers behind it: an API route without a token is refused in the JSON shape.
+        answer = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import urllib.request, urllib.error\n"
+                "try:\n"
+                f"    urllib.request.urlopen('http://127.0.0.1:{here}/api/v1/games/')\n"
+                "except urllib.error.HTTPError as e:\n"
+                "    print(e.code, e.read().decode())\n",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert answer.stdout.startswith("401") and '"error"' in answer.stdout, answer.stdout
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
