@@ -26,22 +26,9 @@ from typing import Any
 from .errors import EngineError
 from .interface import Event, Game
 from .registry import get_game
+from .scenario_steps import COMMON_KEYS, play_steps
 
-TOP_LEVEL_KEYS = {
-    "game",
-    "name",
-    "rule",
-    "source",
-    "notes",
-    "players",
-    "names",
-    "seed",
-    "preset",
-    "options",
-    "target_score",
-    "actions",
-    "expect",
-}
+TOP_LEVEL_KEYS = COMMON_KEYS | {"players", "names"}
 EXPECT_KEYS = {"to_move", "round_over", "match_over", "scores", "winner", "legal"}
 
 
@@ -120,32 +107,23 @@ def run(data: dict[str, Any]) -> GameScenarioResult:
             raise GameScenarioError(f"a scenario needs {key!r}")
     rng = random.Random(data.get("seed", 0) + 1)
     result = GameScenarioResult(game, data.get("name", ""), state, names, list(events))
-    for number, step in enumerate(data["actions"], 1):
-        if not isinstance(step, dict):
-            raise GameScenarioError(f"action {number} is not an object")
-        wanted = step.get("error")
+
+    def to_action(step: dict[str, Any], _state: Any) -> Any:
         raw = {k: v for k, v in step.items() if k != "error"}
         if "seat" in raw:
             raw["seat"] = _seat(raw["seat"], names)
-        try:
-            state, new_events = game.apply(state, game.action_from_dict(raw), rng)
-            if game.is_round_over(state):
-                state, more = game.apply(state, game.next_round_action(), rng)
-                new_events = new_events + more
-        except EngineError as exc:
-            if wanted == exc.code:
-                result.events.append({"type": "refused", "action": number, "code": exc.code})
-                continue
-            if wanted is None:
-                result.unexpected_error = exc
-                result.failures.append(f"action {number} was refused: {exc.code}: {exc.message}")
-            else:
-                result.failures.append(f"action {number}: expected error {wanted}, got {exc.code}")
-            break
-        result.state = state
-        result.events.extend(new_events)
-        if wanted is not None:
-            result.failures.append(f"action {number}: expected error {wanted}, but it applied")
+        return game.action_from_dict(raw)
+
+    play_steps(
+        game,
+        state,
+        data["actions"],
+        rng,
+        result,
+        to_action,
+        GameScenarioError,
+        deal_next_round=True,
+    )
     if result.unexpected_error is None:
         result.failures.extend(_check(game, result.state, names, data["expect"]))
     return result

@@ -18,25 +18,12 @@ from .errors import EngineError
 from .interface import Event, Game
 from .registry import DEFAULT_KIND, get_game
 from .replay import ReplayError, ReplayRNG
+from .scenario_steps import COMMON_KEYS, play_steps
 from .uno.actions import Action
 from .uno.allwild.cards import CARD_TYPES, PRESETS, card_type
 from .uno.state import CLOCKWISE, COUNTERCLOCKWISE, PHASES, PLAY, Seat, State
 
-TOP_LEVEL_KEYS = {
-    "game",
-    "name",
-    "rule",
-    "source",
-    "notes",
-    "preset",
-    "options",
-    "target_score",
-    "seed",
-    "position",
-    "deal",
-    "actions",
-    "expect",
-}
+TOP_LEVEL_KEYS = COMMON_KEYS | {"position", "deal"}
 SEAT_KEYS = {"name", "hand", "uno", "exposed", "score", "skips", "active", "mercy_used"}
 POSITION_KEYS = {
     "seats",
@@ -356,28 +343,15 @@ def run_scenario(data: dict[str, Any]) -> ScenarioResult:
         raise ScenarioError("the position does not hold each of the 112 cards exactly once")
     rng = random.Random(data.get("seed", 0))
     result = ScenarioResult(name=data.get("name", ""), state=state, events=events, names=names)
-    for number, step in enumerate(data["actions"], 1):
-        if not isinstance(step, dict):
-            raise ScenarioError(f"action {number} is not an object")
-        wanted = step.get("error")
-        try:
-            action = _action(step, state, names)
-            state, new_events = game.apply(state, action, rng)
-        except EngineError as exc:
-            if wanted == exc.code:
-                result.events.append({"type": "refused", "action": number, "code": exc.code})
-                continue
-            if wanted is None:
-                result.unexpected_error = exc
-                result.failures.append(f"action {number} was refused: {exc.code}: {exc.message}")
-            else:
-                result.failures.append(f"action {number}: expected error {wanted}, got {exc.code}")
-            break
-        result.state = state
-        result.events.extend(new_events)
-        if wanted is not None:
-            result.failures.append(f"action {number}: expected error {wanted}, but it applied")
-            break
+    state = play_steps(
+        game,
+        state,
+        data["actions"],
+        rng,
+        result,
+        lambda step, now: _action(step, now, names),
+        ScenarioError,
+    )
     result.state = state
     if not result.failures:
         result.failures = check_expect(data["expect"], state, result.events, names, game)
