@@ -26,6 +26,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
+from config.db import delete_in_batches
 from config.errors import ServiceError, error_body
 from games.models import IdempotencyRecord
 from players.models import User
@@ -36,8 +37,6 @@ MAX_KEY_LENGTH = 128
 def prune(now: datetime | None = None) -> int:
     """Forget keys older than IDEMPOTENCY_KEY_DAYS (a retry comes within minutes, not days);
     returns how many went. A claim still in progress is old enough to be dead by then."""
-    from notifications.retention import delete_in_batches
-
     cutoff = (now or timezone.now()) - timedelta(days=settings.IDEMPOTENCY_KEY_DAYS)
     return delete_in_batches(IdempotencyRecord.objects.filter(created_at__lt=cutoff))
 

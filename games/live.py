@@ -33,6 +33,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import close_old_connections
+
+from games.models import Game
+
 logger = logging.getLogger(__name__)
 
 CHANNEL_PREFIX = "game:"
@@ -88,10 +92,6 @@ class _Waiter:
 
 def db_versions(game_ids: list[str]) -> dict[str, int]:
     """The current versions of these games, read from the database."""
-    from django.db import close_old_connections
-
-    from games.models import Game
-
     try:
         rows = Game.objects.filter(pk__in=game_ids).values_list("pk", "version")
         return {str(pk): version for pk, version in rows}

@@ -22,15 +22,14 @@ from django.db import transaction
 from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
+from config.celery import app as celery_app
+from config.celery import task_named
 from config.errors import ServiceError
-from games import bots, live, selectors
+from games import bots, live, selectors, signals
 from games.bots import schedule
 from games.engine import EngineError, registry
 from games.engine.interface import Game as Rules
 from games.models import Game, Move, RoundResult, Seat
-from moderation.selectors import is_blocked
-from notifications import outbox
-from notifications.services import notify_invited
 from players.models import ApiToken, User
 
 # Lowered only by tests and demos (TURN_SECONDS_MIN) that want to watch a turn time out.
@@ -232,8 +231,10 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
             raise ServiceError("game_full", "Every seat is taken.", 409)
         if game.status != Game.LOBBY:
             raise ServiceError("game_already_started", "This game is no longer open.", 409)
-        if game.visibility == Game.PRIVATE and is_blocked([s.user_id for s in seats], user):
-            raise ServiceError("join_refused", "You cannot join this private game.", 403)
+        if game.visibility == Game.PRIVATE:
+            # Blocks are moderation's (a layer above): it refuses through the signal by raising
+            # ServiceError("join_refused").
+            signals.joining_private_game.send(sender=Game, game=game, seats=seats, user=user)
         Seat.objects.create(game=game, user=user)
         _bump_version(game)
         game.save(update_fields=["version"])
@@ -361,7 +362,7 @@ def rematch(*, user: User, game_id: Any) -> Game:
         # The other players of the finished game are invited: they may join it by its id.
         for seat in game.seats.select_related("user"):
             if seat.user is not None and seat.user_id != user.pk:
-                notify_invited(user=seat.user, game=new, by=user)
+                signals.player_invited.send(sender=Game, user=seat.user, game=new, by=user)
         return new
 
 
@@ -605,10 +606,16 @@ def _save_state(
         if turn_passed:
             _set_deadline(game, current, now)
     game.save()
-    # Notifications are rows in this same transaction (the outbox); delivery and live updates
-    # happen only once the move is committed.
-    outbox.record_move(
-        game=game, move=move, state=state, events=events, seats=seats, turn_passed=turn_passed
+    # Notifications are rows in this same transaction (the outbox, written by the notifications
+    # app's receiver); delivery and live updates happen only once the move is committed.
+    signals.move_applied.send(
+        sender=Game,
+        game=game,
+        move=move,
+        state=state,
+        events=events,
+        seats=seats,
+        turn_passed=turn_passed,
     )
     announce(game)
     _schedule_bots(game, state, seats)
@@ -721,9 +728,7 @@ def _bot_delay_seconds(game: Game) -> float:
 
 
 def _tasks_run_inline() -> bool:
-    from config.celery import app
-
-    return bool(app.conf.task_always_eager)
+    return bool(celery_app.conf.task_always_eager)
 
 
 def _bot_deadline_seconds(game: Game) -> float:
@@ -755,11 +760,11 @@ def _schedule_bots(game: Game, state: Any, seats: list[Seat]) -> None:
 
 
 def _queue_bot_move(game_id: Any, version: int, countdown: float) -> None:
-    from games import tasks  # tasks import this module
-
     try:
         # Capped: a delayed message waits in the broker, and only short waits are safe there.
-        tasks.bot_move.apply_async((str(game_id), version), countdown=min(countdown, 10))
+        task_named("games.tasks.bot_move").apply_async(
+            (str(game_id), version), countdown=min(countdown, 10)
+        )
     except Exception:  # the broker is down: the sweep moves a bot on turn at its deadline
         logger.warning("could not queue a bot move for game %s", game_id, exc_info=True)
 

@@ -18,7 +18,6 @@ each waiting request keeping its worker thread as every WSGI request does.
 from __future__ import annotations
 
 import functools
-import inspect
 import json
 import logging
 import time
@@ -42,7 +41,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from config.errors import ServiceError
-from games import live, selectors
+from games import live, presence, selectors
 from games.api import serializers as s
 from games.api.views import NO_GAME, _error, _errors, _game_or_404, _int_param
 from games.models import Game
@@ -119,31 +118,11 @@ def _as_async_view(view: Callable[..., Any], wrapper: Callable[..., Any]) -> Cal
 
 
 async def mark_watching(user_id: int | None, game_id: str, ttl: float) -> None:
-    """Tell notifications that this user has the game open (no push needed) for ``ttl`` s."""
+    """Record that this user has the game open (no push needed) for ``ttl`` s. Never breaks a
+    live update: ``presence`` fails open."""
     if user_id is None:
         return
-    # PRESENCE CALL SITE: notifications.presence.mark_watching(user_id, game_id, ttl) is built
-    # by the notifications app. Until that module exists this is a no-op; once it does, it is
-    # called without any change here. Errors in it never break a live update.
-    try:
-        from notifications import presence
-    except ModuleNotFoundError as exc:
-        if exc.name != "notifications.presence":
-            logger.exception("live: notifications.presence cannot be imported")
-        return
-    except Exception:
-        logger.exception("live: notifications.presence cannot be imported")
-        return
-    mark = getattr(presence, "mark_watching", None)
-    if mark is None:
-        return
-    try:
-        if inspect.iscoroutinefunction(mark):
-            await mark(user_id, game_id, int(ttl))
-        else:
-            await sync_to_async(mark)(user_id, game_id, int(ttl))
-    except Exception:
-        logger.exception("live: mark_watching(%s, %s) failed", user_id, game_id)
+    await sync_to_async(presence.mark_watching)(user_id, game_id, int(ttl))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -486,3 +465,68 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
                 async_to_sync(mark_watching)(plan.user.pk, plan.game_id, step.ttl)
     finally:
         steps.close()
+
+
+class EventsView(APIView):
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        # `?wait=` is a long-poll: the waiting happens in an async wrapper (``long_poll``) that
+        # holds no thread busy and no database connection while it waits.
+        return long_poll(super().as_view(**initkwargs))
+
+    @extend_schema(
+        operation_id="games_events_list",
+        summary="The move log as you may see it, after a version",
+        description=(
+            "Catch up after being away: every move after version `after`, with the events "
+            "your seat may see (never another player's cards). Page with `next_after` while "
+            "`has_more`.\n\n"
+            "Long-poll with `wait`: when there is no move after `after` yet, the answer waits up "
+            "to `wait` seconds for one and comes as soon as it is made (usually within a second), "
+            "or after `wait` seconds with no moves. Ask again with `after=next_after`."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "after", int, description="Return moves after this version (default 0)."
+            ),
+            OpenApiParameter(
+                "limit", int, description="At most this many moves (1-200, default 50)."
+            ),
+            OpenApiParameter(
+                "wait",
+                int,
+                description=(
+                    f"Long-poll: when no move is after `after`, wait up to this many seconds "
+                    f"for one (0-{live.MAX_WAIT_SECONDS}, default 0: answer at once)."
+                ),
+            ),
+        ],
+        responses={
+            200: s.EventPageSerializer,
+            **_errors(
+                {
+                    400: _error("`invalid_request`: `after`, `limit` or `wait` out of range."),
+                    404: NO_GAME,
+                },
+                write=False,
+            ),
+        },
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = _game_or_404(request, game_id)
+        after = _int_param(request, "after", 0, 0, 10**9)
+        limit = _int_param(request, "limit", 50, 1, 200)
+        wait = _int_param(request, "wait", 0, 0, live.MAX_WAIT_SECONDS)
+        moves, more = selectors.events_for(game, request.user, after=after, limit=limit)
+        page = {
+            "moves": moves,
+            "next_after": moves[-1]["version"] if moves else after,
+            "has_more": more,
+        }
+        response = Response(s.EventPageSerializer(page).data)
+        if wait and not moves:
+            # Nothing to answer yet: the long_poll wrapper waits for a version above this one
+            # and asks again (or answers this empty page when `wait` runs out).
+            response.live_wait = live.Wait(str(game.pk), game.version, wait, request.user.pk)
+        return response

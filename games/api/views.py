@@ -20,8 +20,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import ServiceError
-from games import live, selectors, services
+from config.errors import ErrorSerializer, ServiceError
+from games import selectors, services
 from games.api import serializers as s
 from games.engine import registry
 from games.idempotency import MAX_KEY_LENGTH, run_once
@@ -29,7 +29,7 @@ from games.models import Game
 
 
 def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(s.ErrorSerializer, description=description)
+    return OpenApiResponse(ErrorSerializer, description=description)
 
 
 # Error responses in the one shape (config/errors.py); each description names the codes.
@@ -729,73 +729,6 @@ class ActionView(APIView):
         if answer.replayed:
             sent["Idempotent-Replayed"] = "true"
         return sent
-
-
-class EventsView(APIView):
-    @classmethod
-    def as_view(cls, **initkwargs: Any) -> Any:
-        # `?wait=` is a long-poll: the waiting happens in an async wrapper (games/api/live.py)
-        # that holds no thread busy and no database connection while it waits.
-        from games.api.live import long_poll
-
-        return long_poll(super().as_view(**initkwargs))
-
-    @extend_schema(
-        operation_id="games_events_list",
-        summary="The move log as you may see it, after a version",
-        description=(
-            "Catch up after being away: every move after version `after`, with the events "
-            "your seat may see (never another player's cards). Page with `next_after` while "
-            "`has_more`.\n\n"
-            "Long-poll with `wait`: when there is no move after `after` yet, the answer waits up "
-            "to `wait` seconds for one and comes as soon as it is made (usually within a second), "
-            "or after `wait` seconds with no moves. Ask again with `after=next_after`."
-        ),
-        parameters=[
-            OpenApiParameter(
-                "after", int, description="Return moves after this version (default 0)."
-            ),
-            OpenApiParameter(
-                "limit", int, description="At most this many moves (1-200, default 50)."
-            ),
-            OpenApiParameter(
-                "wait",
-                int,
-                description=(
-                    f"Long-poll: when no move is after `after`, wait up to this many seconds "
-                    f"for one (0-{live.MAX_WAIT_SECONDS}, default 0: answer at once)."
-                ),
-            ),
-        ],
-        responses={
-            200: s.EventPageSerializer,
-            **_errors(
-                {
-                    400: _error("`invalid_request`: `after`, `limit` or `wait` out of range."),
-                    404: NO_GAME,
-                },
-                write=False,
-            ),
-        },
-        tags=["games"],
-    )
-    def get(self, request: Request, game_id: UUID) -> Response:
-        game = _game_or_404(request, game_id)
-        after = _int_param(request, "after", 0, 0, 10**9)
-        limit = _int_param(request, "limit", 50, 1, 200)
-        wait = _int_param(request, "wait", 0, 0, live.MAX_WAIT_SECONDS)
-        moves, more = selectors.events_for(game, request.user, after=after, limit=limit)
-        page = {
-            "moves": moves,
-            "next_after": moves[-1]["version"] if moves else after,
-            "has_more": more,
-        }
-        response = Response(s.EventPageSerializer(page).data)
-        if wait and not moves:
-            # Nothing to answer yet: the long_poll wrapper waits for a version above this one
-            # and asks again (or answers this empty page when `wait` runs out).
-            response.live_wait = live.Wait(str(game.pk), game.version, wait, request.user.pk)
-        return response
 
 
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:

@@ -30,7 +30,6 @@ import subprocess
 import sys
 import threading
 import time
-import types
 import urllib.error
 import urllib.request
 import uuid
@@ -485,19 +484,15 @@ class TestLongPollContract:
 def test_a_waiting_client_is_marked_as_watching_the_game(
     alice: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The call site of notifications.presence.mark_watching, with a stand-in module (so this
-    tests games/api/live.py whatever state the notifications app is in)."""
-    import notifications
+    """A long poll that waits records that its player watches the game (games.presence)."""
+    from games import presence
 
     calls: list[tuple[Any, Any, Any]] = []
 
     def mark_watching(user_id: Any, game_id: Any, ttl: Any) -> None:
         calls.append((user_id, game_id, ttl))
 
-    presence = types.ModuleType("notifications.presence")
-    presence.mark_watching = mark_watching  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "notifications.presence", presence)
-    monkeypatch.setattr(notifications, "presence", presence, raising=False)
+    monkeypatch.setattr(presence, "mark_watching", mark_watching)
     game_id = start_game(alice, bob, target_score=0)
     version = Game.objects.get(pk=game_id).version
     assert alice.events(game_id, after=version).status_code == 200
