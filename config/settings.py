@@ -287,7 +287,7 @@ TURN_SECONDS_MIN = env_int(
 
 # Fixed here rather than read from the environment (tests lower them): a lobby closes, and an
 # invite code stops working, a week after it was made; waiting live readers re-read their games'
-# versions from the database every second (games/live.py), in case a Redis announcement is lost.
+# versions from the database every second (games/announce.py), in case a Redis announcement is lost.
 LOBBY_TTL_SECONDS = 7 * 24 * 3600
 INVITE_TTL_SECONDS = 7 * 24 * 3600
 LIVE_RECHECK_SECONDS = 1.0

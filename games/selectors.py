@@ -131,27 +131,21 @@ def game_summary(game: Game, seats: list[Seat], user: User) -> dict[str, Any]:
     }
 
 
-# Set by games.services on the instance it has just saved: its seats (with users) and its state.
-_FOR_VIEW = "_seats_and_state_for_view"
-
-
-def remember_for_view(game: Game, seats: list[Seat], state: Any) -> None:
-    """Let ``game_view`` of this instance use the seats and the state a move just saved instead
-    of reading them again. Only the service that saved them may call this."""
-    setattr(game, _FOR_VIEW, (seats, state))
-
-
-def game_view(game: Game, user: User) -> dict[str, Any]:
+def game_view(
+    game: Game, user: User, *, seats: list[Seat] | None = None, state: Any = None
+) -> dict[str, Any]:
     """Everything ``user`` may see of ``game``: two queries whatever the game's length, none
-    right after a move (see remember_for_view)."""
-    remembered: tuple[list[Seat], Any] | None = getattr(game, _FOR_VIEW, None)
-    seats = remembered[0] if remembered else list(game.seats.select_related("user"))
+    when the caller passes the ``seats`` (with their users) and the engine ``state`` a move has
+    just saved (``services.Played``)."""
+    if seats is None:
+        seats = list(game.seats.select_related("user"))
     data = game_summary(game, seats, user)
     mine = next((s for s in seats if s.user_id == user.pk), None)
     table = None
     if game.state is not None and mine is not None and mine.position is not None:
         rules = registry.get_game(game.kind)
-        state = remembered[1] if remembered else rules.state_from_dict(game.state)
+        if state is None:
+            state = rules.state_from_dict(game.state)
         table = rules.view(state, mine.position)
     data["table"] = table
     return data

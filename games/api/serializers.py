@@ -275,7 +275,7 @@ class TableSerializer(serializers.Serializer):
     def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
         """``engine.view``'s dict as it is: it already is what the fields above would make of
         it, key order included (tests/games/test_table_view.py checks this over random games
-        with every house rule), and copying it field by field cost about 0.5 ms per view."""
+        with every house rule), so copying it field by field would only cost time."""
         return instance
 
 

@@ -6,7 +6,7 @@ permissions, the one error shape, the schema: all unchanged) wrapped in an async
 
 1. the wrapper runs the DRF view (``sync_to_async``); the view answers at once when it can, and
    otherwise says on its response what it would wait for (``live_wait`` / ``live_stream``);
-2. the wrapper closes the request's database connection and waits on ``games.live``'s notifier,
+2. the wrapper closes the request's database connection and waits on ``games.announce``'s notifier,
    an ``asyncio`` wait that holds no thread busy and no connection;
 3. woken by a new version (or at the end of the wait) it asks the view again, or streams.
 
@@ -41,7 +41,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from config.errors import ServiceError
-from games import live, presence, selectors
+from games import announce, presence, selectors
 from games.api import serializers as s
 from games.api.views import NO_GAME, _error, _errors, _game_or_404, _int_param
 from games.models import Game
@@ -133,14 +133,14 @@ def long_poll(view: Callable[..., Any]) -> Callable[..., Any]:
     """Wrap the DRF view of ``events/`` so that ``?wait=`` waits without holding a thread.
 
     The view answers; when it had no moves to give and was asked to wait it marks its response
-    with ``live_wait`` (a ``games.live.Wait``). Then wait for a newer version of the game and ask
-    the view again, until it has moves or the time is up (then its empty page is the answer)."""
+    with ``live_wait`` (a ``games.announce.Wait``). Then wait for a newer version of the game and
+    ask the view again, until it has moves or the time is up (then its empty page is the answer)."""
 
     async def events_view(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         deadline: float | None = None
         while True:
             response = await sync_to_async(_run_view)(view, request, args, kwargs)
-            plan: live.Wait | None = getattr(response, "live_wait", None)
+            plan: announce.Wait | None = getattr(response, "live_wait", None)
             if plan is None:
                 return response
             now = time.monotonic()
@@ -151,7 +151,9 @@ def long_poll(view: Callable[..., Any]) -> Callable[..., Any]:
             if remaining <= 0:
                 return response
             release_request_thread()
-            woke = await live.notifier().wait(plan.game_id, above=plan.version, timeout=remaining)
+            woke = await announce.notifier().wait(
+                plan.game_id, above=plan.version, timeout=remaining
+            )
             if woke is None:
                 return response  # time is up: the empty page
 
@@ -416,7 +418,7 @@ def _steps(plan: StreamPlan) -> Generator[_Step, Any, None]:
 
 async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
     """Drive the stream under ASGI: waiting holds no thread."""
-    notifier = live.notifier()
+    notifier = announce.notifier()
     fetch = sync_to_async(_fetch)
     steps = _steps(plan)
     result: Any = None
@@ -443,7 +445,7 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
 def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
     """Drive the stream from a WSGI thread (Django would read an async iterator to its end
     before sending anything under WSGI)."""
-    notifier = live.notifier()
+    notifier = announce.notifier()
     steps = _steps(plan)
     result: Any = None
     try:
@@ -497,7 +499,7 @@ class EventsView(APIView):
                 int,
                 description=(
                     f"Long-poll: when no move is after `after`, wait up to this many seconds "
-                    f"for one (0-{live.MAX_WAIT_SECONDS}, default 0: answer at once)."
+                    f"for one (0-{announce.MAX_WAIT_SECONDS}, default 0: answer at once)."
                 ),
             ),
         ],
@@ -517,7 +519,7 @@ class EventsView(APIView):
         game = _game_or_404(request, game_id)
         after = _int_param(request, "after", 0, 0, 10**9)
         limit = _int_param(request, "limit", 50, 1, 200)
-        wait = _int_param(request, "wait", 0, 0, live.MAX_WAIT_SECONDS)
+        wait = _int_param(request, "wait", 0, 0, announce.MAX_WAIT_SECONDS)
         moves, more = selectors.events_for(game, request.user, after=after, limit=limit)
         page = {
             "moves": moves,
@@ -528,5 +530,5 @@ class EventsView(APIView):
         if wait and not moves:
             # Nothing to answer yet: the long_poll wrapper waits for a version above this one
             # and asks again (or answers this empty page when `wait` runs out).
-            response.live_wait = live.Wait(str(game.pk), game.version, wait, request.user.pk)
+            response.live_wait = announce.Wait(str(game.pk), game.version, wait, request.user.pk)
         return response

@@ -2,8 +2,8 @@
 
 ``publish`` is queued by ``games.services`` with ``transaction.on_commit`` after every saved move,
 so a waiting client is only woken for a state it can read. Waiting happens in
-``games.api.live`` (the long-poll of ``events/?wait=`` and the Server-Sent Events stream), through
-``Notifier.wait``.
+``games.api.streams`` (the long-poll of ``events/?wait=`` and the Server-Sent Events stream),
+through ``Notifier.wait``.
 
 Three ways a waiter learns of a new version, so that no single one has to be reliable:
 
