@@ -100,3 +100,11 @@ def quiet_periodic_jobs(celery_app: Celery) -> QuietPeriodicJobs:
 
 
 quiet_periodic_jobs(app)
+
+
+def task_named(name: str) -> Any:
+    """The registered task ``name``, queued (``apply_async``) by a module that the task's own
+    module imports: a service queues its app's task after commit, and the task calls the service,
+    so the service names the task instead of importing it. Looked up in the app's registry, so
+    ``task_always_eager`` (embedded mode) still runs it inline, which ``send_task`` would not."""
+    return app.tasks[name]

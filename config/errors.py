@@ -36,7 +36,7 @@ from django.http import (
 from django.urls import Resolver404, ResolverMatch, get_urlconf, resolve
 from django.utils.deprecation import MiddlewareMixin
 from django.views.decorators.csrf import csrf_exempt
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -194,3 +194,15 @@ class DatabaseUnavailableMiddleware(MiddlewareMixin):
             _log_unavailable(exception)
             return service_unavailable_response()
         return None
+
+
+# The one JSON error shape of the whole API, as documented in the schema (components Error and
+# ErrorDetail).
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable machine-readable code, e.g. version_conflict.")
+    message = serializers.CharField(help_text="Human-readable explanation.")
+    details = serializers.DictField(required=False, help_text="Extra facts, e.g. current_version.")
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorDetailSerializer()

@@ -1,16 +1,15 @@
 """Garbage collection settled for a long-running web process.
 
 A web process holds a large, permanent heap after start-up (Django, DRF, the models, every view
-and serializer: about 110,000 tracked objects), and Python's cyclic collector walks all of it on
-every full (generation 2) collection: 30 to 100 ms during which that process answers nothing.
-Measured in process on PostgreSQL (a view, an action and a bench baseline request, 400 times
-each): four full collections of up to 97 ms, and 535 ms of collection in all; with the start-up
-heap frozen and a larger first generation, no full collection and 121 ms in all.
+and serializer), and Python's cyclic collector walks all of it on every full (generation 2)
+collection, a pause during which that process answers nothing. Freezing the start-up heap and
+raising the first generation's threshold removes those full collections from request handling
+(docs/performance.md has the measurements).
 
 - ``gc.freeze()`` moves everything alive after start-up to a permanent generation that no
   collection walks again (it is never garbage: modules, classes, URL patterns).
 - A first-generation threshold of 10,000 instead of 700 makes the young collections, which
-  every request's short-lived objects trigger, about 14 times rarer; each costs a few ms more.
+  every request's short-lived objects trigger, much rarer, each a little longer.
 """
 
 from __future__ import annotations

@@ -240,18 +240,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 
-def _beat_schedule() -> dict[str, dict[str, Any]]:
-    from games.periodic import PERIODIC_JOBS
-
-    # A periodic run that waited longer than its own interval is stale: the next one is already
-    # queued. Expiring it keeps a worker outage from leaving a pile of sweeps to chew through.
-    return {
-        name: {"task": task, "schedule": every, "options": {"expires": every}}
-        for name, (every, task) in PERIODIC_JOBS.items()
-    }
-
-
-CELERY_BEAT_SCHEDULE = _beat_schedule()
+# The beat schedule is not set here: each app registers its own periodic jobs when it is ready
+# (config/jobs.py), so settings import no app code.
 # Beat keeps when each job last ran in this file. Not in the working directory (Celery's
 # default): the image's /app is read-only for the user beat runs as, and beat would exit with
 # PermissionError, so no turn timer would fire. Losing the file only means each job runs once
@@ -297,7 +287,7 @@ TURN_SECONDS_MIN = env_int(
 
 # Fixed here rather than read from the environment (tests lower them): a lobby closes, and an
 # invite code stops working, a week after it was made; waiting live readers re-read their games'
-# versions from the database every second (games/live.py), in case a Redis announcement is lost.
+# versions from the database every second (games/announce.py), in case a Redis announcement is lost.
 LOBBY_TTL_SECONDS = 7 * 24 * 3600
 INVITE_TTL_SECONDS = 7 * 24 * 3600
 LIVE_RECHECK_SECONDS = 1.0
@@ -479,14 +469,9 @@ VAPID_SUBJECT = env_str(
 )
 if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
     raise ImproperlyConfigured("VAPID_SUBJECT must be a mailto: address or an https:// URL.")
-if VAPID_PRIVATE_KEY:
-    from notifications.vapid import VapidKeyError, from_settings
-
-    try:
-        from_settings(VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY)
-    except VapidKeyError as exc:
-        raise ImproperlyConfigured(f"VAPID_PRIVATE_KEY / VAPID_PUBLIC_KEY: {exc}.") from None
-elif VAPID_PUBLIC_KEY:
+# A VAPID_PRIVATE_KEY that does not parse or match VAPID_PUBLIC_KEY is refused when the
+# notifications app is ready (notifications/apps.py): settings import no app code.
+if VAPID_PUBLIC_KEY and not VAPID_PRIVATE_KEY:
     raise ImproperlyConfigured("VAPID_PUBLIC_KEY is set without VAPID_PRIVATE_KEY.")
 # Where a generated pair is kept (debug or embedded mode only); ignored when the keys are set.
 VAPID_KEY_FILE: Path | None = (

@@ -1,5 +1,3 @@
-from importlib import import_module
-
 from django.apps import AppConfig
 
 
@@ -12,18 +10,16 @@ class GamesConfig(AppConfig):
         from django.conf import settings
         from django.core.exceptions import ImproperlyConfigured
 
+        from config import jobs
+        from games import receivers
         from games.bots import LEVELS
+        from games.jobs import JOBS
 
         if settings.BOT_TAKEOVER_LEVEL not in LEVELS:
             raise ImproperlyConfigured(
                 f"BOT_TAKEOVER_LEVEL must be one of {', '.join(LEVELS)}, "
                 f"got {settings.BOT_TAKEOVER_LEVEL!r}."
             )
-        # Without Redis there is no beat: the web process's background thread runs the same jobs.
-        from config import background
-        from games.periodic import PERIODIC_JOBS
-
-        for name, (interval, task_path) in PERIODIC_JOBS.items():
-            module, _, attr = task_path.rpartition(".")
-            task = getattr(import_module(module), attr)
-            background.register(name, interval, task)
+        jobs.register_all(JOBS)
+        # Games' answers to the players app's signals (account deletion, data export).
+        receivers.connect()

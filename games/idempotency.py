@@ -5,11 +5,9 @@ together or not at all: a crash (or a lost database) in between leaves neither, 
 simply runs. The key is not looked up first: the unique (user, key) constraint is the check. A
 request whose key has a record already fails to insert its own; its whole transaction (its move
 too, if it made one) is rolled back, and only then is the key looked up: the stored answer is
-replayed, or 422 when the key came with another body. A record left by an older release that
-claimed keys before running the work (status not DONE) is deleted and the request runs again,
-once. Two copies of a request running at once: the action's game row lock makes the second wait
-for the first, and its record fails once the first has committed, so it answers with the
-first one's stored answer.
+replayed, or 422 when the key came with another body. Two copies of a request running at once:
+the action's game row lock makes the second wait for the first, and its record fails once the
+first has committed, so it answers with the first one's stored answer.
 """
 
 from __future__ import annotations
@@ -26,6 +24,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
+from config.db import delete_in_batches
 from config.errors import ServiceError, error_body
 from games.models import IdempotencyRecord
 from players.models import User
@@ -36,8 +35,6 @@ MAX_KEY_LENGTH = 128
 def prune(now: datetime | None = None) -> int:
     """Forget keys older than IDEMPOTENCY_KEY_DAYS (a retry comes within minutes, not days);
     returns how many went. A claim still in progress is old enough to be dead by then."""
-    from notifications.retention import delete_in_batches
-
     cutoff = (now or timezone.now()) - timedelta(days=settings.IDEMPOTENCY_KEY_DAYS)
     return delete_in_batches(IdempotencyRecord.objects.filter(created_at__lt=cutoff))
 
@@ -71,8 +68,8 @@ def run_once(
     a request with a used key gets the stored answer, the same bytes, with ``replayed``.
 
     A ServiceError from ``work`` is an answer like any other, recorded and replayed for the same
-    key: ``work`` must undo its own writes when it raises one (``games.services.act`` runs in
-    ``transaction.atomic``, a savepoint here)."""
+    key: ``work`` must raise it before its first write, or undo its writes itself
+    (``games.services.act`` refuses before it writes)."""
     if not key or len(key) > MAX_KEY_LENGTH:
         raise ServiceError(
             "invalid_idempotency_key", f"Idempotency-Key is 1 to {MAX_KEY_LENGTH} characters.", 400
@@ -81,19 +78,18 @@ def run_once(
     # No lookup first: a fresh key (nearly every request) costs only its record's insert. The
     # unique (user, key) constraint finds a used key, and the rolled-back transaction takes the
     # work's effects with it.
-    retried = False
-    while True:
-        outcome = _run_and_record(user, key, digest, work)
-        if not isinstance(outcome, IntegrityError):
-            return outcome
-        found = _recorded(user, key, digest)
-        if found is not None:
-            return _replay(found)
-        if retried:
-            raise outcome
-        # The record in the way was a claim left by an older release, deleted now (or the
-        # record went meanwhile): run the request again, once.
-        retried = True
+    outcome = _run_and_record(user, key, digest, work)
+    if not isinstance(outcome, IntegrityError):
+        return outcome
+    found = _recorded(user, key, digest)
+    if found is None:
+        # The record in the way went meanwhile (pruned): nothing to replay, and the request's
+        # own work was rolled back with its record. Run it again.
+        retry = _run_and_record(user, key, digest, work)
+        if isinstance(retry, IntegrityError):
+            raise retry
+        return retry
+    return _replay(found)
 
 
 def _run_and_record(
@@ -114,7 +110,6 @@ def _run_and_record(
                 user=user,
                 key=key,
                 request_hash=digest,
-                status=IdempotencyRecord.DONE,
                 response_status=answer.status,
                 response_content=answer.content,
                 response_content_type=answer.content_type,
@@ -127,8 +122,7 @@ def _run_and_record(
 
 
 def _recorded(user: User, key: str, digest: str) -> IdempotencyRecord | None:
-    """The stored answer for this key, if any; 422 when the key came with another body. None
-    also when the record was an older release's claim, which is deleted."""
+    """The stored answer for this key, if any; 422 when the key came with another body."""
     # A slice, not .first(): (user, key) is unique, and .first() would add an ORDER BY.
     record = next(iter(IdempotencyRecord.objects.filter(user=user, key=key)[:1]), None)
     if record is None:
@@ -139,19 +133,15 @@ def _recorded(user: User, key: str, digest: str) -> IdempotencyRecord | None:
             "This Idempotency-Key was used with a different request body.",
             422,
         )
-    if record.status != IdempotencyRecord.DONE:
-        # A claim written by a release that claimed keys before running the work (a request
-        # that died); nothing of it was committed but the claim.
-        record.delete()
-        return None
     return record
 
 
 def _replay(record: IdempotencyRecord) -> Answer:
-    status = record.response_status or 200
-    if record.response_content is None:
-        # Recorded before the bytes were kept: the JSON it stored, in whatever key order.
-        return Answer(status, render(record.response_body or {}), JSON, replayed=True)
-    # bytes(): PostgreSQL's driver hands a bytea back as a memoryview.
-    content = bytes(record.response_content)
-    return Answer(status, content, record.response_content_type or JSON, replayed=True)
+    # Every record is written with its answer (_run_and_record). bytes(): PostgreSQL's driver
+    # hands a bytea back as a memoryview.
+    return Answer(
+        record.response_status or 200,
+        bytes(record.response_content or b""),
+        record.response_content_type or JSON,
+        replayed=True,
+    )

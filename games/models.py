@@ -189,25 +189,18 @@ class RoundResult(models.Model):
 class IdempotencyRecord(models.Model):
     """The first response to a request sent with an Idempotency-Key, replayed for retries."""
 
-    IN_PROGRESS = "in_progress"
-    DONE = "done"
-
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     key = models.CharField(max_length=128)
     request_hash = models.CharField(max_length=64)
-    status = models.CharField(max_length=12, default=IN_PROGRESS)
     response_status = models.PositiveSmallIntegerField(null=True, blank=True)
     # The answer's body exactly as it was sent: a replay must be byte for byte the same, and
     # PostgreSQL's jsonb would give the keys back in its own order.
     response_content = models.BinaryField(null=True, blank=True)
     response_content_type = models.CharField(max_length=100, blank=True, default="")
-    # Records written before response_content existed; replayed as JSON. Goes once they are
-    # older than IDEMPOTENCY_KEY_DAYS.
-    response_body = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_record_per_key")]
 
     def __str__(self) -> str:
-        return f"{self.key} ({self.status})"
+        return f"{self.key} ({self.response_status})"

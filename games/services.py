@@ -12,6 +12,7 @@ import random
 import secrets
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -22,15 +23,15 @@ from django.db import transaction
 from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
+from config.celery import app as celery_app
+from config.celery import task_named
 from config.errors import ServiceError
-from games import bots, live, selectors
+from games import bots, signals
+from games.announce import publish
 from games.bots import schedule
 from games.engine import EngineError, registry
 from games.engine.interface import Game as Rules
 from games.models import Game, Move, RoundResult, Seat
-from moderation.selectors import is_blocked
-from notifications import outbox
-from notifications.services import notify_invited
 from players.models import ApiToken, User
 
 # Lowered only by tests and demos (TURN_SECONDS_MIN) that want to watch a turn time out.
@@ -46,6 +47,17 @@ MAX_SPEED_SECONDS = 60
 MAX_BOTS = 9
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a move did, as saved: the game, the move it logged, and the seats and state it left
+    (so the answer is built from them without reading them back)."""
+
+    game: Game
+    move: Move
+    seats: list[Seat]
+    state: Any
 
 
 def _rng() -> secrets.SystemRandom:
@@ -103,12 +115,12 @@ def _locked_with_seats(game_id: Any) -> tuple[Game, list[Seat]]:
     return game, seats
 
 
-def _transaction() -> AbstractContextManager[Any]:
-    """``transaction.atomic()``, without the savepoint inside a caller's transaction (an action
-    with an Idempotency-Key runs in the key's). For functions that refuse only before their first
-    write: there is nothing of theirs to roll back then, and a savepoint and its release are two
-    round trips. An error after a write still takes everything with it, as it leaves the
-    caller's transaction."""
+def _atomic_unless_in_one() -> AbstractContextManager[Any]:
+    """``transaction.atomic()`` when no transaction is open; inside a caller's transaction (an
+    action with an Idempotency-Key runs in the key's) nothing, not even a savepoint. For functions
+    that refuse only before their first write: there is nothing of theirs to roll back then, and
+    a savepoint and its release are two round trips. An error after a write still takes
+    everything with it, as it leaves the caller's transaction."""
     return nullcontext() if transaction.get_connection().in_atomic_block else transaction.atomic()
 
 
@@ -121,7 +133,7 @@ def _bump_version(game: Game) -> None:
 def announce(game: Game) -> None:
     """Live clients hear of the new version once it is committed: no Redis call inside the
     transaction, and never an announcement of a version that was rolled back."""
-    transaction.on_commit(partial(live.publish, game.pk, game.version))
+    transaction.on_commit(partial(publish, game.pk, game.version))
 
 
 def _engine_error(exc: EngineError) -> ServiceError:
@@ -232,8 +244,10 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
             raise ServiceError("game_full", "Every seat is taken.", 409)
         if game.status != Game.LOBBY:
             raise ServiceError("game_already_started", "This game is no longer open.", 409)
-        if game.visibility == Game.PRIVATE and is_blocked([s.user_id for s in seats], user):
-            raise ServiceError("join_refused", "You cannot join this private game.", 403)
+        if game.visibility == Game.PRIVATE:
+            # Blocks are moderation's (a layer above): it refuses through the signal by raising
+            # ServiceError("join_refused").
+            signals.joining_private_game.send(sender=Game, game=game, seats=seats, user=user)
         Seat.objects.create(game=game, user=user)
         _bump_version(game)
         game.save(update_fields=["version"])
@@ -361,7 +375,7 @@ def rematch(*, user: User, game_id: Any) -> Game:
         # The other players of the finished game are invited: they may join it by its id.
         for seat in game.seats.select_related("user"):
             if seat.user is not None and seat.user_id != user.pk:
-                notify_invited(user=seat.user, game=new, by=user)
+                signals.player_invited.send(sender=Game, user=seat.user, game=new, by=user)
         return new
 
 
@@ -386,14 +400,15 @@ def act(
     action: dict[str, Any],
     expected_version: int | None,
     parse: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None,
-) -> Game:
-    """Apply one player action. Raises ServiceError: version_conflict (409) when the client's
-    view is stale, the engine's code (422) when the rules refuse it.
+) -> Played:
+    """Apply one player action and return what it did (``Played``). Raises ServiceError:
+    version_conflict (409) when the client's view is stale, the engine's code (422) when the
+    rules refuse it.
 
     ``parse(kind, action)`` checks the action's shape for the game's kind before anything else
     (the API's request serializers: only the locked row tells the kind, and reading it first
     would cost a query); the game's ``action_from_dict`` checks it again either way."""
-    with _transaction():
+    with _atomic_unless_in_one():
         game, seats = _locked_with_seats(game_id)
         seat = _seat_of(game, user, seats)
         rules = rules_of(game)
@@ -421,11 +436,11 @@ def act(
             raise ServiceError(exc.code, exc.message, 400) from exc
         # A player back at a seat a bot has been playing for them takes it back by acting.
         reclaimed = [_give_back(seat)] if seat.taken_over else []
-        _apply(game, parsed, seat=seat.position, seats=seats, extra_events=reclaimed)
+        played = _apply(game, parsed, seat=seat.position, seats=seats, extra_events=reclaimed)
         if seat.timeouts_in_row or reclaimed:
             seat.timeouts_in_row = 0
             seat.save(update_fields=_SEAT_CONTROL_FIELDS)
-    return game
+    return played
 
 
 def system_action(*, game_id: Any, action: Any, expected_version: int | None = None) -> Game:
@@ -528,8 +543,8 @@ def _apply(
     now: datetime | None = None,
     seats: list[Seat] | None = None,
     extra_events: list[dict[str, Any]] | None = None,
-) -> None:
-    """Run the engine and save. Caller holds the game lock.
+) -> Played:
+    """Run the engine and save; returns what the move did. Caller holds the game lock.
 
     ``extra_events`` are platform events logged with the move (a bot took a seat over, a player
     took theirs back): the engine never sees them, and a replay skips them like every event that
@@ -546,7 +561,7 @@ def _apply(
         events = events + more
     if extra_events:
         events = [*extra_events, *events]
-    _save_state(game, new, rules.action_to_dict(action), seat, events, seats, now=now)
+    return _save_state(game, new, rules.action_to_dict(action), seat, events, seats, now=now)
 
 
 def _save_state(
@@ -558,7 +573,7 @@ def _save_state(
     seats: list[Seat] | None,
     *,
     now: datetime | None = None,
-) -> None:
+) -> Played:
     now = now or timezone.now()
     rules = rules_of(game)
     game.version += 1
@@ -605,16 +620,20 @@ def _save_state(
         if turn_passed:
             _set_deadline(game, current, now)
     game.save()
-    # Notifications are rows in this same transaction (the outbox); delivery and live updates
-    # happen only once the move is committed.
-    outbox.record_move(
-        game=game, move=move, state=state, events=events, seats=seats, turn_passed=turn_passed
+    # Notifications are rows in this same transaction (the outbox, written by the notifications
+    # app's receiver); delivery and live updates happen only once the move is committed.
+    signals.move_applied.send(
+        sender=Game,
+        game=game,
+        move=move,
+        state=state,
+        events=events,
+        seats=seats,
+        turn_passed=turn_passed,
     )
     announce(game)
     _schedule_bots(game, state, seats)
-    # The answer to the move is this game's view: it needs neither the seats again nor the
-    # state parsed back from the JSON just written (selectors.game_view).
-    selectors.remember_for_view(game, seats, state)
+    return Played(game=game, move=move, seats=seats, state=state)
 
 
 def _set_deadline(game: Game, current: Seat | None, now: datetime) -> None:
@@ -721,9 +740,7 @@ def _bot_delay_seconds(game: Game) -> float:
 
 
 def _tasks_run_inline() -> bool:
-    from config.celery import app
-
-    return bool(app.conf.task_always_eager)
+    return bool(celery_app.conf.task_always_eager)
 
 
 def _bot_deadline_seconds(game: Game) -> float:
@@ -755,11 +772,11 @@ def _schedule_bots(game: Game, state: Any, seats: list[Seat]) -> None:
 
 
 def _queue_bot_move(game_id: Any, version: int, countdown: float) -> None:
-    from games import tasks  # tasks import this module
-
     try:
         # Capped: a delayed message waits in the broker, and only short waits are safe there.
-        tasks.bot_move.apply_async((str(game_id), version), countdown=min(countdown, 10))
+        task_named("games.tasks.bot_move").apply_async(
+            (str(game_id), version), countdown=min(countdown, 10)
+        )
     except Exception:  # the broker is down: the sweep moves a bot on turn at its deadline
         logger.warning("could not queue a bot move for game %s", game_id, exc_info=True)
 
@@ -792,7 +809,7 @@ def _bot_act(
     """One bot action: the first bot seat (or seat ``only``) that wants to act now acts.
 
     Caller holds the game lock. The decision is made under it too: it is CPU work bounded by
-    the level's budget (the expert's 150 ms), and deciding on the locked state means the action
+    the level's time budget (BOT_BUDGET_MS), and deciding on the locked state means the action
     can never be stale."""
     rules = rules_of(game)
     history: list[dict[str, Any]] | None = None
@@ -1113,6 +1130,7 @@ def end_vacation(*, user: User, now: datetime | None = None) -> User:
 
 
 __all__ = [
+    "Played",
     "act",
     "add_bot",
     "bot_move",

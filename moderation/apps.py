@@ -5,3 +5,12 @@ class ModerationConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "moderation"
     verbose_name = "Moderation"
+
+    def ready(self) -> None:
+        from config import jobs
+        from moderation import receivers
+        from moderation.jobs import JOBS
+
+        jobs.register_all(JOBS)
+        # Lifts a suspension that ran out when its player signs in (players.signals).
+        receivers.connect()

@@ -27,6 +27,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from games.models import Game, Move, Seat
+from players.models import User
 
 TARGETED = frozenset({"targeted_draw2", "force_swap"})
 
@@ -105,8 +106,6 @@ def targeted_plays(moves: list[tuple[Any, Any, list[dict[str, Any]]]], seats: in
 def compute(*, days: int | None = None, now: Any = None) -> list[PairSignal]:
     """Every pair of players with targeted plays between them in games created in the last
     ``days`` days (COLLUSION_WINDOW_DAYS), most suspicious (largest |z|) first."""
-    from players.models import User
-
     now = now or timezone.now()
     days = days if days is not None else getattr(settings, "COLLUSION_WINDOW_DAYS", 90)
     games = Game.objects.filter(

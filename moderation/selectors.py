@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from games.models import Game
 from moderation.models import Block, Report, Sanction
 
 
@@ -41,8 +42,6 @@ def restriction_of(user: Any) -> Sanction | None:
 
 
 def recent_games(user: Any, *, limit: int = 10) -> list[Any]:
-    from games.models import Game
-
     return list(Game.objects.filter(seats__user=user).order_by("-created_at").distinct()[:limit])
 
 

@@ -1,5 +1,5 @@
 """Every change moderation makes: reports and blocks (players), sanctions and report decisions
-(moderators). Game-side interventions live in ``games.moderation``.
+(moderators). Game-side interventions live in ``moderation.interventions``.
 
 Functions take keyword-only arguments and refuse with a ``ServiceError`` carrying a stable code.
 Each moderator act is one transaction that also writes its audit entry (``moderation.audit``)
@@ -19,9 +19,13 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from config.errors import ServiceError
+from games import services as game_services
+from games.models import Game, Seat
 from moderation import audit
 from moderation.models import Block, Report, Sanction
+from notifications.services import notify_moderation
 from players.models import User
+from players.services import revoke_all_tokens
 
 logger = logging.getLogger(__name__)
 
@@ -39,8 +43,6 @@ def notify_player(user: User, message: str, game: Any = None) -> None:
     """The player's moderation notice (a notification of kind ``moderation``, written in the
     caller's transaction, delivered after commit). The one call site for notifications: every
     moderation act, game interventions included, notifies through here."""
-    from notifications.services import notify_moderation  # notifications depends on games
-
     notify_moderation(user=user, message=message, game=game)
 
 
@@ -92,8 +94,6 @@ def file_report(
         raise ServiceError("cannot_report_yourself", "You cannot report yourself.", 400)
     game = None
     if game_id is not None:
-        from games.models import Game, Seat
-
         seated = set(
             Seat.objects.filter(game_id=game_id, user__in=[reporter, reported]).values_list(
                 "user_id", flat=True
@@ -251,8 +251,6 @@ def _restrict(
 ) -> tuple[Sanction, User, list[Any]]:
     """The account side of a suspension or ban; returns the games to leave once committed.
     Caller holds a transaction."""
-    from players.services import revoke_all_tokens
-
     now = timezone.now()
     if not ban and until is None:
         raise ServiceError("until_required", "A suspension needs an end date.", 400)
@@ -289,8 +287,6 @@ def _restrict(
 
 
 def _open_seats(user: User) -> list[Any]:
-    from games.models import Game, Seat
-
     return list(
         Seat.objects.filter(
             user=user, left_at__isnull=True, game__status__in=[Game.LOBBY, Game.ACTIVE]
@@ -301,8 +297,6 @@ def _open_seats(user: User) -> list[Any]:
 
 
 def _leave_games(user: User, game_ids: list[Any]) -> None:
-    from games import services as game_services
-
     for game_id in game_ids:
         try:
             game_services.hand_seat_to_bot(game_id, user, reason="moderation")

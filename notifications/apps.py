@@ -7,10 +7,18 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
+        from django.conf import settings
+
+        from config import jobs
+        from notifications import channels, receivers, signals, vapid
+        from notifications.jobs import JOBS
+
+        vapid.check_settings(settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY)
         # Channels register themselves on import; the relay, the preferences and the API read
         # the registry, so it must be complete before the first request.
-        from notifications import channels, signals
-
         channels.load_builtin()
         # User.has_channel_targets follows push subscriptions and webhook endpoints.
         signals.connect()
+        # Outbox rows for what the games app announces (written in the game's transaction).
+        receivers.connect()
+        jobs.register_all(JOBS)

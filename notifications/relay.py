@@ -20,36 +20,22 @@ import logging
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from notifications import channels, kinds, presence, texts
+from games import presence
+from notifications import channels, kinds, texts
 from notifications.channels.base import Channel, Item, Message, PermanentDeliveryError
 from notifications.models import Delivery, Notification, Preference
 from notifications.preferences import preferences_of, quiet_until, wants
+from notifications.retries import backoff, claim_timeout, max_attempts
 
 logger = logging.getLogger(__name__)
 
 # Collapsed messages get an id derived from their items' ids: the same batch, the same id.
 COLLAPSED_NAMESPACE = uuid.UUID("6f1c2a57-3d4e-4b8a-9c71-0e5d2f7a8b90")
-
-
-def max_attempts() -> int:
-    return int(getattr(settings, "NOTIFY_MAX_ATTEMPTS", 8))
-
-
-def backoff(attempts: int) -> timedelta:
-    """The wait before the next try after ``attempts`` failed tries: doubling, capped."""
-    base = float(getattr(settings, "NOTIFY_RETRY_BASE_SECONDS", 30))
-    cap = float(getattr(settings, "NOTIFY_RETRY_MAX_SECONDS", 3600))
-    return timedelta(seconds=min(cap, base * 2 ** max(0, attempts - 1)))
-
-
-def claim_timeout() -> timedelta:
-    return timedelta(seconds=int(getattr(settings, "NOTIFY_CLAIM_TIMEOUT_SECONDS", 600)))
 
 
 def due(now: datetime) -> Q:

@@ -12,12 +12,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Model, QuerySet
 from django.utils import timezone
 
+from config.db import delete_in_batches
 from notifications.models import Delivery, Notification, WebhookAttempt, WebhookDelivery
-
-BATCH = 1000
 
 
 def prune(now: datetime | None = None) -> dict[str, int]:
@@ -40,16 +38,3 @@ def prune(now: datetime | None = None) -> dict[str, int]:
         ),
         "webhook_attempts": delete_in_batches(WebhookAttempt.objects.filter(at__lt=log_cutoff)),
     }
-
-
-def delete_in_batches(rows: QuerySet[Model], batch: int = BATCH) -> int:
-    """Delete ``rows`` oldest first, ``batch`` at a time (each batch its own statement, with
-    its cascades); returns how many rows of ``rows``' model were deleted."""
-    deleted = 0
-    model = rows.model
-    while ids := list(rows.order_by("pk").values_list("pk", flat=True)[:batch]):
-        _, per_model = model._default_manager.filter(pk__in=ids).delete()
-        deleted += per_model.get(model._meta.label, 0)
-        if len(ids) < batch:
-            break
-    return deleted

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from config.celery import task_named
 from config.errors import ServiceError
 from notifications import channels, kinds
 from notifications.models import Delivery, Notification, Preference
@@ -103,10 +104,10 @@ def queue_relay(delivery_ids: list[int] | None = None) -> None:
     back. Without Redis (embedded mode) the task runs inline, right here after the commit; its
     failure must not turn the request that caused it into an error either.
     """
-    from notifications import tasks
-
     try:
-        tasks.relay.apply_async(kwargs={"delivery_ids": delivery_ids}, retry=False)
+        task_named("notifications.tasks.relay").apply_async(
+            kwargs={"delivery_ids": delivery_ids}, retry=False
+        )
     except Exception:
         logger.warning(
             "Could not queue the notification relay; the periodic sweep will send them",

@@ -6,6 +6,7 @@ from celery import shared_task
 
 from notifications import relay as relay_module
 from notifications import reminders, retention
+from notifications.channels import webhook
 
 
 @shared_task(name="notifications.tasks.relay")
@@ -15,8 +16,6 @@ def relay(delivery_ids: list[int] | None = None) -> int:
     that are due for a retry too)."""
     sent = relay_module.relay(delivery_ids=delivery_ids)
     if delivery_ids is None:
-        from notifications.channels import webhook
-
         sent += webhook.send_due_tests()
     return sent
 
@@ -24,8 +23,6 @@ def relay(delivery_ids: list[int] | None = None) -> int:
 @shared_task(name="notifications.tasks.send_webhook_tests")
 def send_webhook_tests(ids: list[int]) -> int:
     """Send webhook test events right after the request that queued them committed."""
-    from notifications.channels import webhook
-
     return webhook.send_due_tests(ids=ids)
 
 

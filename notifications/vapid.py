@@ -13,7 +13,7 @@ Where the pair comes from, in order:
    ``VAPID_KEY_FILE`` (beside the SQLite file), so restarts keep it.
 3. Otherwise none: Web Push is off, and the key endpoint answers 404 ``push_unavailable``.
 
-No Django models here: settings validate the configured key with ``parse_private_key``.
+No Django models here: ``check_settings`` validates the configured pair when the app is ready.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from django.core.exceptions import ImproperlyConfigured
 from py_vapid import Vapid02
 
 logger = logging.getLogger(__name__)
@@ -130,3 +131,14 @@ def current() -> VapidKeys | None:
         else:
             _cache[cache_key] = None
     return _cache[cache_key]
+
+
+def check_settings(private_key: str, public_key: str) -> None:
+    """Refuse a configured pair that does not parse or whose halves do not match, at start-up
+    (``NotificationsConfig.ready``) rather than at the first push."""
+    if not private_key:
+        return
+    try:
+        from_settings(private_key, public_key)
+    except VapidKeyError as exc:
+        raise ImproperlyConfigured(f"VAPID_PRIVATE_KEY / VAPID_PUBLIC_KEY: {exc}.") from None

@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.errors import ServiceError
-from players import links, tasks
+from players import links, signals, tasks
 from players.models import ApiToken, User
 
 logger = logging.getLogger(__name__)
@@ -56,11 +56,10 @@ def authenticate_credentials(*, username: str, password: str) -> User:
     which keeps the response time from telling whether the account exists.
     """
     found = User.objects.filter(username__iexact=username).values_list("username", flat=True)
-    # A suspension that has run out is lifted here; one in force keeps the account inactive,
-    # which Django's backend refuses like a wrong password (nothing says the account exists).
-    from moderation.services import end_expired_suspension  # moderation depends on players
-
-    end_expired_suspension(username=username)
+    # A suspension that has run out is lifted here (moderation answers the signal); one in force
+    # keeps the account inactive, which Django's backend refuses like a wrong password (nothing
+    # says the account exists).
+    signals.signing_in.send(sender=User, username=username)
     user = authenticate(None, username=found[0] if found else username, password=password)
     if not isinstance(user, User):  # None for a wrong password or an inactive account
         raise _invalid_credentials()
@@ -280,23 +279,12 @@ def update_profile(*, user: User, password: str | None = None, **changes: Any) -
 def delete_account(*, user: User, password: str) -> None:
     """Delete the account after checking the password.
 
-    The player first leaves every lobby and every game in progress, through the games service, so
-    that nobody waits out turn timers for a seat that will never move again. Finished games stay
+    The player first leaves every lobby and every game in progress (the games app answers
+    ``signals.account_deleting``), so that nobody waits out turn timers for a seat that will
+    never move again. Finished games stay
     intact: their seats keep the scores and lose the user (``SET_NULL``).
     """
     if not user.check_password(password):
         raise _invalid_credentials()
-    # Imported here: games depends on players, not the other way round.
-    from games import services as game_services
-    from games.models import Game, Seat
-
-    game_ids = Seat.objects.filter(
-        user=user, left_at__isnull=True, game__status__in=[Game.LOBBY, Game.ACTIVE]
-    ).values_list("game_id", flat=True)
-    for game_id in list(game_ids):
-        try:
-            game_services.leave_game(user=user, game_id=game_id)
-        except ServiceError as exc:
-            # The game ended in the meantime, or the engine refused: the seat is freed anyway.
-            logger.info("account %s could not leave game %s: %s", user.pk, game_id, exc)
+    signals.account_deleting.send(sender=User, user=user)
     user.delete()

@@ -520,9 +520,9 @@ def test_a_key_recorded_for_another_body_is_422(table: Table) -> None:
         user=table.mover.user,
         key="used",
         request_hash="0" * 64,
-        status=IdempotencyRecord.DONE,
         response_status=200,
-        response_body={},
+        response_content=b"{}",
+        response_content_type="application/json",
     )
     before = table.state()
     response = table.mover.act(table.game_id, {"type": "draw"}, **{"Idempotency-Key": "used"})

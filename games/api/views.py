@@ -20,8 +20,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import ServiceError
-from games import live, selectors, services
+from config.errors import ErrorSerializer, ServiceError
+from games import selectors, services
 from games.api import serializers as s
 from games.engine import registry
 from games.idempotency import MAX_KEY_LENGTH, run_once
@@ -29,7 +29,7 @@ from games.models import Game
 
 
 def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(s.ErrorSerializer, description=description)
+    return OpenApiResponse(ErrorSerializer, description=description)
 
 
 # Error responses in the one shape (config/errors.py); each description names the codes.
@@ -77,15 +77,21 @@ def _game_or_404(request: Request, game_id: UUID) -> Game:
     return game
 
 
-# A serializer deep-copies its declared fields each time one is made, which cost more than the
-# rendering itself (1.2 ms against 0.09 ms for a game view). Bound once, they only read their
-# input, so one instance serves every request and thread.
+# A serializer deep-copies its declared fields each time one is made, which costs more than the
+# rendering itself. Bound once, they only read their input, so one instance serves every request
+# and thread.
 GAME_SERIALIZER = s.GameSerializer()
 _GAME_SUMMARIES = s.GameSummarySerializer(many=True)
 
 
 def _render_game(game: Game, request: Request) -> dict[str, Any]:
     return GAME_SERIALIZER.to_representation(selectors.game_view(game, request.user))
+
+
+def _render_played(played: services.Played, request: Request) -> dict[str, Any]:
+    """The answer to a move, from the seats and state it saved (no query)."""
+    view = selectors.game_view(played.game, request.user, seats=played.seats, state=played.state)
+    return GAME_SERIALIZER.to_representation(view)
 
 
 def etag_for(game_id: Any, version: int, user_id: Any) -> str:
@@ -520,8 +526,8 @@ class ReclaimView(APIView):
 
 
 # One bound instance per action type of each game, as GAME_SERIALIZER: ``run_validation`` only
-# reads its fields, and making a serializer per request deep-copies them (0.15 ms of an action's
-# CPU). Its ValidationError carries the same detail as ``is_valid(raise_exception=True)``'s.
+# reads its fields, and making a serializer per request would deep-copy them every time. Its
+# ValidationError carries the same detail as ``is_valid(raise_exception=True)``'s.
 _ACTION_VALIDATORS = {
     kind: {action: cls() for action, cls in by_type.items()}
     for kind, by_type in s.ACTION_SERIALIZERS_BY_KIND.items()
@@ -708,14 +714,14 @@ class ActionView(APIView):
         expected = _EXPECTED_VERSION.run_validation(body).get("expected_version")
 
         def work() -> tuple[int, dict[str, Any]]:
-            game = services.act(
+            played = services.act(
                 user=request.user,
                 game_id=game_id,
                 action=body,
                 expected_version=expected,
                 parse=_parse_action,
             )
-            return 200, _render_game(game, request)
+            return 200, _render_played(played, request)
 
         key = request.headers.get("Idempotency-Key")
         if key is None:
@@ -729,73 +735,6 @@ class ActionView(APIView):
         if answer.replayed:
             sent["Idempotent-Replayed"] = "true"
         return sent
-
-
-class EventsView(APIView):
-    @classmethod
-    def as_view(cls, **initkwargs: Any) -> Any:
-        # `?wait=` is a long-poll: the waiting happens in an async wrapper (games/api/live.py)
-        # that holds no thread busy and no database connection while it waits.
-        from games.api.live import long_poll
-
-        return long_poll(super().as_view(**initkwargs))
-
-    @extend_schema(
-        operation_id="games_events_list",
-        summary="The move log as you may see it, after a version",
-        description=(
-            "Catch up after being away: every move after version `after`, with the events "
-            "your seat may see (never another player's cards). Page with `next_after` while "
-            "`has_more`.\n\n"
-            "Long-poll with `wait`: when there is no move after `after` yet, the answer waits up "
-            "to `wait` seconds for one and comes as soon as it is made (usually within a second), "
-            "or after `wait` seconds with no moves. Ask again with `after=next_after`."
-        ),
-        parameters=[
-            OpenApiParameter(
-                "after", int, description="Return moves after this version (default 0)."
-            ),
-            OpenApiParameter(
-                "limit", int, description="At most this many moves (1-200, default 50)."
-            ),
-            OpenApiParameter(
-                "wait",
-                int,
-                description=(
-                    f"Long-poll: when no move is after `after`, wait up to this many seconds "
-                    f"for one (0-{live.MAX_WAIT_SECONDS}, default 0: answer at once)."
-                ),
-            ),
-        ],
-        responses={
-            200: s.EventPageSerializer,
-            **_errors(
-                {
-                    400: _error("`invalid_request`: `after`, `limit` or `wait` out of range."),
-                    404: NO_GAME,
-                },
-                write=False,
-            ),
-        },
-        tags=["games"],
-    )
-    def get(self, request: Request, game_id: UUID) -> Response:
-        game = _game_or_404(request, game_id)
-        after = _int_param(request, "after", 0, 0, 10**9)
-        limit = _int_param(request, "limit", 50, 1, 200)
-        wait = _int_param(request, "wait", 0, 0, live.MAX_WAIT_SECONDS)
-        moves, more = selectors.events_for(game, request.user, after=after, limit=limit)
-        page = {
-            "moves": moves,
-            "next_after": moves[-1]["version"] if moves else after,
-            "has_more": more,
-        }
-        response = Response(s.EventPageSerializer(page).data)
-        if wait and not moves:
-            # Nothing to answer yet: the long_poll wrapper waits for a version above this one
-            # and asks again (or answers this empty page when `wait` runs out).
-            response.live_wait = live.Wait(str(game.pk), game.version, wait, request.user.pk)
-        return response
 
 
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:

@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.serializers import ErrorSerializer
+from config.errors import ErrorSerializer
 from moderation import selectors, services
 from moderation.api import serializers as s
 from players.api.views import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED

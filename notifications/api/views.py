@@ -9,8 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import ServiceError
-from games.api.serializers import ErrorSerializer
+from config.errors import ErrorSerializer, ServiceError
 from notifications import selectors, services
 from notifications.api import serializers as s
 from players.models import User

@@ -14,9 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import ServiceError
+from config.errors import ErrorSerializer, ServiceError
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
-from games.api.serializers import ErrorSerializer
 from notifications import kinds
 from notifications.channels import webhook
 from notifications.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint

@@ -14,9 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import ServiceError
+from config.errors import ErrorSerializer, ServiceError
 from config.fields import StrictCharField, StrictIntegerField
-from games.api.serializers import ErrorSerializer
 from notifications import vapid
 from notifications.channels import webpush
 from notifications.channels.addresses import AddressNotAllowed

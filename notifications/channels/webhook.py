@@ -43,6 +43,7 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
+from config.celery import task_named
 from config.errors import ServiceError
 from notifications import kinds as k
 from notifications import texts
@@ -50,7 +51,7 @@ from notifications.channels import register
 from notifications.channels.addresses import AddressNotAllowed, check_url
 from notifications.channels.base import Channel, Message, PermanentDeliveryError
 from notifications.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
-from notifications.relay import backoff, claim_timeout, max_attempts
+from notifications.retries import backoff, claim_timeout, max_attempts
 
 if TYPE_CHECKING:
     from players.models import User
@@ -463,10 +464,10 @@ def queue_test_event(endpoint: WebhookEndpoint) -> WebhookDelivery:
 
 
 def _queue_tests(ids: list[int]) -> None:
-    from notifications import tasks
-
     try:
-        tasks.send_webhook_tests.apply_async(kwargs={"ids": ids}, retry=False)
+        task_named("notifications.tasks.send_webhook_tests").apply_async(
+            kwargs={"ids": ids}, retry=False
+        )
     except Exception:
         logger.warning(
             "Could not queue a webhook test event; the relay sweep sends it", exc_info=True

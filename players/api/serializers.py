@@ -11,7 +11,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
-from moderation.blocklist import validate_name
+from players.blocklist import validate_name
 from players.models import ApiToken, User
 
 LANGUAGES = [code for code, _ in User._meta.get_field("language").choices or []]
@@ -79,26 +79,6 @@ class ProfileUpdateSerializer(ProfileSerializer):
 
     class Meta(ProfileSerializer.Meta):
         fields = [*ProfileSerializer.Meta.fields, "password"]
-
-
-class PlayerStatsSerializer(serializers.Serializer):
-    games_played = StrictIntegerField(help_text="Finished games you had a seat in.")
-    games_won = StrictIntegerField(help_text="Finished games you won (place 1).")
-    points = StrictIntegerField(help_text="Sum of your final scores in finished games.")
-    games_in_progress = StrictIntegerField(help_text="Running games you have not left.")
-
-
-class VacationSerializer(serializers.Serializer):
-    on_vacation_until = serializers.DateTimeField(
-        allow_null=True, help_text="Your turn clocks stand still until then."
-    )
-    days_left = serializers.FloatField(help_text="Vacation left in the bank this month.")
-
-
-class VacationRequestSerializer(serializers.Serializer):
-    days = serializers.FloatField(
-        min_value=0.01, max_value=31, help_text="How long to pause your turn clocks."
-    )
 
 
 class PasswordSerializer(serializers.Serializer):

@@ -25,7 +25,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("me/", views.MeView.as_view(), name="me"),
     path("me/delete/", views.MeDeleteView.as_view(), name="me-delete"),
-    path("me/vacation/", views.MeVacationView.as_view(), name="me-vacation"),
-    path("me/stats/", views.MeStatsView.as_view(), name="me-stats"),
     path("me/export/", views.MeExportView.as_view(), name="me-export"),
 ]

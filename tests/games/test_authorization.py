@@ -42,6 +42,7 @@ BODIES: dict[str, Any] = {
     "game-actions": {"type": "draw"},
     "games-vs-computer": {"bots": 1},
     "game-bots": {"level": "random"},
+    "me-vacation": {"days": 1},
 }
 
 
@@ -89,8 +90,11 @@ def test_the_route_list_is_what_these_tests_expect() -> None:
         "game-bots",
         "game-bot",
         "game-reclaim",
+        "me-vacation",
+        "me-stats",
     }
-    assert len(ROUTES) == 18  # games/ answers GET and POST, every other route one method
+    # games/ answers GET and POST, me/vacation/ GET, POST and DELETE, every other route one method.
+    assert len(ROUTES) == 22
 
 
 @pytest.mark.parametrize(("name", "method", "takes_id"), ROUTES, ids=lambda v: str(v))

@@ -1,5 +1,5 @@
 """Live updates: the long-poll of ``events/?wait=``, the SSE stream ``stream/``, and the notifier
-behind them (games/live.py, games/api/live.py).
+behind them (games/announce.py, games/api/streams.py).
 
 Three kinds of tests:
 
@@ -30,7 +30,6 @@ import subprocess
 import sys
 import threading
 import time
-import types
 import urllib.error
 import urllib.request
 import uuid
@@ -42,7 +41,7 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
-from games import live
+from games import announce
 from games.models import Game
 from tests.games.conftest import (
     Player,
@@ -485,19 +484,15 @@ class TestLongPollContract:
 def test_a_waiting_client_is_marked_as_watching_the_game(
     alice: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The call site of notifications.presence.mark_watching, with a stand-in module (so this
-    tests games/api/live.py whatever state the notifications app is in)."""
-    import notifications
+    """A long poll that waits records that its player watches the game (games.presence)."""
+    from games import presence
 
     calls: list[tuple[Any, Any, Any]] = []
 
     def mark_watching(user_id: Any, game_id: Any, ttl: Any) -> None:
         calls.append((user_id, game_id, ttl))
 
-    presence = types.ModuleType("notifications.presence")
-    presence.mark_watching = mark_watching  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "notifications.presence", presence)
-    monkeypatch.setattr(notifications, "presence", presence, raising=False)
+    monkeypatch.setattr(presence, "mark_watching", mark_watching)
     game_id = start_game(alice, bob, target_score=0)
     version = Game.objects.get(pk=game_id).version
     assert alice.events(game_id, after=version).status_code == 200
@@ -769,13 +764,13 @@ def test_publish_never_raises(monkeypatch: pytest.MonkeyPatch) -> None:
         def publish(self, game_id: Any, version: int) -> None:
             raise RuntimeError("boom")
 
-    monkeypatch.setattr(live, "_notifier", Broken())
-    live.publish(uuid.uuid4(), 3)  # logged, not raised
+    monkeypatch.setattr(announce, "_notifier", Broken())
+    announce.publish(uuid.uuid4(), 3)  # logged, not raised
 
 
 def test_redis_down_costs_a_publish_little_and_the_database_recheck_still_wakes() -> None:
     game_id = str(uuid.uuid4())
-    notifier = live.Notifier(
+    notifier = announce.Notifier(
         redis_url="redis://127.0.0.1:1/0",  # nothing listens there
         recheck_seconds=0.2,
         versions=lambda ids: {game_id: 5} if game_id in ids else {},
@@ -799,7 +794,9 @@ def test_redis_down_costs_a_publish_little_and_the_database_recheck_still_wakes(
 
 
 def test_a_waiter_is_woken_only_by_a_newer_version_and_cleaned_up() -> None:
-    notifier = live.Notifier(recheck_seconds=3600, versions=lambda ids: {}, release=lambda: None)
+    notifier = announce.Notifier(
+        recheck_seconds=3600, versions=lambda ids: {}, release=lambda: None
+    )
     game_id = str(uuid.uuid4())
     try:
 
@@ -831,10 +828,10 @@ if REDIS_URL:
     def test_redis_pubsub_alone_wakes_a_waiter_in_another_process() -> None:
         """Two notifiers stand for two processes; the listener never reads the database (its
         re-check finds nothing), so only the PUBLISH can wake it."""
-        listener = live.Notifier(
+        listener = announce.Notifier(
             redis_url=REDIS_URL, recheck_seconds=3600, versions=lambda ids: {}, release=lambda: None
         )
-        publisher = live.Notifier(redis_url=REDIS_URL)
+        publisher = announce.Notifier(redis_url=REDIS_URL)
         game_id = str(uuid.uuid4())
         try:
 

@@ -20,7 +20,7 @@ import pytest
 import redis
 from django.db import connection
 
-from games import live, services
+from games import announce, services
 from games.models import Game
 from tests.games.conftest import Player, player_to_move, random_action, start_game
 
@@ -35,7 +35,7 @@ def inside(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
     """Each Redis command and each announcement, with whether this thread was in a transaction."""
     seen: list[tuple[str, bool]] = []
     real_command = redis.Redis.execute_command
-    real_publish = live.Notifier.publish
+    real_publish = announce.Notifier.publish
 
     def command(self: Any, *args: Any, **options: Any) -> Any:
         seen.append((f"redis {args[0]}", connection.in_atomic_block))
@@ -46,7 +46,7 @@ def inside(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
         real_publish(self, game_id, version)
 
     monkeypatch.setattr(redis.Redis, "execute_command", command)
-    monkeypatch.setattr(live.Notifier, "publish", publish)
+    monkeypatch.setattr(announce.Notifier, "publish", publish)
     return seen
 
 

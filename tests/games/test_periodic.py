@@ -5,21 +5,24 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.conf import settings
 from django.utils import timezone
 
 from config import background
+from config.celery import app as celery_app
+from games import jobs as games_jobs
 from games import services, tasks
 from games.models import Game
-from games.periodic import PERIODIC_JOBS
+from moderation import jobs as moderation_jobs
+from notifications import jobs as notifications_jobs
 from players.models import User
 
 
 def test_every_periodic_job_is_scheduled_by_beat_and_by_the_background_thread() -> None:
+    every_job = games_jobs.JOBS | notifications_jobs.JOBS | moderation_jobs.JOBS
     registered = {job.name for job in background.registered_jobs()}
-    assert set(PERIODIC_JOBS) <= registered
-    assert {name: entry["task"] for name, entry in settings.CELERY_BEAT_SCHEDULE.items()} == {
-        name: task for name, (_, task) in PERIODIC_JOBS.items()
+    assert set(every_job) <= registered
+    assert {name: entry["task"] for name, entry in celery_app.conf.beat_schedule.items()} == {
+        name: task for name, (_, task) in every_job.items()
     }
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from moderation import blocklist
+from players import blocklist
 from tests.games.conftest import API_TESTS, Player
 
 pytestmark = API_TESTS

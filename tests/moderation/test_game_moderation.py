@@ -1,4 +1,4 @@
-"""Game interventions (games.moderation): abort, remove a player, force the current turn to time
+"""Game interventions (moderation.interventions): abort, remove a player, force the current turn to
 out. Each needs a reason, is refused to a moderator seated in the game, and is logged."""
 
 from __future__ import annotations
@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 
 from config.errors import ServiceError
-from games import moderation
 from games.models import Game, Move, Seat
-from moderation import audit
+from moderation import audit, interventions
 from moderation.models import AuditEntry
 from notifications.models import Notification
 from players.models import User
@@ -21,7 +20,7 @@ def test_an_aborted_game_is_final_with_no_scores(
     moderator: User, alice: Player, bob: Player, carol: Player
 ) -> None:
     game_id = start_game(alice, bob, carol)
-    moderation.abort_game(moderator=moderator, game_id=game_id, reason="Collusion.")
+    interventions.abort_game(moderator=moderator, game_id=game_id, reason="Collusion.")
     table = alice.table(game_id)
     assert table["status"] == "aborted"
     assert table["finished_at"] is not None
@@ -37,7 +36,7 @@ def test_aborting_is_logged_and_the_players_are_told(
     moderator: User, alice: Player, bob: Player
 ) -> None:
     game_id = start_game(alice, bob)
-    moderation.abort_game(moderator=moderator, game_id=game_id, reason="Collusion.")
+    interventions.abort_game(moderator=moderator, game_id=game_id, reason="Collusion.")
     entry = AuditEntry.objects.get(action=audit.GAME_ABORTED)
     assert entry.actor == moderator
     assert str(entry.target_game_id) == game_id
@@ -50,7 +49,7 @@ def test_aborting_is_logged_and_the_players_are_told(
 
 def test_a_lobby_can_be_aborted_too(moderator: User, alice: Player) -> None:
     lobby = new_lobby(alice)
-    moderation.abort_game(moderator=moderator, game_id=lobby["id"], reason="Spam lobby.")
+    interventions.abort_game(moderator=moderator, game_id=lobby["id"], reason="Spam lobby.")
     assert Game.objects.get(pk=lobby["id"]).status == Game.ABORTED
 
 
@@ -58,16 +57,16 @@ def test_a_finished_game_cannot_be_aborted(moderator: User, alice: Player, bob: 
     game_id = start_game(alice, bob)
     alice.leave(game_id)
     with pytest.raises(ServiceError) as refused:
-        moderation.abort_game(moderator=moderator, game_id=game_id, reason="x")
+        interventions.abort_game(moderator=moderator, game_id=game_id, reason="x")
     assert refused.value.code == "game_over"
 
 
 def test_every_intervention_needs_a_reason(moderator: User, alice: Player, bob: Player) -> None:
     game_id = start_game(alice, bob)
     calls = [
-        lambda: moderation.abort_game(moderator=moderator, game_id=game_id, reason=""),
-        lambda: moderation.force_timeout(moderator=moderator, game_id=game_id, reason=" "),
-        lambda: moderation.remove_player(
+        lambda: interventions.abort_game(moderator=moderator, game_id=game_id, reason=""),
+        lambda: interventions.force_timeout(moderator=moderator, game_id=game_id, reason=" "),
+        lambda: interventions.remove_player(
             moderator=moderator, game_id=game_id, user_id=bob.user.pk, reason=""
         ),
     ]
@@ -82,7 +81,7 @@ def test_removing_a_player_takes_them_out_per_the_rules(
     moderator: User, alice: Player, bob: Player, carol: Player
 ) -> None:
     game_id = start_game(alice, bob, carol)
-    moderation.remove_player(
+    interventions.remove_player(
         moderator=moderator, game_id=game_id, user_id=bob.user.pk, reason="Stalling."
     )
     seat = Seat.objects.get(game_id=game_id, user=bob.user)
@@ -102,7 +101,7 @@ def test_removing_a_player_from_a_lobby_frees_the_seat(
 ) -> None:
     lobby = new_lobby(alice, max_players=3)
     bob.join_by_code(lobby["invite_code"])
-    moderation.remove_player(
+    interventions.remove_player(
         moderator=moderator, game_id=lobby["id"], user_id=bob.user.pk, reason="x"
     )
     assert not Seat.objects.filter(game_id=lobby["id"], user=bob.user).exists()
@@ -113,7 +112,7 @@ def test_removing_someone_without_a_seat_is_not_found(
 ) -> None:
     game_id = start_game(alice, bob)
     with pytest.raises(ServiceError) as refused:
-        moderation.remove_player(
+        interventions.remove_player(
             moderator=moderator, game_id=game_id, user_id=carol.user.pk, reason="x"
         )
     assert refused.value.code == "not_found"
@@ -126,7 +125,7 @@ def test_forcing_a_timeout_passes_the_turn(
     game_id = start_game(alice, bob, carol)
     staller = player_to_move(players, game_id)
     before = Game.objects.get(pk=game_id)
-    moderation.force_timeout(moderator=moderator, game_id=game_id, reason="Stalling.")
+    interventions.force_timeout(moderator=moderator, game_id=game_id, reason="Stalling.")
     after = Game.objects.get(pk=game_id)
     assert after.version > before.version
     last = Move.objects.filter(game_id=game_id).order_by("-number").first()
@@ -144,7 +143,7 @@ def test_forced_timeouts_take_a_staller_out_by_the_timeout_policy(
     game_id = start_game(alice, bob, carol)
     Game.objects.filter(pk=game_id).update(max_timeouts=1, timeout_policy=Game.POLICY_LEAVE)
     staller = player_to_move([alice, bob, carol], game_id)
-    moderation.force_timeout(moderator=moderator, game_id=game_id, reason="Stalling.")
+    interventions.force_timeout(moderator=moderator, game_id=game_id, reason="Stalling.")
     assert Seat.objects.get(game_id=game_id, user=staller.user).left_at is not None
 
 
@@ -153,9 +152,9 @@ def test_a_seated_moderator_cannot_intervene(alice: Player, bob: Player) -> None
     alice.user.is_staff = True
     alice.user.save()
     for call in (
-        lambda: moderation.abort_game(moderator=alice.user, game_id=game_id, reason="x"),
-        lambda: moderation.force_timeout(moderator=alice.user, game_id=game_id, reason="x"),
-        lambda: moderation.remove_player(
+        lambda: interventions.abort_game(moderator=alice.user, game_id=game_id, reason="x"),
+        lambda: interventions.force_timeout(moderator=alice.user, game_id=game_id, reason="x"),
+        lambda: interventions.remove_player(
             moderator=alice.user, game_id=game_id, user_id=bob.user.pk, reason="x"
         ),
     ):

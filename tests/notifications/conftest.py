@@ -117,7 +117,9 @@ def others(game: Game, *players: Player) -> list[Player]:
 
 
 def act(player: Player, game: Game, **action: Any) -> Game:
-    return services.act(user=player.user, game_id=game.pk, action=action, expected_version=None)
+    return services.act(
+        user=player.user, game_id=game.pk, action=action, expected_version=None
+    ).game
 
 
 def pass_turn(player: Player, game: Game) -> None:

@@ -16,7 +16,8 @@ from kombu.exceptions import OperationalError
 from rest_framework.throttling import ScopedRateThrottle
 from time_machine import TimeMachineFixture
 
-from notifications import presence, relay, tasks
+from games import presence
+from notifications import relay, tasks
 from notifications.models import Delivery
 from tests.games.conftest import Player
 from tests.notifications.conftest import mails_to, new_game, others, to_move

@@ -108,7 +108,7 @@ def test_batches_delete_everything_due(alice: Player) -> None:
     Notification.objects.bulk_create(
         Notification(user=alice.user, kind="your_turn", created_at=OLD) for _ in range(25)
     )
-    from notifications.retention import delete_in_batches
+    from config.db import delete_in_batches
 
     assert delete_in_batches(Notification.objects.filter(created_at__lt=RECENT), batch=10) == 25
     assert not Notification.objects.exists()

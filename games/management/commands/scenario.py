@@ -24,6 +24,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from games.engine import game_scenario, registry
 from games.engine.scenario import ScenarioError, build_position, run_scenario
+from games.services import load_position
 
 # Games with a scenario runner of their own (positions set card by card); the others are dealt.
 DETAILED = {registry.DEFAULT_KIND}
@@ -97,8 +98,6 @@ class Command(BaseCommand):
         return 0
 
     def _load(self, path: Path, options: dict[str, Any]) -> int:
-        from games.services import load_position
-
         try:
             data = json.loads(path.read_text())
             kind, body = _split(data)

@@ -1,12 +1,4 @@
-"""The moderators' screens in Django's admin: the report queue, sanctions, the audit log and the
-collusion signals. Players are in players/admin.py, games (replay, interventions) in
-games/admin.py.
-
-Two roles: moderators (staff in the "moderators" group, created by migration 0002 with view
-permissions and the custom ones of this app) and administrators (superusers). Every act goes
-through a service that checks the rules and writes the audit entry; these views only check the
-permission, parse the form and show the outcome. The admin log-in is rate-limited.
-"""
+"""The report queue, sanctions, the audit log and the collusion signals in the admin."""
 
 from __future__ import annotations
 
@@ -20,49 +12,18 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, Streami
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html, format_html_join
 
 from config.errors import ServiceError
 from moderation import collusion, selectors, services
-from moderation.forms import RateLimitedAdminLoginForm, ReportActionForm
+from moderation.admin.base import (
+    ReadOnlyAdmin,
+    done_message,
+    game_link,
+    service_error_message,
+    user_link,
+)
+from moderation.forms import ReportActionForm
 from moderation.models import AuditEntry, CollusionSignal, Report, Sanction
-
-admin.site.login_form = RateLimitedAdminLoginForm
-admin.site.site_header = "Uno All Wild moderation"
-admin.site.site_title = "Uno All Wild moderation"
-admin.site.index_title = "Moderation"
-
-
-def user_link(user: Any) -> str:
-    if user is None:
-        return "(deleted)"
-    url = reverse("admin:players_user_change", args=[user.pk])
-    return format_html('<a href="{}">{}</a>', url, user.username)
-
-
-def game_link(game: Any) -> str:
-    if game is None:
-        return "-"
-    url = reverse("admin:games_game_change", args=[game.pk])
-    return format_html('<a href="{}">{} ({})</a>', url, str(game.pk)[:8], game.status)
-
-
-def service_error_message(request: HttpRequest, exc: ServiceError) -> None:
-    messages.error(request, f"{exc.message} ({exc.code})")
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Shown, never edited through a form: every change is a service call with a reason."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 # ---------------------------------------------------------------------------------------------
 # The report queue
@@ -183,20 +144,8 @@ class ReportAdmin(ReadOnlyAdmin):
         except ServiceError as exc:
             service_error_message(request, exc)
         else:
-            messages.success(request, _done(data["action"], report.reported.username))
+            messages.success(request, done_message(data["action"], report.reported.username))
         return HttpResponseRedirect(back)
-
-
-def _done(action: str, username: str) -> str:
-    # Verbs first: the admin capitalises the first letter of every message.
-    return {
-        "dismiss": f"Dismissed the report; {username} was not sanctioned.",
-        "warn": f"Warned {username}.",
-        "suspend": f"Suspended {username}.",
-        "ban": f"Banned {username}.",
-        "unban": f"Unbanned {username}: they may play again.",
-        "reset_name": f"Reset the display name of {username}.",
-    }.get(action, "Done.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -321,10 +270,3 @@ class CollusionSignalAdmin(ReadOnlyAdmin):
             "days": settings.COLLUSION_WINDOW_DAYS,
         }
         return TemplateResponse(request, "admin/moderation/collusion.html", context)
-
-
-def seats_html(game: Any) -> str:
-    seats = sorted(game.seats.all(), key=lambda s: (s.position is None, s.position))
-    return format_html_join(
-        ", ", "{}", ((user_link(s.user) if s.user else "(deleted)",) for s in seats)
-    )

@@ -6,7 +6,7 @@ permissions, the one error shape, the schema: all unchanged) wrapped in an async
 
 1. the wrapper runs the DRF view (``sync_to_async``); the view answers at once when it can, and
    otherwise says on its response what it would wait for (``live_wait`` / ``live_stream``);
-2. the wrapper closes the request's database connection and waits on ``games.live``'s notifier,
+2. the wrapper closes the request's database connection and waits on ``games.announce``'s notifier,
    an ``asyncio`` wait that holds no thread busy and no connection;
 3. woken by a new version (or at the end of the wait) it asks the view again, or streams.
 
@@ -18,7 +18,6 @@ each waiting request keeping its worker thread as every WSGI request does.
 from __future__ import annotations
 
 import functools
-import inspect
 import json
 import logging
 import time
@@ -42,7 +41,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from config.errors import ServiceError
-from games import live, selectors
+from games import announce, presence, selectors
 from games.api import serializers as s
 from games.api.views import NO_GAME, _error, _errors, _game_or_404, _int_param
 from games.models import Game
@@ -119,31 +118,11 @@ def _as_async_view(view: Callable[..., Any], wrapper: Callable[..., Any]) -> Cal
 
 
 async def mark_watching(user_id: int | None, game_id: str, ttl: float) -> None:
-    """Tell notifications that this user has the game open (no push needed) for ``ttl`` s."""
+    """Record that this user has the game open (no push needed) for ``ttl`` s. Never breaks a
+    live update: ``presence`` fails open."""
     if user_id is None:
         return
-    # PRESENCE CALL SITE: notifications.presence.mark_watching(user_id, game_id, ttl) is built
-    # by the notifications app. Until that module exists this is a no-op; once it does, it is
-    # called without any change here. Errors in it never break a live update.
-    try:
-        from notifications import presence
-    except ModuleNotFoundError as exc:
-        if exc.name != "notifications.presence":
-            logger.exception("live: notifications.presence cannot be imported")
-        return
-    except Exception:
-        logger.exception("live: notifications.presence cannot be imported")
-        return
-    mark = getattr(presence, "mark_watching", None)
-    if mark is None:
-        return
-    try:
-        if inspect.iscoroutinefunction(mark):
-            await mark(user_id, game_id, int(ttl))
-        else:
-            await sync_to_async(mark)(user_id, game_id, int(ttl))
-    except Exception:
-        logger.exception("live: mark_watching(%s, %s) failed", user_id, game_id)
+    await sync_to_async(presence.mark_watching)(user_id, game_id, int(ttl))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -154,14 +133,14 @@ def long_poll(view: Callable[..., Any]) -> Callable[..., Any]:
     """Wrap the DRF view of ``events/`` so that ``?wait=`` waits without holding a thread.
 
     The view answers; when it had no moves to give and was asked to wait it marks its response
-    with ``live_wait`` (a ``games.live.Wait``). Then wait for a newer version of the game and ask
-    the view again, until it has moves or the time is up (then its empty page is the answer)."""
+    with ``live_wait`` (a ``games.announce.Wait``). Then wait for a newer version of the game and
+    ask the view again, until it has moves or the time is up (then its empty page is the answer)."""
 
     async def events_view(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         deadline: float | None = None
         while True:
             response = await sync_to_async(_run_view)(view, request, args, kwargs)
-            plan: live.Wait | None = getattr(response, "live_wait", None)
+            plan: announce.Wait | None = getattr(response, "live_wait", None)
             if plan is None:
                 return response
             now = time.monotonic()
@@ -172,7 +151,9 @@ def long_poll(view: Callable[..., Any]) -> Callable[..., Any]:
             if remaining <= 0:
                 return response
             release_request_thread()
-            woke = await live.notifier().wait(plan.game_id, above=plan.version, timeout=remaining)
+            woke = await announce.notifier().wait(
+                plan.game_id, above=plan.version, timeout=remaining
+            )
             if woke is None:
                 return response  # time is up: the empty page
 
@@ -437,7 +418,7 @@ def _steps(plan: StreamPlan) -> Generator[_Step, Any, None]:
 
 async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
     """Drive the stream under ASGI: waiting holds no thread."""
-    notifier = live.notifier()
+    notifier = announce.notifier()
     fetch = sync_to_async(_fetch)
     steps = _steps(plan)
     result: Any = None
@@ -464,7 +445,7 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
 def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
     """Drive the stream from a WSGI thread (Django would read an async iterator to its end
     before sending anything under WSGI)."""
-    notifier = live.notifier()
+    notifier = announce.notifier()
     steps = _steps(plan)
     result: Any = None
     try:
@@ -486,3 +467,68 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
                 async_to_sync(mark_watching)(plan.user.pk, plan.game_id, step.ttl)
     finally:
         steps.close()
+
+
+class EventsView(APIView):
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        # `?wait=` is a long-poll: the waiting happens in an async wrapper (``long_poll``) that
+        # holds no thread busy and no database connection while it waits.
+        return long_poll(super().as_view(**initkwargs))
+
+    @extend_schema(
+        operation_id="games_events_list",
+        summary="The move log as you may see it, after a version",
+        description=(
+            "Catch up after being away: every move after version `after`, with the events "
+            "your seat may see (never another player's cards). Page with `next_after` while "
+            "`has_more`.\n\n"
+            "Long-poll with `wait`: when there is no move after `after` yet, the answer waits up "
+            "to `wait` seconds for one and comes as soon as it is made (usually within a second), "
+            "or after `wait` seconds with no moves. Ask again with `after=next_after`."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "after", int, description="Return moves after this version (default 0)."
+            ),
+            OpenApiParameter(
+                "limit", int, description="At most this many moves (1-200, default 50)."
+            ),
+            OpenApiParameter(
+                "wait",
+                int,
+                description=(
+                    f"Long-poll: when no move is after `after`, wait up to this many seconds "
+                    f"for one (0-{announce.MAX_WAIT_SECONDS}, default 0: answer at once)."
+                ),
+            ),
+        ],
+        responses={
+            200: s.EventPageSerializer,
+            **_errors(
+                {
+                    400: _error("`invalid_request`: `after`, `limit` or `wait` out of range."),
+                    404: NO_GAME,
+                },
+                write=False,
+            ),
+        },
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = _game_or_404(request, game_id)
+        after = _int_param(request, "after", 0, 0, 10**9)
+        limit = _int_param(request, "limit", 50, 1, 200)
+        wait = _int_param(request, "wait", 0, 0, announce.MAX_WAIT_SECONDS)
+        moves, more = selectors.events_for(game, request.user, after=after, limit=limit)
+        page = {
+            "moves": moves,
+            "next_after": moves[-1]["version"] if moves else after,
+            "has_more": more,
+        }
+        response = Response(s.EventPageSerializer(page).data)
+        if wait and not moves:
+            # Nothing to answer yet: the long_poll wrapper waits for a version above this one
+            # and asks again (or answers this empty page when `wait` runs out).
+            response.live_wait = announce.Wait(str(game.pk), game.version, wait, request.user.pk)
+        return response

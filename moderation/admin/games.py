@@ -19,11 +19,10 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from config.errors import ServiceError
-from games import moderation
 from games.engine import registry
 from games.models import Game, Seat
-from moderation import audit, replay
-from moderation.admin import ReadOnlyAdmin, seats_html, service_error_message
+from moderation import audit, interventions, replay
+from moderation.admin.base import ReadOnlyAdmin, seats_html, service_error_message
 from moderation.forms import GameActionForm
 from players.models import User
 
@@ -210,18 +209,18 @@ class GameAdmin(ReadOnlyAdmin):
         moderator: Any = request.user
         try:
             if action == "abort":
-                moderation.abort_game(moderator=moderator, game_id=game.pk, reason=reason)
+                interventions.abort_game(moderator=moderator, game_id=game.pk, reason=reason)
                 messages.success(request, "The game is aborted: it ends without scores.")
             elif action == "remove":
                 player = form.cleaned_data["player"]
                 if player is None:
                     raise ServiceError("invalid_request", "Choose the player to remove.", 400)
-                moderation.remove_player(
+                interventions.remove_player(
                     moderator=moderator, game_id=game.pk, user_id=player, reason=reason
                 )
                 messages.success(request, "The player was removed from the game.")
             else:
-                moderation.force_timeout(moderator=moderator, game_id=game.pk, reason=reason)
+                interventions.force_timeout(moderator=moderator, game_id=game.pk, reason=reason)
                 messages.success(request, "The current turn timed out.")
         except ServiceError as exc:
             if exc.code == "seated_moderator":

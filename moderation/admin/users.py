@@ -19,7 +19,7 @@ from django.urls import path, reverse
 
 from config.errors import ServiceError
 from moderation import selectors, services
-from moderation.admin import _done, service_error_message
+from moderation.admin.base import done_message, service_error_message
 from moderation.forms import PLAYER_ACTIONS, PlayerActionForm
 from moderation.models import Report, Sanction
 from players.models import User
@@ -140,5 +140,5 @@ class UserAdmin(DjangoUserAdmin):
         except ServiceError as exc:
             service_error_message(request, exc)
         else:
-            messages.success(request, _done(action, player.username))
+            messages.success(request, done_message(action, player.username))
         return HttpResponseRedirect(back)

@@ -2,8 +2,8 @@
 
 ``publish`` is queued by ``games.services`` with ``transaction.on_commit`` after every saved move,
 so a waiting client is only woken for a state it can read. Waiting happens in
-``games.api.live`` (the long-poll of ``events/?wait=`` and the Server-Sent Events stream), through
-``Notifier.wait``.
+``games.api.streams`` (the long-poll of ``events/?wait=`` and the Server-Sent Events stream),
+through ``Notifier.wait``.
 
 Three ways a waiter learns of a new version, so that no single one has to be reliable:
 
@@ -32,6 +32,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from django.db import close_old_connections
+
+from games.models import Game
 
 logger = logging.getLogger(__name__)
 
@@ -88,10 +92,6 @@ class _Waiter:
 
 def db_versions(game_ids: list[str]) -> dict[str, int]:
     """The current versions of these games, read from the database."""
-    from django.db import close_old_connections
-
-    from games.models import Game
-
     try:
         rows = Game.objects.filter(pk__in=game_ids).values_list("pk", "version")
         return {str(pk): version for pk, version in rows}

@@ -1,4 +1,5 @@
-"""Who is watching which game live, so push channels can stay quiet about it.
+"""Who is watching which game live: a fact of the games layer, read by notifications so that
+push channels can stay quiet about a game its player has open.
 
 The live-updates endpoint (long poll) calls ``mark_watching`` on every poll with a time-to-live a
 little longer than its poll interval; the relay asks ``is_watching`` before sending on a channel
@@ -26,7 +27,7 @@ def _key(user_id: Any, game_id: Any) -> str:
     # One spelling per game whether the caller has a UUID, its string, or an upper-case one.
     with contextlib.suppress(ValueError):
         game_id = uuid.UUID(str(game_id))
-    return f"notifications:watching:{game_id}:{user_id}"
+    return f"games:watching:{game_id}:{user_id}"
 
 
 def mark_watching(user_id: Any, game_id: Any, ttl: int = DEFAULT_TTL_SECONDS) -> None:

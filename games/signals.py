@@ -1,0 +1,21 @@
+"""What the games app announces to the apps above it (notifications), which answer without games
+importing them. Sent synchronously inside the service's transaction, with the game row locked,
+so whatever a receiver writes (the notification outbox rows) commits or rolls back with the move.
+Receivers must not do network I/O: anything slow goes out after commit.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+# A move was applied and saved: ``game``, ``move``, ``state`` (the game's own, after the move),
+# ``events`` (the engine's), ``seats`` (all of the game's, in order) and ``turn_passed``.
+move_applied = Signal()
+
+# ``user`` was invited to ``game`` by ``by`` (a rematch invites the other players).
+player_invited = Signal()
+
+# ``user`` asks for a seat in the private lobby ``game`` (``seats``: those taken). A receiver may
+# refuse by raising ``ServiceError`` (moderation: a seated player blocked ``user``). Sent with the
+# game row locked; receivers only read.
+joining_private_game = Signal()

@@ -1,0 +1,30 @@
+"""Moderation's answers to the signals of the apps below it (connected in ``ModerationConfig``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from config.errors import ServiceError
+from games import signals as game_signals
+from moderation import selectors, services
+from players import signals as player_signals
+
+
+def lift_expired_suspension(*, username: str, **kwargs: Any) -> None:
+    """At log-in, before the password check: reopen the account if its suspension ran out."""
+    services.end_expired_suspension(username=username)
+
+
+def refuse_blocked_player(*, user: Any, seats: list[Any], **kwargs: Any) -> None:
+    """A private lobby refuses a player whom anybody seated in it blocked."""
+    if selectors.is_blocked([seat.user_id for seat in seats], user):
+        raise ServiceError("join_refused", "You cannot join this private game.", 403)
+
+
+def connect() -> None:
+    game_signals.joining_private_game.connect(
+        refuse_blocked_player, dispatch_uid="moderation.refuse_blocked_player"
+    )
+    player_signals.signing_in.connect(
+        lift_expired_suspension, dispatch_uid="moderation.lift_expired_suspension"
+    )
