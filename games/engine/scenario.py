@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,7 +115,7 @@ def _direction(value: Any) -> int:
     raise ScenarioError(f"direction must be clockwise or counterclockwise, not {value!r}")
 
 
-def _check_keys(data: dict[str, Any], allowed: set[str], where: str) -> None:
+def _check_keys(data: dict[str, Any], allowed: Set[str], where: str) -> None:
     unknown = set(data) - allowed
     if unknown:
         raise ScenarioError(f"unknown keys in {where}: {', '.join(sorted(unknown))}")
