@@ -1,9 +1,9 @@
 """Game-side changes made by moderators: abort a game, remove a player, force a turn to time out.
 
-Each function is one transaction with the game row locked (``services._locked``), like every
-other change to a game, and reuses the services' own rules: removing a player is that player's
-``leave_game``, a forced timeout is the timer sweep's ``timeout_turn`` (timeout policy included).
-The audit entry and the players' notices are written in the same transaction.
+Each function is one transaction with the game row locked (``games.services.base._locked``),
+like every other change to a game, and reuses the services' own rules: removing a player is that
+player's ``leave_game``, a forced timeout is the timer sweep's ``timeout_turn`` (timeout policy
+included). The audit entry and the players' notices are written in the same transaction.
 
 A moderator who has a seat in the game may not intervene in it (nor replay it, see the admin).
 """
@@ -45,7 +45,7 @@ def abort_game(*, moderator: User, game_id: Any, reason: str) -> Game:
     """End a lobby or a running game at once, with no scores and no winner."""
     reason = _reason(reason)
     with transaction.atomic():
-        game = services._locked(game_id)
+        game = services.base._locked(game_id)
         check_not_seated(game, moderator)
         if game.status not in (Game.LOBBY, Game.ACTIVE):
             raise ServiceError("game_over", "This game is already over.", 409)
@@ -71,7 +71,7 @@ def abort_game(*, moderator: User, game_id: Any, reason: str) -> Game:
             if seat.user is not None and seat.left_at is None:
                 notify_player(seat.user, ABORT_NOTICE, game)
         # Live clients learn the new version (status aborted) once it is committed.
-        services.announce(game)
+        services.base.announce(game)
     return game
 
 
@@ -80,7 +80,7 @@ def remove_player(*, moderator: User, game_id: Any, user_id: Any, reason: str) -
     their hand goes under the draw pile)."""
     reason = _reason(reason)
     with transaction.atomic():
-        game = services._locked(game_id)
+        game = services.base._locked(game_id)
         check_not_seated(game, moderator)
         seat = game.seats.select_related("user").filter(user_id=user_id).first()
         if seat is None or seat.user is None:
@@ -106,7 +106,7 @@ def force_timeout(*, moderator: User, game_id: Any, reason: str) -> Game:
     game's timeout policy, so a stalling player is taken out after ``max_timeouts``)."""
     reason = _reason(reason)
     with transaction.atomic():
-        game = services._locked(game_id)
+        game = services.base._locked(game_id)
         check_not_seated(game, moderator)
         if game.status != Game.ACTIVE:
             raise ServiceError("game_over", "This game is not in progress.", 409)

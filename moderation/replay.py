@@ -2,8 +2,8 @@
 
 The log holds every chance outcome (shuffles, random choices) as events, so the engine replays it
 with ``ReplayRNG`` instead of a random generator and reaches exactly the states the game went
-through. Like ``games.services._apply``, a move that ends a round also dealt the next one with the
-same move's events.
+through. Like ``games.services.play._apply``, a move that ends a round also dealt the next one
+with the same move's events.
 """
 
 from __future__ import annotations

@@ -210,7 +210,7 @@ def test_a_move_that_leaves_a_bot_on_turn_queues_its_task_on_commit(
     alice: Player, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
     queued: list[tuple[Any, dict[str, Any]]] = []
-    monkeypatch.setattr(services, "_tasks_run_inline", lambda: False)  # as with a broker
+    monkeypatch.setattr(services.turns, "_tasks_run_inline", lambda: False)  # as with a broker
     monkeypatch.setattr(tasks.bot_move, "apply_async", lambda args, **kw: queued.append((args, kw)))
     with django_capture_on_commit_callbacks(execute=True):
         game_id = vs_computer(alice, bots=1)["id"]

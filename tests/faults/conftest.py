@@ -88,7 +88,7 @@ def processes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> Iterator[Processes]:
     """A factory of workers, beat and a web server for the test; all stopped at its end."""
-    monkeypatch.setattr(services, "MIN_TURN_SECONDS", 1)
+    monkeypatch.setattr(services.lobby, "MIN_TURN_SECONDS", 1)
     environ = server_env(
         {
             **celery_procs.subprocess_env(redis_service.url, connection.settings_dict),

@@ -30,7 +30,7 @@ VIEW_MODIFIED_QUERIES = VIEW_QUERIES + 1
 # token, the seats with their users and the game FOR UPDATE (one query), insert move, update game
 # (the view in the answer reuses the seats and the state the move just saved). The action takes
 # no savepoint inside a caller's transaction (here the test's;
-# games.services._atomic_unless_in_one).
+# games.services.base._atomic_unless_in_one).
 ACTION_QUERIES = 4
 # One more when the action passes the turn, written in the move's transaction
 # (notifications.outbox): the next player's "your turn" inbox row. Whether they have push

@@ -1,0 +1,83 @@
+"""Every change to a game, one module per job: ``lobby`` (create, join, leave, start, invites,
+rematches), ``play`` (actions and the one place game state is saved), ``bots`` (bot moves, bot
+seats, takeovers), ``clocks`` (turns that run out, vacations); ``base`` and ``turns`` hold what
+they share. Modules import downwards only: base, turns, play, lobby, bots, clocks.
+
+Each public function is one transaction. Those that touch a running game lock its row
+(``SELECT … FOR UPDATE``), check the expected version, ask the game's rules, then save the new
+state, the move and the round results before committing. Nothing else writes game state.
+"""
+
+from games.services.base import (
+    DEFAULT_SPEED_SECONDS,
+    DEFAULT_TURN_SECONDS,
+    MAX_BOTS,
+    MAX_SPEED_SECONDS,
+    MAX_TURN_SECONDS,
+    MIN_SPEED_SECONDS,
+    MIN_TURN_SECONDS,
+    Played,
+    rules_of,
+)
+from games.services.bots import (
+    BOT_KINDS,
+    add_bot,
+    bot_move,
+    hand_seat_to_bot,
+    play_vs_computer,
+    reclaim_seat,
+    remove_bot,
+)
+from games.services.clocks import (
+    end_vacation,
+    start_vacation,
+    sweep_expired_turns,
+    timeout_turn,
+    vacation_left,
+)
+from games.services.lobby import (
+    create_game,
+    expire_lobbies,
+    join_game,
+    leave_game,
+    regenerate_invite,
+    rematch,
+    start_game,
+)
+from games.services.play import act, load_position, system_action
+from games.services.turns import turn_limit_seconds
+
+__all__ = [
+    "BOT_KINDS",
+    "DEFAULT_SPEED_SECONDS",
+    "DEFAULT_TURN_SECONDS",
+    "MAX_BOTS",
+    "MAX_SPEED_SECONDS",
+    "MAX_TURN_SECONDS",
+    "MIN_SPEED_SECONDS",
+    "MIN_TURN_SECONDS",
+    "Played",
+    "act",
+    "add_bot",
+    "bot_move",
+    "create_game",
+    "end_vacation",
+    "expire_lobbies",
+    "hand_seat_to_bot",
+    "join_game",
+    "leave_game",
+    "load_position",
+    "play_vs_computer",
+    "reclaim_seat",
+    "regenerate_invite",
+    "remove_bot",
+    "rematch",
+    "rules_of",
+    "start_game",
+    "start_vacation",
+    "sweep_expired_turns",
+    "system_action",
+    "timeout_turn",
+    "turn_limit_seconds",
+    "vacation_left",
+]

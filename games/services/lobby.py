@@ -1,0 +1,270 @@
+"""Lobbies: create, join, leave, start, invite codes, expiry and rematches."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from config.errors import ServiceError
+from games import signals
+from games.engine import EngineError, registry
+from games.models import Game, Seat
+from games.services import base
+from games.services.base import (
+    DEFAULT_SPEED_SECONDS,
+    DEFAULT_TURN_SECONDS,
+    MAX_SPEED_SECONDS,
+    MAX_TURN_SECONDS,
+    MIN_SPEED_SECONDS,
+    MIN_TURN_SECONDS,
+    _bump_version,
+    _locked,
+    _seat_of,
+    rules_of,
+)
+from games.services.play import _apply, _bots_leave_alone, _save_state
+from players.models import User
+
+
+def _lobby_ttl() -> timedelta:
+    return timedelta(seconds=getattr(settings, "LOBBY_TTL_SECONDS", 7 * 24 * 3600))
+
+
+def _invite_ttl() -> timedelta:
+    return timedelta(seconds=getattr(settings, "INVITE_TTL_SECONDS", 7 * 24 * 3600))
+
+
+def create_game(
+    *,
+    host: User,
+    kind: str = registry.DEFAULT_KIND,
+    preset: str | None = None,
+    max_players: int = 4,
+    target_score: int | None = None,
+    turn_seconds: int = DEFAULT_TURN_SECONDS,
+    visibility: str = Game.PRIVATE,
+    options: dict[str, bool] | None = None,
+    rematch_of: Game | None = None,
+    speed_seconds: int = DEFAULT_SPEED_SECONDS,
+) -> Game:
+    """A new lobby with the host in the first seat. ``speed_seconds`` is the turn limit when the
+    speed_mode house rule is on (``turn_seconds`` is then unused). ``kind`` names the game
+    (games.engine.registry); its preset, seats, target and options are checked by that game."""
+    try:
+        rules = registry.get_game(kind)
+    except EngineError as exc:
+        raise ServiceError(exc.code, f"Unknown game {kind!r}.", 400) from exc
+    preset = rules.default_preset if preset is None else preset
+    target_score = rules.default_target if target_score is None else target_score
+    if preset not in rules.presets:
+        raise ServiceError("invalid_setup", f"Unknown preset {preset!r}.", 400)
+    if not rules.min_players <= max_players <= rules.max_players:
+        raise ServiceError(
+            "invalid_setup",
+            f"A game has {rules.min_players} to {rules.max_players} seats.",
+            400,
+        )
+    if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+        raise ServiceError("invalid_setup", "The turn time limit is 30 s to 14 days.", 400)
+    if not MIN_SPEED_SECONDS <= speed_seconds <= MAX_SPEED_SECONDS:
+        raise ServiceError("invalid_setup", "The speed mode turn limit is 3 to 60 s.", 400)
+    try:
+        opts = rules.validate_options(options or {})
+    except EngineError as exc:
+        raise ServiceError(exc.code, exc.message, 400) from exc
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.create(
+            host=host,
+            kind=rules.kind,
+            preset=preset,
+            options=opts,
+            max_players=max_players,
+            target_score=target_score,
+            turn_seconds=turn_seconds,
+            speed_seconds=speed_seconds,
+            visibility=visibility,
+            invite_expires_at=now + _invite_ttl(),
+            lobby_expires_at=now + _lobby_ttl(),
+            rematch_of=rematch_of,
+        )
+        Seat.objects.create(game=game, user=host)
+    return game
+
+
+def _may_join_without_code(game: Game, user: User) -> bool:
+    if game.visibility == Game.PUBLIC:
+        return True
+    original = game.rematch_of
+    return original is not None and original.seats.filter(user=user).exists()
+
+
+def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None) -> Game:
+    """Take a seat in a lobby: public games by id, private ones by invite code.
+
+    The game starts by itself when the last seat is taken.
+    """
+    with transaction.atomic():
+        if invite_code is not None:
+            found = Game.objects.filter(invite_code=invite_code).values_list("pk", flat=True)
+            if not found:
+                raise ServiceError("invalid_invite", "This invite code does not exist.", 404)
+            game = _locked(found[0])
+            # Starting a game ends its invite, but a started game is not an expired invite:
+            # "expired" sends the player to ask the host for a new code, which cannot exist.
+            if game.started_at is not None:
+                raise ServiceError("game_already_started", "This game has already started.", 409)
+            if game.invite_expires_at and game.invite_expires_at <= timezone.now():
+                raise ServiceError("invite_expired", "This invite has expired.", 410)
+        else:
+            game = _locked(game_id)
+            if not _may_join_without_code(game, user):
+                # A private game is invisible without its code.
+                raise ServiceError("not_found", "No such game.", 404)
+        seats = list(game.seats.select_related("user"))
+        if any(seat.user_id == user.pk for seat in seats):
+            raise ServiceError("already_joined", "You already have a seat in this game.", 409)
+        # A full lobby starts at once, so "full" is checked first: it is the more useful answer.
+        if len(seats) >= game.max_players:
+            raise ServiceError("game_full", "Every seat is taken.", 409)
+        if game.status != Game.LOBBY:
+            raise ServiceError("game_already_started", "This game is no longer open.", 409)
+        if game.visibility == Game.PRIVATE:
+            # Blocks are moderation's (a layer above): it refuses through the signal by raising
+            # ServiceError("join_refused").
+            signals.joining_private_game.send(sender=Game, game=game, seats=seats, user=user)
+        Seat.objects.create(game=game, user=user)
+        _bump_version(game)
+        game.save(update_fields=["version"])
+        if len(seats) + 1 == game.max_players:
+            _start(game)
+    return game
+
+
+def leave_game(*, user: User, game_id: Any) -> Game:
+    """Leave a lobby (the seat is freed) or a game in progress (the engine's ``leave``)."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seats = list(game.seats.select_related("user"))
+        seat = _seat_of(game, user, seats)
+        if game.status == Game.LOBBY:
+            seat.delete()
+            # Bots wait for people: a lobby with bots only closes.
+            rest = sorted((s for s in seats if s.pk != seat.pk and not s.is_bot), key=_joined)
+            if not rest:
+                game.status = Game.EXPIRED
+                game.finished_at = timezone.now()
+            elif game.host_id == user.pk:
+                game.host = rest[0].user  # the longest-waiting player hosts from now on
+            _bump_version(game)
+            game.save()
+        elif game.status == Game.ACTIVE:
+            if seat.left_at is not None:
+                raise ServiceError("not_in_game", "You have already left this game.", 409)
+            seat.left_at = timezone.now()
+            seat.save(update_fields=["left_at"])
+            leave = rules_of(game).leave_action(seat.position)
+            _apply(game, leave, seat=None, seats=seats)
+            _bots_leave_alone(game, seats)
+        else:
+            raise ServiceError("game_over", "This game is over.", 409)
+    return game
+
+
+def _joined(seat: Seat) -> datetime:
+    return seat.joined_at
+
+
+def start_game(*, user: User, game_id: Any) -> Game:
+    with transaction.atomic():
+        game = _locked(game_id)
+        _seat_of(game, user)
+        if game.status != Game.LOBBY:
+            raise ServiceError("game_already_started", "This game has already started.", 409)
+        if game.host_id != user.pk:
+            raise ServiceError("not_host", "Only the host can start the game.", 403)
+        if game.seats.count() < 2:
+            raise ServiceError("not_enough_players", "A game needs at least 2 players.", 409)
+        _start(game)
+    return game
+
+
+def _start(game: Game) -> None:
+    """Shuffle the seat order, deal round 1. Caller holds the game lock."""
+    seats = list(game.seats.select_related("user"))
+    base._rng().shuffle(seats)
+    for position, seat in enumerate(seats):
+        seat.position = position
+    Seat.objects.bulk_update(seats, ["position"])
+    state, events = rules_of(game).new_game(
+        players=len(seats),
+        rng=base._rng(),
+        preset=game.preset,
+        options=game.options,
+        target_score=game.target_score,
+    )
+    game.status = Game.ACTIVE
+    game.started_at = timezone.now()
+    game.invite_expires_at = game.started_at  # the invite link dies with the lobby
+    _save_state(game, state, {"type": "start"}, None, events, seats)
+
+
+def regenerate_invite(*, user: User, game_id: Any) -> Game:
+    with transaction.atomic():
+        game = _locked(game_id)
+        _seat_of(game, user)
+        if game.host_id != user.pk:
+            raise ServiceError("not_host", "Only the host can renew the invite.", 403)
+        if game.status != Game.LOBBY:
+            raise ServiceError("game_already_started", "This game has already started.", 409)
+        game.invite_code = secrets.token_urlsafe(12)
+        game.invite_expires_at = timezone.now() + _invite_ttl()
+        _bump_version(game)
+        game.save(update_fields=["invite_code", "invite_expires_at", "version"])
+    return game
+
+
+def expire_lobbies(*, now: Any = None) -> int:
+    """Close lobbies that never started. Returns how many were closed."""
+    now = now or timezone.now()
+    # The version moves too, so clients polling with If-None-Match see the lobby close.
+    return Game.objects.filter(status=Game.LOBBY, lobby_expires_at__lte=now).update(
+        status=Game.EXPIRED, finished_at=now, version=F("version") + 1
+    )
+
+
+def rematch(*, user: User, game_id: Any) -> Game:
+    """A new lobby with the same settings that the finished game's players may join by id."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        _seat_of(game, user)
+        if game.status != Game.FINISHED:
+            raise ServiceError("game_not_finished", "A rematch needs a finished game.", 409)
+        existing = game.rematches.filter(status__in=[Game.LOBBY, Game.ACTIVE]).first()
+        if existing is not None:
+            if not existing.seats.filter(user=user).exists():
+                return join_game(user=user, game_id=existing.pk)
+            return existing
+        new = create_game(
+            host=user,
+            kind=game.kind,
+            preset=game.preset,
+            max_players=game.seats.count(),
+            target_score=game.target_score,
+            turn_seconds=game.turn_seconds,
+            speed_seconds=game.speed_seconds,
+            visibility=Game.PRIVATE,
+            options=game.options,
+            rematch_of=game,
+        )
+        # The other players of the finished game are invited: they may join it by its id.
+        for seat in game.seats.select_related("user"):
+            if seat.user is not None and seat.user_id != user.pk:
+                signals.player_invited.send(sender=Game, user=seat.user, game=new, by=user)
+        return new

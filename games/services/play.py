@@ -1,0 +1,282 @@
+"""Playing: an action applied under the game lock, saved with its move, round results and
+standings (the one place game state is written), and the service's own system actions.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from config.errors import ServiceError
+from games import signals
+from games.engine import EngineError, registry
+from games.engine.interface import Game as Rules
+from games.models import Game, Move, RoundResult, Seat
+from games.services import base
+from games.services.base import (
+    _SEAT_CONTROL_FIELDS,
+    DEFAULT_TURN_SECONDS,
+    TURN_STARTING_MOVES,
+    Played,
+    _atomic_unless_in_one,
+    _engine_error,
+    _give_back,
+    _locked,
+    _locked_with_seats,
+    _seat_of,
+    announce,
+    rules_of,
+)
+from games.services.turns import _schedule_bots, _set_deadline
+from players.models import ApiToken, User
+
+
+def act(
+    *,
+    user: User,
+    game_id: Any,
+    action: dict[str, Any],
+    expected_version: int | None,
+    parse: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None,
+) -> Played:
+    """Apply one player action and return what it did (``Played``). Raises ServiceError:
+    version_conflict (409) when the client's view is stale, the engine's code (422) when the
+    rules refuse it.
+
+    ``parse(kind, action)`` checks the action's shape for the game's kind before anything else
+    (the API's request serializers: only the locked row tells the kind, and reading it first
+    would cost a query); the game's ``action_from_dict`` checks it again either way."""
+    with _atomic_unless_in_one():
+        game, seats = _locked_with_seats(game_id)
+        seat = _seat_of(game, user, seats)
+        rules = rules_of(game)
+        if parse is not None:
+            action = parse(game.kind, action)
+        kind = action.get("type")
+        if kind not in rules.action_types:
+            raise ServiceError("invalid_action", f"Unknown action type {kind!r}.", 400)
+        if game.status == Game.LOBBY:
+            raise ServiceError("game_not_started", "The game has not started yet.", 409)
+        if game.status != Game.ACTIVE:
+            raise ServiceError("game_over", "This game is over.", 409)
+        if expected_version is not None and expected_version != game.version:
+            raise ServiceError(
+                "version_conflict",
+                "The game has changed since you last saw it; reload and try again.",
+                409,
+                current_version=game.version,
+            )
+        if seat.left_at is not None:
+            raise ServiceError("not_in_game", "You have left this game.", 409)
+        try:
+            parsed = rules.action_from_dict({**action, "seat": seat.position})
+        except EngineError as exc:
+            raise ServiceError(exc.code, exc.message, 400) from exc
+        # A player back at a seat a bot has been playing for them takes it back by acting.
+        reclaimed = [_give_back(seat)] if seat.taken_over else []
+        played = _apply(game, parsed, seat=seat.position, seats=seats, extra_events=reclaimed)
+        if seat.timeouts_in_row or reclaimed:
+            seat.timeouts_in_row = 0
+            seat.save(update_fields=_SEAT_CONTROL_FIELDS)
+    return played
+
+
+def system_action(*, game_id: Any, action: Any, expected_version: int | None = None) -> Game:
+    """Apply a system action (the game's timeout or leave action) for moderators."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        rules = rules_of(game)
+        if rules.action_to_dict(action)["type"] in rules.action_types:
+            raise ServiceError("invalid_action", "This is not a system action.", 400)
+        if game.status != Game.ACTIVE:
+            raise ServiceError("game_over", "This game is not in progress.", 409)
+        if expected_version is not None and expected_version != game.version:
+            raise ServiceError("version_conflict", "The game has moved on.", 409)
+        _apply(game, action, seat=None)
+    return game
+
+
+def _apply(
+    game: Game,
+    action: Any,
+    *,
+    seat: int | None,
+    now: datetime | None = None,
+    seats: list[Seat] | None = None,
+    extra_events: list[dict[str, Any]] | None = None,
+) -> Played:
+    """Run the engine and save; returns what the move did. Caller holds the game lock.
+
+    ``extra_events`` are platform events logged with the move (a bot took a seat over, a player
+    took theirs back): the engine never sees them, and a replay skips them like every event that
+    is not a chance outcome."""
+    rules = rules_of(game)
+    state = rules.state_from_dict(game.state)
+    try:
+        new, events = rules.apply(state, action, base._rng())
+    except EngineError as exc:
+        raise _engine_error(exc) from exc
+    if rules.is_round_over(new):
+        # Rounds follow each other without anyone having to ask: deal the next one now.
+        new, more = rules.apply(new, rules.next_round_action(), base._rng())
+        events = events + more
+    if extra_events:
+        events = [*extra_events, *events]
+    return _save_state(game, new, rules.action_to_dict(action), seat, events, seats, now=now)
+
+
+def _save_state(
+    game: Game,
+    state: Any,
+    action: dict[str, Any],
+    seat: int | None,
+    events: list[dict[str, Any]],
+    seats: list[Seat] | None,
+    *,
+    now: datetime | None = None,
+) -> Played:
+    now = now or timezone.now()
+    rules = rules_of(game)
+    game.version += 1
+    game.state = rules.state_to_dict(state)
+    move = Move.objects.create(
+        game=game, number=game.version, seat=seat, action=action, events=events, created_at=now
+    )
+    results = [e for e in events if e["type"] == "round_over"]
+    if results:
+        RoundResult.objects.bulk_create(
+            RoundResult(
+                game=game,
+                round=r["round"],
+                winner_position=r["winner"],
+                points=r["points"],
+                hands=r["hands"],
+                scores=r["scores"],
+            )
+            for r in results
+        )
+    if seats is None:
+        seats = list(game.seats.select_related("user"))
+    by_position = {s.position: s for s in seats}
+    turn_passed = False
+    if rules.is_match_over(state):
+        game.status = Game.FINISHED
+        game.finished_at = now
+        game.current_user = None
+        game.turn_deadline = None
+        _record_standings(rules, state, seats)
+    else:
+        current = by_position.get(rules.to_move(state))
+        # A seat a bot plays has no one to wait for: no current user ("your turn" lists and
+        # notifications skip it), and a bot's short clock instead of the game's.
+        mover = current.user_id if current is not None and not current.is_bot else None
+        turn_passed = (
+            current is None
+            or game.current_user_id != mover
+            or action["type"] in TURN_STARTING_MOVES
+            or action["type"] in rules.turn_ending_actions
+            or game.turn_deadline is None
+        )
+        game.current_user_id = mover
+        if turn_passed:
+            _set_deadline(game, current, now)
+    game.save()
+    # Notifications are rows in this same transaction (the outbox, written by the notifications
+    # app's receiver); delivery and live updates happen only once the move is committed.
+    signals.move_applied.send(
+        sender=Game,
+        game=game,
+        move=move,
+        state=state,
+        events=events,
+        seats=seats,
+        turn_passed=turn_passed,
+    )
+    announce(game)
+    _schedule_bots(game, state, seats)
+    return Played(game=game, move=move, seats=seats, state=state)
+
+
+def _record_standings(rules: Rules[Any, Any], state: Any, seats: list[Seat]) -> None:
+    # The winner first, then players who stayed by score, then those who left.
+    scores = rules.scores(state)
+    winner = rules.match_winner(state)
+    active = set(rules.active_seats(state))
+    ranked = sorted(
+        range(len(scores)),
+        key=lambda i: (i != winner, i not in active, -scores[i]),
+    )
+    places = {position: place for place, position in enumerate(ranked, 1)}
+    for seat in seats:
+        if seat.position is None:
+            continue
+        seat.final_score = scores[seat.position]
+        seat.place = places[seat.position]
+    Seat.objects.bulk_update(seats, ["final_score", "place"])
+
+
+def load_position(
+    *,
+    state: Any,
+    names: list[str],
+    kind: str = registry.DEFAULT_KIND,
+    preset: str | None = None,
+    options: dict[str, Any] | None = None,
+    target_score: int | None = None,
+    turn_seconds: int = DEFAULT_TURN_SECONDS,
+) -> tuple[Game, list[tuple[User, str]]]:
+    """A running game of ``kind`` in exactly ``state`` (set up with ``preset``, ``options`` and
+    ``target_score``, the game's defaults when None), with a new player (and play token) per
+    seat. For reproducing a position (``manage.py scenario load``): the move log starts at this
+    state."""
+    rules = registry.get_game(kind)
+    with transaction.atomic():
+        players = []
+        for name in names:
+            username = name
+            while User.objects.filter(username=username).exists():
+                username = f"{name}-{secrets.token_hex(3)}"
+            user = User.objects.create_user(username=username, display_name=name)
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+            _, raw = ApiToken.issue(user, name="scenario", scope=ApiToken.SCOPE_PLAY)
+            players.append((user, raw))
+        game = Game.objects.create(
+            host=players[0][0],
+            kind=rules.kind,
+            preset=rules.default_preset if preset is None else preset,
+            options=rules.validate_options(options or {}),
+            max_players=len(names),
+            target_score=rules.default_target if target_score is None else target_score,
+            turn_seconds=turn_seconds,
+            status=Game.ACTIVE,
+            started_at=timezone.now(),
+        )
+        seats = [
+            Seat.objects.create(game=game, user=user, position=position)
+            for position, (user, _) in enumerate(players)
+        ]
+        _save_state(game, state, {"type": "load"}, None, [], seats)
+    return game, players
+
+
+def _bots_leave_alone(game: Game, seats: list[Seat], *, now: datetime | None = None) -> None:
+    """When no person is left at a running table (a seat a bot plays for someone still counts:
+    they may come back), the bots leave one by one and the last one wins, as when people leave.
+    Caller holds the lock."""
+    if game.status != Game.ACTIVE or any(s.user_id and s.left_at is None for s in seats):
+        return
+    now = now or timezone.now()
+    for seat in seats:
+        if game.status != Game.ACTIVE:
+            break
+        if seat.left_at is not None or seat.position is None:
+            continue
+        seat.left_at = now
+        seat.save(update_fields=["left_at"])
+        _apply(game, rules_of(game).leave_action(seat.position), seat=None, now=now, seats=seats)
