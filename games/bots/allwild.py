@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -112,15 +113,11 @@ class AllWildBots(GameBots):
     def candidates(self, game: AnyGame, state: Any, seat: int, rng: random.Random) -> list[Any]:
         s: State = state
         t = from_state(s, seat, True)
-        heads_up = sum(t.active) == 2
-        seen: dict[tuple[str, str | None, int | None], Action] = {}
+        seen: dict[Hashable, Action] = {}
         for a in game.legal_actions(s, seat):
             if a.type not in TURN_TYPES:
                 continue
-            card_kind = kind_of(a.card) if a.card else None
-            if heads_up and card_kind == REVERSE:
-                card_kind = SKIP
-            key = (a.type, card_kind, a.target)
+            key = self.key(s, a)
             if key in seen:
                 continue
             uno = False
@@ -130,6 +127,12 @@ class AllWildBots(GameBots):
                 uno = self.rules.say_uno and leaves_one(t, t.drawn, a.target)
             seen[key] = a._replace(uno=uno)
         return list(seen.values())
+
+    def key(self, state: Any, action: Any) -> Hashable:
+        card_kind = kind_of(action.card) if action.card else None
+        if card_kind == REVERSE and sum(x.active for x in state.seats) == 2:
+            card_kind = SKIP
+        return action.type, card_kind, action.target
 
     def is_over(self, game: AnyGame, state: Any) -> bool:
         return state.phase in _OVER

@@ -44,6 +44,11 @@ from .policies import AnyGame, GameBots, for_kind
 MAX_PLAYOUT_ACTIONS = 200
 ROUND_SIZE = 8  # samples between two eliminations
 Z = 2.0
+# The search refines the game's policy (its heuristic): it plays another move than the policy's
+# only when that move's paired advantage is this many standard errors above zero. Many moves
+# are worth about the same (the round's luck outweighs them); picking among them by the noise
+# of a few samples plays worse than the heuristic, and makes rounds long.
+SWITCH_Z = 1.0
 # A fixed amount of work (``playouts``) also caps the engine actions played in all, so that a
 # move in a swollen round (long playouts, many candidates) stays as cheap as an ordinary one.
 ACTIONS_PER_SAMPLE = 250
@@ -132,7 +137,28 @@ def search(
         # Not one whole sample in the budget: the game's heuristic move, else the first.
         return quick if quick is not None else candidates[0]
     best = max(alive, key=lambda k: (sum(results[k]) / len(results[k]), -k))
+    if quick is not None:
+        default = _index(bots, state, candidates, quick)
+        if default is not None and default in alive and default != best:
+            if not _better(results[best], results[default], SWITCH_Z):
+                return candidates[default]
     return candidates[best]
+
+
+def _index(bots: GameBots, state: Any, candidates: list[Any], action: Any) -> int | None:
+    key = bots.key(state, action)
+    return next((k for k, c in enumerate(candidates) if bots.key(state, c) == key), None)
+
+
+def _better(a: list[float], b: list[float], z: float) -> bool:
+    """Is ``a`` better than ``b`` by more than ``z`` standard errors of their paired difference?"""
+    n = len(a)
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(diffs) / n
+    if mean <= 0:
+        return False
+    var = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
+    return mean > z * math.sqrt(var / n)
 
 
 def eliminate(alive: list[int], results: list[list[float]]) -> list[int]:

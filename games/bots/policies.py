@@ -49,8 +49,9 @@ class GameBots:
     def presearch(
         self, game: AnyGame, state: Any, seat: int, rng: random.Random
     ) -> tuple[Any | None, bool]:
-        """(the move without search, whether to search instead). By default the seat on turn
-        searches, and a seat off turn (a free action) lets the moment pass."""
+        """(the policy's move, whether to search). The search plays the policy's move unless a
+        candidate is clearly better (``expert.SWITCH_Z``); without one (None) it plays the best.
+        By default the seat on turn searches, and a seat off turn lets the moment pass."""
         if game.to_move(state) == seat:
             return None, True
         return None, False
@@ -61,14 +62,14 @@ class GameBots:
         seen: set[Hashable] = set()
         for listed in game.legal_actions(state, seat):
             for action in expand(listed, rng):
-                key = self.key(action)
+                key = self.key(state, action)
                 if key not in seen:
                     seen.add(key)
                     out.append(action)
         return out
 
-    def key(self, action: Any) -> Hashable:
-        """Actions with the same key are one move (e.g. two cards of one type)."""
+    def key(self, state: Any, action: Any) -> Hashable:
+        """Actions with the same key are one move in ``state`` (e.g. two cards of one type)."""
         return action if isinstance(action, Hashable) else repr(action)
 
     def is_over(self, game: AnyGame, state: Any) -> bool:
