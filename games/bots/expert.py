@@ -48,7 +48,16 @@ Z = 2.0
 # only when that move's paired advantage is this many standard errors above zero. Many moves
 # are worth about the same (the round's luck outweighs them); picking among them by the noise
 # of a few samples plays worse than the heuristic, and makes rounds long.
-SWITCH_Z = 1.0
+#
+# How far the search may stray depends on the table: heads-up, one seat's move decides much of
+# its round and the search's best mean is played (a tie goes to the policy's move); with more
+# seats a move weighs little against the others' luck, the samples of the hidden cards mislead
+# more (real opponents do not hold random hands), and the search's favourite among many
+# near-equal moves is mostly noise (measured in docs/bots.md): there it must win by
+# ``SWITCH_Z`` standard errors, after at least ``MIN_SWITCH_SAMPLES`` samples.
+HEADS_UP_SWITCH_Z = 0.0
+SWITCH_Z = 2.5
+MIN_SWITCH_SAMPLES = 8
 # A fixed amount of work (``playouts``) also caps the engine actions played in all, so that a
 # move in a swollen round (long playouts, many candidates) stays as cheap as an ordinary one.
 ACTIONS_PER_SAMPLE = 250
@@ -100,6 +109,12 @@ def search(
     candidates = bots.candidates(game, state, seat, rng)
     if len(candidates) <= 1:
         return candidates[0] if candidates else quick
+    # The policy's own move: the yardstick of a switch (kept in the running if switching away
+    # from it needs more than the best mean).
+    default = None if quick is None else _index(bots, state, candidates, quick)
+    heads_up = len(game.active_seats(state)) <= 2
+    switch_z = HEADS_UP_SWITCH_Z if heads_up else SWITCH_Z
+    protect = default if switch_z > 0 else None
     timed = playouts is None
     deadline = clock() + budget_ms / 1000.0
     steps_left = (playouts or 0) * ACTIONS_PER_SAMPLE
@@ -130,18 +145,20 @@ def search(
             results[k].append(result)
         samples += 1
         if samples % ROUND_SIZE == 0 and len(alive) > 1:
-            alive = eliminate(alive, results)
+            alive = eliminate(alive, results, keep=protect)
         if len(alive) == 1 or (clock() >= deadline if timed else steps_left <= 0):
             break
     if not samples:
         # Not one whole sample in the budget: the game's heuristic move, else the first.
         return quick if quick is not None else candidates[0]
     best = max(alive, key=lambda k: (sum(results[k]) / len(results[k]), -k))
-    if quick is not None:
-        default = _index(bots, state, candidates, quick)
-        if default is not None and default in alive and default != best:
-            if not _better(results[best], results[default], SWITCH_Z):
-                return candidates[default]
+    if default is not None and default != best and default in alive:
+        if sum(results[best]) <= sum(results[default]):
+            return candidates[default]  # a tie: the policy's move
+        if switch_z > 0 and (
+            samples < MIN_SWITCH_SAMPLES or not _better(results[best], results[default], switch_z)
+        ):
+            return candidates[default]
     return candidates[best]
 
 
@@ -161,25 +178,26 @@ def _better(a: list[float], b: list[float], z: float) -> bool:
     return mean > z * math.sqrt(var / n)
 
 
-def eliminate(alive: list[int], results: list[list[float]]) -> list[int]:
-    """Drop candidates whose paired difference to the leader is clearly negative.
+def eliminate(alive: list[int], results: list[list[float]], keep: int | None = None) -> list[int]:
+    """Drop candidates whose paired difference to the leader is clearly negative (never
+    ``keep``, the policy's move).
 
     Every candidate still alive has been played out in every sample so far, so their result
     lists line up sample by sample."""
     n = len(results[alive[0]])
     leader = max(alive, key=lambda k: sum(results[k]))
-    keep = []
+    kept = []
     lead = results[leader]
     for k in alive:
-        if k == leader:
-            keep.append(k)
+        if k in (leader, keep):
+            kept.append(k)
             continue
         diffs = [a - b for a, b in zip(results[k], lead, strict=True)]
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
         if mean + Z * math.sqrt(var / n) >= 0:
-            keep.append(k)
-    return keep
+            kept.append(k)
+    return kept
 
 
 def playout(
