@@ -149,9 +149,15 @@ class AllWildBots(GameBots):
         return 1.0 if end.round_results[-1]["winner"] == seat else 0.0
 
     def evaluate(self, game: AnyGame, state: Any, seat: int) -> float:
-        # A playout cut short: the share of opponents holding more cards.
+        # A playout cut short. Heads-up it counts as lost (as the arena's strict reading counts
+        # an abandoned round): scored by hand sizes there, the search played to hold fewer cards
+        # at its horizon, which keeps swollen rounds going (measured in docs/bots.md: a quarter
+        # of heads-up rounds against the heuristic passed 500 turns). With more seats: the
+        # share of opponents holding more cards.
         s: State = state
         sizes = [len(x.hand) for x in s.seats if x.active]
+        if len(sizes) <= 2:
+            return 0.0
         mine = len(s.seats[seat].hand)
         return sum(mine < x for x in sizes) / max(len(sizes) - 1, 1)
 
