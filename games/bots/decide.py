@@ -14,11 +14,13 @@ Levels offered to players: ``random``, ``heuristic``, ``expert``. The arena also
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from games.engine.actions import Action, covers
+from games.engine.registry import DEFAULT_KIND, get_game
 
-from . import expert, heuristic, house
+from . import allwild, expert, heuristic, house, policies
 from .table import DRAW, TURN_TYPES
 
 # Levels a player may put in a seat (API, models).
@@ -46,6 +48,7 @@ def decide(
     rng: random.Random,
     budget_ms: int = DEFAULT_BUDGET_MS,
     playouts: int | None = None,
+    state: Any = None,
 ) -> dict[str, Any] | None:
     """The action the bot at ``view["you"]`` takes now, as a dict like those of
     ``view["legal_actions"]`` (without ``seat``, maybe with ``uno``), or None to do nothing now.
@@ -55,6 +58,11 @@ def decide(
     level may track cards (a swap tells you what your old hand became) without a new signature.
     ``playouts`` makes the expert's search a fixed amount of work instead of ``budget_ms`` of it
     (reproducible tests and arenas).
+
+    ``state`` (optional) is the game's state, for a game whose bots cannot rebuild one from the
+    view (``GameBots.state_from_view``): only the expert uses it, and only through the game's
+    ``sample_hidden`` (every world it searches is a sample of the cards the seat cannot see).
+    All Wild's callers pass none: the expert then deals the hidden cards from the view alone.
     """
     legal = view.get("legal_actions") or []
     if not legal:
@@ -63,26 +71,78 @@ def decide(
     if base == "random" or base == "nodraw":
         action = _random(view, legal, rng, never_draw=base == "nodraw")
     elif base in ("heuristic", "expert"):
-        rules = heuristic.ALL_RULES.without(ablated) if ablated else heuristic.ALL_RULES
-        if base == "expert" and expert.supported(view):
-            picked = expert.search(view, rng, budget_ms=budget_ms, playouts=playouts, rules=rules)
-        else:
-            # The heuristic, with the house-rule layer over it. The expert's search models only
-            # some house rules (expert.SUPPORTED_OPTIONS) and no stack or hidden hand: in such a
-            # game, or position, it plays as the heuristic does.
-            picked = house.choose(view, rules, rng)
-        action = _checked(picked, legal, rng)
+        kind = view.get("game") or DEFAULT_KIND
+        picked = None
+        if base == "expert":
+            picked, searched = _expert(
+                view, kind, ablated, rng, budget_ms=budget_ms, playouts=playouts, state=state
+            )
+            if searched:
+                return _checked(picked, legal, rng, kind)
+        # The game's heuristic (random for a game without one). For All Wild, the house-rule
+        # layer over it: the expert's search models only some house rules
+        # (allwild.SUPPORTED_OPTIONS) and no stack or hidden hand; in such a game, or position,
+        # it plays as the heuristic does.
+        heuristic_of = HEURISTICS.get(kind)
+        if heuristic_of is None:
+            return _random(view, legal, rng, never_draw=False, on_turn_only=True)
+        picked = heuristic_of(view, ablated, rng)
+        action = _checked(picked, legal, rng, kind)
     else:
         raise ValueError(f"unknown bot level {level!r}")
     return action
 
 
+def _heuristic_all_wild(
+    view: dict[str, Any], ablated: str | None, rng: random.Random
+) -> Action | None:
+    rules = heuristic.ALL_RULES.without(ablated) if ablated else heuristic.ALL_RULES
+    return house.choose(view, rules, rng)
+
+
+# kind -> the game's heuristic on a seat's view (ablated rule or None, rng) -> one of the game's
+# actions, or None to do nothing now. A kind without one plays random moves at level heuristic.
+HEURISTICS: dict[str, Callable[[dict[str, Any], str | None, random.Random], Any]] = {
+    allwild.KIND: _heuristic_all_wild,
+}
+
+
+def _expert(
+    view: dict[str, Any],
+    kind: str,
+    ablated: str | None,
+    rng: random.Random,
+    *,
+    budget_ms: int,
+    playouts: int | None,
+    state: Any,
+) -> tuple[Any, bool]:
+    """(the expert's action, whether it searched); not searched: play the heuristic."""
+    if kind == allwild.KIND and not allwild.supported(view):
+        return None, False
+    bots = policies.for_kind(kind, ablated or None)
+    if state is None:
+        state = bots.state_from_view(view, rng)
+        if state is None:
+            return None, False
+    game = get_game(kind)
+    picked = expert.search(
+        game, state, view["you"], rng, budget_ms=budget_ms, playouts=playouts, bots=bots
+    )
+    return picked, True
+
+
 def _random(
-    view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, *, never_draw: bool
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    rng: random.Random,
+    *,
+    never_draw: bool,
+    on_turn_only: bool = False,
 ) -> dict[str, Any] | None:
     """Any legal action, uniformly. Off its turn (UNO, a catch) it acts half the time: a
     careless player, not a perfect one."""
-    if view["current_seat"] != view["you"] and rng.random() < 0.5:
+    if view.get("current_seat") != view.get("you") and (on_turn_only or rng.random() < 0.5):
         return None
     options = legal
     if never_draw:
@@ -107,7 +167,7 @@ def _strip(action: dict[str, Any]) -> dict[str, Any]:
 
 
 def _checked(
-    picked: Action | None, legal: list[dict[str, Any]], rng: random.Random
+    picked: Any, legal: list[dict[str, Any]], rng: random.Random, kind: str
 ) -> dict[str, Any] | None:
     """``picked`` if the view lists it (the UNO word aside); a listed turn action otherwise.
 
@@ -115,11 +175,14 @@ def _checked(
     instead of stalling its game."""
     if picked is None:
         return None
-    data = _strip(picked.to_dict())
+    game = get_game(kind)
+    data = _strip(game.action_to_dict(picked))
     bare = {k: v for k, v in data.items() if k != "uno"}
     if any(_strip(a) == bare for a in legal):
         return data
-    if any(covers(template, picked) for template in house.listed({"legal_actions": legal})):
+    if isinstance(picked, Action) and any(
+        covers(template, picked) for template in house.listed({"legal_actions": legal})
+    ):
         return data  # an instance of a listed template (a pair, mercy's five cards)
     turn = [
         a for a in legal if a["type"] in TURN_TYPES | house.HOUSE_TURN_TYPES

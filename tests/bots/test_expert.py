@@ -7,11 +7,12 @@ import random
 
 import pytest
 
-from games.bots import arena, expert
+from games.bots import allwild, arena, decide, expert
 from games.bots.heuristic import ALL_RULES, choose
 from games.bots.table import from_state
 from games.engine import apply, new_game, view
-from games.engine.state import MATCH_OVER, ROUND_OVER
+from games.engine.allwild_game import ALL_WILD
+from games.engine.state import MATCH_OVER, ROUND_OVER, State
 
 pytestmark = pytest.mark.pure
 
@@ -31,8 +32,8 @@ def test_the_playout_policy_plays_the_heuristic_move_for_move(players: int, pres
             if state.phase in (ROUND_OVER, MATCH_OVER):
                 break
             seat = state.current
-            slow = choose(from_state(state, seat, expert._can_draw(state, seat)), ALL_RULES, rng)
-            fast = expert.playout_policy(state, seat)
+            slow = choose(from_state(state, seat, allwild._can_draw(state, seat)), ALL_RULES, rng)
+            fast = allwild.playout_policy(state, seat)
             if fast is not None:
                 assert fast == slow, (seed, state.phase)
                 checked += 1
@@ -49,23 +50,24 @@ def test_the_expert_beats_random() -> None:
 
 def test_a_fixed_amount_of_work_gives_the_same_move_and_caps_engine_actions() -> None:
     state, _ = new_game(players=2, rng=random.Random(8), target_score=0)
-    v = view(state, state.current)
+    seat = state.current
     played: list[int] = []
-    original = expert._playout
+    original = expert.playout
 
     def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
         result, used = original(*args, **kwargs)
         played.append(used)
         return result, used
 
-    expert._playout = counting  # type: ignore[assignment]
+    expert.playout = counting  # type: ignore[assignment]
     try:
-        a = expert.search(v, random.Random(3), budget_ms=0, playouts=5)
+        a = expert.search(ALL_WILD, state, seat, random.Random(3), budget_ms=0, playouts=5)
         total = sum(played)
-        b = expert.search(v, random.Random(3), budget_ms=0, playouts=5)
+        b = expert.search(ALL_WILD, state, seat, random.Random(3), budget_ms=0, playouts=5)
     finally:
-        expert._playout = original  # type: ignore[assignment]
+        expert.playout = original  # type: ignore[assignment]
     assert a == b
+    assert total > 0
     # The cap may be passed by the playout that crosses it, never by more than one.
     assert total <= 5 * expert.ACTIONS_PER_SAMPLE + expert.MAX_PLAYOUT_ACTIONS
 
@@ -74,5 +76,43 @@ def test_with_an_unmodelled_house_rule_the_expert_plays_the_heuristic() -> None:
     state, _ = new_game(players=2, rng=random.Random(8), target_score=0)
     v = view(state, state.current)
     v["options"] = {**v["options"], "mercy": True}
-    quick = choose(expert.from_view(v), ALL_RULES, random.Random(1))
-    assert expert.search(v, random.Random(1), budget_ms=0, playouts=50) == quick
+    assert decide(v, [], level="expert", rng=random.Random(1), playouts=50) == decide(
+        v, [], level="heuristic", rng=random.Random(1)
+    )
+
+
+def _hide_differently(state: State, seat: int, rng: random.Random) -> State:
+    twin = state.copy()
+    unknown = [c for i, s in enumerate(twin.seats) if i != seat for c in s.hand]
+    unknown += twin.draw_pile
+    rng.shuffle(unknown)
+    k = 0
+    for i, s in enumerate(twin.seats):
+        if i != seat:
+            s.hand = unknown[k : k + len(s.hand)]
+            k += len(s.hand)
+    twin.draw_pile = unknown[k:]
+    return twin
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_given_the_state_the_expert_reads_it_only_through_sample_hidden(players: int) -> None:
+    """Two states that differ only in the cards the seat cannot see: the same move, for the
+    same seed, from the state itself (not only from the view)."""
+    shuffler = random.Random(4)
+    decisions = set()
+    for seed in range(6):
+        state, _ = new_game(players=players, rng=random.Random(seed), target_score=0)
+        rng = random.Random(seed)
+        for _ in range(seed * 3):
+            state, _ = apply(state, allwild.ALL_WILD_BOTS.rollout(ALL_WILD, state, rng), rng)
+        if state.phase in (ROUND_OVER, MATCH_OVER):
+            continue
+        seat = state.current
+        twin = _hide_differently(state, seat, shuffler)
+        assert twin != state and view(twin, seat) == view(state, seat)
+        a = expert.search(ALL_WILD, state, seat, random.Random(9), budget_ms=0, playouts=4)
+        b = expert.search(ALL_WILD, twin, seat, random.Random(9), budget_ms=0, playouts=4)
+        assert a == b
+        decisions.add(a)
+    assert len(decisions) >= 3

@@ -82,7 +82,9 @@ def test_random_bots_choose_accepted_actions_under_every_combination(
     ids=_name,
 )
 def test_the_expert_keeps_playing_with_house_rules_on(options: dict[str, bool]) -> None:
-    assert _bot_game(options, "expert", seed=3, players=2) > 0
+    # Two experts heads-up can swell a round for hundreds of turns (docs/bots.md, what is left
+    # out): this checks that every choice applies, not that the round ends.
+    assert _bot_game(options, "expert", seed=3, players=2, limit=300) > 0
 
 
 def _position(options: dict[str, bool], **position: Any) -> State:

@@ -1,0 +1,382 @@
+"""Uno All Wild's bots: the heuristic as the expert's rollout policy, and what the search needs
+to know about All Wild (games/bots/policies.py's ``GameBots``).
+
+- ``rollout``: the heuristic (all rules, or an ablation), read straight off the sampled State
+  by ``playout_policy`` (below) for speed, else through ``heuristic.choose``.
+- ``candidates``: the distinct turn actions: cards of one type with one target are the same
+  move (the UNO word rides on a play that leaves one card). Heads-up, a Reverse does what a
+  Skip does (the other player loses a turn; the direction changes nothing with two), so they
+  are one move too.
+- ``presearch``: free actions (UNO, a catch), a last card, a lone candidate and the house rules
+  the rollouts do not model (any but ``force_swap_protection`` and ``speed_mode``, a stack, a
+  hidden hand) are the heuristic's, without search.
+- ``evaluate``: a playout cut short is scored by hand sizes.
+- ``state_from_view``: ``determinise``, for a caller that holds only the seat's view (the
+  service): a State with the cards the view hides dealt at random.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import replace
+from typing import Any
+
+from games.engine.actions import Action
+from games.engine.cards import (
+    DRAW2,
+    DRAW4,
+    FORCE_SWAP,
+    PRESETS,
+    REVERSE,
+    SHUFFLE_HANDS,
+    SKIP,
+    SKIP_TWO,
+    TARGETED_DRAW2,
+    TYPE_OF,
+    WILD,
+)
+from games.engine.state import CHOOSE, DRAWN, MATCH_OVER, PLAY, ROUND_OVER, Seat, State
+
+from . import house
+from .heuristic import (
+    ALL_RULES,
+    ATTACK_RANK,
+    CHAIN_ORDER,
+    CLOSE,
+    EXTRA_TURN_2P,
+    PLAIN_RANK,
+    SHUFFLE_MIN_HAND,
+    SWAP_GAIN,
+    Rules,
+    choose,
+    leaves_one,
+)
+from .policies import BY_KIND, AnyGame, GameBots
+from .table import PLAY_DRAWN, TURN_TYPES, from_state, kind_of
+
+KIND = "uno_all_wild"
+_OVER = (ROUND_OVER, MATCH_OVER)
+# House rules the search models (the heuristic plays them in the playouts); with any other on,
+# the expert plays as the heuristic does.
+SUPPORTED_OPTIONS = frozenset({"force_swap_protection", "speed_mode"})
+# A hand this big means a swollen round (draw cards and Force Swaps have put most cards in the
+# hands). At three seats or more the expert then plays the heuristic's move (as measured in
+# docs/bots.md). Not heads-up: there two heuristics, once swollen, can cycle for ever (each
+# ends up holding only Force Swaps and Shuffle Hands and hands the short hand over; seen with
+# a period of 88 turns), and the search at least sometimes breaks the cycle.
+SWOLLEN = 16
+
+
+def supported(view: dict[str, Any]) -> bool:
+    """Can the search model this game (its house rules, its phase), from the seat's view?"""
+    options = view.get("options") or {}
+    if any(on and name not in SUPPORTED_OPTIONS for name, on in options.items()):
+        return False
+    return view.get("hand") is not None and not view.get("stack")
+
+
+def _supported_state(s: State) -> bool:
+    if any(on and name not in SUPPORTED_OPTIONS for name, on in s.options.items()):
+        return False
+    return s.phase in (PLAY, DRAWN, CHOOSE)
+
+
+class AllWildBots(GameBots):
+    """All Wild's bot knowledge; ``rules`` is the heuristic played (an ablation in the arena)."""
+
+    def __init__(self, rules: Rules = ALL_RULES) -> None:
+        self.rules = rules
+        self.fast = rules == ALL_RULES
+
+    def rollout(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
+        s: State = state
+        seat = s.current
+        action = playout_policy(s, seat) if self.fast else None
+        if action is None:
+            action = choose(from_state(s, seat, _can_draw(s, seat)), self.rules, rng)
+        if action is None:  # pragma: no cover - the current seat always has a move
+            action = Action("timeout", seat)
+        return action
+
+    def presearch(
+        self, game: AnyGame, state: Any, seat: int, rng: random.Random
+    ) -> tuple[Any | None, bool]:
+        s: State = state
+        if not _supported_state(s):
+            return house.choose(game.view(s, seat), self.rules, rng), False
+        legal = game.legal_actions(s, seat)
+        t = from_state(s, seat, any(a.type == "draw" for a in legal))
+        t = replace(t, catchable=[i for i, x in enumerate(s.seats) if x.exposed])
+        quick = choose(t, self.rules, rng)
+        if quick is None or quick.type not in TURN_TYPES:
+            return quick, False  # a catch, UNO, or nothing: never worth a search
+        if s.phase == PLAY and len(t.hand) == 1:
+            return quick, False  # going out
+        if max(t.sizes) >= SWOLLEN and sum(t.active) > 2:
+            return quick, False  # a swollen round at three seats or more: the heuristic's move
+        return quick, True
+
+    def candidates(self, game: AnyGame, state: Any, seat: int, rng: random.Random) -> list[Any]:
+        s: State = state
+        t = from_state(s, seat, True)
+        seen: dict[Hashable, Action] = {}
+        for a in game.legal_actions(s, seat):
+            if a.type not in TURN_TYPES:
+                continue
+            key = self.key(s, a)
+            if key in seen:
+                continue
+            uno = False
+            if a.type == "play" and a.card is not None:
+                uno = self.rules.say_uno and leaves_one(t, a.card, a.target)
+            elif a.type == PLAY_DRAWN and t.drawn is not None:
+                uno = self.rules.say_uno and leaves_one(t, t.drawn, a.target)
+            seen[key] = a._replace(uno=uno)
+        return list(seen.values())
+
+    def key(self, state: Any, action: Any) -> Hashable:
+        card_kind = kind_of(action.card) if action.card else None
+        if card_kind == REVERSE and sum(x.active for x in state.seats) == 2:
+            card_kind = SKIP
+        return action.type, card_kind, action.target
+
+    def is_over(self, game: AnyGame, state: Any) -> bool:
+        return state.phase in _OVER
+
+    def reward(self, game: AnyGame, start: Any, end: Any, seat: int) -> float:
+        return 1.0 if end.round_results[-1]["winner"] == seat else 0.0
+
+    def evaluate(self, game: AnyGame, state: Any, seat: int) -> float:
+        # A playout cut short. Heads-up it counts as lost (as the arena's strict reading counts
+        # an abandoned round): scored by hand sizes there, the search played to hold fewer cards
+        # at its horizon, which keeps swollen rounds going (measured in docs/bots.md: a quarter
+        # of heads-up rounds against the heuristic passed 500 turns). With more seats: the
+        # share of opponents holding more cards.
+        s: State = state
+        sizes = [len(x.hand) for x in s.seats if x.active]
+        if len(sizes) <= 2:
+            return 0.0
+        mine = len(s.seats[seat].hand)
+        return sum(mine < x for x in sizes) / max(len(sizes) - 1, 1)
+
+    def state_from_view(self, view: dict[str, Any], rng: random.Random) -> Any | None:
+        return determinise(view, rng)
+
+
+def bots_for(ablated: str | None = None) -> AllWildBots:
+    """All Wild's bots playing the full heuristic, or the heuristic without rule ``ablated``."""
+    return ALL_WILD_BOTS if not ablated else AllWildBots(ALL_RULES.without(ablated))
+
+
+ALL_WILD_BOTS = AllWildBots()
+BY_KIND[KIND] = bots_for
+
+
+def determinise(view: dict[str, Any], rng: random.Random) -> State:
+    """A full engine State consistent with everything the view shows, hidden cards sampled."""
+    me = view["you"]
+    hand = [c["id"] for c in view["hand"]]
+    discard = [c["id"] for c in view["discard_pile"]]
+    known = set(hand)
+    known.update(discard)
+    unknown = [c for c in PRESETS[view["preset"]].card_ids if c not in known]
+    rng.shuffle(unknown)
+    seats_view = view["seats"]
+    needed = sum(s["hand_size"] for s in seats_view if s["active"] and s["seat"] != me)
+    needed += view["draw_size"]
+    if len(unknown) < needed:  # a hand-made position with other card ids: pad with Wilds
+        unknown += [f"{WILD}-{1000 + k}" for k in range(needed - len(unknown))]
+    seats = []
+    k = 0
+    for s in seats_view:
+        if s["seat"] == me:
+            cards = list(hand)
+        elif s["active"]:
+            cards = unknown[k : k + s["hand_size"]]
+            k += s["hand_size"]
+        else:
+            cards = []
+        seats.append(
+            Seat(
+                hand=cards,
+                active=s["active"],
+                uno=s["uno"],
+                exposed=s["catchable"],
+                skips=s["skips_owed"],
+                score=s["score"],
+            )
+        )
+    draw_pile = unknown[k : k + view["draw_size"]]
+    pending = None
+    if view["pending_choice"]:
+        p = view["pending_choice"]
+        pending = {
+            "seat": p["seat"],
+            "card": p["card"]["id"],
+            "effect": p["effect"],
+            "reason": p["reason"],
+            "uno": False,
+        }
+    drawn = view["drawn_card"]["id"] if view.get("drawn_card") else None
+    return State(
+        preset=view["preset"],
+        seats=seats,
+        draw_pile=draw_pile,
+        discard_pile=discard,
+        options=dict(view["options"]),
+        target_score=0,  # the playout ends with the round
+        direction=1 if view["direction"] == "clockwise" else -1,
+        current=view["current_seat"],
+        dealer=view["dealer"],
+        phase=view["phase"] if view["phase"] in (PLAY, DRAWN, CHOOSE) else PLAY,
+        drawn_card=drawn,
+        pending=pending,
+        round=view["round"],
+    )
+
+
+def _can_draw(s: State, seat: int) -> bool:
+    if s.phase != PLAY:
+        return False
+    if not s.draw_pile and len(s.discard_pile) <= 1:
+        return False
+    if PRESETS[s.preset].draw_restricted:
+        n = len(s.seats)
+        nxt = (seat + s.direction) % n
+        while not s.seats[nxt].active and nxt != seat:
+            nxt = (nxt + s.direction) % n
+        return len(s.seats[nxt].hand) == 1 and all(kind_of(c) == WILD for c in s.seats[seat].hand)
+    return True
+
+
+# -- the playout policy ------------------------------------------------------------------------
+#
+# The heuristic (all rules) for the seat on turn in the play phase, read straight off the State:
+# the same decisions as ``heuristic.choose(from_state(...))`` (tests/bots/test_expert.py checks
+# it move for move), without building a Table and without Python loops over the hand, which in
+# a swollen round holds 30 to 60 cards. The profile of a search was two thirds heuristic; this
+# makes a playout about twice as fast. Other phases (and any unusual card id) go to the
+# heuristic itself.
+
+
+def playout_policy(s: State, me: int) -> Action | None:
+    """The heuristic's action for ``me`` on turn in ``s``; None: ask ``heuristic.choose``."""
+    if s.phase != PLAY or s.current != me:
+        return None
+    seats = s.seats
+    hand = seats[me].hand
+    h = len(hand)
+    if h == 1:
+        if not seats[me].uno:
+            return None  # UNO first
+        card = hand[0]
+        if TYPE_OF.get(card) is TARGETED_DRAW2:
+            return Action("play", me, card, _shortest(s, me, _opponents(s, me)))
+        return Action("play", me, card, None)
+    get = TYPE_OF.get
+    counts = Counter(map(get, hand))  # counted in C
+    if None in counts:
+        return None
+    opponents = _opponents(s, me)
+    two = len(opponents) == 1
+    nxt = _next(s, me, s.direction)
+
+    def sizes(i: int) -> int:
+        return len(seats[i].hand) if seats[i].active else 0
+
+    protection = bool(s.options.get("force_swap_protection"))
+
+    def swappable(i: int) -> bool:
+        return i != me and seats[i].active and not (protection and sizes(i) == 1)
+
+    def play(kind: str, target: int | None) -> Action:
+        card = next(c for c in hand if get(c) is kind)
+        if kind is FORCE_SWAP:
+            one = target is not None and sizes(target) == 1 or (target is None and h == 2)
+        elif kind is SHUFFLE_HANDS:
+            one = sizes(_next(s, me, -s.direction)) == 1
+        else:
+            one = h == 2
+        return Action("play", me, card, target, one)
+
+    if two:
+        extra = [k for k in counts if k in EXTRA_TURN_2P]
+        if extra and sum(counts[k] for k in extra) >= h - 1:
+            return play(min(extra, key=CHAIN_ORDER.__getitem__), None)
+
+    if sizes(nxt) == 1:  # stop_threat
+        if DRAW4 in counts:
+            return play(DRAW4, None)
+        if DRAW2 in counts:
+            return play(DRAW2, None)
+        if FORCE_SWAP in counts and h - 1 >= 2 and swappable(nxt):
+            return play(FORCE_SWAP, nxt)
+        if TARGETED_DRAW2 in counts:
+            return play(TARGETED_DRAW2, nxt)
+        if SHUFFLE_HANDS in counts and h - 1 >= 2:
+            return play(SHUFFLE_HANDS, None)
+        for kind in (SKIP_TWO, SKIP):
+            if kind in counts:
+                return play(kind, None)
+        if REVERSE in counts and (two or sizes(_next(s, me, -s.direction)) > 1):
+            return play(REVERSE, None)
+        if _can_draw(s, me):  # strategic_draw
+            return Action("draw", me)
+
+    if FORCE_SWAP in counts:  # swap_when_behind
+        candidates = [i for i in opponents if swappable(i)]
+        if candidates:
+            target = _shortest(s, me, candidates)
+            if sizes(target) <= h - 1 - SWAP_GAIN:
+                return play(FORCE_SWAP, target)
+
+    if (
+        SHUFFLE_HANDS in counts
+        and h >= SHUFFLE_MIN_HAND
+        and sizes(_next(s, me, -s.direction)) <= h - 1 - SWAP_GAIN
+    ):
+        return play(SHUFFLE_HANDS, None)
+
+    attack = two or min(sizes(i) for i in opponents) <= CLOSE
+
+    def rank(kind: str) -> float:
+        if attack and kind in ATTACK_RANK:
+            return ATTACK_RANK[kind]
+        return PLAIN_RANK.get(kind, 4)
+
+    best: str = min(counts, key=rank)  # type: ignore[arg-type,assignment]  # no None: checked above
+    aim: int | None = None
+    if best is TARGETED_DRAW2:
+        aim = _shortest(s, me, opponents)
+    elif best is FORCE_SWAP:
+        candidates = [i for i in opponents if swappable(i)]
+        aim = _shortest(s, me, candidates) if candidates else None
+    return play(best, aim)
+
+
+def _opponents(s: State, me: int) -> list[int]:
+    return [i for i, seat in enumerate(s.seats) if seat.active and i != me]
+
+
+def _next(s: State, seat: int, step: int) -> int:
+    n = len(s.seats)
+    i = seat
+    for _ in range(n):
+        i = (i + step) % n
+        if s.seats[i].active:
+            return i
+    return seat
+
+
+def _shortest(s: State, me: int, seats: list[int]) -> int:
+    """The seat closest to going out; ties go to the next in turn order (as the heuristic)."""
+    order = {}
+    seat = me
+    for k in range(len(s.seats)):
+        seat = _next(s, seat, s.direction)
+        if seat == me:
+            break
+        order[seat] = k
+    return min(seats, key=lambda i: (len(s.seats[i].hand), order.get(i, 99)))
