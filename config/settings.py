@@ -292,7 +292,7 @@ LOBBY_TTL_SECONDS = 7 * 24 * 3600
 INVITE_TTL_SECONDS = 7 * 24 * 3600
 LIVE_RECHECK_SECONDS = 1.0
 
-# Bots (games/services/bots.py, turns.py): how a bot paces its moves, and who takes over an absent seat.
+# Bots (games/services/turns.py, bots.py): how a bot paces its moves, who takes an absent seat.
 _bot_delay = env_list(
     "BOT_DELAY_SECONDS",
     default=["1.0", "2.5"],
