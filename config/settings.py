@@ -361,6 +361,15 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
     "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
+    # Who a client without an account is, for the rate limits: its address as the trusted proxies
+    # in front saw it. DRF's default (unset) keys on the whole X-Forwarded-For header, which a
+    # client writes itself: each made-up value would be a fresh bucket for sign-up and log-in.
+    "NUM_PROXIES": env_int(
+        "NUM_PROXIES",
+        default=0,
+        min_value=0,
+        help="Reverse proxies in front that append to X-Forwarded-For (0: none, the peer address).",
+    ),
 }
 
 SPECTACULAR_SETTINGS = {

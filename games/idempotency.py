@@ -34,7 +34,7 @@ MAX_KEY_LENGTH = 128
 
 def prune(now: datetime | None = None) -> int:
     """Forget keys older than IDEMPOTENCY_KEY_DAYS (a retry comes within minutes, not days);
-    returns how many went. A claim still in progress is old enough to be dead by then."""
+    returns how many went."""
     cutoff = (now or timezone.now()) - timedelta(days=settings.IDEMPOTENCY_KEY_DAYS)
     return delete_in_batches(IdempotencyRecord.objects.filter(created_at__lt=cutoff))
 

@@ -728,8 +728,9 @@ class ActionView(APIView):
             code, payload = work()
             return Response(payload, status=code)
         # The first answer and its replays are the same bytes: the rendered body is stored.
+        # The game and the body side by side: a body field named "game" cannot stand in for it.
         answer = run_once(
-            user=request.user, key=key, body={"game": str(game_id), **body}, work=work
+            user=request.user, key=key, body={"game": str(game_id), "body": body}, work=work
         )
         sent = HttpResponse(answer.content, status=answer.status, content_type=answer.content_type)
         if answer.replayed:

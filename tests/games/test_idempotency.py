@@ -127,6 +127,20 @@ def test_the_same_key_for_another_game_is_refused(
     assert error_code(response) == "idempotency_key_reused"
 
 
+def test_a_body_field_named_game_does_not_stand_in_for_the_game(
+    alice: Player, bob: Player, carol: Player, game: str
+) -> None:
+    other = start_game(alice, carol)
+    assert alice.act(game, {"type": "uno"}, **{"Idempotency-Key": KEY}).status_code == 422
+
+    # Same key, same action, sent to the other game with the first game's id in the body.
+    response = alice.act(other, {"type": "uno", "game": game}, **{"Idempotency-Key": KEY})
+
+    assert response.status_code == 422
+    assert error_code(response) == "idempotency_key_reused"
+    assert "Idempotent-Replayed" not in response
+
+
 def test_keys_belong_to_one_user(alice: Player, bob: Player, game: str) -> None:
     mover, waiter = roles(game, alice, bob)
     assert mover.act(game, {"type": "draw"}, **{"Idempotency-Key": KEY}).status_code == 200

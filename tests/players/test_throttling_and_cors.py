@@ -63,6 +63,51 @@ def test_anonymous_auth_endpoints_are_throttled(
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("two_per_minute")
+def test_a_made_up_forwarded_for_header_does_not_escape_the_limit(
+    client: APIClient, alice: User
+) -> None:
+    # No proxy in front (NUM_PROXIES=0): the connection's own address is the client.
+    answers = [
+        client.post(
+            "/api/v1/auth/tokens/",
+            {"username": "alice", "password": "guess-guess-1", "name": "x", "scope": "play"},
+            format="json",
+            HTTP_X_FORWARDED_FOR=f"203.0.113.{n}",
+        ).status_code
+        for n in range(3)
+    ]
+    assert answers == [400, 400, 429]
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("two_per_minute")
+def test_behind_one_proxy_the_address_it_saw_is_the_client(
+    client: APIClient, alice: User, settings: Any
+) -> None:
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    # nginx appends the peer's address to what the client sent: the last entry is the client.
+    for spoofed in ("198.51.100.1", "198.51.100.2"):
+        response = client.post(
+            "/api/v1/auth/tokens/",
+            {"username": "alice", "password": "guess-guess-1", "name": "x", "scope": "play"},
+            format="json",
+            HTTP_X_FORWARDED_FOR=f"{spoofed}, 203.0.113.7",
+        )
+        assert response.status_code == 400
+    other = bad_login_from(client, "203.0.113.7")
+    assert other.status_code == 429
+    assert bad_login_from(client, "203.0.113.8").status_code == 400
+
+
+def bad_login_from(client: APIClient, address: str) -> Any:
+    body = {"username": "alice", "password": "guess-guess-1", "name": "x", "scope": "play"}
+    return client.post(
+        "/api/v1/auth/tokens/", body, format="json", HTTP_X_FORWARDED_FOR=f"x, {address}"
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("two_per_minute")
 def test_password_taking_account_endpoints_are_throttled_per_user(
     alice: User, alice_api: APIClient
 ) -> None:
