@@ -64,6 +64,26 @@ class StrictIntegerField(serializers.IntegerField):
         return int(data)
 
 
+class StrictFloatField(serializers.FloatField):
+    """Only a JSON number (``5`` or ``0.5``); never a string or a boolean."""
+
+    default_error_messages = {"invalid": "Must be a number (a JSON number, not a string)."}
+
+    def get_value(self, dictionary: Mapping[str, Any]) -> Any:
+        value = super().get_value(dictionary)
+        if html.is_html_input(dictionary) and isinstance(value, str):
+            try:
+                return float(value.strip())
+            except ValueError:
+                return value
+        return value
+
+    def to_internal_value(self, data: Any) -> float:
+        if not isinstance(data, int | float) or isinstance(data, bool):
+            self.fail("invalid")
+        return float(super().to_internal_value(data))
+
+
 class StrictCharField(serializers.CharField):
     """Only a JSON string; a number is a wrong type, not a string to be."""
 

@@ -13,7 +13,12 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from config.fields import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictFloatField,
+    StrictIntegerField,
+)
 from games.models import Game, Move
 from moderation.models import Block
 from tests.games.conftest import (
@@ -82,6 +87,14 @@ def test_a_strict_integer_takes_a_whole_number_with_a_fraction_part() -> None:
 def test_a_strict_string_refuses_other_types(value: Any) -> None:
     with pytest.raises(Exception, match="Must be a string"):
         StrictCharField().run_validation(value)
+
+
+@pytest.mark.parametrize("value", ["5", "0.5", True, None, [1]])
+def test_a_strict_float_takes_only_json_numbers(value: Any) -> None:
+    with pytest.raises(Exception, match="number|may not be null"):
+        StrictFloatField().run_validation(value)
+    assert StrictFloatField().run_validation(2) == 2.0
+    assert StrictFloatField().run_validation(0.5) == 0.5
 
 
 # ---------------------------------------------------------------------------------------------
@@ -196,6 +209,11 @@ def test_other_apps_refuse_numbers_and_switches_given_as_strings(
         format="json",
     )
     assert "channels" in field_errors(preferences)
+
+
+def test_vacation_days_given_as_a_string_are_refused(alice: Player) -> None:
+    assert "days" in field_errors(alice.post("/api/v1/me/vacation/", {"days": "5"}))
+    assert alice.post("/api/v1/me/vacation/", {"days": 0.5}).status_code == 200
 
 
 def test_a_token_lifetime_given_as_a_string_is_refused(db: None) -> None:

@@ -13,7 +13,12 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from config.errors import ServiceError
-from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from config.fields import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictFloatField,
+    StrictIntegerField,
+)
 from games.bots import DEFAULT_LEVEL
 from games.bots import LEVELS as BOT_LEVELS
 from games.engine import EngineError, registry
@@ -633,6 +638,6 @@ class VacationSerializer(serializers.Serializer):
 
 
 class VacationRequestSerializer(serializers.Serializer):
-    days = serializers.FloatField(
+    days = StrictFloatField(
         min_value=0.01, max_value=31, help_text="How long to pause your turn clocks."
     )

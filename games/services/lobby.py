@@ -71,9 +71,17 @@ def create_game(
             400,
         )
     if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
-        raise ServiceError("invalid_setup", "The turn time limit is 30 s to 14 days.", 400)
+        raise ServiceError(
+            "invalid_setup",
+            f"The turn time limit is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds.",
+            400,
+        )
     if not MIN_SPEED_SECONDS <= speed_seconds <= MAX_SPEED_SECONDS:
-        raise ServiceError("invalid_setup", "The speed mode turn limit is 3 to 60 s.", 400)
+        raise ServiceError(
+            "invalid_setup",
+            f"The speed mode turn limit is {MIN_SPEED_SECONDS} to {MAX_SPEED_SECONDS} seconds.",
+            400,
+        )
     try:
         opts = rules.validate_options(options or {})
     except EngineError as exc:
