@@ -71,16 +71,16 @@ def deliver_push(client: Client, payload: dict[str, Any]) -> None:
     deadline = time.monotonic() + 10
     while not any(not r["isDeleted"] for r in registrations) and time.monotonic() < deadline:
         page.wait_for_timeout(100)
-    live = [r for r in registrations if not r["isDeleted"]]
+    live = {r["registrationId"] for r in registrations if not r["isDeleted"]}
     assert live, "no service worker registration to deliver the push to"
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {
-            "origin": client.base,
-            "registrationId": live[-1]["registrationId"],
-            "data": json.dumps(payload),
-        },
-    )
+    # The browser may list the registrations of its other contexts too (another player's, the
+    # desktop one), in no fixed order: the push goes to each, as the push service would to each
+    # subscribed device, so this client's own worker surely gets it.
+    for registration_id in sorted(live):
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": client.base, "registrationId": registration_id, "data": json.dumps(payload)},
+        )
     cdp.detach()
 
 
