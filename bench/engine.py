@@ -59,8 +59,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games.engine import Action, apply, legal_actions, new_game  # noqa: E402
-from games.engine.state import HOUSE_RULES, MATCH_OVER, ROUND_OVER  # noqa: E402
+from games.engine.uno.actions import Action  # noqa: E402
+from games.engine.uno.allwild.house_rules import HOUSE_RULES  # noqa: E402
+from games.engine.uno.allwild.legal import legal_actions  # noqa: E402
+from games.engine.uno.allwild.rules import apply, new_game  # noqa: E402
+from games.engine.uno.state import MATCH_OVER, ROUND_OVER  # noqa: E402
 
 PRESETS = ("standard", "mattel_2021")
 PLAYER_COUNTS = (2, 4, 10)

@@ -87,9 +87,10 @@ class StatePools:
         self._running: dict[int, list[dict[str, Any]]] = {}
 
     def _play(self, players: int, *, to_end: bool) -> dict[str, Any]:
-        from games.engine import apply, legal_actions, new_game
-        from games.engine.actions import NEXT_ROUND, Action
-        from games.engine.state import MATCH_OVER, ROUND_OVER
+        from games.engine.uno.actions import NEXT_ROUND, Action
+        from games.engine.uno.allwild.legal import legal_actions
+        from games.engine.uno.allwild.rules import apply, new_game
+        from games.engine.uno.state import MATCH_OVER, ROUND_OVER
 
         state, _ = new_game(players=players, rng=self.rng, preset="standard", target_score=0)
         steps = 10**6 if to_end else self.rng.randint(5, 60)

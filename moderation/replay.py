@@ -13,6 +13,7 @@ from typing import Any
 
 from games.engine import EngineError, ReplayError, ReplayRNG, registry
 from games.engine.interface import Game as Rules
+from games.engine.moves import apply_move
 from games.models import Game, Move
 
 
@@ -67,9 +68,7 @@ def state_after(game: Game, number: int | None = None) -> Replayed:
 
 def _apply(rules: Rules[Any, Any], state: Any, move: Move) -> Any:
     rng = ReplayRNG(move.events)
-    state, _ = rules.apply(state, rules.action_from_dict(move.action), rng)
-    if rules.is_round_over(state):
-        state, _ = rules.apply(state, rules.next_round_action(), rng)
+    state, _ = apply_move(rules, state, rules.action_from_dict(move.action), rng)
     if rng.remaining:
         raise ReplayError(f"move {move.number} logged more chance outcomes than it used")
     return state

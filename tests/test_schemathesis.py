@@ -57,7 +57,7 @@ from schemathesis.specs.openapi.checks import (
 
 from games import engine
 from games import services as game_services
-from games.engine import State
+from games.engine.uno.state import State
 from games.models import Game, Seat
 from moderation.models import Block
 from notifications import services as notification_services

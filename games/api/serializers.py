@@ -22,8 +22,9 @@ from config.fields import (
 from games.bots import DEFAULT_LEVEL
 from games.bots import LEVELS as BOT_LEVELS
 from games.engine import EngineError, registry
-from games.engine.cards import CARD_TYPES, DRAW_AMOUNT
-from games.engine.state import HOUSE_RULES, PHASES
+from games.engine.uno.allwild.cards import CARD_TYPES, DRAW_AMOUNT
+from games.engine.uno.allwild.house_rules import HOUSE_RULES
+from games.engine.uno.state import PHASES
 from games.models import Game
 from games.services import (
     DEFAULT_SPEED_SECONDS,

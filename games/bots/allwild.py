@@ -23,8 +23,8 @@ from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
-from games.engine.actions import Action
-from games.engine.cards import (
+from games.engine.uno.actions import Action
+from games.engine.uno.allwild.cards import (
     DRAW2,
     DRAW4,
     FORCE_SWAP,
@@ -37,7 +37,7 @@ from games.engine.cards import (
     TYPE_OF,
     WILD,
 )
-from games.engine.state import CHOOSE, DRAWN, MATCH_OVER, PLAY, ROUND_OVER, Seat, State
+from games.engine.uno.state import CHOOSE, DRAWN, MATCH_OVER, PLAY, ROUND_OVER, Seat, State
 
 from . import house
 from .heuristic import (

@@ -20,8 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import Action, State, apply, new_game, view, visible_events
-from games.engine.state import MATCH_OVER, ROUND_OVER
+from games.engine.uno.actions import Action
+from games.engine.uno.allwild.rules import apply, new_game
+from games.engine.uno.allwild.view import view, visible_events
+from games.engine.uno.state import MATCH_OVER, ROUND_OVER, State
 
 from . import schedule
 from .decide import DEFAULT_BUDGET_MS, decide, is_level

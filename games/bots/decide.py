@@ -17,8 +17,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from games.engine.actions import Action, covers
 from games.engine.registry import DEFAULT_KIND, get_game
+from games.engine.uno.actions import Action, covers
 
 from . import allwild, expert, heuristic, house, policies
 from .table import DRAW, TURN_TYPES

@@ -33,8 +33,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, fields, replace
 
-from games.engine.actions import Action
-from games.engine.cards import (
+from games.engine.uno.actions import Action
+from games.engine.uno.allwild.cards import (
     DRAW2,
     DRAW4,
     FORCE_SWAP,
@@ -45,8 +45,8 @@ from games.engine.cards import (
     TARGETED_DRAW2,
     WILD,
 )
-from games.engine.state import CHOOSE, DRAWN
-from games.engine.state import PLAY as PLAY_PHASE
+from games.engine.uno.state import CHOOSE, DRAWN
+from games.engine.uno.state import PLAY as PLAY_PHASE
 
 from .table import CATCH, DRAW, PASS, PLAY, PLAY_DRAWN, UNO, Table, kind_of
 

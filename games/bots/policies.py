@@ -19,8 +19,8 @@ from collections.abc import Callable, Hashable
 from itertools import islice
 from typing import Any
 
-from games.engine.actions import Action, instances
 from games.engine.interface import Game
+from games.engine.uno.actions import Action, instances
 
 AnyGame = Game[Any, Any]
 # How many concrete actions one listed template (choose 5 cards of 15: 3,003) may become at the

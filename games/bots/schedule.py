@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from games.engine.state import MATCH_OVER, ROUND_OVER, State
+from games.engine.uno.state import MATCH_OVER, ROUND_OVER, State
 
 UNO_ONLY = frozenset({"uno"})
 FREE = frozenset({"uno", "catch", "mercy"})  # free actions: no turn needed (mercy: a house rule)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.cards import card_type
-from games.engine.state import CLOCKWISE, DRAWN, State
+from games.engine.uno.allwild.cards import card_type
+from games.engine.uno.state import CLOCKWISE, DRAWN, State
 
 PLAY = "play"
 DRAW = "draw"

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from .errors import EngineError
 from .interface import RNG, Event, Game
+from .moves import apply_move
 
 # The top-level keys of every scenario file; each runner adds the keys that set up its positions.
 COMMON_KEYS = frozenset(
@@ -25,6 +26,12 @@ COMMON_KEYS = frozenset(
         "expect",
     }
 )
+
+
+def _apply_action(
+    game: Game[Any, Any], state: Any, action: Any, rng: RNG
+) -> tuple[Any, list[Event]]:
+    return game.apply(state, action, rng)
 
 
 class Outcome(Protocol):
@@ -53,10 +60,8 @@ def play_steps(
             raise invalid(f"action {number} is not an object")
         wanted = step.get("error")
         try:
-            state, new_events = game.apply(state, to_action(step, state), rng)
-            if deal_next_round and game.is_round_over(state):
-                state, more = game.apply(state, game.next_round_action(), rng)
-                new_events = new_events + more
+            play = apply_move if deal_next_round else _apply_action
+            state, new_events = play(game, state, to_action(step, state), rng)
         except EngineError as exc:
             if wanted == exc.code:
                 outcome.events.append({"type": "refused", "action": number, "code": exc.code})

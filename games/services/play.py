@@ -16,6 +16,7 @@ from config.errors import ServiceError
 from games import signals
 from games.engine import EngineError, registry
 from games.engine.interface import Game as Rules
+from games.engine.moves import apply_move
 from games.models import Game, Move, RoundResult, Seat
 from games.services import base
 from games.services.base import (
@@ -118,13 +119,9 @@ def _apply(
     rules = rules_of(game)
     state = rules.state_from_dict(game.state)
     try:
-        new, events = rules.apply(state, action, base._rng())
+        new, events = apply_move(rules, state, action, base._rng())
     except EngineError as exc:
         raise _engine_error(exc) from exc
-    if rules.is_round_over(new):
-        # Rounds follow each other without anyone having to ask: deal the next one now.
-        new, more = rules.apply(new, rules.next_round_action(), base._rng())
-        events = events + more
     if extra_events:
         events = [*extra_events, *events]
     return _save_state(game, new, rules.action_to_dict(action), seat, events, seats, now=now)

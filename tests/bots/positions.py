@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import State, view
-from games.engine.cards import PRESETS, card_type
-from games.engine.state import Seat
+from games.engine.uno.allwild.cards import PRESETS, card_type
+from games.engine.uno.allwild.view import view
+from games.engine.uno.state import Seat, State
 
 
 def position(

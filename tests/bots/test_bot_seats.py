@@ -12,7 +12,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from games import services, tasks
-from games.engine import State
+from games.engine.uno.state import State
 from games.models import Game, Move, Seat
 from tests.games.conftest import (
     API,

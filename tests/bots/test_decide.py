@@ -16,8 +16,11 @@ from typing import Any
 import pytest
 
 from games.bots import LEVELS, decide
-from games.engine import Action, State, apply, legal_actions, new_game, view, visible_events
-from games.engine.state import MATCH_OVER, ROUND_OVER
+from games.engine.uno.actions import Action
+from games.engine.uno.allwild.legal import legal_actions
+from games.engine.uno.allwild.rules import apply, new_game
+from games.engine.uno.allwild.view import view, visible_events
+from games.engine.uno.state import MATCH_OVER, ROUND_OVER, State
 
 pytestmark = pytest.mark.pure
 

@@ -10,9 +10,10 @@ import pytest
 from games.bots import allwild, arena, decide, expert
 from games.bots.heuristic import ALL_RULES, choose
 from games.bots.table import from_state
-from games.engine import apply, new_game, view
-from games.engine.allwild_game import ALL_WILD
-from games.engine.state import MATCH_OVER, ROUND_OVER, State
+from games.engine.uno.allwild.game import ALL_WILD
+from games.engine.uno.allwild.rules import apply, new_game
+from games.engine.uno.allwild.view import view
+from games.engine.uno.state import MATCH_OVER, ROUND_OVER, State
 
 pytestmark = pytest.mark.pure
 

@@ -11,7 +11,7 @@ import pytest
 from games.bots import decide, expert
 from games.bots.policies import DEFAULT, for_kind
 from games.engine import registry
-from games.engine.actions import Action, Pick
+from games.engine.uno.actions import Action, Pick
 
 from .toy import NEAR, Move, Near
 

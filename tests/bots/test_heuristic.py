@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 
 from games.bots import decide
-from games.engine import Action, apply, view
-from games.engine.cards import card_type
+from games.engine.uno.actions import Action
+from games.engine.uno.allwild.cards import card_type
+from games.engine.uno.allwild.rules import apply
+from games.engine.uno.allwild.view import view
 
 from .positions import position
 

@@ -12,9 +12,12 @@ import pytest
 
 from games.bots import decide
 from games.bots.schedule import to_ask
-from games.engine import Action, State, apply, view
 from games.engine.scenario import build_position
-from games.engine.state import HOUSE_RULES, MATCH_OVER
+from games.engine.uno.actions import Action
+from games.engine.uno.allwild.house_rules import HOUSE_RULES
+from games.engine.uno.allwild.rules import apply
+from games.engine.uno.allwild.view import view
+from games.engine.uno.state import MATCH_OVER, State
 
 pytestmark = pytest.mark.pure
 
@@ -33,7 +36,7 @@ def _bot_game(
 ) -> int:
     """A single-round match of bots only, asked in the service's order; returns the actions.
     With ``limit``, stop after that many actions (the round need not end)."""
-    from games.engine import new_game
+    from games.engine.uno.allwild.rules import new_game
 
     rng = random.Random(seed)
     state, _ = new_game(players=players, rng=rng, options=options, target_score=0)

@@ -13,7 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import Action, State, apply, legal_actions, new_game
+from games.engine.uno.actions import Action
+from games.engine.uno.allwild.legal import legal_actions
+from games.engine.uno.allwild.rules import apply, new_game
+from games.engine.uno.state import State
 
 Event = dict[str, Any]
 # Called after every applied action: (state before, action, state after, events).

@@ -7,8 +7,9 @@ from collections import Counter
 
 import pytest
 
-from games.engine import State, view
 from games.engine.registry import get_game
+from games.engine.uno.allwild.view import view
+from games.engine.uno.state import State
 
 from .playout import run_playout
 

@@ -7,9 +7,12 @@ import random
 
 import pytest
 
-from games.engine import Action, EngineError, State, apply, legal_actions
-from games.engine.actions import Pick, covers, instances
+from games.engine import EngineError
 from games.engine.scenario import build_position
+from games.engine.uno.actions import Action, Pick, covers, instances
+from games.engine.uno.allwild.legal import legal_actions
+from games.engine.uno.allwild.rules import apply
+from games.engine.uno.state import State
 
 pytestmark = pytest.mark.pure
 

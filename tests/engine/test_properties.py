@@ -20,21 +20,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import (
-    Action,
-    EngineError,
-    State,
-    apply,
-    legal_actions,
-    new_game,
-    replay,
-    view,
-    visible_events,
-)
-from games.engine.actions import covers
-from games.engine.cards import PRESETS, card_type
+from games.engine import EngineError, replay
 from games.engine.errors import ALL_CODES
-from games.engine.state import HOUSE_RULES
+from games.engine.uno.actions import Action, covers
+from games.engine.uno.allwild.cards import PRESETS, card_type
+from games.engine.uno.allwild.house_rules import HOUSE_RULES
+from games.engine.uno.allwild.legal import legal_actions
+from games.engine.uno.allwild.rules import apply, new_game
+from games.engine.uno.allwild.view import view, visible_events
+from games.engine.uno.state import State
 
 from .playout import IN_ROUND, Check, Event, Playout, pick_action, pick_instance, run_playout
 

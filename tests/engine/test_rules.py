@@ -13,21 +13,13 @@ from typing import Any
 
 import pytest
 
-from games.engine import (
-    Action,
-    EngineError,
-    ReplayRNG,
-    Seat,
-    State,
-    apply,
-    legal_actions,
-    moderator_view,
-    new_game,
-    validate_options,
-    view,
-    visible_events,
-)
-from games.engine.cards import PRESETS, card_type
+from games.engine import EngineError, ReplayRNG
+from games.engine.uno.actions import Action
+from games.engine.uno.allwild.cards import PRESETS, card_type
+from games.engine.uno.allwild.legal import legal_actions
+from games.engine.uno.allwild.rules import apply, new_game, validate_options
+from games.engine.uno.allwild.view import moderator_view, view, visible_events
+from games.engine.uno.state import Seat, State
 
 ALICE, BOB, CAROL, DAVE = 0, 1, 2, 3
 Event = dict[str, Any]

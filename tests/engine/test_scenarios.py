@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from games.engine.cards import PRESETS, card_type
 from games.engine.scenario import ScenarioError, build_position, run_scenario
+from games.engine.uno.allwild.cards import PRESETS, card_type
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"

@@ -32,10 +32,10 @@ import psycopg
 import pytest
 
 from games import engine
-from games.engine import Action, ReplayRNG
-from games.engine.actions import NEXT_ROUND
-from games.engine.cards import PRESETS
-from games.engine.state import ROUND_OVER
+from games.engine import ReplayRNG
+from games.engine.uno.actions import NEXT_ROUND, Action
+from games.engine.uno.allwild.cards import PRESETS
+from games.engine.uno.state import ROUND_OVER
 from tests.faults.infra import (
     PrivatePostgres,
     Server,

@@ -28,7 +28,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.engine import State
+from games.engine.uno.state import State
 from games.models import Game, Move
 from notifications.channels.email import EVENT_ID_HEADER
 from notifications.models import Delivery, Notification

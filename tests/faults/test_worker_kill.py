@@ -31,7 +31,7 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.engine import State
+from games.engine.uno.state import State
 from games.models import Game, Move
 from notifications import services as notification_services
 from notifications.channels.email import EVENT_ID_HEADER

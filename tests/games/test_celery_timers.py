@@ -34,7 +34,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import services
-from games.engine import State
+from games.engine.uno.state import State
 from games.models import Game, Move
 from players.models import User
 from tests import celery_procs

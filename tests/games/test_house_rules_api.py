@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.engine.state import HOUSE_RULES
+from games.engine.uno.allwild.house_rules import HOUSE_RULES
 from games.models import Game
 
 from .conftest import (

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from games import engine, services
-from games.engine import State
+from games.engine.uno.state import State
 from games.models import Game, Move
 from tests.games.conftest import API_TESTS, Player, start_game
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from config.errors import ServiceError
 from games import services
-from games.engine import State
+from games.engine.uno.state import State
 from games.models import Game, Move, Seat
 from players.models import User
 

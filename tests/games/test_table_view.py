@@ -14,7 +14,8 @@ from rest_framework import serializers
 
 from games import engine
 from games.api.serializers import GameSerializer, TableSerializer
-from games.engine import Action, State
+from games.engine.uno.actions import Action
+from games.engine.uno.state import State
 from tests.engine.test_properties import Config, configs
 
 pytestmark = pytest.mark.pure  # no database: CI runs it once

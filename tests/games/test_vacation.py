@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from config.errors import ServiceError
 from games import services
-from games.engine import State
+from games.engine.uno.state import State
 from games.models import Game, Seat
 from players.models import ApiToken, User
 

@@ -19,7 +19,7 @@ from django.core import mail
 from time_machine import TimeMachineFixture
 
 from games import engine, services
-from games.engine import State
+from games.engine.uno.state import State
 from games.models import Game, Seat
 from notifications.models import Delivery, Notification
 from players.models import User

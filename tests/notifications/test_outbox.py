@@ -10,7 +10,7 @@ from django.db import transaction
 
 from config.errors import ServiceError
 from games import services
-from games.engine import State
+from games.engine.uno.state import State
 from games.models import Game, Move
 from notifications import outbox
 from notifications.models import Delivery, Notification

@@ -136,9 +136,9 @@ def client_options() -> dict[str, Any]:
 def test_the_new_game_screen_offers_only_what_the_server_accepts() -> None:
     from games.api.serializers import CreateGameSerializer, VsComputerSerializer
     from games.bots import DEFAULT_LEVEL, LEVELS
-    from games.engine.allwild import SUPPORTED_HOUSE_RULES
-    from games.engine.cards import PRESETS
-    from games.engine.state import HOUSE_RULES
+    from games.engine.uno.allwild.cards import PRESETS
+    from games.engine.uno.allwild.house_rules import HOUSE_RULES
+    from games.engine.uno.allwild.rules import SUPPORTED_HOUSE_RULES
     from games.services import MAX_BOTS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 
     options = client_options()
