@@ -23,7 +23,7 @@ from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
-from games.engine.uno.actions import Action
+from games.engine.uno.actions import PLAY_DRAWN, Action
 from games.engine.uno.allwild.cards import (
     DRAW2,
     DRAW4,
@@ -54,7 +54,7 @@ from .heuristic import (
     leaves_one,
 )
 from .policies import BY_KIND, AnyGame, GameBots
-from .table import PLAY_DRAWN, TURN_TYPES, from_state, kind_of
+from .table import TURN_TYPES, from_state, kind_of
 
 KIND = "uno_all_wild"
 _OVER = (ROUND_OVER, MATCH_OVER)

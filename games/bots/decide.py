@@ -18,10 +18,10 @@ from collections.abc import Callable
 from typing import Any
 
 from games.engine.registry import DEFAULT_KIND, get_game
-from games.engine.uno.actions import Action, covers
+from games.engine.uno.actions import DRAW, Action, covers
 
 from . import allwild, expert, heuristic, house, policies
-from .table import DRAW, TURN_TYPES
+from .table import TURN_TYPES
 
 # Levels a player may put in a seat (API, models).
 LEVELS = ("random", "heuristic", "expert")

@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, fields, replace
 
-from games.engine.uno.actions import Action
+from games.engine.uno.actions import CATCH, DRAW, PASS, PLAY, PLAY_DRAWN, UNO, Action
 from games.engine.uno.allwild.cards import (
     DRAW2,
     DRAW4,
@@ -48,7 +48,7 @@ from games.engine.uno.allwild.cards import (
 from games.engine.uno.state import CHOOSE, DRAWN
 from games.engine.uno.state import PLAY as PLAY_PHASE
 
-from .table import CATCH, DRAW, PASS, PLAY, PLAY_DRAWN, UNO, Table, kind_of
+from .table import Table, kind_of
 
 
 @dataclass(frozen=True)

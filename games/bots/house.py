@@ -13,11 +13,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine.uno.actions import Action, Pick
+from games.engine.uno.actions import CATCH, CHOOSE_TARGET, PLAY, PLAY_DRAWN, UNO, Action, Pick
 from games.engine.uno.allwild.cards import DRAW4, FORCE_SWAP, PRESETS, SHUFFLE_HANDS, TARGETED_DRAW2
 
 from . import heuristic
-from .table import CATCH, CHOOSE_TARGET, PLAY, PLAY_DRAWN, UNO, Table, from_view, kind_of
+from .table import Table, from_view, kind_of
 
 MERCY = "mercy"
 TAKE_STACK = "take_stack"

@@ -11,16 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine.uno.actions import CHOOSE_TARGET, DRAW, PASS, PLAY, PLAY_DRAWN
 from games.engine.uno.allwild.cards import card_type
 from games.engine.uno.state import CLOCKWISE, DRAWN, State
 
-PLAY = "play"
-DRAW = "draw"
-PLAY_DRAWN = "play_drawn"
-PASS = "pass"
-UNO = "uno"
-CATCH = "catch"
-CHOOSE_TARGET = "choose_target"
 TURN_TYPES = frozenset({PLAY, DRAW, PLAY_DRAWN, PASS, CHOOSE_TARGET})
 
 
