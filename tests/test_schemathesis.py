@@ -55,8 +55,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from games import engine
 from games import services as game_services
+from games.engine.uno.allwild.game import ALL_WILD as engine
 from games.engine.uno.state import State
 from games.models import Game, Seat
 from moderation.models import Block

@@ -43,7 +43,7 @@ from rest_framework.views import APIView
 from config.errors import ServiceError
 from games import announce, presence, selectors
 from games.api import serializers as s
-from games.api.views import NO_GAME, _error, _errors, _game_or_404, _int_param
+from games.api.views import NO_GAME, _error, _errors, _int_param
 from games.models import Game
 from players.models import ApiToken, User
 
@@ -181,7 +181,7 @@ class StreamPlan:
     update: dict[str, Any]  # the first event: the LiveUpdate the view answered
 
 
-def _update(game: Game, user: User, after: int) -> dict[str, Any]:
+def _update(game: Game | selectors.Progress, user: User, after: int) -> dict[str, Any]:
     moves, more = selectors.events_for(game, user, after=after, limit=STREAM_PAGE)
     return LiveUpdateSerializer(
         {
@@ -192,6 +192,14 @@ def _update(game: Game, user: User, after: int) -> dict[str, Any]:
             "has_more": more,
         }
     ).data
+
+
+def _progress_or_404(request: Request, game_id: UUID) -> selectors.Progress:
+    """The live views page moves: they need the game's version and status, not its state."""
+    game = selectors.progress_for(request.user, game_id)
+    if game is None:
+        raise ServiceError("not_found", "No such game.", 404)
+    return game
 
 
 def _cursor(request: Request) -> int:
@@ -288,7 +296,7 @@ class GameStreamView(APIView):
         tags=["games"],
     )
     def get(self, request: Request, game_id: UUID) -> Response:
-        game = _game_or_404(request, game_id)
+        game = _progress_or_404(request, game_id)
         update = _update(game, request.user, _cursor(request))
         response = Response(update)
         auth = request.auth
@@ -349,7 +357,7 @@ def _fetch(plan: StreamPlan, after: int) -> tuple[dict[str, Any] | None, str]:
                 return None, "authentication_failed"
         elif not User.objects.filter(pk=plan.user.pk, is_active=True).exists():
             return None, "authentication_failed"
-        game = selectors.get_game_for(plan.user, plan.game_id)
+        game = selectors.progress_for(plan.user, plan.game_id)
         if game is None:
             return None, "not_found"
         return _update(game, plan.user, after), ""
@@ -516,7 +524,7 @@ class EventsView(APIView):
         tags=["games"],
     )
     def get(self, request: Request, game_id: UUID) -> Response:
-        game = _game_or_404(request, game_id)
+        game = _progress_or_404(request, game_id)
         after = _int_param(request, "after", 0, 0, 10**9)
         limit = _int_param(request, "limit", 50, 1, 200)
         wait = _int_param(request, "wait", 0, 0, announce.MAX_WAIT_SECONDS)

@@ -31,10 +31,10 @@ from typing import Any
 import psycopg
 import pytest
 
-from games import engine
 from games.engine import ReplayRNG
 from games.engine.uno.actions import NEXT_ROUND, Action
 from games.engine.uno.allwild.cards import PRESETS
+from games.engine.uno.allwild.game import ALL_WILD as engine
 from games.engine.uno.state import ROUND_OVER
 from tests.faults.infra import (
     PrivatePostgres,

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from games import engine, services
+from games import services
+from games.engine.uno.allwild.game import ALL_WILD as engine
 from games.engine.uno.state import State
 from games.models import Game, Move
 from tests.games.conftest import API_TESTS, Player, start_game

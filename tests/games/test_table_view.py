@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from rest_framework import serializers
 
-from games import engine
 from games.api.serializers import GameSerializer, TableSerializer
 from games.engine.uno.actions import Action
+from games.engine.uno.allwild.game import ALL_WILD as engine
 from games.engine.uno.state import State
 from tests.engine.test_properties import Config, configs
 

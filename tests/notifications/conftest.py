@@ -18,7 +18,8 @@ import pytest
 from django.core import mail
 from time_machine import TimeMachineFixture
 
-from games import engine, services
+from games import services
+from games.engine.uno.allwild.game import ALL_WILD as engine
 from games.engine.uno.state import State
 from games.models import Game, Seat
 from notifications.models import Delivery, Notification
