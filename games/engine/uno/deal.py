@@ -11,8 +11,9 @@ from .. import errors as E
 from ..errors import EngineError
 from ..interface import RNG, Event
 from .chance import choice, shuffle
-from .state import CLOCKWISE, PLAY, ROUND_OVER, Seat, State
-from .turns import next_active, seats_from
+from .piles import draw
+from .state import CLOCKWISE, COUNTERCLOCKWISE, PLAY, ROUND_OVER, Seat, State
+from .turns import direction_name, next_active, seats_from
 
 
 def check_setup(players: int, target_score: int, min_players: int, max_players: int) -> None:
@@ -88,3 +89,27 @@ def deal(s: State, deck: list[str], hand_size: int, rng: RNG, ev: list[Event]) -
             "card": top,
         }
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The opening card's effects that every Uno game with these cards shares. None of them can be
+# answered (stacked on or challenged): they are the deal's, not a player's.
+
+
+def open_draw(s: State, first: int, amount: int, rng: RNG, ev: list[Event]) -> None:
+    """An opening draw card: the first player draws ``amount`` and is skipped."""
+    draw(s, first, amount, rng, ev, "opening")
+    open_skip(s, first, ev)
+
+
+def open_skip(s: State, first: int, ev: list[Event]) -> None:
+    """An opening Skip: the first player is skipped; the next player starts."""
+    ev.append({"type": "skipped", "seat": first})
+    s.current = next_active(s, first, s.direction)
+
+
+def open_reverse(s: State, ev: list[Event]) -> None:
+    """An opening Reverse: the dealer plays first and play goes counter-clockwise."""
+    s.direction = COUNTERCLOCKWISE
+    ev.append({"type": "direction", "direction": direction_name(s.direction)})
+    s.current = s.dealer

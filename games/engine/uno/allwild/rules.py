@@ -18,19 +18,18 @@ from .. import actions as A
 from ..actions import Action
 from ..calls import do_catch, do_uno
 from ..cards import card_type
-from ..deal import check_setup, deal, new_match
+from ..deal import check_setup, deal, new_match, open_draw, open_reverse, open_skip
 from ..hands import pass_hands
-from ..piles import draw
+from ..play import do_pass
 from ..seats import do_leave
-from ..state import CHOOSE, CLOCKWISE, COUNTERCLOCKWISE, MATCH_OVER, ROUND_OVER, State
-from ..turns import direction_name, next_active
+from ..state import CHOOSE, CLOCKWISE, MATCH_OVER, ROUND_OVER, State
 from .cards import DRAW_AMOUNT, HAND_SIZE, PRESETS, REVERSE, SHUFFLE_HANDS, SKIP, TARGETED, WILD
 from .house_rules import HOUSE_RULES
 from .house_rules.blind_play import do_play_top
 from .house_rules.double_down import do_play_pair
 from .house_rules.mercy import do_mercy
 from .house_rules.stacking import do_take_stack
-from .turn import do_choose, do_draw, do_pass, do_play, do_play_drawn, do_timeout
+from .turn import do_choose, do_draw, do_play, do_play_drawn, do_timeout
 
 GAME = "uno_all_wild"
 MIN_PLAYERS = 2
@@ -99,14 +98,11 @@ def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
         return
     ev.append({"type": "opening_effect", "card": top, "seat": first})
     if kind in DRAW_AMOUNT:
-        draw(s, first, DRAW_AMOUNT[kind], rng, ev, "opening")
-    if kind in DRAW_AMOUNT or kind == SKIP:
-        ev.append({"type": "skipped", "seat": first})
-        s.current = next_active(s, first, s.direction)
-    elif kind == REVERSE:  # the dealer plays first, counter-clockwise
-        s.direction = COUNTERCLOCKWISE
-        ev.append({"type": "direction", "direction": direction_name(s.direction)})
-        s.current = s.dealer
+        open_draw(s, first, DRAW_AMOUNT[kind], rng, ev)
+    elif kind == SKIP:
+        open_skip(s, first, ev)
+    elif kind == REVERSE:
+        open_reverse(s, ev)
     elif kind in TARGETED:  # the first player chooses the target, then takes their turn
         s.phase = CHOOSE
         s.pending = {"seat": first, "card": top, "effect": kind, "reason": "opening", "uno": False}

@@ -9,13 +9,13 @@ from __future__ import annotations
 from ... import errors as E
 from ...errors import EngineError
 from ...interface import RNG, Event
+from .. import play
 from ..actions import Action
-from ..calls import close_catch_windows, say_uno
+from ..calls import close_catch_windows
 from ..cards import card_type
 from ..chance import choice
-from ..hands import hand_changed
 from ..piles import can_draw, draw
-from ..scoring import end_round
+from ..play import put_on_table, refuse_after_draw
 from ..state import CHOOSE, DRAWN, PLAY, STACK, State, copy_state
 from ..turns import advance, next_active, require_player, seat_of, turn_seat
 from .cards import PRESETS, TARGETED, WILD
@@ -42,35 +42,9 @@ def play_card(
     return s
 
 
-def put_on_table(state: State, seat: int, cards: tuple[str, ...], ev: list[Event]) -> State:
-    """A copy of ``state`` with ``cards`` moved from ``seat``'s hand to the discard pile (the last
-    on top), every catch window closed (a turn action) and the turn's draw forgotten.
-
-    Only the player's hand and the discard pile change, as new lists: the other hands and the
-    draw pile are shared with ``state`` (see ``copy_state``)."""
-    s = copy_state(state, False, False)
-    me = s.seats[seat]
-    hand = me.hand.copy()
-    for card in cards:
-        hand.remove(card)
-    me.hand = hand
-    s.discard_pile = [*reversed(cards), *s.discard_pile]
-    s.drawn_card = None
-    s.phase = PLAY
-    hand_changed(s, seat)
-    return s
-
-
 def finish_play(s: State, seat: int, uno: bool, ev: list[Event]) -> None:
-    """After the effect: out of cards wins the round; else the word UNO counts if one card is
-    left, and the turn passes (unless a stack now waits for the next player's answer)."""
-    if not s.seats[seat].hand:
-        end_round(s, seat, PRESETS[s.preset].points, ev)
-        return
-    if uno:
-        say_uno(s, seat, ev)
-    if s.phase != STACK:
-        advance(s, ev)
+    """After the effect: the family's end of a play, scored with this preset's points."""
+    play.finish_play(s, seat, uno, PRESETS[s.preset].points, ev)
 
 
 def play_unseen(state: State, seat: int, card: str, uno: bool, rng: RNG, ev: list[Event]) -> State:
@@ -84,13 +58,6 @@ def play_unseen(state: State, seat: int, card: str, uno: bool, rng: RNG, ev: lis
     s.phase = CHOOSE
     s.pending = {"seat": seat, "card": card, "effect": kind, "reason": "blind", "uno": uno}
     return s
-
-
-def refuse_after_draw(state: State) -> None:
-    if state.phase == DRAWN:
-        raise EngineError(
-            E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
-        )
 
 
 def do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
@@ -163,16 +130,6 @@ def do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     drawn = draw(s, seat, 1, rng, ev, "voluntary")
     s.phase = DRAWN
     s.drawn_card = drawn[0]
-    return s
-
-
-def do_pass(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    seat = turn_seat(state, a)
-    if state.phase != DRAWN:
-        raise EngineError(E.PASS_NOT_ALLOWED, "you may pass only after drawing a card")
-    s = copy_state(state, True, False)  # passing changes no hand and no pile: share them
-    ev.append({"type": "pass", "seat": seat})
-    advance(s, ev)
     return s
 
 
