@@ -12,8 +12,9 @@ from .replay import ReplayError, ReplayRNG, replay
 from .uno.actions import Action
 from .uno.allwild.legal import legal_actions
 from .uno.allwild.rules import apply, new_game, validate_options
-from .uno.allwild.view import moderator_view, view, visible_event, visible_events
+from .uno.allwild.view import moderator_view, view
 from .uno.state import Seat, State
+from .uno.view import visible_event, visible_events
 
 __all__ = [
     "Action",

@@ -23,11 +23,11 @@ from ..actions import (
 )
 from ..calls import catchable_seats
 from ..cards import TYPE_OF, card_type
+from ..mercy import mercy_actions
 from ..state import DRAWN, MATCH_OVER, ROUND_OVER, STACK, Seat, State
 from ..state import PLAY as PLAY_PHASE
 from .cards import PRESETS
 from .house_rules.double_down import pair_actions
-from .house_rules.mercy import mercy_actions
 from .house_rules.stacking import stackable_types
 from .targets import protection_applies, targets
 from .turn import draw_refusal

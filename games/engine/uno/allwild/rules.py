@@ -20,6 +20,7 @@ from ..calls import do_catch, do_uno
 from ..cards import card_type
 from ..deal import check_setup, deal, new_match, open_draw, open_reverse, open_skip
 from ..hands import pass_hands
+from ..mercy import do_mercy
 from ..play import do_pass
 from ..seats import do_leave
 from ..state import CHOOSE, CLOCKWISE, MATCH_OVER, ROUND_OVER, State
@@ -27,7 +28,6 @@ from .cards import DRAW_AMOUNT, HAND_SIZE, PRESETS, REVERSE, SHUFFLE_HANDS, SKIP
 from .house_rules import HOUSE_RULES
 from .house_rules.blind_play import do_play_top
 from .house_rules.double_down import do_play_pair
-from .house_rules.mercy import do_mercy
 from .house_rules.stacking import do_take_stack
 from .turn import do_choose, do_draw, do_play, do_play_drawn, do_timeout
 

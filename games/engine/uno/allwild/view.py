@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import NOT_IN_ROUND, EngineError
-from ...interface import Event
 from ..calls import catchable_seats
 from ..cards import card_type
 from ..state import CLOCKWISE, STACK, State
+from ..view import copy_json
 from .cards import PRESETS
 from .house_rules.stacking import stackable_types
 from .legal import legal_actions
@@ -105,32 +105,6 @@ def _public(s: State) -> dict[str, Any]:
         "draw_size": len(s.draw_pile),
         "points": dict(PRESETS[s.preset].points),
         # Deep copies: a view is plain data that shares nothing with the state it came from.
-        "round_results": [_copy(r) for r in s.round_results],
+        "round_results": [copy_json(r) for r in s.round_results],
         "winner": s.winner,
     }
-
-
-def visible_event(event: Event, seat: int | None) -> Event | None:
-    """The event as ``seat`` may see it; ``None`` for a moderator (sees all).
-
-    Returns None when the seat may not see the event at all (chance outcomes).
-    """
-    if seat is not None and event["type"] == "chance":
-        return None
-    out = {k: _copy(v) for k, v in event.items() if k not in ("secret", "to")}
-    if "secret" in event and (seat is None or event.get("to") == seat):
-        out.update(_copy(event["secret"]))
-    return out
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON-shaped data (faster than copy.deepcopy for these small trees)."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
-
-
-def visible_events(events: list[Event], seat: int | None) -> list[Event]:
-    return [e for e in (visible_event(ev, seat) for ev in events) if e is not None]

@@ -1,0 +1,106 @@
+"""Listing what a seat of Uno Splash may do now (changes nothing).
+
+Actions are immutable tuples built once per table size (``SeatActions``) and shared by the
+lists returned: a playable coloured card is one play, a wild four (one per colour named).
+"""
+
+from __future__ import annotations
+
+from ..actions import (
+    ACCEPT,
+    CATCH,
+    CHALLENGE,
+    CHOOSE_COLOUR,
+    COLOURS,
+    DRAW,
+    PASS,
+    PLAY,
+    PLAY_DRAWN,
+    UNO,
+    Action,
+)
+from ..calls import catchable_seats
+from ..mercy import mercy_actions
+from ..state import CHOOSE, DRAWN, MATCH_OVER, RESPOND, ROUND_OVER, State
+from ..state import PLAY as PLAY_PHASE
+from .cards import COLOUR_OF, PRESETS
+from .matching import Matcher
+from .turn import draw_refusal
+
+_OVER = (ROUND_OVER, MATCH_OVER)
+
+
+class SeatActions:
+    """The actions one seat may be offered at a table of ``n`` seats, built once and shared."""
+
+    __slots__ = ("plays", "draw", "play_drawn", "pass_", "uno", "catch", "colours", "answers")
+
+    def __init__(self, n: int, seat: int) -> None:
+        self.plays: dict[str, tuple[Action, ...]] = {
+            card: (
+                (Action(PLAY, seat, card),)
+                if COLOUR_OF[card]
+                else tuple(Action(PLAY, seat, card, colour=c) for c in COLOURS)
+            )
+            for preset in PRESETS.values()
+            for card in preset.card_ids
+        }
+        self.play_drawn = {
+            True: (Action(PLAY_DRAWN, seat),),
+            False: tuple(Action(PLAY_DRAWN, seat, colour=c) for c in COLOURS),
+        }
+        self.draw = Action(DRAW, seat)
+        self.pass_ = Action(PASS, seat)
+        self.uno = Action(UNO, seat)
+        self.catch = [Action(CATCH, seat, target=other) for other in range(n)]
+        self.colours = [Action(CHOOSE_COLOUR, seat, colour=c) for c in COLOURS]
+        self.answers = [Action(ACCEPT, seat), Action(CHALLENGE, seat)]
+
+
+_TABLES: dict[int, list[SeatActions]] = {}
+
+
+def seat_actions(n: int) -> list[SeatActions]:
+    tables = _TABLES.get(n)
+    if tables is None:
+        tables = _TABLES[n] = [SeatActions(n, i) for i in range(n)]
+    return tables
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now. A ``uno`` flag may be added to any listed play."""
+    s = state
+    seats = s.seats
+    if s.phase in _OVER or not 0 <= seat < len(seats) or not seats[seat].active:
+        return []
+    table = seat_actions(len(seats))[seat]
+    hand = seats[seat].hand
+    out = _turn_actions(s, seat, hand, table) if seat == s.current else []
+    if len(hand) == 1 and not seats[seat].uno:
+        out.append(table.uno)
+    for other in catchable_seats(s):
+        if other != seat:
+            out.append(table.catch[other])
+    if s.house:
+        out += mercy_actions(s, seat)
+    return out
+
+
+def _turn_actions(s: State, seat: int, hand: list[str], table: SeatActions) -> list[Action]:
+    phase = s.phase
+    if phase == PLAY_PHASE:
+        matches = Matcher(s)
+        plays = table.plays
+        out = [a for card in hand if matches(card) for a in plays[card]]
+        if draw_refusal(s, seat) is None:
+            out.append(table.draw)
+        return out
+    if phase == DRAWN:
+        drawn = s.drawn_card
+        assert drawn is not None
+        return [*table.play_drawn[COLOUR_OF[drawn] is not None], table.pass_]
+    if phase == RESPOND:
+        return list(table.answers)
+    if phase == CHOOSE and s.pending and s.pending["seat"] == seat:
+        return list(table.colours)
+    return []

@@ -1,0 +1,206 @@
+"""Uno Splash's rules, as ruled by ``shared/rules/uno_splash.md``: creating a match, dealing a
+round with its opening card, the house rules offered, and applying an action.
+
+Pure: state in, new state and events out; ``apply`` never changes the state it is given. All
+randomness goes through the ``rng`` passed in and is logged (``uno.chance``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ... import errors as E
+from ...errors import EngineError
+from ...interface import RNG, Event
+from .. import actions as A
+from ..actions import Action
+from ..calls import do_catch, do_uno
+from ..chance import shuffle
+from ..deal import check_setup, deal, new_match, open_draw, open_reverse, open_skip
+from ..mercy import do_mercy
+from ..play import do_pass
+from ..state import CHOOSE, MATCH_OVER, ROUND_OVER, State
+from .cards import DRAW2, DRAW_AMOUNT, HAND_SIZE, PRESETS, RANK_OF, REVERSE, SKIP, WD4, WILD
+from .challenge import do_accept, do_challenge
+from .turn import (
+    do_choose_colour,
+    do_draw,
+    do_leave,
+    do_play,
+    do_play_drawn,
+    do_timeout,
+)
+
+GAME = "uno_splash"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+# The house rules the rulings allow, in the order of the page. Speed mode is the service's turn
+# clock and Mercy the family's (``uno.mercy``); stacking and double down are allowed by the
+# rulings but not built yet, so creation refuses them rather than ignoring them.
+HOUSE_RULES = ("stacking", "speed_mode", "double_down", "mercy")
+SUPPORTED_HOUSE_RULES = frozenset({"speed_mode", "mercy"})
+# Refused for good (rulings: "House rules"), with the reason a player reads.
+REFUSED_HOUSE_RULES = {
+    "blind_play": "a face-down card cannot be checked against the colour in force, and no source"
+    " says what becomes of an unplayable one",
+    "force_swap_protection": "Uno Splash has no Force Swap card",
+}
+_NO_HOUSE_RULES = dict.fromkeys(HOUSE_RULES, False)
+
+
+def new_game(
+    *,
+    players: int,
+    rng: RNG,
+    preset: str = "classic",
+    options: dict[str, bool] | None = None,
+    target_score: int = 500,
+) -> tuple[State, list[Event]]:
+    """A new match with round 1 dealt: the dealer is a random seat."""
+    if preset not in PRESETS:
+        raise EngineError(E.INVALID_SETUP, f"unknown preset {preset!r}")
+    check_setup(players, target_score, MIN_PLAYERS, MAX_PLAYERS)
+    opts = validate_options(options or {})
+    events: list[Event] = []
+    state = new_match(
+        game=GAME,
+        players=players,
+        preset=preset,
+        options=opts,
+        target_score=target_score,
+        rng=rng,
+        ev=events,
+    )
+    deal_round(state, rng, events)
+    return state, events
+
+
+def validate_options(options: Any) -> dict[str, bool]:
+    """The house rules with every default filled in; ``invalid_setup`` for anything else."""
+    if not isinstance(options, dict):
+        raise EngineError(E.INVALID_SETUP, "options are an object of house rules")
+    for name in options:
+        if name in REFUSED_HOUSE_RULES and options[name] is not False:
+            raise EngineError(
+                E.INVALID_SETUP, f"house rule {name} is not offered: {REFUSED_HOUSE_RULES[name]}"
+            )
+    unknown = set(options) - set(HOUSE_RULES) - set(REFUSED_HOUSE_RULES)
+    if unknown:
+        raise EngineError(E.INVALID_SETUP, f"unknown house rules: {', '.join(sorted(unknown))}")
+    opts = dict(_NO_HOUSE_RULES)
+    for name in HOUSE_RULES:
+        value = options.get(name, False)
+        if not isinstance(value, bool):
+            raise EngineError(E.INVALID_SETUP, f"house rule {name} is true or false")
+        if value and name not in SUPPORTED_HOUSE_RULES:
+            raise EngineError(E.INVALID_SETUP, f"house rule {name} is not available yet")
+        opts[name] = value
+    return opts
+
+
+def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
+    """Deal the next round and apply the opening card."""
+    s.colour = None
+    deal(s, list(PRESETS[s.preset].card_ids), HAND_SIZE, rng, ev)
+    while RANK_OF[s.discard_pile[0]] == WD4:
+        # An opening Wild Draw Four goes back into the draw pile, which is shuffled; flip again.
+        returned = s.discard_pile[0]
+        pile = [*s.draw_pile, returned]
+        shuffle(rng, pile, ev)
+        s.discard_pile = [pile[0]]
+        s.draw_pile = pile[1:]
+        ev.append({"type": "opening_returned", "card": returned, "next": pile[0]})
+    opening(s, s.current, s.discard_pile[0], rng, ev)
+
+
+def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
+    """The opening card's effect on the first player (rulings: "Opening card")."""
+    rank = RANK_OF[top]
+    if rank not in (SKIP, REVERSE, DRAW2, WILD):
+        return  # a number: the first player takes their turn
+    ev.append({"type": "opening_effect", "card": top, "seat": first})
+    if rank == DRAW2:
+        open_draw(s, first, DRAW_AMOUNT[DRAW2], rng, ev)
+    elif rank == SKIP:
+        open_skip(s, first, ev)
+    elif rank == REVERSE:
+        open_reverse(s, ev)
+    else:  # a Wild: the first player names the colour, then takes their turn
+        s.phase = CHOOSE
+        s.pending = {
+            "seat": first,
+            "card": top,
+            "effect": "colour",
+            "reason": "opening",
+            "uno": False,
+        }
+
+
+def do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    if s.phase == MATCH_OVER:
+        raise EngineError(E.GAME_OVER, "the match is over")
+    if s.phase != ROUND_OVER:
+        raise EngineError(E.ROUND_IN_PROGRESS, "the round is still being played")
+    deal_round(s, rng, ev)
+
+
+# ---------------------------------------------------------------------------------------------
+# Applying an action: one handler per action type. The turn actions copy once the action is
+# accepted, sharing what they do not change; the others work on a full copy (_on_copy).
+
+Handler = Callable[[State, Action, RNG, list[Event]], State]
+
+
+def _on_copy(change: Callable[[State, Action, RNG, list[Event]], None]) -> Handler:
+    def handler(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+        s = state.copy()
+        change(s, a, rng, ev)
+        return s
+
+    return handler
+
+
+HANDLERS: dict[str, Handler] = {
+    A.PLAY: do_play,
+    A.PLAY_DRAWN: do_play_drawn,
+    A.DRAW: do_draw,
+    A.PASS: do_pass,
+    A.CHOOSE_COLOUR: _on_copy(do_choose_colour),
+    A.ACCEPT: _on_copy(do_accept),
+    A.CHALLENGE: _on_copy(do_challenge),
+    A.UNO: _on_copy(do_uno),
+    A.CATCH: _on_copy(do_catch),
+    A.MERCY: _on_copy(do_mercy),
+    A.TIMEOUT: _on_copy(do_timeout),
+    A.LEAVE: _on_copy(do_leave),
+    A.NEXT_ROUND: _on_copy(do_next_round),
+}
+PLAYER_ACTIONS = (
+    A.PLAY,
+    A.DRAW,
+    A.PLAY_DRAWN,
+    A.PASS,
+    A.CHOOSE_COLOUR,
+    A.ACCEPT,
+    A.CHALLENGE,
+    A.UNO,
+    A.CATCH,
+    A.MERCY,
+)
+ACTION_TYPES = PLAYER_ACTIONS + A.SYSTEM_ACTIONS
+ACTION_FIELDS = A.FIELDS | {"colour"}
+
+
+def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
+    """Apply ``action`` to a copy of ``state``; return the new state and its events.
+
+    Raises EngineError (state untouched) when the rules refuse the action.
+    """
+    handler = HANDLERS.get(action.type)
+    if handler is None:
+        raise EngineError(E.INVALID_ACTION, f"unknown action type {action.type!r}")
+    if action.colour is not None and action.type not in (A.PLAY, A.PLAY_DRAWN, A.CHOOSE_COLOUR):
+        raise EngineError(E.COLOUR_NOT_ALLOWED, f"{action.type} names no colour")
+    events: list[Event] = []
+    return handler(state, action, rng, events), events
