@@ -15,6 +15,10 @@ from .view import visible_event
 
 
 class UnoFamilyGame:
+    def deck(self, preset: str) -> tuple[str, ...]:
+        """Every card id of ``preset``'s deck (scenario positions are built from it)."""
+        raise NotImplementedError
+
     def covers(self, listed: Action, action: Action) -> bool:
         return covers(listed, action)
 

@@ -86,6 +86,9 @@ class AllWild(UnoFamilyGame):
             target_score=self.default_target if target_score is None else target_score,
         )
 
+    def deck(self, preset: str) -> tuple[str, ...]:
+        return PRESETS[preset].card_ids
+
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return legal_actions(state, seat)
 
