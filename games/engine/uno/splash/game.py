@@ -47,7 +47,7 @@ class Splash(UnoFamilyGame):
     # Actions after which the turn clock starts afresh: the turn actions, and the answer to a
     # Wild Draw Four (after it the next turn starts, the challenger's own after a success).
     turn_ending_actions = frozenset(
-        {A.PLAY, A.PLAY_DRAWN, A.DRAW, A.PASS, A.TIMEOUT, A.ACCEPT, A.CHALLENGE}
+        {A.PLAY, A.PLAY_DRAWN, A.PASS, A.TIMEOUT, A.ACCEPT, A.CHALLENGE}
     )
 
     def options_schema(self) -> dict[str, Any]:
