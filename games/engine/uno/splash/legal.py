@@ -24,7 +24,7 @@ from ..mercy import mercy_actions
 from ..state import CHOOSE, DRAWN, MATCH_OVER, RESPOND, ROUND_OVER, State
 from ..state import PLAY as PLAY_PHASE
 from .cards import COLOUR_OF, PRESETS
-from .matching import Matcher
+from .matching import playable_cards
 from .turn import draw_refusal
 
 _OVER = (ROUND_OVER, MATCH_OVER)
@@ -89,9 +89,9 @@ def legal_actions(state: State, seat: int) -> list[Action]:
 def _turn_actions(s: State, seat: int, hand: list[str], table: SeatActions) -> list[Action]:
     phase = s.phase
     if phase == PLAY_PHASE:
-        matches = Matcher(s)
+        matches = playable_cards(s)
         plays = table.plays
-        out = [a for card in hand if matches(card) for a in plays[card]]
+        out = [a for card in hand if card in matches for a in plays[card]]
         if draw_refusal(s, seat) is None:
             out.append(table.draw)
         return out

@@ -4,7 +4,23 @@ and the Wild Draw Four's legality (rulings: "Wild Draw Four and the challenge").
 from __future__ import annotations
 
 from ..state import State
-from .cards import COLOUR_OF, RANK_OF, WILD_RANKS
+from .cards import COLOUR_OF, COLOURS, PRESETS, RANK_OF
+
+# A card is playable when it is a wild, has the colour in force, or has the rank of a coloured top
+# card (on a wild only the named colour matches). What matters of the table is (colour in force,
+# rank of a coloured top card or None): every such pair's playable cards, built once, so listing a
+# hand is a set lookup per card.
+_EVERY_CARD = {card for preset in PRESETS.values() for card in preset.card_ids}
+_RANKS = {RANK_OF[card] for card in _EVERY_CARD if COLOUR_OF[card]}
+PLAYABLE: dict[tuple[str | None, str | None], frozenset[str]] = {
+    (colour, rank): frozenset(
+        card
+        for card in _EVERY_CARD
+        if COLOUR_OF[card] is None or COLOUR_OF[card] == colour or RANK_OF[card] == rank
+    )
+    for colour in (None, *COLOURS)
+    for rank in (None, *_RANKS)
+}
 
 
 def colour_in_force(s: State) -> str | None:
@@ -13,32 +29,20 @@ def colour_in_force(s: State) -> str | None:
     return COLOUR_OF[s.discard_pile[0]] or s.colour
 
 
-class Matcher:
-    """Answers "is this card playable now?" for one position: the top card and the colour in
-    force, read once. A wild always is; a coloured card when it has the colour in force, or the
-    rank of a coloured top card (on a wild only the named colour matches)."""
-
-    __slots__ = ("colour", "rank")
-
-    def __init__(self, s: State) -> None:
-        top = s.discard_pile[0]
-        self.colour = COLOUR_OF[top] or s.colour
-        # A wild's rank matches nothing: only its named colour and other wilds go on it.
-        self.rank = RANK_OF[top] if COLOUR_OF[top] else None
-
-    def __call__(self, card: str) -> bool:
-        colour = COLOUR_OF[card]
-        return colour is None or colour == self.colour or RANK_OF[card] == self.rank
+def playable_cards(s: State) -> frozenset[str]:
+    """Every card that may be played on the table now."""
+    top = s.discard_pile[0]
+    colour = COLOUR_OF[top]
+    if colour is None:  # a wild's rank matches nothing: only its named colour and wilds
+        return PLAYABLE[s.colour, None]
+    return PLAYABLE[colour, RANK_OF[top]]
 
 
 def playable(s: State, card: str) -> bool:
-    return Matcher(s)(card)
+    return card in playable_cards(s)
 
 
 def wd4_is_legal(hand: list[str], colour: str | None) -> bool:
     """A Wild Draw Four is legal when its player holds no card of the colour in force (the card
     itself aside). Number or symbol matches and other wilds do not make it illegal."""
     return all(COLOUR_OF[card] != colour for card in hand)  # a wild's colour is None
-
-
-__all__ = ["WILD_RANKS", "Matcher", "colour_in_force", "playable", "wd4_is_legal"]

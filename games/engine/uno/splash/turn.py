@@ -23,7 +23,7 @@ from ..turns import advance, require_player, seat_of, turn_seat
 from .cards import COLOUR_OF, PRESETS, RANK_OF, WD4
 from .challenge import accept, wild_draw_four
 from .effects import EFFECTS
-from .matching import Matcher, colour_in_force, playable
+from .matching import colour_in_force, playable, playable_cards
 
 
 def turn_player(state: State, a: Action) -> int:
@@ -102,7 +102,7 @@ def draw_refusal(s: State, seat: int) -> tuple[str, str] | None:
     """Why the draw is refused now, or None: only with nothing to draw and a playable card."""
     if can_draw(s):
         return None
-    if any(map(Matcher(s), s.seats[seat].hand)):
+    if not playable_cards(s).isdisjoint(s.seats[seat].hand):
         return E.DRAW_NOT_ALLOWED, "there is nothing to draw: play a playable card"
     return None
 
