@@ -5,16 +5,79 @@ rules (new game, listing, applying, views, options)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
-from ..interface import Event
+from ..interface import RNG, Event
 from . import actions as A
 from .actions import Action, covers
 from .state import MATCH_OVER, ROUND_OVER, State
 from .view import visible_event
 
 
+class UnoRules(NamedTuple):
+    """A game's own rules, as the functions its ``Game`` object hands its work to."""
+
+    new_game: Callable[..., tuple[State, list[Event]]]
+    validate_options: Callable[[Any], dict[str, bool]]
+    legal_actions: Callable[[State, int], list[Action]]
+    apply: Callable[[State, Action, RNG], tuple[State, list[Event]]]
+    view: Callable[[State, int], dict[str, Any]]
+    moderator_view: Callable[[State], dict[str, Any]]
+    sample_hidden: Callable[[State, int, RNG], State]
+    action_types: tuple[str, ...]  # every type action_from_dict accepts, system actions too
+    action_fields: frozenset[str] = A.FIELDS
+
+
 class UnoFamilyGame:
+    default_preset: str
+    default_target: int
+
+    def __init__(self, rules: UnoRules) -> None:
+        self.rules = rules
+
+    def validate_options(self, options: Any) -> dict[str, Any]:
+        return self.rules.validate_options(options)
+
+    def new_game(
+        self,
+        *,
+        players: int,
+        rng: RNG,
+        preset: str | None = None,
+        options: dict[str, Any] | None = None,
+        target_score: int | None = None,
+    ) -> tuple[State, list[Event]]:
+        return self.rules.new_game(
+            players=players,
+            rng=rng,
+            preset=self.default_preset if preset is None else preset,
+            options=options,
+            target_score=self.default_target if target_score is None else target_score,
+        )
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return self.rules.legal_actions(state, seat)
+
+    def apply(self, state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
+        return self.rules.apply(state, action, rng)
+
+    def view(self, state: State, seat: int) -> dict[str, Any]:
+        return self.rules.view(state, seat)
+
+    def moderator_view(self, state: State) -> dict[str, Any]:
+        return self.rules.moderator_view(state)
+
+    def actors(self, state: State) -> frozenset[int]:
+        legal = self.rules.legal_actions
+        return frozenset(i for i in range(len(state.seats)) if legal(state, i))
+
+    def sample_hidden(self, state: State, seat: int, rng: RNG) -> State:
+        return self.rules.sample_hidden(state, seat, rng)
+
+    def action_from_dict(self, data: Any) -> Action:
+        return Action.from_dict(data, self.rules.action_types, self.rules.action_fields)
+
     def deck(self, preset: str) -> tuple[str, ...]:
         """Every card id of ``preset``'s deck (scenario positions are built from it)."""
         raise NotImplementedError

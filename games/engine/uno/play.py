@@ -56,6 +56,17 @@ def refuse_after_draw(state: State) -> None:
         )
 
 
+def drawn_card_to_play(state: State, a: Action) -> str:
+    """The card a ``play_drawn`` plays: the card drawn this turn (``a.card``, if given, must be
+    it)."""
+    drawn = state.drawn_card
+    if state.phase != DRAWN or drawn is None:
+        raise EngineError(E.NOTHING_DRAWN, "you have not drawn a card this turn")
+    if a.card is not None and a.card != drawn:
+        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "only the drawn card may be played")
+    return drawn
+
+
 def do_pass(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     seat = turn_seat(state, a)
     if state.phase != DRAWN:
@@ -66,4 +77,4 @@ def do_pass(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     return s
 
 
-__all__ = ["do_pass", "finish_play", "put_on_table", "refuse_after_draw"]
+__all__ = ["do_pass", "drawn_card_to_play", "finish_play", "put_on_table", "refuse_after_draw"]

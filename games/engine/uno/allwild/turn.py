@@ -15,9 +15,9 @@ from ..calls import close_catch_windows
 from ..cards import card_type
 from ..chance import choice
 from ..piles import can_draw, draw
-from ..play import put_on_table, refuse_after_draw
+from ..play import drawn_card_to_play, put_on_table, refuse_after_draw
 from ..state import CHOOSE, DRAWN, PLAY, STACK, State, copy_state
-from ..turns import advance, next_active, require_player, seat_of, turn_seat
+from ..turns import advance, chooser, next_active, require_player, seat_of, turn_seat
 from .cards import PRESETS, TARGETED, WILD
 from .effects import EFFECTS
 from .house_rules import stacking
@@ -84,11 +84,7 @@ def do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
 
 def do_play_drawn(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     seat = turn_seat(state, a)
-    drawn = state.drawn_card
-    if state.phase != DRAWN or drawn is None:
-        raise EngineError(E.NOTHING_DRAWN, "you have not drawn a card this turn")
-    if a.card is not None and a.card != drawn:
-        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "only the drawn card may be played")
+    drawn = drawn_card_to_play(state, a)
     if state.house and state.options.get("blind_play"):
         if a.target is not None:
             raise EngineError(
@@ -134,12 +130,8 @@ def do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
 
 
 def do_choose(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    seat = seat_of(s, a)
-    require_player(s, seat)
-    if s.phase != CHOOSE or not s.pending:
-        raise EngineError(E.NO_CHOICE_PENDING, "there is no target to choose")
-    if s.pending["seat"] != seat:
-        raise EngineError(E.NOT_YOUR_TURN, f"seat {s.pending['seat']} chooses the target")
+    seat = chooser(s, a, "target")
+    assert s.pending is not None  # chooser checked it
     check_target(s, seat, s.pending["effect"], a.target, False)
     resolve_choice(s, a.target, rng, ev)
 

@@ -5,11 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...interface import RNG, Event
 from .. import actions as A
-from ..actions import Action
-from ..game import UnoFamilyGame
-from ..state import State
+from ..game import UnoFamilyGame, UnoRules
 from . import rules, view
 from .cards import DEFAULT_PRESET, PRESETS
 from .hidden import sample_hidden
@@ -63,49 +60,20 @@ class Splash(UnoFamilyGame):
             },
         }
 
-    def validate_options(self, options: Any) -> dict[str, Any]:
-        return rules.validate_options(options)
-
-    def new_game(
-        self,
-        *,
-        players: int,
-        rng: RNG,
-        preset: str | None = None,
-        options: dict[str, Any] | None = None,
-        target_score: int | None = None,
-    ) -> tuple[State, list[Event]]:
-        return rules.new_game(
-            players=players,
-            rng=rng,
-            preset=self.default_preset if preset is None else preset,
-            options=options,
-            target_score=self.default_target if target_score is None else target_score,
-        )
-
     def deck(self, preset: str) -> tuple[str, ...]:
         return PRESETS[preset].card_ids
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return legal_actions(state, seat)
 
-    def apply(self, state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
-        return rules.apply(state, action, rng)
-
-    def view(self, state: State, seat: int) -> dict[str, Any]:
-        return view.view(state, seat)
-
-    def moderator_view(self, state: State) -> dict[str, Any]:
-        return view.moderator_view(state)
-
-    def actors(self, state: State) -> frozenset[int]:
-        return frozenset(i for i in range(len(state.seats)) if legal_actions(state, i))
-
-    def action_from_dict(self, data: Any) -> Action:
-        return Action.from_dict(data, rules.ACTION_TYPES, rules.ACTION_FIELDS)
-
-    def sample_hidden(self, state: State, seat: int, rng: RNG) -> State:
-        return sample_hidden(state, seat, rng)
-
-
-SPLASH = Splash()
+SPLASH = Splash(
+    UnoRules(
+        new_game=rules.new_game,
+        validate_options=rules.validate_options,
+        legal_actions=legal_actions,
+        apply=rules.apply,
+        view=view.view,
+        moderator_view=view.moderator_view,
+        sample_hidden=sample_hidden,
+        action_types=rules.ACTION_TYPES,
+        action_fields=rules.ACTION_FIELDS,
+    )
+)

@@ -19,15 +19,12 @@ from ..actions import (
     UNO,
     Action,
 )
-from ..calls import catchable_seats
-from ..mercy import mercy_actions
-from ..state import CHOOSE, DRAWN, MATCH_OVER, RESPOND, ROUND_OVER, State
+from ..listing import list_actions, tables_by_size
+from ..state import CHOOSE, DRAWN, RESPOND, State
 from ..state import PLAY as PLAY_PHASE
 from .cards import COLOUR_OF, PRESETS
 from .matching import playable_cards
 from .turn import draw_refusal
-
-_OVER = (ROUND_OVER, MATCH_OVER)
 
 
 class SeatActions:
@@ -57,33 +54,12 @@ class SeatActions:
         self.answers = [Action(ACCEPT, seat), Action(CHALLENGE, seat)]
 
 
-_TABLES: dict[int, list[SeatActions]] = {}
-
-
-def seat_actions(n: int) -> list[SeatActions]:
-    tables = _TABLES.get(n)
-    if tables is None:
-        tables = _TABLES[n] = [SeatActions(n, i) for i in range(n)]
-    return tables
+seat_actions = tables_by_size(SeatActions)
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
-    """Every action ``seat`` may take now. A ``uno`` flag may be added to any listed play."""
-    s = state
-    seats = s.seats
-    if s.phase in _OVER or not 0 <= seat < len(seats) or not seats[seat].active:
-        return []
-    table = seat_actions(len(seats))[seat]
-    hand = seats[seat].hand
-    out = _turn_actions(s, seat, hand, table) if seat == s.current else []
-    if len(hand) == 1 and not seats[seat].uno:
-        out.append(table.uno)
-    for other in catchable_seats(s):
-        if other != seat:
-            out.append(table.catch[other])
-    if s.house:
-        out += mercy_actions(s, seat)
-    return out
+    """Every action ``seat`` may take now (``uno.listing``)."""
+    return list_actions(state, seat, seat_actions, _turn_actions)
 
 
 def _turn_actions(s: State, seat: int, hand: list[str], table: SeatActions) -> list[Action]:

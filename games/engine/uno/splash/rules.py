@@ -7,7 +7,6 @@ randomness goes through the ``rng`` passed in and is logged (``uno.chance``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ... import errors as E
@@ -17,10 +16,11 @@ from .. import actions as A
 from ..actions import Action
 from ..calls import do_catch, do_uno
 from ..chance import shuffle
-from ..deal import check_setup, deal, new_match, open_draw, open_reverse, open_skip
+from ..deal import deal, open_draw, open_reverse, open_skip, start_match
+from ..dispatch import Handler, dispatch, on_copy, require_round_over
 from ..mercy import do_mercy
 from ..play import do_pass
-from ..state import CHOOSE, MATCH_OVER, ROUND_OVER, State
+from ..state import CHOOSE, State
 from .cards import DRAW2, DRAW_AMOUNT, HAND_SIZE, PRESETS, RANK_OF, REVERSE, SKIP, WD4, WILD
 from .challenge import do_accept, do_challenge
 from .turn import (
@@ -58,22 +58,18 @@ def new_game(
     target_score: int = 500,
 ) -> tuple[State, list[Event]]:
     """A new match with round 1 dealt: the dealer is a random seat."""
-    if preset not in PRESETS:
-        raise EngineError(E.INVALID_SETUP, f"unknown preset {preset!r}")
-    check_setup(players, target_score, MIN_PLAYERS, MAX_PLAYERS)
-    opts = validate_options(options or {})
-    events: list[Event] = []
-    state = new_match(
+    return start_match(
         game=GAME,
+        presets=PRESETS,
+        seats=(MIN_PLAYERS, MAX_PLAYERS),
+        validate=validate_options,
+        deal_round=deal_round,
         players=players,
-        preset=preset,
-        options=opts,
-        target_score=target_score,
         rng=rng,
-        ev=events,
+        preset=preset,
+        options=options,
+        target_score=target_score,
     )
-    deal_round(state, rng, events)
-    return state, events
 
 
 def validate_options(options: Any) -> dict[str, bool]:
@@ -138,43 +134,25 @@ def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
 
 
 def do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    if s.phase == MATCH_OVER:
-        raise EngineError(E.GAME_OVER, "the match is over")
-    if s.phase != ROUND_OVER:
-        raise EngineError(E.ROUND_IN_PROGRESS, "the round is still being played")
+    require_round_over(s)
     deal_round(s, rng, ev)
 
 
-# ---------------------------------------------------------------------------------------------
-# Applying an action: one handler per action type. The turn actions copy once the action is
-# accepted, sharing what they do not change; the others work on a full copy (_on_copy).
-
-Handler = Callable[[State, Action, RNG, list[Event]], State]
-
-
-def _on_copy(change: Callable[[State, Action, RNG, list[Event]], None]) -> Handler:
-    def handler(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-        s = state.copy()
-        change(s, a, rng, ev)
-        return s
-
-    return handler
-
-
+# Applying an action: one handler per action type (``uno.dispatch``).
 HANDLERS: dict[str, Handler] = {
     A.PLAY: do_play,
     A.PLAY_DRAWN: do_play_drawn,
     A.DRAW: do_draw,
     A.PASS: do_pass,
-    A.CHOOSE_COLOUR: _on_copy(do_choose_colour),
-    A.ACCEPT: _on_copy(do_accept),
-    A.CHALLENGE: _on_copy(do_challenge),
-    A.UNO: _on_copy(do_uno),
-    A.CATCH: _on_copy(do_catch),
-    A.MERCY: _on_copy(do_mercy),
-    A.TIMEOUT: _on_copy(do_timeout),
-    A.LEAVE: _on_copy(do_leave),
-    A.NEXT_ROUND: _on_copy(do_next_round),
+    A.CHOOSE_COLOUR: on_copy(do_choose_colour),
+    A.ACCEPT: on_copy(do_accept),
+    A.CHALLENGE: on_copy(do_challenge),
+    A.UNO: on_copy(do_uno),
+    A.CATCH: on_copy(do_catch),
+    A.MERCY: on_copy(do_mercy),
+    A.TIMEOUT: on_copy(do_timeout),
+    A.LEAVE: on_copy(do_leave),
+    A.NEXT_ROUND: on_copy(do_next_round),
 }
 PLAYER_ACTIONS = (
     A.PLAY,
@@ -197,10 +175,6 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
 
     Raises EngineError (state untouched) when the rules refuse the action.
     """
-    handler = HANDLERS.get(action.type)
-    if handler is None:
-        raise EngineError(E.INVALID_ACTION, f"unknown action type {action.type!r}")
     if action.colour is not None and action.type not in (A.PLAY, A.PLAY_DRAWN, A.CHOOSE_COLOUR):
         raise EngineError(E.COLOUR_NOT_ALLOWED, f"{action.type} names no colour")
-    events: list[Event] = []
-    return handler(state, action, rng, events), events
+    return dispatch(HANDLERS, state, action, rng)

@@ -16,10 +16,10 @@ from ..calls import close_catch_windows
 from ..cards import card_type
 from ..chance import choice
 from ..piles import can_draw, draw
-from ..play import finish_play, put_on_table
+from ..play import drawn_card_to_play, finish_play, put_on_table
 from ..seats import do_leave as family_leave
 from ..state import CHOOSE, DRAWN, PLAY, RESPOND, State, copy_state
-from ..turns import advance, require_player, seat_of, turn_seat
+from ..turns import advance, chooser, require_player, seat_of, turn_seat
 from .cards import COLOUR_OF, PRESETS, RANK_OF, WD4
 from .challenge import accept, wild_draw_four
 from .effects import EFFECTS
@@ -89,11 +89,7 @@ def do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
 
 def do_play_drawn(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     seat = turn_player(state, a)
-    drawn = state.drawn_card
-    if state.phase != DRAWN or drawn is None:
-        raise EngineError(E.NOTHING_DRAWN, "you have not drawn a card this turn")
-    if a.card is not None and a.card != drawn:
-        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "only the drawn card may be played")
+    drawn = drawn_card_to_play(state, a)
     check_play(state, a, drawn)
     return play_card(state, seat, drawn, a.colour, a.uno, rng, ev)
 
@@ -125,12 +121,7 @@ def do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
 
 
 def do_choose_colour(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    seat = seat_of(s, a)
-    require_player(s, seat)
-    if s.phase != CHOOSE or not s.pending:
-        raise EngineError(E.NO_CHOICE_PENDING, "there is no colour to name")
-    if s.pending["seat"] != seat:
-        raise EngineError(E.NOT_YOUR_TURN, f"seat {s.pending['seat']} names the colour")
+    seat = chooser(s, a, "colour")
     if a.colour is None:
         raise EngineError(E.COLOUR_REQUIRED, f"name a colour: {', '.join(COLOURS)}")
     if a.card is not None or a.target is not None or a.cards or a.targets:
