@@ -566,7 +566,7 @@ ACTION_UNION = PolymorphicProxySerializer(
     component_name="ActionRequest",
     # A dict, so the discriminator maps each `type` value to its component (from a list,
     # drf-spectacular would read the value off an unbound ChoiceField and map `null`).
-    serializers=s.ACTION_SERIALIZERS,
+    serializers=s.REQUEST_SERIALIZERS,
     resource_type_field_name="type",
 )
 
@@ -620,7 +620,9 @@ class ActionView(APIView):
                         "`card_not_in_hand` or `target_required` (house rules: "
                         "`house_rule_off`, `stack_pending`, `not_stackable`, `no_stack`, "
                         "`hand_face_down`, `not_a_pair`, `wrong_card_count`, "
-                        "`mercy_not_allowed`); or `idempotency_key_reused` (the key was used "
+                        "`mercy_not_allowed`; Uno Splash: `card_not_playable`, "
+                        "`colour_required`, `colour_not_allowed`, `response_required`, "
+                        "`challenge_not_allowed`); or `idempotency_key_reused` (the key was used "
                         "with a different body)."
                     ),
                 },
@@ -668,6 +670,26 @@ class ActionView(APIView):
             OpenApiExample(
                 "Choose the target of the opening card",
                 value={"type": "choose_target", "target": 2, "expected_version": 1},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Uno Splash Wild Draw Four naming green",
+                value={"type": "play", "card": "wd4-2", "colour": "green", "expected_version": 7},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Uno Splash opening Wild colour",
+                value={"type": "choose_colour", "colour": "blue", "expected_version": 1},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Uno Splash accept a Wild Draw Four",
+                value={"type": "accept", "expected_version": 8},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Uno Splash challenge a Wild Draw Four",
+                value={"type": "challenge", "expected_version": 8},
                 request_only=True,
             ),
             OpenApiExample(
