@@ -95,9 +95,9 @@ def best_colour(hand: list[dict[str, Any]], rng: random.Random) -> str:
     """The colour the hand holds most of (at random among the tied, any when it holds none)."""
     counts = Counter(c["colour"] for c in hand if c["colour"])
     if not counts:
-        return rng.choice(COLOURS)
+        return str(rng.choice(COLOURS))
     top = max(counts.values())
-    return rng.choice(sorted(c for c, n in counts.items() if n == top))
+    return str(rng.choice(sorted(c for c, n in counts.items() if n == top)))
 
 
 def next_hand_size(view: dict[str, Any]) -> int:
