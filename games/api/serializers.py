@@ -542,6 +542,7 @@ SPLASH_ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
     "uno": ACTION_SERIALIZERS["uno"],
     "catch": ACTION_SERIALIZERS["catch"],
     "mercy": ACTION_SERIALIZERS["mercy"],
+    "play_pair": ACTION_SERIALIZERS["play_pair"],
 }
 assert tuple(SPLASH_ACTION_SERIALIZERS) == splash_rules.PLAYER_ACTIONS
 

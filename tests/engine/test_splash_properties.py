@@ -31,6 +31,7 @@ from .playout import Check, Event, Playout, pick_instance, run_playout
 from .test_properties import quoted_strings, round_end_hands, round_just_ended
 
 DECK = Counter(PRESETS["classic"].card_ids)
+ALL_OFFERED = {"speed_mode": True, "double_down": True, "mercy": True}
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,9 @@ def configs() -> st.SearchStrategy[Config]:
         Config,
         seed=st.integers(min_value=0, max_value=2**32 - 1),
         players=st.integers(min_value=2, max_value=10),
-        options=st.sampled_from([{}, {"mercy": True}, {"speed_mode": True}]),
+        options=st.sampled_from(
+            [{}, {"mercy": True}, {"speed_mode": True}, {"double_down": True}, ALL_OFFERED]
+        ),
         target_score=st.sampled_from([0, 100]),
         timeout_rate=st.sampled_from([0.0, 0.05]),
         leave_rate=st.sampled_from([0.0, 0.02]),
@@ -139,6 +142,23 @@ def concrete_actions(state: State, seat: int) -> list[Action]:
         out += [Action(kind, seat), Action(kind, seat, colour="red")]
     out += [Action("catch", seat, target=t) for t in (None, -1, *range(n), n)]
     hand = state.seats[seat].hand
+    # Double down: both copies of a type in either order, two cards of different types, a card
+    # twice, a card not in the hand, and a pair with a colour or a target.
+    by_type: dict[str, list[str]] = {}
+    for card in hand:
+        by_type.setdefault(card.rpartition("-")[0], []).append(card)
+    for cards in by_type.values():
+        if len(cards) >= 2:
+            out.append(Action("play_pair", seat, cards=(cards[0], cards[1])))
+            out.append(Action("play_pair", seat, cards=(cards[1], cards[0])))
+            out.append(Action("play_pair", seat, cards=(cards[0], cards[1]), colour="red"))
+    if len(hand) >= 2:
+        out.append(Action("play_pair", seat, cards=(hand[0], hand[1])))
+        out.append(Action("play_pair", seat, cards=(hand[0], hand[1]), targets=(0, 1)))
+    if hand:
+        out.append(Action("play_pair", seat, cards=(hand[0], hand[0])))
+        out.append(Action("play_pair", seat, cards=(hand[0], state.discard_pile[0])))
+        out.append(Action("play_pair", seat, cards=(hand[0],)))
     if len(hand) >= 5:
         out.append(Action("mercy", seat, cards=tuple(hand[:5])))
         out.append(Action("mercy", seat, cards=tuple(hand[:4])))
@@ -220,7 +240,7 @@ class LeakChecker:
         for event in events:
             if event["type"] == "play":
                 allowed.add(event["card"])
-            if event["type"] == "mercy":
+            if event["type"] in ("mercy", "play_pair"):
                 allowed.update(event["cards"])
             if event["type"] == "round_over":
                 allowed.update(c for hand in event["hands"].values() for c in hand)

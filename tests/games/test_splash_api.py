@@ -40,7 +40,11 @@ def test_the_options_offer_uno_splash_with_its_house_rules(alice: Player) -> Non
         ["classic"],
         500,
     )
-    assert [rule["name"] for rule in splash["house_rules"]] == ["speed_mode", "mercy"]
+    assert [rule["name"] for rule in splash["house_rules"]] == [
+        "speed_mode",
+        "double_down",
+        "mercy",
+    ]
 
 
 def test_a_refused_house_rule_is_refused_at_creation(alice: Player) -> None:

@@ -20,8 +20,10 @@ HOUSE_RULE_TEXTS = {
     "speed_mode": "Speed mode: every turn has a short time limit (`speed_seconds`, 5 s unless "
     "chosen). When it runs out you draw a card and the turn passes; a Wild Draw Four you owe an "
     "answer to is accepted. Running out of time here never hands your seat to a bot.",
-    "double_down": "Double down: two identical cards (same colour and number or symbol) played "
-    "at once. Allowed by the rulings, not available yet: refused at game creation.",
+    "double_down": "Double down: you may play two identical cards (same colour and same number "
+    "or symbol) at once; both take effect: two Draw Twos make the next player draw 4, two Skips "
+    "skip two players, two Reverses leave the direction as it was (with 2 players: two skips). "
+    "Wilds are never paired.",
     "mercy": "Mercy: holding 15 cards or more, you may once discard 5 cards of your choice, at "
     "any moment and without using your turn; they go under the top card, so the colour in force "
     "stays. Not while you owe a choice (the opening colour, an answer to a Wild Draw Four). You "
@@ -44,7 +46,7 @@ class Splash(UnoFamilyGame):
     # Actions after which the turn clock starts afresh: the turn actions, and the answer to a
     # Wild Draw Four (after it the next turn starts, the challenger's own after a success).
     turn_ending_actions = frozenset(
-        {A.PLAY, A.PLAY_DRAWN, A.PASS, A.TIMEOUT, A.ACCEPT, A.CHALLENGE}
+        {A.PLAY, A.PLAY_DRAWN, A.PASS, A.TIMEOUT, A.ACCEPT, A.CHALLENGE, A.PLAY_PAIR}
     )
 
     def options_schema(self) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from ..listing import list_actions, tables_by_size
 from ..state import CHOOSE, DRAWN, RESPOND, State
 from ..state import PLAY as PLAY_PHASE
 from .cards import COLOUR_OF, PRESETS
+from .house_rules.double_down import pair_actions
 from .matching import playable_cards
 from .turn import draw_refusal
 
@@ -68,6 +69,8 @@ def _turn_actions(s: State, seat: int, hand: list[str], table: SeatActions) -> l
         matches = playable_cards(s)
         plays = table.plays
         out = [a for card in hand if card in matches for a in plays[card]]
+        if s.house and s.options.get("double_down"):
+            out += pair_actions(s, seat, hand)
         if draw_refusal(s, seat) is None:
             out.append(table.draw)
         return out

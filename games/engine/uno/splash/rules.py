@@ -23,6 +23,7 @@ from ..play import do_pass
 from ..state import CHOOSE, State
 from .cards import DRAW2, DRAW_AMOUNT, HAND_SIZE, PRESETS, RANK_OF, REVERSE, SKIP, WD4, WILD
 from .challenge import do_accept, do_challenge
+from .house_rules.double_down import do_play_pair
 from .turn import (
     do_choose_colour,
     do_draw,
@@ -36,10 +37,10 @@ GAME = "uno_splash"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 # The house rules the rulings allow, in the order of the page. Speed mode is the service's turn
-# clock and Mercy the family's (``uno.mercy``); stacking and double down are allowed by the
-# rulings but not built yet, so creation refuses them rather than ignoring them.
+# clock and Mercy the family's (``uno.mercy``); stacking is allowed by the rulings but not built
+# yet, so creation refuses it rather than ignoring it.
 HOUSE_RULES = ("stacking", "speed_mode", "double_down", "mercy")
-SUPPORTED_HOUSE_RULES = frozenset({"speed_mode", "mercy"})
+SUPPORTED_HOUSE_RULES = frozenset({"speed_mode", "double_down", "mercy"})
 # Refused for good (rulings: "House rules"), with the reason a player reads.
 REFUSED_HOUSE_RULES = {
     "blind_play": "a face-down card cannot be checked against the colour in force, and no source"
@@ -150,6 +151,7 @@ HANDLERS: dict[str, Handler] = {
     A.UNO: on_copy(do_uno),
     A.CATCH: on_copy(do_catch),
     A.MERCY: on_copy(do_mercy),
+    A.PLAY_PAIR: do_play_pair,
     A.TIMEOUT: on_copy(do_timeout),
     A.LEAVE: on_copy(do_leave),
     A.NEXT_ROUND: on_copy(do_next_round),
@@ -165,6 +167,7 @@ PLAYER_ACTIONS = (
     A.UNO,
     A.CATCH,
     A.MERCY,
+    A.PLAY_PAIR,
 )
 ACTION_TYPES = PLAYER_ACTIONS + A.SYSTEM_ACTIONS
 ACTION_FIELDS = A.FIELDS | {"colour"}

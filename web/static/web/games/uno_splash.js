@@ -244,6 +244,26 @@ function create(ctx) {
     );
   }
 
+  /** Double down: each pair listed (its two cards) as one button. */
+  function pairTools(pairs, hand) {
+    const byId = new Map(hand.map((c) => [c.id, c]));
+    return h(
+      "div",
+      { class: "hand-tools pairs" },
+      pairs.length
+        ? pairs.map((pair) => {
+            const first = byId.get(pair.choose.from[0]);
+            const action = { type: "play_pair", cards: [...pair.choose.from] };
+            return h(
+              "button",
+              { type: "button", class: "pair-play", onclick: () => send(unoArmed ? { ...action, uno: true } : action) },
+              t("splash.play_pair", { card: first ? cardName(first) : pair.choose.from[0] }),
+            );
+          })
+        : h("span", { class: "muted" }, t("splash.no_pair")),
+    );
+  }
+
   function mercyTools(mercy) {
     if (picking) {
       const ready = Boolean(mercy) && picked.length === 5 && !ctx.busy;
@@ -347,6 +367,7 @@ function create(ctx) {
     const drawn = table.phase === "drawn" && myTurn ? table.drawn_card : null;
     const playDrawn = legal.some((a) => a.type === "play_drawn");
     const mercy = legal.find((a) => a.type === "mercy" && a.choose) || null;
+    const pairs = legal.filter((a) => a.type === "play_pair" && a.choose);
     if (!busy) {
       if (colourFor && !legal.some((a) => a.type === colourFor.type)) colourFor = null;
       if (picking && !mercy) {
@@ -354,7 +375,8 @@ function create(ctx) {
         picked = [];
       }
     }
-    const canArm = myTurn && mine.hand_size === 2 && (legal.some((a) => a.type === "play") || playDrawn);
+    const canArm =
+      myTurn && ((mine.hand_size === 2 && (legal.some((a) => a.type === "play") || playDrawn)) || (mine.hand_size === 3 && pairs.length > 0));
     const takenOver = Boolean(game.players.find((p) => p.you)?.taken_over);
     const promptText = prompt(table, legal, myTurn);
     return [
@@ -384,6 +406,7 @@ function create(ctx) {
           )
         : h("div", { class: `prompt ${myTurn ? "mine" : ""}`, "aria-live": "polite" }, h("p", { id: "prompt-text", key: promptText }, promptText)),
       actionsRow(table, legal, { playDrawn, canPass: legal.some((a) => a.type === "pass"), canArm, canUno: legal.some((a) => a.type === "uno"), mine }),
+      options.double_down ? pairTools(pairs, hand) : null,
       options.mercy ? mercyTools(mercy) : null,
       h(
         "section",
@@ -447,6 +470,8 @@ function create(ctx) {
         return t("log.pass", { name: n(event.seat) });
       case "mercy":
         return t("log.mercy", { name: n(event.seat), cards: (event.cards || []).map(card).join(", ") });
+      case "play_pair":
+        return t("log.play_pair", { name: n(event.seat), card: card((event.cards || [])[0]) });
       default:
         return null;
     }
