@@ -6,7 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.engine.registry import get_game
 from games.models import Game
+from moderation import replay as moderation_replay
 from tests.games.conftest import API, API_TESTS, Player, iter_pages, start_game, strip_seat
 
 pytestmark = API_TESTS
@@ -112,3 +114,42 @@ def test_a_wild_draw_four_is_challenged_and_only_the_challenger_sees_the_hand(
         (challenge,) = [e for m in moves for e in m["events"] if e["type"] == "challenge"]
         assert ("hand" in challenge) == (each is player), each.name
         assert isinstance(challenge["succeeded"], bool)
+
+
+def test_the_moderators_replay_shows_the_colour_and_the_challenge(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    players = [alice, bob, carol]
+    game_id = start_game(alice, bob, carol, game="uno_splash", target_score=0)
+    rng = random.Random(4)
+    challenged = None
+    for _ in range(3000):
+        game = Game.objects.get(pk=game_id)
+        if game.status != Game.ACTIVE:
+            break
+        player, view = mover(players, game_id)
+        legal = view["table"]["legal_actions"]
+        wd4 = [a for a in legal if a.get("card", "").startswith("wd4")]
+        if any(a["type"] == "challenge" for a in legal):
+            body = {"type": "challenge", "expected_version": view["version"]}
+        elif wd4:
+            body = {**strip_seat(wd4[0]), "expected_version": view["version"]}
+        else:
+            body = splash_action(view, rng)
+        assert player.act(game_id, body).status_code == 200
+        if body["type"] == "challenge" and challenged is None:
+            challenged = Game.objects.get(pk=game_id).version
+    assert challenged is not None, "no Wild Draw Four was challenged"
+    game = Game.objects.get(pk=game_id)
+    number = next(
+        m.number
+        for m in game.moves.order_by("number")
+        if any(e["type"] == "challenge" for e in m.events)
+    )
+    replayed = moderation_replay.state_after(game, number)
+    rules = get_game("uno_splash")
+    seen = rules.moderator_view(replayed.state)
+    assert seen["colour"] in ("red", "yellow", "green", "blue")
+    challenge = next(e for e in replayed.move.events if e["type"] == "challenge")
+    assert "hand" in rules.visible_event(challenge, None)  # a moderator sees the revealed hand
+    assert moderation_replay.state_after(game).matches_stored is True
