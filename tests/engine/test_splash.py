@@ -131,3 +131,18 @@ def test_mercy_keeps_the_colour_in_force_and_waits_for_an_owed_answer() -> None:
     state, _ = SPLASH.apply(state, Action("mercy", 1, cards=five), random.Random(0))
     assert state.discard_pile[0] == "wd4-1" and state.colour == "yellow"
     assert len(state.seats[1].hand) == 15 + 4 - 5
+
+
+def test_sampling_after_the_wild_draw_fours_player_left_keeps_no_trace_of_the_hand() -> None:
+    state = three_seats()
+    state, _ = SPLASH.apply(state, Action("play", 0, "wd4-1", colour="blue"), random.Random(0))
+    state, _ = SPLASH.apply(state, Action("leave", 0), random.Random(0))
+    assert state.pending is not None and state.phase == "respond"
+    rng = random.Random(9)
+    records = set()
+    for _ in range(20):
+        sample = SPLASH.sample_hidden(state, 1, rng)
+        assert SPLASH.view(sample, 1) == SPLASH.view(state, 1)
+        assert sample.pending is not None and len(sample.pending["hand"]) == 2
+        records.add(tuple(sample.pending["hand"]))
+    assert len(records) > 1, "the recorded hand was not dealt again"
