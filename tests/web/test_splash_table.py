@@ -37,9 +37,10 @@ def test_a_wild_names_its_colour_and_a_wild_draw_four_is_challenged(clients: Any
     wait_turn(a)
     expect(a.locator(".hand button.card")).to_have_count(4)
     expect(card(a, "Green 9")).to_have_attribute("data-symbol", "G9")
-    expect(card(a, "Red 5")).to_have_attribute("data-symbol", "R5")
+    expect(card(a, "Blue 5")).to_have_attribute("data-symbol", "B5")
     expect(a.locator(".colour-in-force")).to_contain_text("Colour: Red")
-    expect(card(a, "Green 9")).to_have_attribute("aria-disabled", "true")
+    expect(card(a, "Blue 5")).to_have_attribute("aria-disabled", "true")  # blue on red 9
+    expect(card(a, "Green 9")).to_have_attribute("aria-label", "Play Green 9")  # 9 on 9
     alice.axe("the Uno Splash table")
 
     # 1. Alice plays her Wild: the colour picker, then green is in force for both.
@@ -70,7 +71,7 @@ def test_a_wild_names_its_colour_and_a_wild_draw_four_is_challenged(clients: Any
     for page in (a, b):
         page.locator("details.log summary").click()
     expect(b.locator(".log")).to_contain_text("the Wild Draw Four was illegal")
-    expect(b.locator(".log")).to_contain_text("Their hand: Green 9, Red 5")
+    expect(b.locator(".log")).to_contain_text("Their hand: Green 9, Blue 5")
     expect(a.locator(".log")).to_contain_text("the Wild Draw Four was illegal")
     expect(a.locator(".log")).not_to_contain_text("Their hand")
     expect(a.locator(".hand button.card")).to_have_count(6)
