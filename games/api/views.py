@@ -534,6 +534,12 @@ _ACTION_VALIDATORS = {
 }
 
 
+# Every variant of the request union (games.api.serializers.REQUEST_SERIALIZERS): a body is first
+# a well-formed member of the union, whatever the game (a wrong JSON type is 400
+# invalid_request), then one of its game's actions (invalid_action).
+_REQUEST_VALIDATORS = {action: cls() for action, cls in s.REQUEST_SERIALIZERS.items()}
+
+
 def _action_types() -> list[str]:
     """Every action type a player of some registered game may send, in registration order."""
     found: dict[str, None] = {}
@@ -552,6 +558,9 @@ def _parse_action(kind: str, body: dict[str, Any]) -> dict[str, Any]:
     else:
         validator = validators.get(body["type"])
         if validator is None:
+            shape = _REQUEST_VALIDATORS.get(body["type"])
+            if shape is not None:
+                shape.run_validation(body)
             raise ServiceError(
                 "invalid_action", f"type must be one of {', '.join(validators)}.", 400
             )
