@@ -10,11 +10,11 @@ from .. import errors as E
 from ..errors import EngineError
 from ..interface import RNG, Event
 from .actions import Action
-from .calls import say_uno
+from .calls import close_catch_windows, say_uno
 from .hands import hand_changed
 from .scoring import end_round
 from .state import DRAWN, PLAY, State, copy_state
-from .turns import advance, turn_seat
+from .turns import advance, require_player, seat_of, turn_seat
 
 
 def put_on_table(state: State, seat: int, cards: tuple[str, ...], ev: list[Event]) -> State:
@@ -67,6 +67,18 @@ def drawn_card_to_play(state: State, a: Action) -> str:
     return drawn
 
 
+def start_timeout(s: State, a: Action, ev: list[Event]) -> int:
+    """The seat whose turn clock ran out (it must be the current one); a timeout is a turn
+    action: every catch window closes."""
+    seat = seat_of(s, a)
+    require_player(s, seat)
+    if seat != s.current:
+        raise EngineError(E.NOT_YOUR_TURN, f"it is seat {s.current}'s turn, not {seat}'s")
+    close_catch_windows(s)
+    ev.append({"type": "timeout", "seat": seat})
+    return seat
+
+
 def do_pass(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     seat = turn_seat(state, a)
     if state.phase != DRAWN:
@@ -77,4 +89,11 @@ def do_pass(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     return s
 
 
-__all__ = ["do_pass", "drawn_card_to_play", "finish_play", "put_on_table", "refuse_after_draw"]
+__all__ = [
+    "do_pass",
+    "drawn_card_to_play",
+    "finish_play",
+    "put_on_table",
+    "refuse_after_draw",
+    "start_timeout",
+]

@@ -11,13 +11,12 @@ from ...errors import EngineError
 from ...interface import RNG, Event
 from .. import play
 from ..actions import Action
-from ..calls import close_catch_windows
 from ..cards import card_type
 from ..chance import choice
 from ..piles import can_draw, draw
-from ..play import drawn_card_to_play, put_on_table, refuse_after_draw
+from ..play import drawn_card_to_play, put_on_table, refuse_after_draw, start_timeout
 from ..state import CHOOSE, DRAWN, PLAY, STACK, State, copy_state
-from ..turns import advance, chooser, next_active, require_player, seat_of, turn_seat
+from ..turns import advance, chooser, next_active, turn_seat
 from .cards import PRESETS, TARGETED, WILD
 from .effects import EFFECTS
 from .house_rules import stacking
@@ -154,12 +153,7 @@ def resolve_choice(s: State, target: int | None, rng: RNG, ev: list[Event]) -> N
 def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
     """The turn clock ran out: an open choice is made at random, then the player draws 1 (not
     after a voluntary draw) and the turn passes; a stack owed is drawn in full instead."""
-    seat = seat_of(s, a)
-    require_player(s, seat)
-    if seat != s.current:
-        raise EngineError(E.NOT_YOUR_TURN, f"it is seat {s.current}'s turn, not {seat}'s")
-    close_catch_windows(s)
-    ev.append({"type": "timeout", "seat": seat})
+    seat = start_timeout(s, a, ev)
     if s.phase == STACK:
         stacking.take_stack(s, seat, rng, ev)
         return

@@ -12,14 +12,13 @@ from ... import errors as E
 from ...errors import EngineError
 from ...interface import RNG, Event
 from ..actions import COLOURS, Action
-from ..calls import close_catch_windows
 from ..cards import card_type
 from ..chance import choice
 from ..piles import can_draw, draw
-from ..play import drawn_card_to_play, finish_play, put_on_table
+from ..play import drawn_card_to_play, finish_play, put_on_table, start_timeout
 from ..seats import do_leave as family_leave
 from ..state import CHOOSE, DRAWN, PLAY, RESPOND, State, copy_state
-from ..turns import advance, chooser, require_player, seat_of, turn_seat
+from ..turns import advance, chooser, seat_of, turn_seat
 from .cards import COLOUR_OF, PRESETS, RANK_OF, WD4
 from .challenge import accept, wild_draw_four
 from .effects import EFFECTS
@@ -141,12 +140,7 @@ def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
     """The turn clock ran out (rulings: "Leaving, timeouts"): a response owed is an acceptance;
     an opening colour owed is named at random; then the player draws 1 (not after a draw of
     their own this turn) and the turn passes, whatever the drawn card."""
-    seat = seat_of(s, a)
-    require_player(s, seat)
-    if seat != s.current:
-        raise EngineError(E.NOT_YOUR_TURN, f"it is seat {s.current}'s turn, not {seat}'s")
-    close_catch_windows(s)
-    ev.append({"type": "timeout", "seat": seat})
+    seat = start_timeout(s, a, ev)
     if s.phase == RESPOND:
         accept(s, seat, rng, ev)
         return
