@@ -33,6 +33,17 @@ The two games differ (All Wild has no colours or numbers, every card is playable
 is a separate ``draw`` then ``play_drawn``/``pass``), so rounds differ in length: the table shows
 actions per round to make rounds/s and actions/s comparable.
 
+Uno Splash (classic UNO, ``uno_splash``) is timed through its game object from the registry
+(``run_splash``: the same loop, ``target_score=0``, random choice among the listed actions) next
+to RLCard's ``UnoGame`` object alone (``run_rlcard_game``: ``init_game``, then
+``step(random choice of get_legal_actions())`` until ``is_over``; no environment, no state
+encoding), both 2 players: the same game on both sides, so this ratio compares like with like.
+Random Splash players draw whenever it is listed (classic UNO allows it), so their rounds are
+longer than RLCard's, whose players draw only when nothing is playable; a Splash round is cut at
+``ROUND_CAP`` decisions like the every-house-rule line. The line "RLCard's choices" plays the same
+rounds RLCard's players could (``rlcard_choice``): a play if there is one (a Wild Draw Four only
+when nothing else), else the draw; rounds and hands then have RLCard's sizes.
+
 With every house rule on (one more line, 2 players, ``standard``), random players can pass the
 few loose cards round for ever (stacking, blind play: see tests/engine/playout.py), so a round is
 cut at ``ROUND_CAP`` decisions; the figure is decisions per second all the same.
@@ -59,6 +70,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from games.engine.registry import get_game  # noqa: E402
 from games.engine.uno.actions import Action  # noqa: E402
 from games.engine.uno.allwild.house_rules import HOUSE_RULES  # noqa: E402
 from games.engine.uno.allwild.legal import legal_actions  # noqa: E402
@@ -136,6 +148,44 @@ def run_ours(
     return time.perf_counter() - start, taken
 
 
+def rlcard_choice(acts: list[Action], rng: random.Random) -> Action:
+    """A random choice among the listed actions RLCard's rules would allow: a play other than a
+    Wild Draw Four if any, else a Wild Draw Four, else the draw (then the drawn card is played if
+    it can be), the Wild Draw Four accepted. No UNO, no catch (RLCard has neither)."""
+    plays = [a for a in acts if a.type in ("play", "play_drawn") and a.card not in WD4S]
+    if plays:
+        return rng.choice(plays)
+    wd4 = [a for a in acts if a.type == "play"]
+    if wd4:
+        return rng.choice(wd4)
+    return rng.choice([a for a in acts if a.type in ("draw", "pass", "accept", "choose_colour")])
+
+
+WD4S = frozenset(f"wd4-{n}" for n in range(1, 5))
+
+
+def run_splash(
+    players: int, rounds: int, seed: int, like_rlcard: bool = False
+) -> tuple[float, int]:
+    """Time ``rounds`` random rounds of Uno Splash through its game object (the interface the
+    service calls: ``legal_actions`` then ``apply``), choosing among every listed action or
+    (``like_rlcard``) among those RLCard's rules allow; return (seconds, actions)."""
+    game = get_game("uno_splash")
+    choose = rlcard_choice if like_rlcard else (lambda acts, rng: instance(rng.choice(acts), rng))
+    rng = random.Random(seed)
+    taken = 0
+    start = time.perf_counter()
+    for _ in range(rounds):
+        state, _ = game.new_game(players=players, rng=rng, target_score=0)
+        played = 0
+        while state.phase not in OVER and played < ROUND_CAP:
+            acts = game.legal_actions(state, state.current)
+            state, _ = game.apply(state, choose(acts, rng), rng)
+            played += 1
+        taken += played
+    return time.perf_counter() - start, taken
+
+
 # ---------------------------------------------------------------------------------------------
 # RLCard
 
@@ -163,6 +213,26 @@ def run_rlcard(rounds: int, seed: int) -> tuple[float, int]:
         trajectories, _ = env.run(is_training=False)
         # Each player's trajectory is state, (action, state)*: one action per pair.
         taken += sum((len(t) - 1) // 2 for t in trajectories)
+    return time.perf_counter() - start, taken
+
+
+def run_rlcard_game(rounds: int, seed: int) -> tuple[float, int]:
+    """Time ``rounds`` rounds of RLCard's ``UnoGame`` object alone (no environment, no state
+    encoding), 2 players choosing at random among ``get_legal_actions()``: the peer of
+    ``run_splash``. Return (seconds, actions)."""
+    import numpy as np
+    from rlcard.games.uno.game import UnoGame
+
+    game = UnoGame(num_players=2)
+    game.np_random = np.random.RandomState(seed)
+    rng = random.Random(seed)
+    taken = 0
+    start = time.perf_counter()
+    for _ in range(rounds):
+        game.init_game()
+        while not game.is_over():
+            game.step(rng.choice(game.get_legal_actions()))
+            taken += 1
     return time.perf_counter() - start, taken
 
 
@@ -299,6 +369,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     configs: list[Config] = []
     if not args.no_rlcard:
         configs.append(Config("rlcard", 2, "uno", run_rlcard, args.rounds))
+        configs.append(Config("rlcard UnoGame", 2, "uno", run_rlcard_game, args.rounds))
+    like_rlcard = partial(run_splash, 2, like_rlcard=True)
+    configs.append(Config("uno_splash, RLCard's choices", 2, "classic", like_rlcard, args.rounds))
+    for players in PLAYER_COUNTS:
+        configs.append(
+            Config("uno_splash", players, "classic", partial(run_splash, players), args.rounds)
+        )
     for players in PLAYER_COUNTS:
         for preset in args.presets:
             configs.append(
@@ -312,6 +389,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = measure(configs, args.repeats, args.seed)
     rl = None if args.no_rlcard else results[0]
     print(table(results))
+    if not args.no_rlcard:
+        game = results[1]
+        print("\nUno Splash / RLCard's UnoGame (the game objects alone), 2 players:\n")
+        for r in results:
+            if r.engine.startswith("uno_splash") and r.players == 2:
+                print(
+                    f"- {r.engine}: {r.actions_per_s:,.0f} actions/s against"
+                    f" {game.actions_per_s:,.0f}: x{r.actions_per_s / game.actions_per_s:.2f}"
+                )
 
     failed = False
     if rl is not None:

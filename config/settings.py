@@ -395,6 +395,11 @@ SPECTACULAR_SETTINGS = {
         # `type` enum for both shapes.
         "PlayPairActionTypeEnum": ["play_pair"],
         "MercyActionTypeEnum": ["mercy"],
+        # The kinds a game is created with, and each game's table's own kind.
+        "GameEnum": "games.api.serializers.GAME_KINDS",
+        "UnoAllWildKindEnum": ["uno_all_wild"],
+        "UnoSplashKindEnum": ["uno_splash"],
+        "ColourEnum": "games.engine.uno.actions.COLOURS",
     },
 }
 

@@ -20,7 +20,6 @@ import urllib.request
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -67,8 +66,12 @@ def lifted_game_throttles(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ScopedRateThrottle, "cache", LocMemCache(f"t-{uuid.uuid4()}", {}))
 
 
-@pytest.fixture
-def generated(live_server: Any, tmp_path: Path) -> Iterator[GeneratedClient]:
+@pytest.fixture(scope="module")
+def generated(
+    live_server: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[GeneratedClient]:
+    # Generated once for the module: each game kind plays with the same client.
+    tmp_path = tmp_path_factory.mktemp("generated")
     schema_path = tmp_path / "schema.json"
     with urllib.request.urlopen(f"{live_server.url}/api/schema/?format=json", timeout=30) as r:
         assert r.status == 200
@@ -128,8 +131,9 @@ def _camel(snake: str) -> str:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("lifted_game_throttles")
+@pytest.mark.parametrize("kind", ["uno_all_wild", "uno_splash"])
 def test_generated_client_plays_a_three_player_game_to_the_end(
-    live_server: Any, generated: GeneratedClient
+    live_server: Any, generated: GeneratedClient, kind: str
 ) -> None:
     import httpx
 
@@ -177,7 +181,12 @@ def test_generated_client_plays_a_three_player_game_to_the_end(
     # -- create a 3-seat, one-round game; the others join by invite code
     response = games_create.sync_detailed(
         client=host.client,
-        body=m.CreateGame(max_players=3, target_score=0, visibility=m.VisibilityEnum.PRIVATE),
+        body=m.CreateGame(
+            game=m.GameEnum(kind),
+            max_players=3,
+            target_score=0,
+            visibility=m.VisibilityEnum.PRIVATE,
+        ),
     )
     assert response.status_code == 201, response.content
     lobby = response.parsed

@@ -22,8 +22,12 @@ from config.fields import (
 from games.bots import DEFAULT_LEVEL
 from games.bots import LEVELS as BOT_LEVELS
 from games.engine import EngineError, registry
+from games.engine.uno.actions import COLOURS
 from games.engine.uno.allwild.cards import CARD_TYPES, DRAW_AMOUNT
 from games.engine.uno.allwild.house_rules import HOUSE_RULES
+from games.engine.uno.splash import rules as splash_rules
+from games.engine.uno.splash.cards import PRESETS as SPLASH_PRESETS
+from games.engine.uno.splash.cards import RANK_OF as SPLASH_RANK_OF
 from games.engine.uno.state import PHASES
 from games.models import Game
 from games.services import (
@@ -328,6 +332,9 @@ _DATETIMES = [
 ]
 
 
+# The kinds of the built-in games, as the schema's enum of them (tests may register more).
+GAME_KINDS = list(registry.kinds())
+
 # Each game's table, by kind (a game added to the registry adds its view's serializer here).
 TABLE_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
     registry.DEFAULT_KIND: TableSerializer,
@@ -374,6 +381,16 @@ def _uno() -> StrictBooleanField:
     return StrictBooleanField(required=False, default=False, help_text="Say UNO with this play.")
 
 
+def _colour(required: bool = False, help_text: str = "") -> serializers.ChoiceField:
+    return serializers.ChoiceField(
+        choices=list(COLOURS),
+        required=required,
+        help_text=help_text
+        or "Games with colours (Uno Splash): the colour a Wild or Wild Draw Four names; leave "
+        "out for a coloured card.",
+    )
+
+
 ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
     "play": _action(
         "play",
@@ -382,6 +399,7 @@ ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
         card=StrictCharField(max_length=64, help_text="Card id from your hand."),
         target=_target("Seat to target (Targeted Draw 2, Force Swap)."),
         uno=_uno(),
+        colour=_colour(),
     ),
     "draw": _action("draw", "Draw one card instead of playing."),
     "play_drawn": _action(
@@ -389,6 +407,7 @@ ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
         "Play the card you just drew.",
         target=_target("Seat to target, if the card needs one."),
         uno=_uno(),
+        colour=_colour(),
     ),
     "pass": _action("pass", "End your turn after drawing."),
     "uno": _action("uno", "Say UNO while holding one card."),
@@ -474,9 +493,158 @@ LEGAL_ACTION_SERIALIZERS = {
     ),
 }
 
+# ---------------------------------------------------------------------------------------------
+# Uno Splash (classic UNO): its cards have colours, a wild names one, a Wild Draw Four is answered
+
+
+def _splash_action(
+    name: str, doc: str, **fields: serializers.Field
+) -> type[serializers.Serializer]:
+    attrs: dict[str, Any] = {"type": serializers.ChoiceField(choices=[name]), **fields}
+    attrs["__doc__"] = doc
+    cls_name = f"UnoSplash{name.title().replace('_', '')}ActionSerializer"
+    return type(cls_name, (_ActionBase,), attrs)
+
+
+def _splash_card_id() -> StrictCharField:
+    return StrictCharField(max_length=64, help_text="Card id from your hand, e.g. red-7-b.")
+
+
+SPLASH_ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
+    "play": _splash_action(
+        "play",
+        "Uno Splash: play a playable card from your hand; a wild names its colour.",
+        card=_splash_card_id(),
+        colour=_colour(help_text="Required with a Wild or Wild Draw Four, refused otherwise."),
+        uno=_uno(),
+    ),
+    "draw": _action("draw", "Draw one card instead of playing."),
+    "play_drawn": _splash_action(
+        "play_drawn",
+        "Uno Splash: play the playable card you just drew (a wild names its colour).",
+        colour=_colour(help_text="Required when the drawn card is a wild, refused otherwise."),
+        uno=_uno(),
+    ),
+    "pass": _action("pass", "End your turn after drawing."),
+    "choose_colour": _action(
+        "choose_colour",
+        "Uno Splash: name the colour of the opening Wild (the first player, before anything else).",
+        colour=_colour(required=True, help_text="The colour in force from now on."),
+    ),
+    "accept": _action(
+        "accept", "Uno Splash: accept the Wild Draw Four played on you: draw 4, lose the turn."
+    ),
+    "challenge": _action(
+        "challenge",
+        "Uno Splash: challenge the Wild Draw Four played on you (only its next player may). "
+        "You see the hand it was played from; illegal: its player draws 4 and you play, legal: "
+        "you draw 6 and lose the turn.",
+    ),
+    "uno": ACTION_SERIALIZERS["uno"],
+    "catch": ACTION_SERIALIZERS["catch"],
+    "mercy": ACTION_SERIALIZERS["mercy"],
+    "play_pair": ACTION_SERIALIZERS["play_pair"],
+}
+assert tuple(SPLASH_ACTION_SERIALIZERS) == splash_rules.PLAYER_ACTIONS
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="UnoSplashLegalAction",
+        serializers=lambda: SPLASH_LEGAL_ACTION_SERIALIZERS,
+        resource_type_field_name="type",
+        many=True,
+    )
+)
+class SplashLegalActionsField(serializers.JSONField):
+    """What the seat may do now in Uno Splash: a union discriminated by ``type``."""
+
+
+class SplashCardSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="Stable card id: red-7-b, blue-skip-a, wild-3, wd4-1.")
+    type = serializers.CharField(help_text="The id without its copy: red-7, blue-skip, wild, wd4.")
+    colour = serializers.ChoiceField(
+        choices=list(COLOURS), allow_null=True, help_text="Null for a Wild or Wild Draw Four."
+    )
+    rank = serializers.ChoiceField(
+        choices=sorted(set(SPLASH_RANK_OF.values())),
+        help_text="0-9, skip, reverse, draw2, wild or wd4.",
+    )
+
+
+class SplashPendingChoiceSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="Who owes the choice: the colour, or the answer.")
+    owner = serializers.IntegerField(help_text="Whose card waits: the Wild Draw Four's player.")
+    card = SplashCardSerializer()
+    effect = serializers.ChoiceField(choices=["colour", "wd4"])
+    reason = serializers.ChoiceField(
+        choices=["opening", "response"],
+        help_text="`opening`: name the opening Wild's colour; `response`: accept or challenge.",
+    )
+
+
+@extend_schema_serializer(component_name="UnoSplashTable")
+class SplashTableSerializer(serializers.Serializer):
+    """Uno Splash's view for the caller's seat (docs/rules-uno-splash.md)."""
+
+    game = serializers.ChoiceField(choices=[splash_rules.GAME])
+    preset = serializers.ChoiceField(choices=sorted(SPLASH_PRESETS))
+    options = serializers.DictField(child=serializers.BooleanField())
+    target_score = serializers.IntegerField()
+    round = serializers.IntegerField()
+    phase = serializers.ChoiceField(
+        choices=["play", "drawn", "choose", "respond", "round_over", "match_over"],
+        help_text="`choose`: the opening Wild's colour is owed; `respond`: a Wild Draw Four "
+        "waits for its next player's answer.",
+    )
+    current_seat = serializers.IntegerField()
+    direction = serializers.ChoiceField(choices=["clockwise", "counterclockwise"])
+    dealer = serializers.IntegerField()
+    seats = TableSeatSerializer(many=True)
+    colour = serializers.ChoiceField(
+        choices=list(COLOURS), allow_null=True, help_text="The colour in force."
+    )
+    discard_top = SplashCardSerializer(allow_null=True)
+    discard_pile = SplashCardSerializer(many=True, help_text="Face-up discards, top first.")
+    draw_size = serializers.IntegerField()
+    points = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Points left in a hand, by card type."
+    )
+    round_results = RoundResultSerializer(many=True)
+    winner = serializers.IntegerField(allow_null=True)
+    you = serializers.IntegerField()
+    hand = SplashCardSerializer(many=True, help_text="Your cards, top first.")
+    drawn_card = SplashCardSerializer(allow_null=True)
+    pending_choice = SplashPendingChoiceSerializer(allow_null=True)
+    legal_actions = SplashLegalActionsField(
+        help_text="What you may do now, each in the shape of its request: send one back as it "
+        "is (with `expected_version`); a wild is listed once per colour.",
+    )
+
+    def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
+        """The game's view as it is (as ``TableSerializer``)."""
+        return instance
+
+
+TABLE_SERIALIZERS[splash_rules.GAME] = SplashTableSerializer
+
 # Each game's action requests, by kind; a kind not here is checked by its own action_from_dict.
 ACTION_SERIALIZERS_BY_KIND: dict[str, dict[str, type[serializers.Serializer]]] = {
     registry.DEFAULT_KIND: ACTION_SERIALIZERS,
+    splash_rules.GAME: SPLASH_ACTION_SERIALIZERS,
+}
+
+# The request body of an action, for every game: one variant per `type` (a type two games share
+# has the fields of both, each saying which game it is for); each game's requests are checked by
+# its own serializers above.
+REQUEST_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
+    **ACTION_SERIALIZERS,
+    **{t: SPLASH_ACTION_SERIALIZERS[t] for t in ("choose_colour", "accept", "challenge")},
+}
+# What Uno Splash's `legal_actions` lists: its own types only, in the request shapes (Mercy: its
+# template).
+SPLASH_LEGAL_ACTION_SERIALIZERS = {
+    t: LEGAL_ACTION_SERIALIZERS.get(t, REQUEST_SERIALIZERS[t]) for t in SPLASH_ACTION_SERIALIZERS
 }
 
 

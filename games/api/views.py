@@ -534,6 +534,12 @@ _ACTION_VALIDATORS = {
 }
 
 
+# Every variant of the request union (games.api.serializers.REQUEST_SERIALIZERS): a body is first
+# a well-formed member of the union, whatever the game (a wrong JSON type is 400
+# invalid_request), then one of its game's actions (invalid_action).
+_REQUEST_VALIDATORS = {action: cls() for action, cls in s.REQUEST_SERIALIZERS.items()}
+
+
 def _action_types() -> list[str]:
     """Every action type a player of some registered game may send, in registration order."""
     found: dict[str, None] = {}
@@ -552,6 +558,9 @@ def _parse_action(kind: str, body: dict[str, Any]) -> dict[str, Any]:
     else:
         validator = validators.get(body["type"])
         if validator is None:
+            shape = _REQUEST_VALIDATORS.get(body["type"])
+            if shape is not None:
+                shape.run_validation(body)
             raise ServiceError(
                 "invalid_action", f"type must be one of {', '.join(validators)}.", 400
             )
@@ -566,7 +575,7 @@ ACTION_UNION = PolymorphicProxySerializer(
     component_name="ActionRequest",
     # A dict, so the discriminator maps each `type` value to its component (from a list,
     # drf-spectacular would read the value off an unbound ChoiceField and map `null`).
-    serializers=s.ACTION_SERIALIZERS,
+    serializers=s.REQUEST_SERIALIZERS,
     resource_type_field_name="type",
 )
 
@@ -620,7 +629,9 @@ class ActionView(APIView):
                         "`card_not_in_hand` or `target_required` (house rules: "
                         "`house_rule_off`, `stack_pending`, `not_stackable`, `no_stack`, "
                         "`hand_face_down`, `not_a_pair`, `wrong_card_count`, "
-                        "`mercy_not_allowed`); or `idempotency_key_reused` (the key was used "
+                        "`mercy_not_allowed`; Uno Splash: `card_not_playable`, "
+                        "`colour_required`, `colour_not_allowed`, `response_required`, "
+                        "`challenge_not_allowed`); or `idempotency_key_reused` (the key was used "
                         "with a different body)."
                     ),
                 },
@@ -668,6 +679,26 @@ class ActionView(APIView):
             OpenApiExample(
                 "Choose the target of the opening card",
                 value={"type": "choose_target", "target": 2, "expected_version": 1},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Uno Splash Wild Draw Four naming green",
+                value={"type": "play", "card": "wd4-2", "colour": "green", "expected_version": 7},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Uno Splash opening Wild colour",
+                value={"type": "choose_colour", "colour": "blue", "expected_version": 1},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Uno Splash accept a Wild Draw Four",
+                value={"type": "accept", "expected_version": 8},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Uno Splash challenge a Wild Draw Four",
+                value={"type": "challenge", "expected_version": 8},
                 request_only=True,
             ),
             OpenApiExample(

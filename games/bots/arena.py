@@ -20,15 +20,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine.interface import Event, Game
+from games.engine.registry import DEFAULT_KIND, get_game
 from games.engine.uno.actions import Action
-from games.engine.uno.allwild.rules import apply, new_game
-from games.engine.uno.allwild.view import view, visible_events
 from games.engine.uno.state import MATCH_OVER, ROUND_OVER, State
 
 from . import schedule
 from .decide import DEFAULT_BUDGET_MS, decide, is_level
 
-TURN_TYPES = ("play", "draw", "play_drawn", "pass", "choose_target")
+TURN_TYPES = (
+    "play",
+    "draw",
+    "play_drawn",
+    "pass",
+    "choose_target",
+    # Uno Splash: the opening colour and the answer to a Wild Draw Four
+    "choose_colour",
+    "accept",
+    "challenge",
+)
 # Bots that all swap with the shortest hand and attack early can keep every card in the hands
 # and pass them around for a very long time (seen at 4+ seats). Such a round is abandoned,
 # counted, and left out of the win rates.
@@ -108,10 +118,11 @@ def run(
     *,
     games: int,
     players: int,
-    preset: str = "standard",
+    preset: str | None = None,
     options: dict[str, bool] | None = None,
     target_score: int = 0,
     seed: int = 0,
+    kind: str = DEFAULT_KIND,
     first_game: int = 0,
     budget_ms: int = DEFAULT_BUDGET_MS,
     playouts: int | None = None,
@@ -130,6 +141,7 @@ def run(
     started = time.perf_counter()
     for game in range(first_game, first_game + games):
         _play_game(
+            get_game(kind),
             result,
             lineup(bots, players, game),
             # Games of one rotation share the deal: seed by the rotation, not the game.
@@ -149,12 +161,13 @@ def run(
 
 
 def _play_game(
+    rules: Game[Any, Any],
     result: ArenaResult,
     seats: list[str],
     *,
     deal_seed: str,
     bot_seed: str,
-    preset: str,
+    preset: str | None,
     options: dict[str, bool],
     target_score: int,
     budget_ms: int,
@@ -162,27 +175,29 @@ def _play_game(
 ) -> None:
     engine_rng = random.Random(deal_seed)
     bot_rngs = [random.Random(f"{bot_seed}:{i}") for i in range(len(seats))]
-    state, events = new_game(
+    state, events = rules.new_game(
         players=len(seats),
         rng=engine_rng,
         preset=preset,
         options=options,
         target_score=target_score,
     )
-    histories: list[list[dict[str, Any]]] = [visible_events(events, i) for i in range(len(seats))]
+    histories = [_visible(rules, events, i) for i in range(len(seats))]
     turns = 0
     while state.phase != MATCH_OVER:
         if state.phase == ROUND_OVER:
-            state, events = apply(state, Action("next_round"), engine_rng)
-            histories = [visible_events(events, i) for i in range(len(seats))]
+            state, events = rules.apply(state, rules.next_round_action(), engine_rng)
+            histories = [_visible(rules, events, i) for i in range(len(seats))]
             turns = 0
             continue
-        seat, action = _next_action(state, seats, histories, bot_rngs, budget_ms, playouts, result)
-        state, events = apply(state, action, engine_rng)
+        seat, action = _next_action(
+            rules, state, seats, histories, bot_rngs, budget_ms, playouts, result
+        )
+        state, events = rules.apply(state, action, engine_rng)
         if action.type in TURN_TYPES:
             turns += 1
         for i in range(len(seats)):
-            histories[i].extend(visible_events(events, i))
+            histories[i].extend(_visible(rules, events, i))
         _count(result, seats, events)
         if any(e["type"] == "round_over" for e in events):
             result.rounds += 1
@@ -195,7 +210,12 @@ def _play_game(
             return
 
 
+def _visible(rules: Game[Any, Any], events: list[Event], seat: int) -> list[Event]:
+    return [e for e in (rules.visible_event(e, seat) for e in events) if e is not None]
+
+
 def _next_action(
+    rules: Game[Any, Any],
     state: State,
     seats: list[str],
     histories: list[list[dict[str, Any]]],
@@ -205,7 +225,7 @@ def _next_action(
     result: ArenaResult,
 ) -> tuple[int, Action]:
     for seat, allowed in schedule.to_ask(state, range(len(seats))):
-        v = view(state, seat)
+        v = rules.view(state, seat)
         if not v["legal_actions"]:
             continue
         started = time.perf_counter()
@@ -227,7 +247,8 @@ def _next_action(
         if chosen["type"] in TURN_TYPES:
             st.move_ms.append(elapsed)
             st.move_cpu_ms.append(elapsed_cpu)
-        return seat, Action.from_dict({**chosen, "seat": seat})
+        action: Action = rules.action_from_dict({**chosen, "seat": seat})
+        return seat, action
     raise RuntimeError(  # pragma: no cover - a bot on turn always acts
         f"seat {state.current} ({seats[state.current]}) returned no action on its turn"
     )
@@ -238,7 +259,9 @@ def _count(result: ArenaResult, seats: list[str], events: list[dict[str, Any]]) 
     for e in events:
         kind = e["type"]
         if kind == "play":
-            stats[seats[e["seat"]]].plays[e["card_type"]] += 1
+            # By rank in a game with colours ("blue-skip" counts as "skip"): the report's columns.
+            rank = e["card_type"].rsplit("-", 1)[-1]
+            stats[seats[e["seat"]]].plays[rank] += 1
         elif kind == "draw" and e["reason"] == "voluntary":
             stats[seats[e["seat"]]].draws += 1
         elif kind == "uno":

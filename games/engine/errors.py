@@ -33,6 +33,12 @@ HAND_FACE_DOWN = "hand_face_down"  # blind play: cards cannot be chosen from a f
 NOT_A_PAIR = "not_a_pair"  # double down: two different cards of one type
 WRONG_CARD_COUNT = "wrong_card_count"  # a parameterised action got the wrong number of cards
 MERCY_NOT_ALLOWED = "mercy_not_allowed"  # fewer than 15 cards, or the right is used up
+# Games with colours
+COLOUR_REQUIRED = "colour_required"  # a wild names the colour it sets
+COLOUR_NOT_ALLOWED = "colour_not_allowed"  # a coloured card names none
+CARD_NOT_PLAYABLE = "card_not_playable"  # matches neither the colour in force nor the top card
+RESPONSE_REQUIRED = "response_required"  # a Wild Draw Four waits: accept or challenge it first
+CHALLENGE_NOT_ALLOWED = "challenge_not_allowed"  # only the next player challenges, and only then
 
 ALL_CODES = (
     NOT_YOUR_TURN,
@@ -64,6 +70,11 @@ ALL_CODES = (
     NOT_A_PAIR,
     WRONG_CARD_COUNT,
     MERCY_NOT_ALLOWED,
+    COLOUR_REQUIRED,
+    COLOUR_NOT_ALLOWED,
+    CARD_NOT_PLAYABLE,
+    RESPONSE_REQUIRED,
+    CHALLENGE_NOT_ALLOWED,
 )
 
 

@@ -10,10 +10,11 @@ from typing import Any
 from .errors import INVALID_SETUP, EngineError
 from .interface import Game
 from .uno.allwild.game import ALL_WILD
+from .uno.splash.game import SPLASH
 
 DEFAULT_KIND = ALL_WILD.kind
 
-_GAMES: dict[str, Game[Any, Any]] = {ALL_WILD.kind: ALL_WILD}
+_GAMES: dict[str, Game[Any, Any]] = {ALL_WILD.kind: ALL_WILD, SPLASH.kind: SPLASH}
 
 
 def register(game: Game[Any, Any]) -> Game[Any, Any]:

@@ -20,7 +20,8 @@ from .registry import DEFAULT_KIND, get_game
 from .replay import ReplayError, ReplayRNG
 from .scenario_steps import COMMON_KEYS, play_steps
 from .uno.actions import Action
-from .uno.allwild.cards import CARD_TYPES, PRESETS, card_type
+from .uno.cards import card_type
+from .uno.game import UnoFamilyGame
 from .uno.state import CLOCKWISE, COUNTERCLOCKWISE, PHASES, PLAY, Seat, State
 
 TOP_LEVEL_KEYS = COMMON_KEYS | {"position", "deal"}
@@ -39,8 +40,9 @@ POSITION_KEYS = {
     "stack",
     "round",
     "round_results",
+    "colour",
 }
-DEAL_KEYS = {"players", "names", "dealer", "deck"}
+DEAL_KEYS = {"players", "names", "dealer", "deck", "reshuffles"}
 
 
 class ScenarioError(Exception):
@@ -78,24 +80,24 @@ class ScenarioResult:
 
 
 class _Cards:
-    """Hands out card ids for tokens that are either ids (``draw4-3``) or types (``draw4``)."""
+    """Hands out card ids for tokens that are either ids (``draw4-3``, ``red-7-b``) or types
+    (``draw4``, ``red-7``) of the game's deck."""
 
-    def __init__(self, preset: str, tokens: list[str]) -> None:
-        self.all_ids = PRESETS[preset].card_ids
-        known = set(self.all_ids)
+    def __init__(self, deck: tuple[str, ...], preset: str, tokens: list[str]) -> None:
+        self.all_ids = deck
+        self.known = known = set(deck)
+        types = {card_type(c) for c in deck}
         self.used: set[str] = set()
         for token in tokens:
-            if "-" in token:
-                if token not in known:
-                    raise ScenarioError(f"no card {token!r} in the {preset} deck")
+            if token in known:
                 if token in self.used:
                     raise ScenarioError(f"card {token!r} is listed twice")
                 self.used.add(token)
-            elif token not in CARD_TYPES or token not in PRESETS[preset].deck:
-                raise ScenarioError(f"no card type {token!r} in the {preset} deck")
+            elif token not in types:
+                raise ScenarioError(f"no card or card type {token!r} in the {preset} deck")
 
     def resolve(self, token: str) -> str:
-        if "-" in token:
+        if token in self.known:
             return token
         for card_id in self.all_ids:
             if card_type(card_id) == token and card_id not in self.used:
@@ -122,24 +124,31 @@ def _check_keys(data: dict[str, Any], allowed: Set[str], where: str) -> None:
 
 
 def scenario_game(data: dict[str, Any]) -> Game[Any, Any]:
-    """The game a scenario plays (its ``game`` key, default ``uno_all_wild``), from the registry."""
+    """The game a scenario plays (its ``game`` key, default ``uno_all_wild``), from the registry:
+    a game of the Uno family, whose positions and expectations this runner writes."""
     kind = data.get("game", DEFAULT_KIND)
     try:
         game = get_game(kind)
     except EngineError as exc:
         raise ScenarioError(exc.message) from exc
-    if kind != DEFAULT_KIND:
-        # Positions and expectations are written in All Wild's cards and state; another game
-        # brings its own position builder with it.
-        raise ScenarioError(f"scenarios of {kind!r} are not supported by this runner yet")
+    if not isinstance(game, UnoFamilyGame):
+        # Another family brings its own position builder (``game_scenario`` plays from a deal).
+        raise ScenarioError(f"scenarios of {kind!r} are not supported by this runner")
     return game
+
+
+def _deck(game: Game[Any, Any], preset: str) -> tuple[str, ...]:
+    """Every card id of the game's ``preset`` (a game of the Uno family: ``scenario_game``)."""
+    if not isinstance(game, UnoFamilyGame):
+        raise ScenarioError(f"scenarios of {game.kind!r} are not supported by this runner")
+    return game.deck(preset)
 
 
 def build_position(data: dict[str, Any]) -> tuple[State, list[str], list[Event]]:
     """The scenario's starting state, its seat names, and any events of a deal."""
     game = scenario_game(data)
     preset = data.get("preset", game.default_preset)
-    if preset not in PRESETS:
+    if preset not in game.presets:
         raise ScenarioError(f"unknown preset {preset!r}")
     try:
         options = game.validate_options(data.get("options", {}))
@@ -150,7 +159,7 @@ def build_position(data: dict[str, Any]) -> tuple[State, list[str], list[Event]]
         raise ScenarioError("a scenario has exactly one of 'position' and 'deal'")
     if "deal" in data:
         return _from_deal(game, data["deal"], preset, options, target)
-    return _from_position(data["position"], preset, options, target)
+    return _from_position(game, data["position"], preset, options, target)
 
 
 def _from_deal(
@@ -165,7 +174,7 @@ def _from_deal(
     if len(names) != players:
         raise ScenarioError("deal.names must name every player")
     tokens = list(deal.get("deck", []))
-    cards = _Cards(preset, tokens)
+    cards = _Cards(_deck(game, preset), preset, tokens)
     order = [cards.resolve(t) for t in tokens]
     order += cards.rest()
     scripted: list[Event] = [
@@ -175,7 +184,7 @@ def _from_deal(
     try:
         state, events = game.new_game(
             players=players,
-            rng=ReplayRNG(scripted),
+            rng=_DealRNG(scripted, deal.get("reshuffles", [])),
             preset=preset,
             options=options,
             target_score=target,
@@ -187,8 +196,34 @@ def _from_deal(
     return state, list(names), events
 
 
+class _DealRNG(ReplayRNG):
+    """The deal's dealer and deck order, then, for each later shuffle of the deal (an opening
+    card put back), the cards a ``reshuffles`` entry puts on top (ids, or types: the first such
+    card of the pile), the rest of the pile below them in its order."""
+
+    def __init__(self, scripted: list[Event], reshuffles: Any) -> None:
+        super().__init__(scripted)
+        if not isinstance(reshuffles, list) or not all(isinstance(r, list) for r in reshuffles):
+            raise ScenarioError("deal.reshuffles lists the top cards of each later shuffle")
+        self._tops = list(reshuffles)
+
+    def shuffle(self, x: list[Any]) -> None:
+        if self.remaining or not self._tops:
+            super().shuffle(x)
+            return
+        top: list[str] = []
+        for token in self._tops.pop(0):
+            found = next(
+                (c for c in x if c not in top and (c == token or card_type(c) == token)), None
+            )
+            if found is None:
+                raise ScenarioError(f"deal.reshuffles: no {token!r} in the pile shuffled")
+            top.append(found)
+        x[:] = top + [c for c in x if c not in top]
+
+
 def _from_position(
-    pos: dict[str, Any], preset: str, options: dict[str, bool], target: int
+    game: Game[Any, Any], pos: dict[str, Any], preset: str, options: dict[str, bool], target: int
 ) -> tuple[State, list[str], list[Event]]:
     _check_keys(pos, POSITION_KEYS, "position")
     seats_data = pos.get("seats")
@@ -199,7 +234,7 @@ def _from_position(
     names = [seat.get("name", f"seat{i}") for i, seat in enumerate(seats_data)]
     tokens = [t for seat in seats_data for t in seat.get("hand", [])]
     tokens += pos.get("draw_pile", []) + pos.get("discard_pile", [])
-    cards = _Cards(preset, tokens)
+    cards = _Cards(_deck(game, preset), preset, tokens)
     hands = [[cards.resolve(t) for t in seat.get("hand", [])] for seat in seats_data]
     draw = [cards.resolve(t) for t in pos.get("draw_pile", [])]
     discard = [cards.resolve(t) for t in pos.get("discard_pile", [])]
@@ -255,6 +290,8 @@ def _from_position(
         stack=pos.get("stack", 0),
         round=pos.get("round", 1),
         round_results=list(pos.get("round_results", [])),
+        game=game.kind,
+        colour=pos.get("colour"),
     )
     return state, names, []
 
@@ -281,6 +318,8 @@ def _seat(value: Any, names: list[str]) -> int:
 
 
 def _action(step: dict[str, Any], state: State, names: list[str]) -> Action:
+    game = scenario_game({"game": state.game})
+    deck = set(_deck(game, state.preset))
     raw = {k: v for k, v in step.items() if k not in ("error", "comment")}
     if "seat" in raw:
         raw["seat"] = _seat(raw["seat"], names)
@@ -297,19 +336,21 @@ def _action(step: dict[str, Any], state: State, names: list[str]) -> Action:
         ]
     hand = state.seats[raw["seat"]].hand if isinstance(raw.get("seat"), int) else []
     card = raw.get("card")
-    if isinstance(card, str) and "-" not in card and "seat" in raw:
+    if isinstance(card, str) and card not in deck and "seat" in raw:
         # A type names the first card of that type in the actor's hand.
         raw["card"] = next((c for c in hand if card_type(c) == card), f"{card}-0")
     if isinstance(raw.get("cards"), list) and "seat" in raw:
         # Types in a list name different cards: the first, then the next one of that type...
         taken: list[str] = []
         for token in raw["cards"]:
-            if isinstance(token, str) and "-" not in token:
+            if isinstance(token, str) and token not in deck:
                 free = (c for c in hand if card_type(c) == token and c not in taken)
                 token = next(free, f"{token}-0")
             taken.append(token)
         raw["cards"] = taken
-    return Action.from_dict(raw)
+    action = game.action_from_dict(raw)
+    assert isinstance(action, Action)
+    return action
 
 
 def _listed(step: dict[str, Any], state: State, names: list[str]) -> dict[str, Any]:
@@ -339,8 +380,11 @@ def run_scenario(data: dict[str, Any]) -> ScenarioResult:
     total = Counter(c for s in state.seats for c in s.hand) + Counter(
         state.draw_pile + state.discard_pile
     )
-    if sorted(total) != sorted(PRESETS[state.preset].card_ids) or max(total.values()) != 1:
-        raise ScenarioError("the position does not hold each of the 112 cards exactly once")
+    deck = _deck(game, state.preset)
+    if sorted(total) != sorted(deck) or max(total.values()) != 1:
+        raise ScenarioError(
+            f"the position does not hold each of the {len(deck)} cards exactly once"
+        )
     rng = random.Random(data.get("seed", 0))
     result = ScenarioResult(name=data.get("name", ""), state=state, events=events, names=names)
     state = play_steps(
@@ -367,8 +411,8 @@ def _by_seat(value: Any, names: list[str]) -> dict[int, Any]:
 
 
 def _same_cards(expected: list[str], actual: list[str]) -> bool:
-    """Entries with a dash compare as card ids, the others as types; order does not matter."""
-    ids = {e for e in expected if "-" in e}
+    """Entries that are card ids compare as ids, the others as types; order does not matter."""
+    ids = {e for e in expected if e in actual}
     return sorted(expected) == sorted(c if c in ids else card_type(c) for c in actual)
 
 
@@ -422,6 +466,7 @@ def check_expect(
         "draw_size": lambda: len(state.draw_pile),
         "discard_size": lambda: len(state.discard_pile),
         "stack": lambda: state.stack,
+        "colour": lambda: state.colour,
         "round_points": lambda: state.round_results[-1]["points"] if state.round_results else None,
     }
     per_seat: dict[str, Callable[[int], Any]] = {

@@ -41,8 +41,8 @@ HISTORY_MOVES = 300
 BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Radia")
 
 
-# The games games.bots plays (its deciders read All Wild's view).
-BOT_KINDS = frozenset({registry.DEFAULT_KIND})
+# The games games.bots plays (its deciders read these games' views).
+BOT_KINDS = frozenset({registry.DEFAULT_KIND, "uno_splash"})
 
 
 def bot_move(*, game_id: Any, version: int, now: datetime | None = None) -> bool:

@@ -19,8 +19,9 @@ from games.bots import LEVELS, decide
 from games.engine.uno.actions import Action
 from games.engine.uno.allwild.legal import legal_actions
 from games.engine.uno.allwild.rules import apply, new_game
-from games.engine.uno.allwild.view import view, visible_events
+from games.engine.uno.allwild.view import view
 from games.engine.uno.state import MATCH_OVER, ROUND_OVER, State
+from games.engine.uno.view import visible_events
 
 pytestmark = pytest.mark.pure
 

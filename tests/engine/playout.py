@@ -4,6 +4,8 @@ One ``random.Random(seed)`` drives both the engine (shuffles, random choices) an
 listed actions, so a seed names one whole game. The driver mostly takes the current seat's turn
 actions so rounds progress, and now and then says UNO, catches, or injects the system actions a
 service would (``timeout`` for the current seat, ``leave`` for any active seat).
+
+Any game of the Uno family plays here (``game``, All Wild by default): its state is the family's.
 """
 
 from __future__ import annotations
@@ -13,17 +15,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine.interface import Game
+from games.engine.registry import get_game
 from games.engine.uno.actions import Action
-from games.engine.uno.allwild.legal import legal_actions
-from games.engine.uno.allwild.rules import apply, new_game
 from games.engine.uno.state import State
 
 Event = dict[str, Any]
 # Called after every applied action: (state before, action, state after, events).
 Check = Callable[[State, Action, State, list[Event]], None]
 
-IN_ROUND = ("play", "drawn", "choose", "stack")
+IN_ROUND = ("play", "drawn", "choose", "stack", "respond")
 TURN_ACTIONS = (
+    "choose_colour",
+    "accept",
+    "challenge",
     "play",
     "draw",
     "play_drawn",
@@ -62,8 +67,20 @@ class Playout:
     stalls: int = 0  # rounds ended by a leave after the deck stalled in the hands (see below)
 
 
-def pick_action(state: State, rng: random.Random, *, free_rate: float = 0.1) -> Action:
-    """A random legal action: usually the current seat's turn action, sometimes UNO or a catch."""
+ALL_WILD: Game[Any, Any] = get_game("uno_all_wild")
+
+
+def pick_action(
+    state: State,
+    rng: random.Random,
+    *,
+    free_rate: float = 0.1,
+    game: Game[Any, Any] = ALL_WILD,
+    prefer_plays: bool = False,
+) -> Action:
+    """A random legal action: usually the current seat's turn action, sometimes UNO or a catch.
+    ``prefer_plays``: a seat that could play usually does (see below)."""
+    legal_actions = game.legal_actions
     turn = [a for a in legal_actions(state, state.current) if a.type in TURN_ACTIONS]
     free = [
         a
@@ -77,13 +94,15 @@ def pick_action(state: State, rng: random.Random, *, free_rate: float = 0.1) -> 
     action = rng.choice(turn)
     if (
         action.type in SLOW_ACTIONS
-        and any(state.options.get(rule) for rule in LISTING_RULES)
+        and (prefer_plays or any(state.options.get(rule) for rule in LISTING_RULES))
         and rng.random() < 0.8
     ):
         # Under the house rules a player who could play usually does: with stacking and blind
         # play (play or draw, 50:50) uniformly random players soon hold the whole deck and pass
         # the same few cards round for tens of thousands of actions, which tests nothing more.
         # (Only there: the playouts without them keep their uniform choice, and their seeds.)
+        # Classic UNO lets a player draw whenever they like: uniformly random players there draw
+        # half the time, and a table of ten soon holds the deck (``prefer_plays``).
         plays = [a for a in turn if a.type not in SLOW_ACTIONS]
         action = rng.choice(plays) if plays else action
     action = pick_instance(action, rng)
@@ -119,6 +138,8 @@ def run_playout(
     max_leaves: int | None = None,
     max_round_actions: int = 5000,
     keep_states: bool = False,
+    game: Game[Any, Any] = ALL_WILD,
+    prefer_plays: bool = False,
 ) -> Playout:
     """Play one match to its end with random legal actions, calling ``check`` after every step.
 
@@ -132,7 +153,7 @@ def run_playout(
         "options": dict(options),
         "target_score": target_score,
     }
-    state, setup_events = new_game(rng=rng, **setup)
+    state, setup_events = game.new_game(rng=rng, **setup)
     out = Playout(setup, setup_events, state)
     leaves_left = players - 2 if max_leaves is None else max_leaves
     round_actions = 0
@@ -152,8 +173,8 @@ def run_playout(
         elif rng.random() < timeout_rate:
             action = Action("timeout", seat=state.current)
         else:
-            action = pick_action(state, rng)
-        new, events = apply(state, action, rng)
+            action = pick_action(state, rng, game=game, prefer_plays=prefer_plays)
+        new, events = game.apply(state, action, rng)
         if check is not None:
             check(state, action, new, events)
         out.steps.append((action, events))

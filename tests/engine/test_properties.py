@@ -27,8 +27,9 @@ from games.engine.uno.allwild.cards import PRESETS, card_type
 from games.engine.uno.allwild.house_rules import HOUSE_RULES
 from games.engine.uno.allwild.legal import legal_actions
 from games.engine.uno.allwild.rules import apply, new_game
-from games.engine.uno.allwild.view import view, visible_events
+from games.engine.uno.allwild.view import view
 from games.engine.uno.state import State
+from games.engine.uno.view import visible_events
 
 from .playout import IN_ROUND, Check, Event, Playout, pick_action, pick_instance, run_playout
 

@@ -18,8 +18,9 @@ from games.engine.uno.actions import Action
 from games.engine.uno.allwild.cards import PRESETS, card_type
 from games.engine.uno.allwild.legal import legal_actions
 from games.engine.uno.allwild.rules import apply, new_game, validate_options
-from games.engine.uno.allwild.view import moderator_view, view, visible_events
+from games.engine.uno.allwild.view import moderator_view, view
 from games.engine.uno.state import Seat, State
+from games.engine.uno.view import visible_events
 
 ALICE, BOB, CAROL, DAVE = 0, 1, 2, 3
 Event = dict[str, Any]

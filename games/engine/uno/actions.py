@@ -15,6 +15,10 @@ PASS = "pass"
 UNO = "uno"
 CATCH = "catch"
 CHOOSE_TARGET = "choose_target"
+# Games with colours: the colour an opening Wild waits for, and the answer to a Wild Draw Four.
+CHOOSE_COLOUR = "choose_colour"
+ACCEPT = "accept"
+CHALLENGE = "challenge"
 # House rules
 TAKE_STACK = "take_stack"  # stacking: take the pending total instead of stacking
 PLAY_PAIR = "play_pair"  # double down: two identical cards at once
@@ -40,6 +44,9 @@ PLAYER_ACTIONS = (
 )
 SYSTEM_ACTIONS = (TIMEOUT, LEAVE, NEXT_ROUND)
 ACTION_TYPES = PLAYER_ACTIONS + SYSTEM_ACTIONS
+# The fields an action may carry in JSON; a game with colours adds ``colour``.
+FIELDS = frozenset({"type", "seat", "card", "target", "uno", "cards", "targets"})
+COLOURS = ("red", "yellow", "green", "blue")
 
 
 class Pick(NamedTuple):
@@ -80,6 +87,8 @@ class Action(NamedTuple):
     targets: tuple[int, ...] | None = None
     # Set only on a template listed by legal_actions (never applied as it is): see Pick.
     choose: Pick | None = None
+    # The colour named with a wild (games with colours), or by ``choose_colour``.
+    colour: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type}
@@ -97,18 +106,26 @@ class Action(NamedTuple):
             data["targets"] = list(self.targets)
         if self.choose is not None:
             data["choose"] = self.choose.to_dict()
+        if self.colour is not None:
+            data["colour"] = self.colour
         return data
 
     @classmethod
-    def from_dict(cls, data: Any) -> Action:
-        """Build an action from JSON, refusing anything malformed with ``invalid_action``."""
+    def from_dict(
+        cls,
+        data: Any,
+        types: tuple[str, ...] = ACTION_TYPES,
+        fields: frozenset[str] = FIELDS,
+    ) -> Action:
+        """Build an action of one of ``types`` with ``fields`` from JSON, refusing anything
+        malformed with ``invalid_action``."""
         if not isinstance(data, dict):
             raise EngineError(INVALID_ACTION, "an action is a JSON object")
-        unknown = set(data) - {"type", "seat", "card", "target", "uno", "cards", "targets"}
+        unknown = set(data) - fields
         if unknown:
             raise EngineError(INVALID_ACTION, f"unknown fields: {', '.join(sorted(unknown))}")
         kind = data.get("type")
-        if kind not in ACTION_TYPES:
+        if kind not in types:
             raise EngineError(INVALID_ACTION, f"unknown action type {kind!r}")
         seat = _opt_int(data, "seat")
         target = _opt_int(data, "target")
@@ -128,7 +145,10 @@ class Action(NamedTuple):
             if not isinstance(targets, list) or not all(_is_int(t) for t in targets):
                 raise EngineError(INVALID_ACTION, "targets must be a list of seat numbers")
             targets = tuple(targets)
-        return cls(kind, seat, card, target, uno, cards, targets)
+        colour = data.get("colour")
+        if colour is not None and colour not in COLOURS:
+            raise EngineError(INVALID_ACTION, f"colour is one of {', '.join(COLOURS)}")
+        return cls(kind, seat, card, target, uno, cards, targets, colour=colour)
 
 
 def _is_int(value: Any) -> bool:
@@ -169,6 +189,7 @@ def covers(template: Action, action: Action) -> bool:
         and action.card is None
         and action.target is None
         and action.choose is None
+        and action.colour is None
         and cards is not None
         and len(cards) == pick.size
         and len(set(cards)) == pick.size
@@ -180,10 +201,15 @@ def covers(template: Action, action: Action) -> bool:
 
 
 __all__ = [
+    "ACCEPT",
     "ACTION_TYPES",
     "CATCH",
+    "CHALLENGE",
+    "CHOOSE_COLOUR",
     "CHOOSE_TARGET",
+    "COLOURS",
     "DRAW",
+    "FIELDS",
     "LEAVE",
     "MERCY",
     "NEXT_ROUND",

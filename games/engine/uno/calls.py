@@ -34,7 +34,9 @@ def catchable_seats(s: State) -> list[int]:
     """Seats any other player may catch now: one card, no UNO, window open, no open choice."""
     if not any(map(_EXPOSED, s.seats)):  # the usual case: no window open
         return []
-    chooser = s.pending["seat"] if s.pending else None
+    # The seat whose card still waits on the table: the chooser, or the card's owner when another
+    # seat owes the answer (a Wild Draw Four's response).
+    chooser = s.pending.get("owner", s.pending["seat"]) if s.pending else None
     return [
         i
         for i, seat in enumerate(s.seats)

@@ -7,12 +7,16 @@ pile; the player clockwise from the dealer starts, and every round starts clockw
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
+from typing import Any
+
 from .. import errors as E
 from ..errors import EngineError
 from ..interface import RNG, Event
 from .chance import choice, shuffle
-from .state import CLOCKWISE, PLAY, ROUND_OVER, Seat, State
-from .turns import next_active, seats_from
+from .piles import draw
+from .state import CLOCKWISE, COUNTERCLOCKWISE, PLAY, ROUND_OVER, Seat, State
+from .turns import direction_name, next_active, seats_from
 
 
 def check_setup(players: int, target_score: int, min_players: int, max_players: int) -> None:
@@ -24,6 +28,39 @@ def check_setup(players: int, target_score: int, min_players: int, max_players: 
         raise EngineError(E.INVALID_SETUP, f"a game has {min_players} to {max_players} players")
     if not isinstance(target_score, int) or isinstance(target_score, bool) or target_score < 0:
         raise EngineError(E.INVALID_SETUP, "target_score is a whole number, 0 or more")
+
+
+def start_match(
+    *,
+    game: str,
+    presets: Collection[str],
+    seats: tuple[int, int],
+    validate: Callable[[Any], dict[str, bool]],
+    deal_round: Callable[[State, RNG, list[Event]], None],
+    players: int,
+    rng: RNG,
+    preset: str,
+    options: dict[str, bool] | None,
+    target_score: int,
+) -> tuple[State, list[Event]]:
+    """A new match of ``game`` (one of ``presets``, ``seats`` = (fewest, most) players, options
+    checked by ``validate``) with round 1 dealt by ``deal_round``: the dealer is a random seat."""
+    if preset not in presets:
+        raise EngineError(E.INVALID_SETUP, f"unknown preset {preset!r}")
+    check_setup(players, target_score, *seats)
+    opts = validate(options or {})
+    events: list[Event] = []
+    state = new_match(
+        game=game,
+        players=players,
+        preset=preset,
+        options=opts,
+        target_score=target_score,
+        rng=rng,
+        ev=events,
+    )
+    deal_round(state, rng, events)
+    return state, events
 
 
 def new_match(
@@ -88,3 +125,27 @@ def deal(s: State, deck: list[str], hand_size: int, rng: RNG, ev: list[Event]) -
             "card": top,
         }
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The opening card's effects that every Uno game with these cards shares. None of them can be
+# answered (stacked on or challenged): they are the deal's, not a player's.
+
+
+def open_draw(s: State, first: int, amount: int, rng: RNG, ev: list[Event]) -> None:
+    """An opening draw card: the first player draws ``amount`` and is skipped."""
+    draw(s, first, amount, rng, ev, "opening")
+    open_skip(s, first, ev)
+
+
+def open_skip(s: State, first: int, ev: list[Event]) -> None:
+    """An opening Skip: the first player is skipped; the next player starts."""
+    ev.append({"type": "skipped", "seat": first})
+    s.current = next_active(s, first, s.direction)
+
+
+def open_reverse(s: State, ev: list[Event]) -> None:
+    """An opening Reverse: the dealer plays first and play goes counter-clockwise."""
+    s.direction = COUNTERCLOCKWISE
+    ev.append({"type": "direction", "direction": direction_name(s.direction)})
+    s.current = s.dealer

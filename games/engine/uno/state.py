@@ -14,9 +14,10 @@ PLAY = "play"  # the current seat must play a card or draw
 DRAWN = "drawn"  # the current seat drew voluntarily: play that card or pass
 CHOOSE = "choose"  # a seat must choose a target for a card already on the table
 STACK = "stack"  # stacking: the current seat must stack a draw card on the pending total or take it
+RESPOND = "respond"  # a Wild Draw Four waits for the next player's answer: accept or challenge
 ROUND_OVER = "round_over"  # the round is scored; the system deals the next one
 MATCH_OVER = "match_over"
-PHASES = (PLAY, DRAWN, CHOOSE, STACK, ROUND_OVER, MATCH_OVER)
+PHASES = (PLAY, DRAWN, CHOOSE, STACK, RESPOND, ROUND_OVER, MATCH_OVER)
 
 CLOCKWISE = 1
 COUNTERCLOCKWISE = -1
@@ -62,7 +63,8 @@ class State:
     dealer: int = 0
     phase: str = PLAY
     drawn_card: str | None = None
-    # An open choice: {"seat", "card", "effect", "reason": "opening"|"blind", "uno"}.
+    # An open choice: {"seat", "card", "effect", "reason": "opening"|"blind"|"response", "uno"};
+    # a card waiting for another seat's answer also names its player ("owner").
     pending: dict[str, Any] | None = None
     # Stacking: cards owed by the current seat in phase ``stack`` (0 otherwise).
     stack: int = 0
@@ -70,6 +72,9 @@ class State:
     round_results: list[dict[str, Any]] = field(default_factory=list)
     winner: int | None = None  # the match winner
     game: str = "uno_all_wild"
+    # The colour named with the wild on top of the discard pile (games with colours); None when
+    # the top card is coloured, or in a game without colours.
+    colour: str | None = None
     # Derived from ``options`` (never stored, not compared): is any option on that takes the
     # house-rule paths? Tested once per action instead of looking each rule up.
     house: bool = field(default=False, compare=False, repr=False)
@@ -163,6 +168,7 @@ def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = Tru
     new.round_results = s.round_results  # append-only: replaced, never mutated in place
     new.winner = s.winner
     new.game = s.game
+    new.colour = s.colour
     new.house = s.house
     return new
 
@@ -170,7 +176,13 @@ def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = Tru
 def _check_copy_state() -> None:
     """copy_state assigns fields one by one: fail at import, not mid-game, if a field is missed."""
     probe = State(
-        "standard", [Seat(["x"], uno=True, skips=1)], ["y"], ["z"], pending={"seat": 0}, stack=2
+        "standard",
+        [Seat(["x"], uno=True, skips=1)],
+        ["y"],
+        ["z"],
+        pending={"seat": 0},
+        stack=2,
+        colour="red",
     )
     copies = (copy_state(probe), copy_state(probe, True, False))
     if any(copy != probe for copy in copies):  # pragma: no cover - a missed slot raises first

@@ -124,3 +124,14 @@ def turn_seat(s: State, action: Action) -> int:
     if s.phase == CHOOSE:
         raise EngineError(E.CHOICE_PENDING, "choose a target for the card on the table first")
     return seat
+
+
+def chooser(s: State, action: Action, what: str) -> int:
+    """The seat making the open choice of ``what`` (a target, a colour) for a card on the table."""
+    seat = seat_of(s, action)
+    require_player(s, seat)
+    if s.phase != CHOOSE or not s.pending:
+        raise EngineError(E.NO_CHOICE_PENDING, f"there is no {what} to choose")
+    if s.pending["seat"] != seat:
+        raise EngineError(E.NOT_YOUR_TURN, f"seat {s.pending['seat']} chooses the {what}")
+    return seat

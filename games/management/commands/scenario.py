@@ -24,20 +24,19 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from games.engine import game_scenario, registry
 from games.engine.scenario import ScenarioError, build_position, run_scenario
+from games.engine.uno.game import UnoFamilyGame
 from games.services import load_position
 
-# Games with a scenario runner of their own (positions set card by card); the others are dealt.
-DETAILED = {registry.DEFAULT_KIND}
+# Games with a scenario runner of their own (positions set card by card: the Uno family's); the
+# others are dealt.
+DETAILED = {k for k in registry.kinds() if isinstance(registry.get_game(k), UnoFamilyGame)}
 
 
 def _split(data: Any) -> tuple[str, Any]:
     """The file's game kind, and the file as its runner reads it."""
     if not isinstance(data, dict):
         return registry.DEFAULT_KIND, data
-    kind = data.get("game", registry.DEFAULT_KIND)
-    if kind in DETAILED:
-        return kind, {k: v for k, v in data.items() if k != "game"}
-    return kind, data
+    return data.get("game", registry.DEFAULT_KIND), data
 
 
 def run_any(data: Any) -> Any:

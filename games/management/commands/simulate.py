@@ -4,9 +4,10 @@
     python manage.py simulate --games 1000 --players 2 --bots expert,heuristic --playouts 16
     python manage.py simulate --games 2000 --players 2 --ablation
     python manage.py simulate --game uno_all_wild --games 200
+    python manage.py simulate --game uno_splash --games 1000 --bots heuristic,random
 
 ``--game`` names any registered game; bots play only the games in ``services.BOT_KINDS`` (Uno
-All Wild today), and any other is refused with a clear error.
+All Wild and Uno Splash today), and any other is refused with a clear error.
 
 Bots decide through ``games.bots.decide`` exactly as the Celery task does; no database is used.
 Seats rotate (the bot list goes round the table, one seat further each game), and the games of
@@ -127,6 +128,7 @@ class Command(BaseCommand):
             "seed": options["seed"],
             "budget_ms": options["budget_ms"],
             "playouts": options["playouts"],
+            "kind": options["game"],
         }
         if jobs == 1:
             return arena.run(games=games, progress=self._progress(games, options["out"]), **common)

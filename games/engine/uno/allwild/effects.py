@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...interface import RNG, Event
+from .. import effects as family
 from ..hands import pass_hands, swap
 from ..piles import draw
 from ..state import State
-from ..turns import active_count, direction_name, lose_next_turns, lose_turns, next_active
+from ..turns import next_active
 from .cards import (
     DRAW2,
     DRAW4,
@@ -48,8 +49,7 @@ def draw_next(
     if s.house and s.options.get("stacking") and not going_out:
         stacking.pass_on(s, victim, total, ev)
         return
-    draw(s, victim, total, rng, ev, kind if total == amount else "stack")
-    lose_turns(s, victim, 1, ev)
+    family.draw_and_lose_turn(s, victim, total, rng, ev, kind if total == amount else "stack")
 
 
 def draw2(
@@ -68,24 +68,21 @@ def reverse(
     s: State, seat: int, target: int | None, going_out: bool, rng: RNG, ev: list[Event]
 ) -> None:
     """The direction flips; with 2 players it acts as Skip."""
-    s.direction = -s.direction
-    ev.append({"type": "direction", "direction": direction_name(s.direction)})
-    if active_count(s) == 2:
-        lose_next_turns(s, seat, 1, ev)
+    family.reverse(s, seat, ev)
 
 
 def skip(
     s: State, seat: int, target: int | None, going_out: bool, rng: RNG, ev: list[Event]
 ) -> None:
     """The next turn that belongs to another player is lost."""
-    lose_next_turns(s, seat, 1, ev)
+    family.skip(s, seat, 1, ev)
 
 
 def skip_two(
     s: State, seat: int, target: int | None, going_out: bool, rng: RNG, ev: list[Event]
 ) -> None:
     """The next two turns that belong to other players are lost (2 players: the opponent twice)."""
-    lose_next_turns(s, seat, 2, ev)
+    family.skip(s, seat, 2, ev)
 
 
 def targeted_draw2(

@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...interface import RNG, Event
 from .. import actions as A
-from ..actions import Action, covers
-from ..state import MATCH_OVER, ROUND_OVER, State
+from ..game import UnoFamilyGame, UnoRules
 from . import rules, view
 from .cards import DEFAULT_PRESET, PRESETS
 from .hidden import sample_hidden
@@ -39,7 +37,7 @@ HOUSE_RULE_TEXTS = {
 assert tuple(HOUSE_RULE_TEXTS) == HOUSE_RULES
 
 
-class AllWild:
+class AllWild(UnoFamilyGame):
     """Uno All Wild: every card is wild; the rulings are ``shared/RULES.md``."""
 
     kind = rules.GAME
@@ -65,94 +63,19 @@ class AllWild:
             },
         }
 
-    def validate_options(self, options: Any) -> dict[str, Any]:
-        return rules.validate_options(options)
-
-    def new_game(
-        self,
-        *,
-        players: int,
-        rng: RNG,
-        preset: str | None = None,
-        options: dict[str, Any] | None = None,
-        target_score: int | None = None,
-    ) -> tuple[State, list[Event]]:
-        return rules.new_game(
-            players=players,
-            rng=rng,
-            preset=self.default_preset if preset is None else preset,
-            options=options,
-            target_score=self.default_target if target_score is None else target_score,
-        )
-
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return legal_actions(state, seat)
-
-    def covers(self, listed: Action, action: Action) -> bool:
-        return covers(listed, action)
-
-    def apply(self, state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
-        return rules.apply(state, action, rng)
-
-    def view(self, state: State, seat: int) -> dict[str, Any]:
-        return view.view(state, seat)
-
-    def moderator_view(self, state: State) -> dict[str, Any]:
-        return view.moderator_view(state)
-
-    def hands(self, state: State) -> list[list[str]]:
-        return [list(seat.hand) for seat in state.seats]
-
-    def piles(self, state: State) -> dict[str, list[str]]:
-        return {"draw": list(state.draw_pile), "discard": list(state.discard_pile)}
-
-    def visible_event(self, event: Event, seat: int | None) -> Event | None:
-        return view.visible_event(event, seat)
-
-    def to_move(self, state: State) -> int | None:
-        return None if state.phase in (ROUND_OVER, MATCH_OVER) else state.current
-
-    def actors(self, state: State) -> frozenset[int]:
-        return frozenset(i for i in range(len(state.seats)) if legal_actions(state, i))
-
-    def is_round_over(self, state: State) -> bool:
-        return state.phase == ROUND_OVER
-
-    def is_match_over(self, state: State) -> bool:
-        return state.phase == MATCH_OVER
-
-    def scores(self, state: State) -> list[int]:
-        return [seat.score for seat in state.seats]
-
-    def match_winner(self, state: State) -> int | None:
-        return state.winner
-
-    def active_seats(self, state: State) -> list[int]:
-        return state.active_seats()
-
-    def timeout_action(self, state: State, seat: int) -> Action:
-        return Action(A.TIMEOUT, seat)
-
-    def leave_action(self, seat: int) -> Action:
-        return Action(A.LEAVE, seat)
-
-    def next_round_action(self) -> Action:
-        return Action(A.NEXT_ROUND)
-
-    def action_from_dict(self, data: Any) -> Action:
-        return Action.from_dict(data)
-
-    def action_to_dict(self, action: Action) -> dict[str, Any]:
-        return action.to_dict()
-
-    def state_from_dict(self, data: dict[str, Any]) -> State:
-        return State.from_dict(data)
-
-    def state_to_dict(self, state: State) -> dict[str, Any]:
-        return state.to_dict()
-
-    def sample_hidden(self, state: State, seat: int, rng: RNG) -> State:
-        return sample_hidden(state, seat, rng)
+    def deck(self, preset: str) -> tuple[str, ...]:
+        return PRESETS[preset].card_ids
 
 
-ALL_WILD = AllWild()
+ALL_WILD = AllWild(
+    UnoRules(
+        new_game=rules.new_game,
+        validate_options=rules.validate_options,
+        legal_actions=legal_actions,
+        apply=rules.apply,
+        view=view.view,
+        moderator_view=view.moderator_view,
+        sample_hidden=sample_hidden,
+        action_types=A.ACTION_TYPES,
+    )
+)

@@ -3,30 +3,11 @@
 from __future__ import annotations
 
 from ...interface import RNG
-from ..state import DRAWN, State
+from ..hidden import redeal_hidden
+from ..state import State
 
 
 def sample_hidden(state: State, seat: int, rng: RNG) -> State:
-    """A state ``seat`` cannot tell from ``state``: every card it cannot see dealt again at random.
-
-    Hidden from a seat: the other hands and the draw pile, and under blind play its own hand too.
-    Every hand keeps its size; everything public (the discard pile, counts, UNO and catch flags,
-    scores, the phase) is kept. A card drawn this turn is the top of its drawer's hand, so it
-    follows that hand.
-    """
-    s = state.copy()
-    blind = s.option("blind_play")
-    hidden = [i for i in range(len(s.seats)) if i != seat or blind]
-    unseen = list(s.draw_pile)
-    for i in hidden:
-        unseen.extend(s.seats[i].hand)
-    rng.shuffle(unseen)
-    at = 0
-    for i in hidden:
-        size = len(s.seats[i].hand)
-        s.seats[i].hand = unseen[at : at + size]
-        at += size
-    s.draw_pile = unseen[at:]
-    if s.phase == DRAWN and s.drawn_card is not None and s.current in hidden:
-        s.drawn_card = s.seats[s.current].hand[0]
-    return s
+    """A state ``seat`` cannot tell from ``state`` (``uno.hidden.redeal_hidden``); under blind
+    play its own face-down hand is dealt again too."""
+    return redeal_hidden(state, seat, rng, own_hand_hidden=state.option("blind_play"))

@@ -21,18 +21,16 @@ from ..actions import (
     UNO,
     Action,
 )
-from ..calls import catchable_seats
 from ..cards import TYPE_OF, card_type
-from ..state import DRAWN, MATCH_OVER, ROUND_OVER, STACK, Seat, State
+from ..listing import list_actions, tables_by_size
+from ..state import DRAWN, STACK, Seat, State
 from ..state import PLAY as PLAY_PHASE
 from .cards import PRESETS
 from .house_rules.double_down import pair_actions
-from .house_rules.mercy import mercy_actions
 from .house_rules.stacking import stackable_types
 from .targets import protection_applies, targets
 from .turn import draw_refusal
 
-_OVER = (ROUND_OVER, MATCH_OVER)
 _ACTIVE = attrgetter("active")
 
 
@@ -66,34 +64,12 @@ class SeatActions:
         self.top = Action(PLAY_TOP, seat)
 
 
-_TABLES: dict[int, list[SeatActions]] = {}
-
-
-def seat_actions(n: int) -> list[SeatActions]:
-    """The tables of seats 0 to n - 1 at a table of ``n`` seats."""
-    tables = _TABLES.get(n)
-    if tables is None:
-        tables = _TABLES[n] = [SeatActions(n, i) for i in range(n)]
-    return tables
+seat_actions = tables_by_size(SeatActions)
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
-    """Every action ``seat`` may take now. A ``uno`` flag may be added to any listed play."""
-    s = state
-    seats = s.seats
-    if s.phase in _OVER or not 0 <= seat < len(seats) or not seats[seat].active:
-        return []
-    table = seat_actions(len(seats))[seat]
-    hand = seats[seat].hand
-    out = _turn_actions(s, seat, hand, table) if seat == s.current else []
-    if len(hand) == 1 and not seats[seat].uno:
-        out.append(table.uno)
-    for other in catchable_seats(s):
-        if other != seat:
-            out.append(table.catch[other])
-    if s.house:
-        out += mercy_actions(s, seat)
-    return out
+    """Every action ``seat`` may take now (``uno.listing``)."""
+    return list_actions(state, seat, seat_actions, _turn_actions)
 
 
 def _turn_actions(s: State, seat: int, hand: list[str], table: SeatActions) -> list[Action]:

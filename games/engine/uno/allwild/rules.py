@@ -8,7 +8,6 @@ logged (``uno.chance``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ... import errors as E
@@ -18,19 +17,19 @@ from .. import actions as A
 from ..actions import Action
 from ..calls import do_catch, do_uno
 from ..cards import card_type
-from ..deal import check_setup, deal, new_match
+from ..deal import deal, open_draw, open_reverse, open_skip, start_match
+from ..dispatch import Handler, dispatch, on_copy, require_round_over
 from ..hands import pass_hands
-from ..piles import draw
+from ..mercy import do_mercy
+from ..play import do_pass
 from ..seats import do_leave
-from ..state import CHOOSE, CLOCKWISE, COUNTERCLOCKWISE, MATCH_OVER, ROUND_OVER, State
-from ..turns import direction_name, next_active
+from ..state import CHOOSE, CLOCKWISE, State
 from .cards import DRAW_AMOUNT, HAND_SIZE, PRESETS, REVERSE, SHUFFLE_HANDS, SKIP, TARGETED, WILD
 from .house_rules import HOUSE_RULES
 from .house_rules.blind_play import do_play_top
 from .house_rules.double_down import do_play_pair
-from .house_rules.mercy import do_mercy
 from .house_rules.stacking import do_take_stack
-from .turn import do_choose, do_draw, do_pass, do_play, do_play_drawn, do_timeout
+from .turn import do_choose, do_draw, do_play, do_play_drawn, do_timeout
 
 GAME = "uno_all_wild"
 MIN_PLAYERS = 2
@@ -50,22 +49,18 @@ def new_game(
     target_score: int = 500,
 ) -> tuple[State, list[Event]]:
     """A new match with round 1 dealt: the dealer is a random seat."""
-    if preset not in PRESETS:
-        raise EngineError(E.INVALID_SETUP, f"unknown preset {preset!r}")
-    check_setup(players, target_score, MIN_PLAYERS, MAX_PLAYERS)
-    opts = validate_options(options or {})
-    events: list[Event] = []
-    state = new_match(
+    return start_match(
         game=GAME,
+        presets=PRESETS,
+        seats=(MIN_PLAYERS, MAX_PLAYERS),
+        validate=validate_options,
+        deal_round=deal_round,
         players=players,
-        preset=preset,
-        options=opts,
-        target_score=target_score,
         rng=rng,
-        ev=events,
+        preset=preset,
+        options=options,
+        target_score=target_score,
     )
-    deal_round(state, rng, events)
-    return state, events
 
 
 def validate_options(options: dict[str, Any]) -> dict[str, bool]:
@@ -99,14 +94,11 @@ def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
         return
     ev.append({"type": "opening_effect", "card": top, "seat": first})
     if kind in DRAW_AMOUNT:
-        draw(s, first, DRAW_AMOUNT[kind], rng, ev, "opening")
-    if kind in DRAW_AMOUNT or kind == SKIP:
-        ev.append({"type": "skipped", "seat": first})
-        s.current = next_active(s, first, s.direction)
-    elif kind == REVERSE:  # the dealer plays first, counter-clockwise
-        s.direction = COUNTERCLOCKWISE
-        ev.append({"type": "direction", "direction": direction_name(s.direction)})
-        s.current = s.dealer
+        open_draw(s, first, DRAW_AMOUNT[kind], rng, ev)
+    elif kind == SKIP:
+        open_skip(s, first, ev)
+    elif kind == REVERSE:
+        open_reverse(s, ev)
     elif kind in TARGETED:  # the first player chooses the target, then takes their turn
         s.phase = CHOOSE
         s.pending = {"seat": first, "card": top, "effect": kind, "reason": "opening", "uno": False}
@@ -115,45 +107,26 @@ def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
 
 
 def do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    if s.phase == MATCH_OVER:
-        raise EngineError(E.GAME_OVER, "the match is over")
-    if s.phase != ROUND_OVER:
-        raise EngineError(E.ROUND_IN_PROGRESS, "the round is still being played")
+    require_round_over(s)
     deal_round(s, rng, ev)
 
 
-# ---------------------------------------------------------------------------------------------
-# Applying an action: one handler per action type. Each checks the action against the state it
-# is given (checks only read) and changes a copy: the turn actions copy once the action is
-# accepted, sharing what they do not change; the others work on a full copy (_on_copy).
-
-Handler = Callable[[State, Action, RNG, list[Event]], State]
-
-
-def _on_copy(change: Callable[[State, Action, RNG, list[Event]], None]) -> Handler:
-    def handler(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-        s = state.copy()
-        change(s, a, rng, ev)
-        return s
-
-    return handler
-
-
+# Applying an action: one handler per action type (``uno.dispatch``).
 HANDLERS: dict[str, Handler] = {
     A.PLAY: do_play,
     A.PLAY_DRAWN: do_play_drawn,
     A.DRAW: do_draw,
     A.PASS: do_pass,
-    A.CHOOSE_TARGET: _on_copy(do_choose),
-    A.UNO: _on_copy(do_uno),
-    A.CATCH: _on_copy(do_catch),
-    A.TIMEOUT: _on_copy(do_timeout),
-    A.LEAVE: _on_copy(do_leave),
-    A.NEXT_ROUND: _on_copy(do_next_round),
+    A.CHOOSE_TARGET: on_copy(do_choose),
+    A.UNO: on_copy(do_uno),
+    A.CATCH: on_copy(do_catch),
+    A.TIMEOUT: on_copy(do_timeout),
+    A.LEAVE: on_copy(do_leave),
+    A.NEXT_ROUND: on_copy(do_next_round),
     A.TAKE_STACK: do_take_stack,
     A.PLAY_PAIR: do_play_pair,
     A.PLAY_TOP: do_play_top,
-    A.MERCY: _on_copy(do_mercy),
+    A.MERCY: on_copy(do_mercy),
 }
 
 
@@ -162,8 +135,4 @@ def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
 
     Raises EngineError (state untouched) when the rules refuse the action.
     """
-    handler = HANDLERS.get(action.type)
-    if handler is None:
-        raise EngineError(E.INVALID_ACTION, f"unknown action type {action.type!r}")
-    events: list[Event] = []
-    return handler(state, action, rng, events), events
+    return dispatch(HANDLERS, state, action, rng)

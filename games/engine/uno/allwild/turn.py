@@ -9,15 +9,14 @@ from __future__ import annotations
 from ... import errors as E
 from ...errors import EngineError
 from ...interface import RNG, Event
+from .. import play
 from ..actions import Action
-from ..calls import close_catch_windows, say_uno
 from ..cards import card_type
 from ..chance import choice
-from ..hands import hand_changed
 from ..piles import can_draw, draw
-from ..scoring import end_round
+from ..play import drawn_card_to_play, put_on_table, refuse_after_draw, start_timeout
 from ..state import CHOOSE, DRAWN, PLAY, STACK, State, copy_state
-from ..turns import advance, next_active, require_player, seat_of, turn_seat
+from ..turns import advance, chooser, next_active, turn_seat
 from .cards import PRESETS, TARGETED, WILD
 from .effects import EFFECTS
 from .house_rules import stacking
@@ -42,35 +41,9 @@ def play_card(
     return s
 
 
-def put_on_table(state: State, seat: int, cards: tuple[str, ...], ev: list[Event]) -> State:
-    """A copy of ``state`` with ``cards`` moved from ``seat``'s hand to the discard pile (the last
-    on top), every catch window closed (a turn action) and the turn's draw forgotten.
-
-    Only the player's hand and the discard pile change, as new lists: the other hands and the
-    draw pile are shared with ``state`` (see ``copy_state``)."""
-    s = copy_state(state, False, False)
-    me = s.seats[seat]
-    hand = me.hand.copy()
-    for card in cards:
-        hand.remove(card)
-    me.hand = hand
-    s.discard_pile = [*reversed(cards), *s.discard_pile]
-    s.drawn_card = None
-    s.phase = PLAY
-    hand_changed(s, seat)
-    return s
-
-
 def finish_play(s: State, seat: int, uno: bool, ev: list[Event]) -> None:
-    """After the effect: out of cards wins the round; else the word UNO counts if one card is
-    left, and the turn passes (unless a stack now waits for the next player's answer)."""
-    if not s.seats[seat].hand:
-        end_round(s, seat, PRESETS[s.preset].points, ev)
-        return
-    if uno:
-        say_uno(s, seat, ev)
-    if s.phase != STACK:
-        advance(s, ev)
+    """After the effect: the family's end of a play, scored with this preset's points."""
+    play.finish_play(s, seat, uno, PRESETS[s.preset].points, ev)
 
 
 def play_unseen(state: State, seat: int, card: str, uno: bool, rng: RNG, ev: list[Event]) -> State:
@@ -84,13 +57,6 @@ def play_unseen(state: State, seat: int, card: str, uno: bool, rng: RNG, ev: lis
     s.phase = CHOOSE
     s.pending = {"seat": seat, "card": card, "effect": kind, "reason": "blind", "uno": uno}
     return s
-
-
-def refuse_after_draw(state: State) -> None:
-    if state.phase == DRAWN:
-        raise EngineError(
-            E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
-        )
 
 
 def do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
@@ -117,11 +83,7 @@ def do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
 
 def do_play_drawn(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     seat = turn_seat(state, a)
-    drawn = state.drawn_card
-    if state.phase != DRAWN or drawn is None:
-        raise EngineError(E.NOTHING_DRAWN, "you have not drawn a card this turn")
-    if a.card is not None and a.card != drawn:
-        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "only the drawn card may be played")
+    drawn = drawn_card_to_play(state, a)
     if state.house and state.options.get("blind_play"):
         if a.target is not None:
             raise EngineError(
@@ -166,23 +128,9 @@ def do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     return s
 
 
-def do_pass(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    seat = turn_seat(state, a)
-    if state.phase != DRAWN:
-        raise EngineError(E.PASS_NOT_ALLOWED, "you may pass only after drawing a card")
-    s = copy_state(state, True, False)  # passing changes no hand and no pile: share them
-    ev.append({"type": "pass", "seat": seat})
-    advance(s, ev)
-    return s
-
-
 def do_choose(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    seat = seat_of(s, a)
-    require_player(s, seat)
-    if s.phase != CHOOSE or not s.pending:
-        raise EngineError(E.NO_CHOICE_PENDING, "there is no target to choose")
-    if s.pending["seat"] != seat:
-        raise EngineError(E.NOT_YOUR_TURN, f"seat {s.pending['seat']} chooses the target")
+    seat = chooser(s, a, "target")
+    assert s.pending is not None  # chooser checked it
     check_target(s, seat, s.pending["effect"], a.target, False)
     resolve_choice(s, a.target, rng, ev)
 
@@ -205,12 +153,7 @@ def resolve_choice(s: State, target: int | None, rng: RNG, ev: list[Event]) -> N
 def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
     """The turn clock ran out: an open choice is made at random, then the player draws 1 (not
     after a voluntary draw) and the turn passes; a stack owed is drawn in full instead."""
-    seat = seat_of(s, a)
-    require_player(s, seat)
-    if seat != s.current:
-        raise EngineError(E.NOT_YOUR_TURN, f"it is seat {s.current}'s turn, not {seat}'s")
-    close_catch_windows(s)
-    ev.append({"type": "timeout", "seat": seat})
+    seat = start_timeout(s, a, ev)
     if s.phase == STACK:
         stacking.take_stack(s, seat, rng, ev)
         return

@@ -10,10 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import NOT_IN_ROUND, EngineError
-from ...interface import Event
-from ..calls import catchable_seats
+from .. import view as family_view
 from ..cards import card_type
-from ..state import CLOCKWISE, STACK, State
+from ..state import STACK, State
 from .cards import PRESETS
 from .house_rules.stacking import stackable_types
 from .legal import legal_actions
@@ -59,78 +58,14 @@ def view(state: State, seat: int) -> dict[str, Any]:
 
 def moderator_view(state: State) -> dict[str, Any]:
     """Everything, hands and draw pile order included: for moderators only."""
-    s = state
-    return {
-        **_public(s),
-        "state": s.to_dict(),
-        "legal_actions": {
-            str(i): [a.to_dict() for a in legal_actions(s, i)] for i in range(len(s.seats))
-        },
-    }
+    return family_view.moderator_view(state, _public(state), legal_actions)
 
 
 def _public(s: State) -> dict[str, Any]:
-    catchable = set(catchable_seats(s))
-    return {
-        "game": s.game,
-        "preset": s.preset,
-        "options": dict(s.options),
-        "target_score": s.target_score,
-        "round": s.round,
-        "phase": s.phase,
-        "current_seat": s.current,
-        "direction": "clockwise" if s.direction == CLOCKWISE else "counterclockwise",
-        "dealer": s.dealer,
-        "seats": [
-            {
-                "seat": i,
-                "hand_size": len(seat.hand),
-                "uno": seat.uno,
-                "catchable": i in catchable,
-                "active": seat.active,
-                "skips_owed": seat.skips,
-                "score": seat.score,
-            }
-            for i, seat in enumerate(s.seats)
-        ],
-        # Stacking: the total owed and the seat that must stack on it or take it.
-        "stack": (
-            {"total": s.stack, "seat": s.current, "stackable": list(stackable_types(s))}
-            if s.phase == STACK
-            else None
-        ),
-        "discard_top": card(s.discard_pile[0]) if s.discard_pile else None,
-        # Played cards lie face up: the discard pile is the public history of this round's plays.
-        "discard_pile": [card(c) for c in s.discard_pile],
-        "draw_size": len(s.draw_pile),
-        "points": dict(PRESETS[s.preset].points),
-        # Deep copies: a view is plain data that shares nothing with the state it came from.
-        "round_results": [_copy(r) for r in s.round_results],
-        "winner": s.winner,
-    }
-
-
-def visible_event(event: Event, seat: int | None) -> Event | None:
-    """The event as ``seat`` may see it; ``None`` for a moderator (sees all).
-
-    Returns None when the seat may not see the event at all (chance outcomes).
-    """
-    if seat is not None and event["type"] == "chance":
-        return None
-    out = {k: _copy(v) for k, v in event.items() if k not in ("secret", "to")}
-    if "secret" in event and (seat is None or event.get("to") == seat):
-        out.update(_copy(event["secret"]))
-    return out
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON-shaped data (faster than copy.deepcopy for these small trees)."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
-
-
-def visible_events(events: list[Event], seat: int | None) -> list[Event]:
-    return [e for e in (visible_event(ev, seat) for ev in events) if e is not None]
+    # Stacking: the total owed and the seat that must stack on it or take it.
+    stack = (
+        {"total": s.stack, "seat": s.current, "stackable": list(stackable_types(s))}
+        if s.phase == STACK
+        else None
+    )
+    return family_view.public_view(s, card, PRESETS[s.preset].points, {"stack": stack})

@@ -25,6 +25,7 @@ export { DEFAULT_KIND, gameName, kindOf, presetName, ruleHint, ruleName } from "
 /** Kind -> the module of its renderer, loaded when a game of that kind is opened. */
 const RENDERERS = {
   uno_all_wild: () => import("./uno_all_wild.js"),
+  uno_splash: () => import("./uno_splash.js"),
 };
 
 const loaded = new Map();

@@ -13,9 +13,10 @@ from ....errors import EngineError
 from ....interface import RNG, Event
 from ...actions import Action
 from ...cards import card_type
+from ...play import refuse_after_draw
 from ...state import STACK, State, copy_state
 from ...turns import turn_seat
-from ..turn import play_unseen, refuse_after_draw
+from ..turn import play_unseen
 from .stacking import stackable_types, take_stack
 
 

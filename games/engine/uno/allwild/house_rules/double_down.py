@@ -15,12 +15,13 @@ from ....errors import EngineError
 from ....interface import RNG, Event
 from ...actions import PLAY_PAIR, Action, Pick
 from ...cards import card_type
+from ...play import put_on_table, refuse_after_draw
 from ...state import STACK, State
 from ...turns import turn_seat
 from ..cards import DRAW_AMOUNT, FORCE_SWAP
 from ..effects import EFFECTS, draw_next
 from ..targets import check_target, pair_targets
-from ..turn import finish_play, put_on_table, refuse_after_draw
+from ..turn import finish_play
 from .stacking import not_stackable_message, stackable_types
 
 

@@ -1,19 +1,20 @@
-"""Mercy: a player holding 15 or more cards may once discard 5 cards of their choice (under blind
-play: the top five of the face-down hand); they go under the top discard. The right returns once
-the hand has dropped below 15, at any point (``hands.hand_changed``). A free action at any moment
-of the round, except while a choice of theirs is open (a target to choose, or the play-or-pass
-decision after a voluntary draw): it uses no turn and does not close a catch window.
+"""Mercy (a house rule of several Uno games): a player holding 15 or more cards may once discard 5
+cards of their choice (under blind play: the top five of the face-down hand); they go under the
+top discard. The right returns once the hand has dropped below 15, at any point
+(``hands.hand_changed``). A free action at any moment of the round, except while a choice of
+theirs is open (a target to choose, or the play-or-pass decision after a voluntary draw): it uses
+no turn and does not close a catch window.
 """
 
 from __future__ import annotations
 
-from .... import errors as E
-from ....errors import EngineError
-from ....interface import RNG, Event
-from ...actions import MERCY, Action, Pick
-from ...hands import MERCY_COUNT, MERCY_MIN, hand_changed
-from ...state import DRAWN, State
-from ...turns import require_player, seat_of
+from .. import errors as E
+from ..errors import EngineError
+from ..interface import RNG, Event
+from .actions import MERCY, Action, Pick
+from .hands import MERCY_COUNT, MERCY_MIN, hand_changed
+from .state import DRAWN, State
+from .turns import require_player, seat_of
 
 
 def mercy_refusal(s: State, seat: int) -> tuple[str, str] | None:

@@ -1,0 +1,47 @@
+"""Applying an action, the same way in every Uno game: one handler per action type. Each checks
+the action against the state it is given (checks only read) and returns a changed copy: the turn
+actions copy once the action is accepted, sharing what they do not change; the others work on a
+full copy (``on_copy``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from .. import errors as E
+from ..errors import EngineError
+from ..interface import RNG, Event
+from .actions import Action
+from .state import MATCH_OVER, ROUND_OVER, State
+
+Handler = Callable[[State, Action, RNG, list[Event]], State]
+
+
+def on_copy(change: Callable[[State, Action, RNG, list[Event]], None]) -> Handler:
+    """A handler that applies ``change`` to a full copy of the state."""
+
+    def handler(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+        s = state.copy()
+        change(s, a, rng, ev)
+        return s
+
+    return handler
+
+
+def dispatch(
+    handlers: Mapping[str, Handler], state: State, action: Action, rng: RNG
+) -> tuple[State, list[Event]]:
+    """Apply ``action`` to a copy of ``state``; the new state and its events. Raises EngineError
+    (state untouched) when the rules refuse the action."""
+    handler = handlers.get(action.type)
+    if handler is None:
+        raise EngineError(E.INVALID_ACTION, f"unknown action type {action.type!r}")
+    events: list[Event] = []
+    return handler(state, action, rng, events), events
+
+
+def require_round_over(s: State) -> None:
+    """The next round may be dealt: the last one is over, the match is not."""
+    if s.phase == MATCH_OVER:
+        raise EngineError(E.GAME_OVER, "the match is over")
+    if s.phase != ROUND_OVER:
+        raise EngineError(E.ROUND_IN_PROGRESS, "the round is still being played")

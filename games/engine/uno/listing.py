@@ -1,0 +1,67 @@
+"""Listing what a seat may do, the same way in every Uno game (changes nothing): nothing between
+rounds or for a seat that left; the turn's actions for the seat whose turn it is (the game's own);
+UNO for a seat holding one card; a catch of every catchable seat; Mercy when it is on.
+
+Actions are immutable tuples, built once per table size and seat (a game's ``SeatActions``) and
+shared by the lists returned."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar
+
+from .actions import Action
+from .calls import catchable_seats
+from .mercy import mercy_actions
+from .state import MATCH_OVER, ROUND_OVER, State
+
+_OVER = (ROUND_OVER, MATCH_OVER)
+
+
+class FreeActions(Protocol):
+    """What a game's prebuilt table of one seat holds for the actions every Uno game lists."""
+
+    @property
+    def uno(self) -> Action: ...
+
+    @property
+    def catch(self) -> list[Action]: ...
+
+
+T = TypeVar("T", bound=FreeActions)
+
+
+def tables_by_size(build: Callable[[int, int], T]) -> Callable[[int], list[T]]:
+    """``tables(n)``: the prebuilt tables of seats 0 to n - 1 at a table of n, built once."""
+    built: dict[int, list[T]] = {}
+
+    def tables(n: int) -> list[T]:
+        found = built.get(n)
+        if found is None:
+            found = built[n] = [build(n, i) for i in range(n)]
+        return found
+
+    return tables
+
+
+def list_actions(
+    s: State,
+    seat: int,
+    tables: Callable[[int], Sequence[T]],
+    turn_actions: Callable[[State, int, list[str], T], list[Action]],
+) -> list[Action]:
+    """Every action ``seat`` may take now. A ``uno`` flag may be added to any listed play."""
+    seats = s.seats
+    if s.phase in _OVER or not 0 <= seat < len(seats) or not seats[seat].active:
+        return []
+    table = tables(len(seats))[seat]
+    hand = seats[seat].hand
+    out = turn_actions(s, seat, hand, table) if seat == s.current else []
+    if len(hand) == 1 and not seats[seat].uno:
+        out.append(table.uno)
+    for other in catchable_seats(s):
+        if other != seat:
+            out.append(table.catch[other])
+    if s.house:
+        out += mercy_actions(s, seat)
+    return out

@@ -1,0 +1,85 @@
+"""Listing what a seat of Uno Splash may do now (changes nothing).
+
+Actions are immutable tuples built once per table size (``SeatActions``) and shared by the
+lists returned: a playable coloured card is one play, a wild four (one per colour named).
+"""
+
+from __future__ import annotations
+
+from ..actions import (
+    ACCEPT,
+    CATCH,
+    CHALLENGE,
+    CHOOSE_COLOUR,
+    COLOURS,
+    DRAW,
+    PASS,
+    PLAY,
+    PLAY_DRAWN,
+    UNO,
+    Action,
+)
+from ..listing import list_actions, tables_by_size
+from ..state import CHOOSE, DRAWN, RESPOND, State
+from ..state import PLAY as PLAY_PHASE
+from .cards import COLOUR_OF, PRESETS
+from .house_rules.double_down import pair_actions
+from .matching import playable_cards
+from .turn import draw_refusal
+
+
+class SeatActions:
+    """The actions one seat may be offered at a table of ``n`` seats, built once and shared."""
+
+    __slots__ = ("plays", "draw", "play_drawn", "pass_", "uno", "catch", "colours", "answers")
+
+    def __init__(self, n: int, seat: int) -> None:
+        self.plays: dict[str, tuple[Action, ...]] = {
+            card: (
+                (Action(PLAY, seat, card),)
+                if COLOUR_OF[card]
+                else tuple(Action(PLAY, seat, card, colour=c) for c in COLOURS)
+            )
+            for preset in PRESETS.values()
+            for card in preset.card_ids
+        }
+        self.play_drawn = {
+            True: (Action(PLAY_DRAWN, seat),),
+            False: tuple(Action(PLAY_DRAWN, seat, colour=c) for c in COLOURS),
+        }
+        self.draw = Action(DRAW, seat)
+        self.pass_ = Action(PASS, seat)
+        self.uno = Action(UNO, seat)
+        self.catch = [Action(CATCH, seat, target=other) for other in range(n)]
+        self.colours = [Action(CHOOSE_COLOUR, seat, colour=c) for c in COLOURS]
+        self.answers = [Action(ACCEPT, seat), Action(CHALLENGE, seat)]
+
+
+seat_actions = tables_by_size(SeatActions)
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (``uno.listing``)."""
+    return list_actions(state, seat, seat_actions, _turn_actions)
+
+
+def _turn_actions(s: State, seat: int, hand: list[str], table: SeatActions) -> list[Action]:
+    phase = s.phase
+    if phase == PLAY_PHASE:
+        matches = playable_cards(s)
+        plays = table.plays
+        out = [a for card in hand if card in matches for a in plays[card]]
+        if s.house and s.options.get("double_down"):
+            out += pair_actions(s, seat, hand)
+        if draw_refusal(s, seat) is None:
+            out.append(table.draw)
+        return out
+    if phase == DRAWN:
+        drawn = s.drawn_card
+        assert drawn is not None
+        return [*table.play_drawn[COLOUR_OF[drawn] is not None], table.pass_]
+    if phase == RESPOND:
+        return list(table.answers)
+    if phase == CHOOSE and s.pending and s.pending["seat"] == seat:
+        return list(table.colours)
+    return []

@@ -1,0 +1,183 @@
+"""Uno Splash's rules, as ruled by ``shared/rules/uno_splash.md``: creating a match, dealing a
+round with its opening card, the house rules offered, and applying an action.
+
+Pure: state in, new state and events out; ``apply`` never changes the state it is given. All
+randomness goes through the ``rng`` passed in and is logged (``uno.chance``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import errors as E
+from ...errors import EngineError
+from ...interface import RNG, Event
+from .. import actions as A
+from ..actions import Action
+from ..calls import do_catch, do_uno
+from ..chance import shuffle
+from ..deal import deal, open_draw, open_reverse, open_skip, start_match
+from ..dispatch import Handler, dispatch, on_copy, require_round_over
+from ..mercy import do_mercy
+from ..play import do_pass
+from ..state import CHOOSE, State
+from .cards import DRAW2, DRAW_AMOUNT, HAND_SIZE, PRESETS, RANK_OF, REVERSE, SKIP, WD4, WILD
+from .challenge import do_accept, do_challenge
+from .house_rules.double_down import do_play_pair
+from .turn import (
+    do_choose_colour,
+    do_draw,
+    do_leave,
+    do_play,
+    do_play_drawn,
+    do_timeout,
+)
+
+GAME = "uno_splash"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+# The house rules the rulings allow, in the order of the page. Speed mode is the service's turn
+# clock and Mercy the family's (``uno.mercy``); stacking is allowed by the rulings but not built
+# yet, so creation refuses it rather than ignoring it.
+HOUSE_RULES = ("stacking", "speed_mode", "double_down", "mercy")
+SUPPORTED_HOUSE_RULES = frozenset({"speed_mode", "double_down", "mercy"})
+# Refused for good (rulings: "House rules"), with the reason a player reads.
+REFUSED_HOUSE_RULES = {
+    "blind_play": "a face-down card cannot be checked against the colour in force, and no source"
+    " says what becomes of an unplayable one",
+    "force_swap_protection": "Uno Splash has no Force Swap card",
+}
+_NO_HOUSE_RULES = dict.fromkeys(HOUSE_RULES, False)
+
+
+def new_game(
+    *,
+    players: int,
+    rng: RNG,
+    preset: str = "classic",
+    options: dict[str, bool] | None = None,
+    target_score: int = 500,
+) -> tuple[State, list[Event]]:
+    """A new match with round 1 dealt: the dealer is a random seat."""
+    return start_match(
+        game=GAME,
+        presets=PRESETS,
+        seats=(MIN_PLAYERS, MAX_PLAYERS),
+        validate=validate_options,
+        deal_round=deal_round,
+        players=players,
+        rng=rng,
+        preset=preset,
+        options=options,
+        target_score=target_score,
+    )
+
+
+def validate_options(options: Any) -> dict[str, bool]:
+    """The house rules with every default filled in; ``invalid_setup`` for anything else."""
+    if not isinstance(options, dict):
+        raise EngineError(E.INVALID_SETUP, "options are an object of house rules")
+    for name in options:
+        if name in REFUSED_HOUSE_RULES and options[name] is not False:
+            raise EngineError(
+                E.INVALID_SETUP, f"house rule {name} is not offered: {REFUSED_HOUSE_RULES[name]}"
+            )
+    unknown = set(options) - set(HOUSE_RULES) - set(REFUSED_HOUSE_RULES)
+    if unknown:
+        raise EngineError(E.INVALID_SETUP, f"unknown house rules: {', '.join(sorted(unknown))}")
+    opts = dict(_NO_HOUSE_RULES)
+    for name in HOUSE_RULES:
+        value = options.get(name, False)
+        if not isinstance(value, bool):
+            raise EngineError(E.INVALID_SETUP, f"house rule {name} is true or false")
+        if value and name not in SUPPORTED_HOUSE_RULES:
+            raise EngineError(E.INVALID_SETUP, f"house rule {name} is not available yet")
+        opts[name] = value
+    return opts
+
+
+def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
+    """Deal the next round and apply the opening card."""
+    s.colour = None
+    deal(s, list(PRESETS[s.preset].card_ids), HAND_SIZE, rng, ev)
+    while RANK_OF[s.discard_pile[0]] == WD4:
+        # An opening Wild Draw Four goes back into the draw pile, which is shuffled; flip again.
+        returned = s.discard_pile[0]
+        pile = [*s.draw_pile, returned]
+        shuffle(rng, pile, ev)
+        s.discard_pile = [pile[0]]
+        s.draw_pile = pile[1:]
+        ev.append({"type": "opening_returned", "card": returned, "next": pile[0]})
+    opening(s, s.current, s.discard_pile[0], rng, ev)
+
+
+def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
+    """The opening card's effect on the first player (rulings: "Opening card")."""
+    rank = RANK_OF[top]
+    if rank not in (SKIP, REVERSE, DRAW2, WILD):
+        return  # a number: the first player takes their turn
+    ev.append({"type": "opening_effect", "card": top, "seat": first})
+    if rank == DRAW2:
+        open_draw(s, first, DRAW_AMOUNT[DRAW2], rng, ev)
+    elif rank == SKIP:
+        open_skip(s, first, ev)
+    elif rank == REVERSE:
+        open_reverse(s, ev)
+    else:  # a Wild: the first player names the colour, then takes their turn
+        s.phase = CHOOSE
+        s.pending = {
+            "seat": first,
+            "card": top,
+            "effect": "colour",
+            "reason": "opening",
+            "uno": False,
+        }
+
+
+def do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    require_round_over(s)
+    deal_round(s, rng, ev)
+
+
+# Applying an action: one handler per action type (``uno.dispatch``).
+HANDLERS: dict[str, Handler] = {
+    A.PLAY: do_play,
+    A.PLAY_DRAWN: do_play_drawn,
+    A.DRAW: do_draw,
+    A.PASS: do_pass,
+    A.CHOOSE_COLOUR: on_copy(do_choose_colour),
+    A.ACCEPT: on_copy(do_accept),
+    A.CHALLENGE: on_copy(do_challenge),
+    A.UNO: on_copy(do_uno),
+    A.CATCH: on_copy(do_catch),
+    A.MERCY: on_copy(do_mercy),
+    A.PLAY_PAIR: do_play_pair,
+    A.TIMEOUT: on_copy(do_timeout),
+    A.LEAVE: on_copy(do_leave),
+    A.NEXT_ROUND: on_copy(do_next_round),
+}
+PLAYER_ACTIONS = (
+    A.PLAY,
+    A.DRAW,
+    A.PLAY_DRAWN,
+    A.PASS,
+    A.CHOOSE_COLOUR,
+    A.ACCEPT,
+    A.CHALLENGE,
+    A.UNO,
+    A.CATCH,
+    A.MERCY,
+    A.PLAY_PAIR,
+)
+ACTION_TYPES = PLAYER_ACTIONS + A.SYSTEM_ACTIONS
+ACTION_FIELDS = A.FIELDS | {"colour"}
+
+
+def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
+    """Apply ``action`` to a copy of ``state``; return the new state and its events.
+
+    Raises EngineError (state untouched) when the rules refuse the action.
+    """
+    if action.colour is not None and action.type not in (A.PLAY, A.PLAY_DRAWN, A.CHOOSE_COLOUR):
+        raise EngineError(E.COLOUR_NOT_ALLOWED, f"{action.type} names no colour")
+    return dispatch(HANDLERS, state, action, rng)

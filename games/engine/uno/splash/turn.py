@@ -1,0 +1,168 @@
+"""A turn of Uno Splash (rulings: "A turn"): play one playable card (a wild names its colour with
+the play) and resolve its effect, or draw one card; a playable drawn card is then played (only
+that card) or kept with a pass, an unplayable one ends the turn at once. With nothing left to
+draw, a player holding a playable card must play and one holding none draws nothing. An opening
+Wild waits for the first player's colour (phase ``choose``); a Wild Draw Four for its answer
+(phase ``respond``, ``challenge``). Timeouts and leaving are here too.
+"""
+
+from __future__ import annotations
+
+from ... import errors as E
+from ...errors import EngineError
+from ...interface import RNG, Event
+from ..actions import COLOURS, Action
+from ..cards import card_type
+from ..chance import choice
+from ..piles import can_draw, draw
+from ..play import drawn_card_to_play, finish_play, put_on_table, start_timeout
+from ..seats import do_leave as family_leave
+from ..state import CHOOSE, DRAWN, PLAY, RESPOND, State, copy_state
+from ..turns import advance, chooser, seat_of, turn_seat
+from .cards import COLOUR_OF, PRESETS, RANK_OF, WD4
+from .challenge import accept, wild_draw_four
+from .effects import EFFECTS
+from .matching import colour_in_force, playable, playable_cards
+
+
+def turn_player(state: State, a: Action) -> int:
+    """The seat taking a turn action: its turn, no colour or response owed first."""
+    if state.phase == CHOOSE and a.seat == state.current:
+        raise EngineError(E.CHOICE_PENDING, "name the colour of the opening Wild first")
+    seat = turn_seat(state, a)
+    if state.phase == RESPOND:
+        raise EngineError(
+            E.RESPONSE_REQUIRED, "answer the Wild Draw Four first: accept or challenge"
+        )
+    return seat
+
+
+def check_play(state: State, a: Action, card: str) -> None:
+    """Refuse a play of ``card`` (in hand) that does not match, or names a colour wrongly."""
+    if a.target is not None or a.cards is not None or a.targets is not None:
+        raise EngineError(E.TARGET_NOT_ALLOWED, "a card of Uno Splash takes no target")
+    if not playable(state, card):
+        raise EngineError(
+            E.CARD_NOT_PLAYABLE,
+            f"{card} matches neither the colour in force ({colour_in_force(state)}) nor the"
+            f" top card ({state.discard_pile[0]})",
+        )
+    if COLOUR_OF[card] is None and a.colour is None:
+        raise EngineError(E.COLOUR_REQUIRED, f"name the colour with a wild: {', '.join(COLOURS)}")
+    if COLOUR_OF[card] is not None and a.colour is not None:
+        raise EngineError(E.COLOUR_NOT_ALLOWED, "only a wild names a colour")
+
+
+def play_card(
+    state: State, seat: int, card: str, colour: str | None, uno: bool, rng: RNG, ev: list[Event]
+) -> State:
+    """``seat`` plays ``card`` (checked) naming ``colour`` for a wild; the new state."""
+    rank = RANK_OF[card]
+    against = colour_in_force(state)
+    s = put_on_table(state, seat, (card,), ev)
+    s.colour = colour
+    event: Event = {"type": "play", "seat": seat, "card": card, "card_type": card_type(card)}
+    if colour is not None:
+        event["colour"] = colour
+    ev.append(event)
+    if rank == WD4:
+        wild_draw_four(s, seat, card, s.seats[seat].hand, against, rng, ev)
+    elif rank in EFFECTS:
+        EFFECTS[rank](s, seat, rng, ev)
+    finish_play(s, seat, uno, PRESETS[s.preset].points, ev)
+    return s
+
+
+def do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    seat = turn_player(state, a)
+    if state.phase == DRAWN:
+        raise EngineError(
+            E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
+        )
+    card = a.card
+    if card is None or card not in state.seats[seat].hand:
+        raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
+    check_play(state, a, card)
+    return play_card(state, seat, card, a.colour, a.uno, rng, ev)
+
+
+def do_play_drawn(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    seat = turn_player(state, a)
+    drawn = drawn_card_to_play(state, a)
+    check_play(state, a, drawn)
+    return play_card(state, seat, drawn, a.colour, a.uno, rng, ev)
+
+
+def draw_refusal(s: State, seat: int) -> tuple[str, str] | None:
+    """Why the draw is refused now, or None: only with nothing to draw and a playable card."""
+    if can_draw(s):
+        return None
+    if not playable_cards(s).isdisjoint(s.seats[seat].hand):
+        return E.DRAW_NOT_ALLOWED, "there is nothing to draw: play a playable card"
+    return None
+
+
+def do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
+    seat = turn_player(state, a)
+    if state.phase == DRAWN:
+        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you already drew: play it or pass")
+    refusal = draw_refusal(state, seat)
+    if refusal:
+        raise EngineError(*refusal)
+    s = copy_state(state, False, False)  # piles.draw assigns new lists: share the old ones
+    drawn = draw(s, seat, 1, rng, ev, "voluntary")
+    if drawn and playable(s, drawn[0]):
+        s.phase = DRAWN
+        s.drawn_card = drawn[0]
+    else:  # an unplayable card (or none at all) ends the turn at once
+        advance(s, ev)
+    return s
+
+
+def do_choose_colour(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    seat = chooser(s, a, "colour")
+    if a.colour is None:
+        raise EngineError(E.COLOUR_REQUIRED, f"name a colour: {', '.join(COLOURS)}")
+    if a.card is not None or a.target is not None or a.cards or a.targets:
+        raise EngineError(E.INVALID_ACTION, "choose_colour takes a colour only")
+    name_colour(s, seat, a.colour, ev)
+
+
+def name_colour(s: State, seat: int, colour: str, ev: list[Event]) -> None:
+    """The opening Wild's colour is named; the first player then takes their turn."""
+    s.colour = colour
+    s.pending = None
+    s.phase = PLAY
+    ev.append({"type": "colour_chosen", "seat": seat, "colour": colour})
+
+
+def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    """The turn clock ran out (rulings: "Leaving, timeouts"): a response owed is an acceptance;
+    an opening colour owed is named at random; then the player draws 1 (not after a draw of
+    their own this turn) and the turn passes, whatever the drawn card."""
+    seat = start_timeout(s, a, ev)
+    if s.phase == RESPOND:
+        accept(s, seat, rng, ev)
+        return
+    if s.phase == CHOOSE:
+        name_colour(s, seat, choice(rng, list(COLOURS), ev), ev)
+    if s.phase == PLAY:
+        draw(s, seat, 1, rng, ev, "timeout")
+    advance(s, ev)
+
+
+def do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+    """Leaving as the family rules it, after what Splash owes first: an opening colour owed by
+    the leaver is named at random (the table needs one); a response owed by the leaver is
+    cancelled (nobody draws the 4) and play passes on. A Wild Draw Four whose player leaves is
+    still answered (``challenge``)."""
+    seat = seat_of(s, a)
+    pending = s.pending
+    if pending is not None and pending["seat"] == seat and s.seats[seat].active:
+        if s.phase == CHOOSE:
+            name_colour(s, seat, choice(rng, list(COLOURS), ev), ev)
+        elif s.phase == RESPOND:
+            ev.append({"type": "response_cancelled", "seat": seat, "owner": pending["owner"]})
+            s.pending = None
+            s.phase = PLAY  # the leaver's turn: the family passes it on
+    family_leave(s, a, rng, ev)

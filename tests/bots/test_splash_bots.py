@@ -1,0 +1,133 @@
+"""Bots at Uno Splash: the heuristic picks only listed actions, beats random play, challenges on
+the odds; ``manage.py simulate --game uno_splash``; a game against the computer and the takeover
+of an absent seat through the service."""
+
+from __future__ import annotations
+
+import io
+import random
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+from games import services
+from games.bots import arena, splash
+from games.bots.decide import decide
+from games.engine.uno.splash.game import SPLASH
+from games.models import Game, Move, Seat
+from tests.engine.playout import run_playout
+from tests.games.conftest import API, API_TESTS, Player, start_game
+
+
+def _bare(action: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in action.items() if k not in ("seat", "uno")}
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_the_heuristic_only_ever_picks_a_listed_action(players: int) -> None:
+    rng = random.Random(players)
+    asked = 0
+    for seed in range(6):
+        playout = run_playout(
+            seed,
+            players=players,
+            preset="classic",
+            options={},
+            target_score=0,
+            game=SPLASH,
+            prefer_plays=True,
+            keep_states=True,
+        )
+        for state in playout.states[:200]:
+            for seat in range(players):
+                view = SPLASH.view(state, seat)
+                chosen = decide(view, [], level="heuristic", rng=rng)
+                if chosen is None:
+                    assert seat != state.current or not view["legal_actions"]
+                    continue
+                asked += 1
+                assert _bare(chosen) in [_bare(a) for a in view["legal_actions"]], chosen
+    assert asked > 100
+
+
+def test_the_heuristic_beats_random_play_heads_up() -> None:
+    result = arena.run(["heuristic", "random"], games=200, players=2, seed=7, kind="uno_splash")
+    heuristic = result.stats["heuristic"]
+    assert result.rounds == 200
+    assert heuristic.wins / heuristic.seat_rounds >= 0.7
+
+
+def _respond_view(under: dict[str, Any], owner_hand: int) -> dict[str, Any]:
+    card = {"id": "wd4-1", "type": "wd4", "colour": None, "rank": "wd4"}
+    hand = [{"id": "blue-3-a", "type": "blue-3", "colour": "blue", "rank": "3"}]
+    return {
+        "you": 1,
+        "hand": hand,
+        "discard_pile": [card, under],
+        "pending_choice": {"owner": 0, "seat": 1, "card": card},
+        "seats": [{"hand_size": owner_hand}, {"hand_size": 1}],
+    }
+
+
+def test_the_heuristic_challenges_when_the_odds_favour_it() -> None:
+    red = {"id": "red-9-a", "type": "red-9", "colour": "red", "rank": "9"}
+    # Fourteen cards: one of the 24 red cards unseen among them is most likely.
+    assert splash.should_challenge(_respond_view(red, 14))
+    # One card left: a red one among the 70-odd unseen cards is unlikely.
+    assert not splash.should_challenge(_respond_view(red, 1))
+    # On a wild, the colour it named is not on the table: no challenge.
+    wild = {"id": "wild-2", "type": "wild", "colour": None, "rank": "wild"}
+    assert not splash.should_challenge(_respond_view(wild, 14))
+
+
+def test_simulate_plays_uno_splash() -> None:
+    out = io.StringIO()
+    call_command("simulate", game="uno_splash", games=6, bots="heuristic,random", stdout=out)
+    text = out.getvalue()
+    assert "6 games, 6 rounds, 2 players" in text and "\nheuristic " in text
+    assert "wd4" in text and "skip" in text
+
+
+@API_TESTS[0]
+@API_TESTS[1]
+def test_a_splash_game_against_the_computer_plays_to_the_end(
+    alice: Player, seeded_engine: Any
+) -> None:
+    seeded_engine(3)
+    body = {"game": "uno_splash", "bots": 1, "level": "heuristic", "target_score": 0}
+    response = alice.post(f"{API}vs-computer/", body)
+    assert response.status_code == 201, response.content
+    game_id = response.json()["id"]
+    rng = random.Random(1)
+    for _ in range(400):
+        game = Game.objects.get(pk=game_id)
+        if game.status != Game.ACTIVE:
+            break
+        if game.current_user_id is None:  # the bot's turn: the sweep moves it
+            assert services.timeout_turn(
+                game_id=game.pk, version=game.version, now=game.turn_deadline
+            )
+            continue
+        view = alice.table(game_id)
+        legal = [a for a in view["table"]["legal_actions"] if a["type"] not in ("uno", "catch")]
+        plays = [a for a in legal if a["type"] in ("play", "play_drawn")]
+        action = rng.choice(plays or legal)
+        sent = {k: v for k, v in action.items() if k != "seat"}
+        assert alice.act(game_id, {**sent, "expected_version": view["version"]}).status_code == 200
+    assert Game.objects.get(pk=game_id).status == Game.FINISHED
+    bot = next(s for s in Seat.objects.filter(game_id=game_id) if s.is_bot)
+    assert Move.objects.filter(game_id=game_id, seat=bot.position, action__type="play").exists()
+
+
+@API_TESTS[0]
+@API_TESTS[1]
+def test_an_absent_splash_player_is_taken_over_by_a_bot(alice: Player, bob: Player) -> None:
+    game_id = start_game(alice, bob, game="uno_splash")
+    Game.objects.filter(pk=game_id).update(max_timeouts=1)
+    game = Game.objects.get(pk=game_id)
+    position = SPLASH.state_from_dict(game.state).current
+    assert game.turn_deadline is not None
+    assert services.timeout_turn(game_id=game.pk, version=game.version, now=game.turn_deadline)
+    seat = Seat.objects.get(game_id=game_id, position=position)
+    assert seat.taken_over and seat.bot_level == "heuristic"

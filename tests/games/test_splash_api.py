@@ -1,0 +1,155 @@
+"""Uno Splash through the HTTP API: created, joined, viewed and played to the end of a round,
+a Wild Draw Four challenged with the reveal for the challenger only, house rules refused."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine.registry import get_game
+from games.models import Game
+from moderation import replay as moderation_replay
+from tests.games.conftest import API, API_TESTS, Player, iter_pages, start_game, strip_seat
+
+pytestmark = API_TESTS
+
+
+def assert_error(response: Any, status: int, code: str) -> None:
+    assert response.status_code == status, response.content
+    assert response.json()["error"]["code"] == code
+
+
+def mover(players: list[Player], game_id: str) -> tuple[Player, dict[str, Any]]:
+    current = Game.objects.values_list("current_user_id", flat=True).get(pk=game_id)
+    player = next(p for p in players if p.user.pk == current)
+    return player, player.table(game_id)
+
+
+def splash_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random legal action; a player who could play usually does (classic UNO lets a player
+    draw at any turn: random players drawing half the time would hold the deck)."""
+    legal = [a for a in view["table"]["legal_actions"] if a["type"] not in ("uno", "catch")]
+    plays = [a for a in legal if a["type"] in ("play", "play_drawn")]
+    action = rng.choice(plays if plays and rng.random() < 0.8 else legal)
+    return {**strip_seat(action), "expected_version": view["version"]}
+
+
+def test_the_options_offer_uno_splash_with_its_house_rules(alice: Player) -> None:
+    games = {g["kind"]: g for g in alice.get(f"{API}options/").json()["games"]}
+    splash = games["uno_splash"]
+    assert (splash["name"], splash["presets"], splash["default_target"]) == (
+        "Uno Splash",
+        ["classic"],
+        500,
+    )
+    assert [rule["name"] for rule in splash["house_rules"]] == [
+        "speed_mode",
+        "double_down",
+        "mercy",
+    ]
+
+
+def test_a_refused_house_rule_is_refused_at_creation(alice: Player) -> None:
+    response = alice.create(game="uno_splash", max_players=2, options={"blind_play": True})
+    assert_error(response, 400, "invalid_setup")
+
+
+def test_a_splash_round_is_played_to_its_end_through_the_api(alice: Player, bob: Player) -> None:
+    game_id = start_game(alice, bob, game="uno_splash", target_score=0)
+    view = alice.table(game_id)
+    table = view["table"]
+    assert (view["game"], table["game"], table["preset"]) == ("uno_splash", "uno_splash", "classic")
+    assert table["colour"] in ("red", "yellow", "green", "blue")
+    assert len(table["hand"]) in (7, 9) and set(table["hand"][0]) == {
+        "id",
+        "type",
+        "colour",
+        "rank",
+    }
+    rng = random.Random(5)
+    for _ in range(2000):
+        if Game.objects.get(pk=game_id).status != Game.ACTIVE:
+            break
+        player, view = mover([alice, bob], game_id)
+        response = player.act(game_id, splash_action(view, rng))
+        assert response.status_code == 200, response.content
+    game = Game.objects.get(pk=game_id)
+    assert game.status == Game.FINISHED
+    final = alice.view(game_id).json()
+    assert final["table"]["phase"] == "match_over"
+    assert final["table"]["round_results"][0]["winner"] in (0, 1)
+
+
+def test_a_wild_draw_four_is_challenged_and_only_the_challenger_sees_the_hand(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    players = [alice, bob, carol]
+    game_id = start_game(alice, bob, carol, game="uno_splash")
+    rng = random.Random(2)
+    for _ in range(3000):
+        player, view = mover(players, game_id)
+        if view["table"]["phase"] == "respond":
+            break
+        wd4 = [a for a in view["table"]["legal_actions"] if a.get("card", "").startswith("wd4")]
+        action = rng.choice(wd4) if wd4 else None
+        body = (
+            {**strip_seat(action), "expected_version": view["version"]}
+            if action
+            else splash_action(view, rng)
+        )
+        assert player.act(game_id, body).status_code == 200
+    else:  # pragma: no cover - a failure
+        raise AssertionError("no Wild Draw Four was played")
+    pending = view["table"]["pending_choice"]
+    assert pending["reason"] == "response" and "hand" not in pending
+    others = [p for p in players if p is not player]
+    refused = others[0].act(game_id, {"type": "challenge", "expected_version": view["version"]})
+    assert refused.status_code in (409, 422)
+    play = player.act(game_id, {"type": "draw", "expected_version": view["version"]})
+    assert_error(play, 422, "response_required")
+    answered = player.act(game_id, {"type": "challenge", "expected_version": view["version"]})
+    assert answered.status_code == 200, answered.content
+    for each in players:
+        moves = [m for page in iter_pages(each, game_id) for m in page["moves"]]
+        (challenge,) = [e for m in moves for e in m["events"] if e["type"] == "challenge"]
+        assert ("hand" in challenge) == (each is player), each.name
+        assert isinstance(challenge["succeeded"], bool)
+
+
+def test_the_moderators_replay_shows_the_colour_and_the_challenge(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    players = [alice, bob, carol]
+    game_id = start_game(alice, bob, carol, game="uno_splash", target_score=0)
+    rng = random.Random(4)
+    challenged = None
+    for _ in range(3000):
+        game = Game.objects.get(pk=game_id)
+        if game.status != Game.ACTIVE:
+            break
+        player, view = mover(players, game_id)
+        legal = view["table"]["legal_actions"]
+        wd4 = [a for a in legal if a.get("card", "").startswith("wd4")]
+        if any(a["type"] == "challenge" for a in legal):
+            body = {"type": "challenge", "expected_version": view["version"]}
+        elif wd4:
+            body = {**strip_seat(wd4[0]), "expected_version": view["version"]}
+        else:
+            body = splash_action(view, rng)
+        assert player.act(game_id, body).status_code == 200
+        if body["type"] == "challenge" and challenged is None:
+            challenged = Game.objects.get(pk=game_id).version
+    assert challenged is not None, "no Wild Draw Four was challenged"
+    game = Game.objects.get(pk=game_id)
+    number = next(
+        m.number
+        for m in game.moves.order_by("number")
+        if any(e["type"] == "challenge" for e in m.events)
+    )
+    replayed = moderation_replay.state_after(game, number)
+    rules = get_game("uno_splash")
+    seen = rules.moderator_view(replayed.state)
+    assert seen["colour"] in ("red", "yellow", "green", "blue")
+    challenge = next(e for e in replayed.move.events if e["type"] == "challenge")
+    assert "hand" in rules.visible_event(challenge, None)  # a moderator sees the revealed hand
+    assert moderation_replay.state_after(game).matches_stored is True

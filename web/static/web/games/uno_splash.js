@@ -1,0 +1,516 @@
+// Uno Splash's table (classic UNO; games/index.js describes what a renderer is): the other
+// seats, the piles with the colour in force, the prompt, the action buttons, the hand, and this
+// game's events in words.
+//
+// Everything comes from the game view's `table` and its `legal_actions`: a card is playable
+// exactly when an action for it is listed, and the buttons send those actions back (through
+// the screen's `send`, which adds `expected_version` and an Idempotency-Key).
+//
+// Colour is never the only sign (docs/rules-uno-splash.md, "For client developers"): every card
+// shows its colour's letter (R, Y, G, B) and its number or symbol, and its name says both. A wild
+// (or the opening Wild, or a drawn wild) opens the colour picker in the actions row: four buttons
+// with the colour's letter and name. A Wild Draw Four played on you brings "Accept" and
+// "Challenge"; the challenged hand is shown to the challenger in the log.
+
+import { h } from "../dom.js";
+import { formatNumber, t } from "../i18n.js";
+
+const COLOURS = ["red", "yellow", "green", "blue"];
+const LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
+const SYMBOL = { skip: "⊘", reverse: "⇄", draw2: "+2", wild: "W", wd4: "+4" };
+
+const colourName = (colour) => t(`colour.${colour}`);
+const rankOf = (id) => {
+  const parts = String(id).split("-");
+  return parts.length === 3 ? parts[1] : parts[0];
+};
+const colourOf = (id) => {
+  const parts = String(id).split("-");
+  return parts.length === 3 ? parts[0] : null;
+};
+
+/** A card's words: "Red 7", "Blue Skip", "Wild Draw Four". */
+function cardName(card) {
+  const rank = card.rank || rankOf(card.id);
+  const colour = card.colour === undefined ? colourOf(card.id) : card.colour;
+  const rankWords = /^\d$/.test(rank) ? rank : t(`splash.rank_${rank}`);
+  return colour ? t("splash.card", { colour: colourName(colour), rank: rankWords }) : rankWords;
+}
+
+/** What is printed on a card: its colour's letter and its number or symbol. */
+function cardSymbol(card) {
+  const rank = card.rank || rankOf(card.id);
+  const symbol = SYMBOL[rank] || rank;
+  return card.colour ? `${LETTER[card.colour]}${symbol}` : symbol;
+}
+
+function cardClass(card) {
+  return `card splash-card ${card.colour ? `splash-${card.colour}` : `splash-wild splash-${card.rank}`}`;
+}
+
+export const renderer = {
+  kind: "uno_splash",
+  create,
+};
+
+function create(ctx) {
+  const { send, lobbyAction, nameOf, player, botTag, screen } = ctx;
+  const render = ctx.render;
+  // This player's state of the table: UNO armed for the next play, a wild waiting for its colour
+  // ({type, card} of the play to send), Mercy's cards being picked, the hand's order.
+  let unoArmed = false;
+  let colourFor = null;
+  let picking = false;
+  let picked = [];
+  let handOrder = [];
+
+  function orderHand(hand) {
+    const ids = hand.map((c) => c.id);
+    const kept = handOrder.filter((id) => ids.includes(id));
+    handOrder = [...kept, ...ids.filter((id) => !kept.includes(id))];
+    const byId = new Map(hand.map((c) => [c.id, c]));
+    return handOrder.map((id) => byId.get(id));
+  }
+
+  function nextSeat(table) {
+    const n = table.seats.length;
+    const step = table.direction === "clockwise" ? 1 : -1;
+    for (let i = 1; i <= n; i += 1) {
+      const seat = (((table.current_seat + step * i) % n) + n) % n;
+      if (table.seats[seat].active) return seat;
+    }
+    return null;
+  }
+
+  function aroundMe(table) {
+    const n = table.seats.length;
+    const order = [];
+    for (let i = 1; i < n; i += 1) order.push(table.seats[(table.you + i) % n]);
+    return order;
+  }
+
+  /** Play a card (or the drawn one): a wild first asks for its colour. */
+  function playCard(card, type) {
+    const base = type === "play_drawn" ? { type } : { type, card: card.id };
+    if (unoArmed) base.uno = true;
+    if (!card.colour) {
+      colourFor = base;
+      render();
+      screen.querySelector(".colour-picker button")?.focus({ preventScroll: true });
+      return;
+    }
+    send(base);
+  }
+
+  function prompt(table, legal, myTurn) {
+    if (colourFor) return t("splash.prompt_colour");
+    if (picking) return t("table.prompt_mercy", { n: picked.length });
+    const choice = table.pending_choice;
+    if (table.phase === "choose") {
+      if (choice && choice.seat === table.you) return t("splash.prompt_opening_colour");
+      return t("splash.prompt_they_name", { name: nameOf(table.current_seat) });
+    }
+    if (table.phase === "respond" && choice) {
+      if (choice.seat === table.you) return t("splash.prompt_respond", { name: nameOf(choice.owner) });
+      return t("splash.prompt_they_respond", { name: nameOf(choice.seat) });
+    }
+    if (myTurn && table.phase === "drawn" && table.drawn_card) {
+      return t("table.prompt_drawn", { card: cardName(table.drawn_card) });
+    }
+    if (myTurn) {
+      return legal.some((a) => a.type === "play") ? t("table.prompt_play_or_draw") : t("splash.prompt_draw");
+    }
+    return t("table.prompt_wait", { name: nameOf(table.current_seat) });
+  }
+
+  /** The four colours as buttons: for a wild being played, or the opening Wild's colour. */
+  function colourPicker(onPick, onCancel) {
+    return h(
+      "div",
+      { class: "colour-picker", role: "group", "aria-label": t("splash.pick_colour") },
+      COLOURS.map((colour) =>
+        h(
+          "button",
+          { type: "button", class: `colour-choice splash-${colour}`, "data-letter": LETTER[colour], onclick: () => onPick(colour) },
+          h("span", { class: "colour-letter", "aria-hidden": "true" }, LETTER[colour]),
+          h("span", { class: "colour-word" }, colourName(colour)),
+        ),
+      ),
+      onCancel ? h("button", { type: "button", class: "cancel-pick", onclick: onCancel }, t("common.cancel")) : null,
+    );
+  }
+
+  function actionsRow(table, legal, state) {
+    const { playDrawn, canPass, canArm, canUno, mine } = state;
+    const unoButton = canUno
+      ? h("button", { type: "button", class: "uno-button ready", onclick: () => send({ type: "uno" }) }, t("table.uno"))
+      : h(
+          "button",
+          {
+            type: "button",
+            class: `uno-button ${unoArmed ? "armed" : ""}`,
+            "aria-pressed": canArm ? String(unoArmed) : false,
+            "aria-describedby": "uno-hint",
+            disabled: !canArm,
+            onclick: () => {
+              unoArmed = !unoArmed;
+              render();
+            },
+          },
+          t("table.uno"),
+        );
+    const unoHint = canUno ? t("table.uno_now") : canArm ? (unoArmed ? t("table.uno_armed") : t("table.uno_arm")) : mine.uno ? t("table.uno_said") : "";
+    if (colourFor) {
+      const base = colourFor;
+      return h("div", { class: "actions" }, colourPicker((colour) => send({ ...base, colour }), () => {
+        colourFor = null;
+        render();
+      }));
+    }
+    if (legal.some((a) => a.type === "choose_colour")) {
+      return h("div", { class: "actions" }, colourPicker((colour) => send({ type: "choose_colour", colour }), null));
+    }
+    if (legal.some((a) => a.type === "challenge")) {
+      return h(
+        "div",
+        { class: "actions respond" },
+        h("button", { type: "button", class: "primary accept", onclick: () => send({ type: "accept" }) }, t("splash.accept")),
+        h("button", { type: "button", class: "challenge", onclick: () => send({ type: "challenge" }) }, t("splash.challenge")),
+        h("p", { class: "uno-hint", id: "uno-hint" }, t("splash.challenge_hint")),
+      );
+    }
+    const drawn = table.drawn_card;
+    return h(
+      "div",
+      { class: "actions" },
+      unoButton,
+      h(
+        "button",
+        { type: "button", class: "primary", disabled: !playDrawn, onclick: () => playDrawn && drawn && playCard(drawn, "play_drawn") },
+        t("table.play_drawn"),
+      ),
+      h("button", { type: "button", disabled: !canPass, onclick: () => send({ type: "pass" }) }, t("table.pass")),
+      h("p", { class: "uno-hint", id: "uno-hint" }, unoHint),
+    );
+  }
+
+  function handCard(card, legal, drawn) {
+    const isDrawn = drawn && drawn.id === card.id;
+    const type = isDrawn ? "play_drawn" : "play";
+    const playable = isDrawn ? legal.some((a) => a.type === "play_drawn") : legal.some((a) => a.type === "play" && a.card === card.id);
+    const name = cardName(card);
+    const label = playable ? t("table.play_card", { card: name }) : name;
+    return h(
+      "li",
+      { key: card.id },
+      h(
+        "button",
+        {
+          type: "button",
+          class: `${cardClass(card)} ${isDrawn ? "drawn" : ""}`,
+          "data-symbol": cardSymbol(card),
+          "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
+          "aria-disabled": playable ? false : "true",
+          onclick: () => playable && playCard(card, type),
+        },
+        h("span", { class: "card-name" }, name),
+      ),
+    );
+  }
+
+  function pickableCard(card, mercy) {
+    const chosen = picked.includes(card.id);
+    const usable = chosen || (!ctx.busy && picked.length < 5 && mercy.choose.from.includes(card.id));
+    return h(
+      "li",
+      { key: card.id },
+      h(
+        "button",
+        {
+          type: "button",
+          class: `${cardClass(card)} ${chosen ? "picked" : ""}`,
+          "data-symbol": cardSymbol(card),
+          "aria-label": t("table.pick_card_mercy", { card: cardName(card) }),
+          "aria-pressed": String(chosen),
+          "aria-disabled": usable ? false : "true",
+          onclick: () => {
+            if (!usable) return;
+            picked = chosen ? picked.filter((id) => id !== card.id) : [...picked, card.id];
+            render();
+          },
+        },
+        h("span", { class: "card-name" }, cardName(card)),
+      ),
+    );
+  }
+
+  /** Double down: each pair listed (its two cards) as one button. */
+  function pairTools(pairs, hand) {
+    const byId = new Map(hand.map((c) => [c.id, c]));
+    return h(
+      "div",
+      { class: "hand-tools pairs" },
+      pairs.length
+        ? pairs.map((pair) => {
+            const first = byId.get(pair.choose.from[0]);
+            const action = { type: "play_pair", cards: [...pair.choose.from] };
+            return h(
+              "button",
+              { type: "button", class: "pair-play", onclick: () => send(unoArmed ? { ...action, uno: true } : action) },
+              t("splash.play_pair", { card: first ? cardName(first) : pair.choose.from[0] }),
+            );
+          })
+        : h("span", { class: "muted" }, t("splash.no_pair")),
+    );
+  }
+
+  function mercyTools(mercy) {
+    if (picking) {
+      const ready = Boolean(mercy) && picked.length === 5 && !ctx.busy;
+      return h(
+        "div",
+        { class: "hand-tools" },
+        h(
+          "button",
+          { type: "button", class: "primary confirm-pick", "aria-disabled": ready ? false : "true", onclick: () => ready && send({ type: "mercy", cards: [...picked] }) },
+          t("table.mercy_confirm", { n: picked.length }),
+        ),
+        h("button", { type: "button", class: "cancel-pick", onclick: () => { picking = false; picked = []; render(); } }, t("common.cancel")),
+      );
+    }
+    return h(
+      "div",
+      { class: "hand-tools" },
+      h(
+        "button",
+        { type: "button", class: "mercy-mode", "aria-disabled": mercy ? false : "true", onclick: () => { if (mercy) { picking = true; picked = []; render(); } } },
+        t("table.mercy_mode"),
+      ),
+    );
+  }
+
+  function opponents(table, legal) {
+    const next = nextSeat(table);
+    const catchable = new Set(legal.filter((a) => a.type === "catch").map((a) => a.target));
+    const owes = table.phase === "respond" && table.pending_choice ? table.pending_choice.seat : null;
+    return h(
+      "ul",
+      { class: "opponents", "aria-label": t("table.opponents") },
+      aroundMe(table).map((s) => {
+        const p = player(s.seat);
+        const current = s.seat === table.current_seat;
+        const isNext = s.seat === next && !current;
+        const flags = [];
+        if (!s.active) flags.push(t("table.left"));
+        else if (owes === s.seat) flags.push(t("splash.answering"));
+        else if (current) flags.push(t("table.their_turn"));
+        else if (isNext) flags.push(t("table.next"));
+        return h(
+          "li",
+          { key: `s${s.seat}`, class: `seat ${current ? "current" : ""} ${isNext ? "next" : ""} ${s.active ? "" : "gone"}` },
+          h("span", { class: "seat-name" }, p ? p.name : nameOf(s.seat)),
+          h("span", { class: "seat-cards" }, t("table.cards", { count: s.hand_size })),
+          h("span", { class: "seat-flags" }, flags.join(" · ")),
+          h("span", { class: "seat-score" }, h("span", { class: "points" }, t("table.points", { points: formatNumber(s.score) })), h("span", { class: "seat-bot" }, botTag(p))),
+          s.uno ? h("span", { class: "uno-badge" }, t("table.uno_badge")) : null,
+          catchable.has(s.seat)
+            ? h("button", { type: "button", class: "catch-button", "aria-label": t("table.catch_label", { name: nameOf(s.seat) }), onclick: () => send({ type: "catch", target: s.seat }) }, t("table.catch"))
+            : null,
+        );
+      }),
+    );
+  }
+
+  function pileArea(table, canDraw) {
+    const top = table.discard_top;
+    const colour = table.colour;
+    return h(
+      "div",
+      { class: "pile-area" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "draw-pile",
+          disabled: !canDraw,
+          "data-count": table.draw_size,
+          "aria-label": canDraw ? t("table.draw_label", { count: table.draw_size }) : t("table.pile_label", { count: table.draw_size }),
+          onclick: () => send({ type: "draw" }),
+        },
+        h("span", { class: "pile-label", key: canDraw ? "draw" : "pile" }, canDraw ? t("table.draw") : t("table.draw_pile")),
+      ),
+      top
+        ? h(
+            "div",
+            { key: top.id, class: `${cardClass(top)} big`, "data-symbol": cardSymbol(top), role: "img", "aria-label": t("table.discard_label", { card: cardName(top) }) },
+            h("span", { class: "card-name", "aria-hidden": "true" }, cardName(top)),
+          )
+        : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") }),
+      h(
+        "div",
+        { class: `colour-in-force ${colour ? `splash-${colour}` : ""}`, role: "status" },
+        h("span", { class: "colour-letter", "aria-hidden": "true" }, colour ? LETTER[colour] : "?"),
+        h("span", { class: "colour-word" }, colour ? t("splash.in_force", { colour: colourName(colour) }) : t("splash.no_colour")),
+      ),
+    );
+  }
+
+  function tableView() {
+    const game = ctx.game;
+    const busy = ctx.busy;
+    const table = game.table;
+    const options = game.options || table.options || {};
+    const legal = busy ? [] : table.legal_actions;
+    const myTurn = table.current_seat === table.you;
+    const mine = table.seats[table.you];
+    const hand = orderHand(table.hand || []);
+    const drawn = table.phase === "drawn" && myTurn ? table.drawn_card : null;
+    const playDrawn = legal.some((a) => a.type === "play_drawn");
+    const mercy = legal.find((a) => a.type === "mercy" && a.choose) || null;
+    const pairs = legal.filter((a) => a.type === "play_pair" && a.choose);
+    if (!busy) {
+      if (colourFor && !legal.some((a) => a.type === colourFor.type)) colourFor = null;
+      if (picking && !mercy) {
+        picking = false;
+        picked = [];
+      }
+    }
+    const canArm =
+      myTurn && ((mine.hand_size === 2 && (legal.some((a) => a.type === "play") || playDrawn)) || (mine.hand_size === 3 && pairs.length > 0));
+    const takenOver = Boolean(game.players.find((p) => p.you)?.taken_over);
+    const promptText = prompt(table, legal, myTurn);
+    return [
+      h(
+        "div",
+        { class: "table-head" },
+        h("h1", { class: "visually-hidden" }, t("table.title")),
+        h("span", { class: "round" }, t("table.round", { round: table.round })),
+        h(
+          "span",
+          { class: "direction", title: t(`table.${table.direction}`) },
+          h("span", { "aria-hidden": "true", class: `dir-icon ${table.direction}` }, table.direction === "clockwise" ? "↻" : "↺"),
+          h("span", { class: "visually-hidden" }, t(`table.${table.direction}`)),
+        ),
+        ctx.turnTimer(),
+        ctx.connectionState(),
+      ),
+      options.speed_mode ? h("div", { class: "speed-bar", "aria-hidden": "true" }, h("span", null)) : null,
+      opponents(table, legal),
+      pileArea(table, legal.some((a) => a.type === "draw")),
+      takenOver
+        ? h(
+            "div",
+            { class: "prompt taken-over", role: "status" },
+            h("p", { id: "prompt-text", key: "taken-over" }, t("table.bot_plays_for_you")),
+            h("button", { type: "button", class: "reclaim", disabled: busy, onclick: () => lobbyAction("reclaim/", { focus: ".hand button" }) }, t("table.reclaim")),
+          )
+        : h("div", { class: `prompt ${myTurn ? "mine" : ""}`, "aria-live": "polite" }, h("p", { id: "prompt-text", key: promptText }, promptText)),
+      actionsRow(table, legal, { playDrawn, canPass: legal.some((a) => a.type === "pass"), canArm, canUno: legal.some((a) => a.type === "uno"), mine }),
+      options.double_down ? pairTools(pairs, hand) : null,
+      options.mercy ? mercyTools(mercy) : null,
+      h(
+        "section",
+        { class: "hand-area", "aria-labelledby": "hand-title" },
+        h("h2", { id: "hand-title", class: "hand-title" }, t("table.hand", { count: hand.length })),
+        h("ul", { class: `hand ${picking ? "picking picking-mercy" : ""}` }, hand.map((card) => (picking && mercy ? pickableCard(card, mercy) : handCard(card, legal, drawn)))),
+      ),
+      ctx.logView(),
+      ctx.leaveRow(),
+    ];
+  }
+
+  // ---- the log ----------------------------------------------------------------------------
+
+  function describe(event) {
+    const n = (seat) => nameOf(seat);
+    const card = (id) => cardName({ id });
+    switch (event.type) {
+      case "round_started":
+        return t("log.round_started", { round: event.round, dealer: n(event.dealer), card: card(event.card) });
+      case "opening_effect":
+        return t("log.opening_effect", { card: card(event.card), name: n(event.seat) });
+      case "opening_returned":
+        return t("splash.log_opening_returned", { card: card(event.card) });
+      case "play":
+        return event.colour
+          ? t("splash.log_play_colour", { name: n(event.seat), card: card(event.card), colour: colourName(event.colour) })
+          : t("log.play", { name: n(event.seat), card: card(event.card) });
+      case "draw": {
+        const reasons = { voluntary: "voluntary", draw2: "draw2", draw4: "draw4", caught: "caught", timeout: "timeout", opening: "opening" };
+        const key = event.reason === "challenge" ? "splash.log_draw_challenge" : `log.draw_${reasons[event.reason] || "voluntary"}`;
+        let text = t(key, { name: n(event.seat), count: event.count });
+        if (Array.isArray(event.cards) && event.cards.length) text += ` (${event.cards.map(card).join(", ")})`;
+        return text;
+      }
+      case "colour_chosen":
+        return t("splash.log_colour_chosen", { name: n(event.seat), colour: colourName(event.colour) });
+      case "response_required":
+        return t("splash.log_response_required", { name: n(event.seat) });
+      case "accepted":
+        return t("splash.log_accepted", { name: n(event.seat) });
+      case "challenge": {
+        const verdict = t(event.succeeded ? "splash.log_challenge_won" : "splash.log_challenge_lost", { name: n(event.seat), target: n(event.target) });
+        return Array.isArray(event.hand) ? `${verdict} ${t("splash.log_challenge_hand", { cards: event.hand.map(card).join(", ") || "—" })}` : verdict;
+      }
+      case "response_cancelled":
+        return t("splash.log_response_cancelled", { name: n(event.seat) });
+      case "reshuffled":
+        return t("log.reshuffled");
+      case "loses_turn":
+        return t("log.loses_turn", { name: n(event.seat), count: event.count });
+      case "skipped":
+        return t("log.skipped", { name: n(event.seat) });
+      case "direction":
+        return t("log.direction", { direction: t(`table.${event.direction}`) });
+      case "uno":
+        return t("log.uno", { name: n(event.seat) });
+      case "caught":
+        return t("log.caught", { name: n(event.seat), target: n(event.target) });
+      case "pass":
+        return t("log.pass", { name: n(event.seat) });
+      case "mercy":
+        return t("log.mercy", { name: n(event.seat), cards: (event.cards || []).map(card).join(", ") });
+      case "play_pair":
+        return t("log.play_pair", { name: n(event.seat), card: card((event.cards || [])[0]) });
+      default:
+        return null;
+    }
+  }
+
+  function roundSummary(r) {
+    const hands = Object.entries(r.hands || {});
+    return [
+      h("p", { class: "result-banner" }, t("results.round_line", { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) })),
+      h(
+        "table",
+        { class: "scores" },
+        h("caption", null, t("results.scores_now")),
+        h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.cards_left")), h("th", { scope: "col" }, t("results.score")))),
+        h(
+          "tbody",
+          null,
+          (r.scores || []).map((score, seat) => {
+            const left = hands.find(([s]) => Number(s) === seat);
+            return h("tr", null, h("th", { scope: "row" }, nameOf(seat)), h("td", null, left ? left[1].length : 0), h("td", null, formatNumber(score)));
+          }),
+        ),
+      ),
+    ];
+  }
+
+  return {
+    table: tableView,
+    describe,
+    roundSummary,
+    actionDone() {
+      unoArmed = false;
+      colourFor = null;
+      picking = false;
+      picked = [];
+    },
+    afterRender() {
+      screen.querySelector(".hand button.drawn")?.scrollIntoView({ block: "nearest", inline: "nearest" });
+    },
+    focusAfterAction: ".hand button:not([aria-disabled='true'])",
+  };
+}
