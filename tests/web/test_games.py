@@ -2,9 +2,9 @@
 whose kind this client has no renderer for is shown by the fallback renderer, never as a blank
 page (web/static/web/games/, docs/web-client.md, "Renderers").
 
-The server lists one game today; the tests add a second, made-up one to its answer with
-``page.route``, and turn a real All Wild game into an unknown kind the same way, so they hold
-before and after the server learns more games. Phone size 390 x 844; each screen is asserted,
+The tests add a made-up game to the server's answer with ``page.route``, and turn a real All
+Wild game into an unknown kind the same way, so they hold before and after the server learns
+more games. Phone size 390 x 844; each screen is asserted,
 screenshotted and checked by axe-core."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from games import services
+from games.engine.registry import get_game, kinds
 from players.models import ApiToken, User
 from tests.web.conftest import PHONE, load_scenario
 
@@ -90,7 +91,9 @@ def test_new_game_offers_each_game_of_the_options_endpoint(clients: Any) -> None
     # The games, by name; All Wild first, chosen, with its own rules and house rules.
     game = page.get_by_label("Game", exact=True)
     expect(game).to_be_visible()
-    assert options_of(game) == ["Uno All Wild", "Toy Race"]
+    served = [get_game(kind).name for kind in kinds()]
+    assert served[0] == "Uno All Wild"
+    assert options_of(game) == [*served, "Toy Race"]
     expect(game).to_have_value("uno_all_wild")
     expect(page.get_by_role("checkbox", name="Stacking")).to_be_visible()
     expect(page.get_by_label("Rules", exact=True)).to_have_value("standard")
