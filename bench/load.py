@@ -99,6 +99,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 import uuid
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -1426,16 +1427,15 @@ def delivery_rows(stats: Stats) -> dict[str, float]:
     return p99s
 
 
-def report(args: argparse.Namespace, stats: Stats, failures: list[str], tables: list[Table]) -> int:
-    def count(phase: str, kind: str, status: int | None = None) -> int:
-        return sum(
-            n
-            for (p, k, st, _), n in stats.codes.items()
-            if p == phase and k == kind and (status is None or st == status)
-        )
+def count_requests(stats: Stats, phase: str, kind: str, status: int | None = None) -> int:
+    return sum(
+        n
+        for (p, k, st, _), n in stats.codes.items()
+        if p == phase and k == kind and (status is None or st == status)
+    )
 
-    closed = stats.window["closed"]
-    bench = stats.pgbench
+
+def report_pgbench(bench: Pgbench | None) -> None:
     print("\n## The database's ceiling: pgbench\n")
     if bench is not None and not bench.error:
         print(
@@ -1445,6 +1445,12 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str], tables: 
         )
     elif bench is not None:
         print(f"pgbench FAILED: {bench.error}")
+
+
+def report_closed_loop(args: argparse.Namespace, stats: Stats) -> float:
+    """The closed loop's table; returns the accepted moves per second."""
+    closed = stats.window["closed"]
+    bench = stats.pgbench
     print("\n## Throughput, closed loop\n")
     print(f"{args.games} tables of {args.players} players, {args.duration:g} s.\n")
     print(
@@ -1458,18 +1464,26 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str], tables: 
     ]
     for kind, label in rows:
         lat = stats.latency[("closed", kind)]
+        n = count_requests(stats, "closed", kind)
         print(
-            f"| {label} | {count('closed', kind):,} | {count('closed', kind) / closed:,.1f}"
-            f" | {count('closed', kind, 200) / closed:,.1f} | {ms(percentile(lat, 50))}"
-            f" | {ms(percentile(lat, 95))} | {ms(percentile(lat, 99))} |"
+            f"| {label} | {n:,} | {n / closed:,.1f}"
+            f" | {count_requests(stats, 'closed', kind, 200) / closed:,.1f}"
+            f" | {ms(percentile(lat, 50))} | {ms(percentile(lat, 95))}"
+            f" | {ms(percentile(lat, 99))} |"
         )
     moves_rate = accepted_moves(stats, "closed") / closed
     ratio = moves_rate / bench.tps if bench and bench.tps == bench.tps and bench.tps else math.nan
     print(f"\n- accepted moves/s (actions and catches, closed loop): **{moves_rate:,.1f}**")
     print(f"- ratio moves/s ÷ pgbench transactions/s: **{ratio:.3f}**")
-    views_per_move = count("closed", "view") / max(accepted_moves(stats, "closed"), 1)
-    print(f"- view requests per accepted move: {views_per_move:.2f}")
+    views = count_requests(stats, "closed", "view")
+    print(
+        f"- view requests per accepted move: {views / max(accepted_moves(stats, 'closed'), 1):.2f}"
+    )
+    return moves_rate
 
+
+def report_open_loop(args: argparse.Namespace, stats: Stats) -> tuple[float, dict[str, float]]:
+    """The open loop's latencies; returns the action p99 (ms) and delivery p99 per phase."""
     rate = stats.open_rate
     print(f"\n## Latency at a fixed arrival rate (open loop, {rate:.1f} actions/s)\n")
     print(
@@ -1491,39 +1505,37 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str], tables: 
                 f"{ms(percentile(lat, 50))} | {ms(percentile(lat, 95))} | "
                 f"{ms(percentile(lat, 99))} | {ms(max(lat) if lat else float('nan'))} |"
             )
-    p99_action = percentile(stats.latency[("open", "action")], 99) * 1000
-    delivery_p99 = delivery_rows(stats)
+    return percentile(stats.latency[("open", "action")], 99) * 1000, delivery_rows(stats)
 
-    if "crowd" in stats.window:
-        print("\n## Open live connections\n")
-        opens = stats.latency[("crowd ramp", "idle stream")]
-        print(
-            f"- {stats.crowd_opened:,} idle streams (of {args.idle_streams:,} asked) held by "
-            f"{'the live process' if args.shape == 'split' else 'the web processes'} for "
-            f"{stats.window['crowd']:.0f} s while the games played at {rate:.1f} actions/s, "
-            f"besides the {sum(len(t.players) for t in tables)} seats' own streams"
-        )
-        print(
-            f"- opened in {stats.crowd_open_seconds:.1f} s, 50 at a time: time to the first "
-            f"event p50 {ms(percentile(opens, 50))} ms, p99 {ms(percentile(opens, 99))} ms"
-        )
-        for when in ("before", "after"):
-            memory = stats.rss.get(when)
-            if memory:
-                total = sum(rss for rss, _ in memory.values())
-                each = ", ".join(
-                    f"{mib(rss)} ({threads} threads)" for rss, threads in memory.values()
-                )
-                print(
-                    f"- RSS of the live process tree {when} the idle streams: {mib(total)}: {each}"
-                )
-        if stats.rss.get("before") and stats.rss.get("after") and stats.crowd_opened:
-            grown = sum(r for r, _ in stats.rss["after"].values()) - sum(
-                r for r, _ in stats.rss["before"].values()
-            )
-            print(f"- per idle stream: {grown / stats.crowd_opened / 1024:,.1f} KiB")
-    cpu_report(stats)
 
+def report_crowd(args: argparse.Namespace, stats: Stats, tables: list[Table]) -> None:
+    print("\n## Open live connections\n")
+    opens = stats.latency[("crowd ramp", "idle stream")]
+    print(
+        f"- {stats.crowd_opened:,} idle streams (of {args.idle_streams:,} asked) held by "
+        f"{'the live process' if args.shape == 'split' else 'the web processes'} for "
+        f"{stats.window['crowd']:.0f} s while the games played at {stats.open_rate:.1f} "
+        f"actions/s, besides the {sum(len(t.players) for t in tables)} seats' own streams"
+    )
+    print(
+        f"- opened in {stats.crowd_open_seconds:.1f} s, 50 at a time: time to the first "
+        f"event p50 {ms(percentile(opens, 50))} ms, p99 {ms(percentile(opens, 99))} ms"
+    )
+    for when in ("before", "after"):
+        memory = stats.rss.get(when)
+        if memory:
+            total = sum(rss for rss, _ in memory.values())
+            each = ", ".join(f"{mib(rss)} ({threads} threads)" for rss, threads in memory.values())
+            print(f"- RSS of the live process tree {when} the idle streams: {mib(total)}: {each}")
+    if stats.rss.get("before") and stats.rss.get("after") and stats.crowd_opened:
+        grown = sum(r for r, _ in stats.rss["after"].values()) - sum(
+            r for r, _ in stats.rss["before"].values()
+        )
+        print(f"- per idle stream: {grown / stats.crowd_opened / 1024:,.1f} KiB")
+
+
+def report_answers(stats: Stats, failures: list[str]) -> int:
+    """Every answer and the exactly-once checks; returns the number of unexpected answers."""
     print("\n## Answers (every phase)\n")
     print("| phase | request | status | code | count | expected |")
     print("|---|---|---:|---|---:|---|")
@@ -1539,7 +1551,6 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str], tables: 
         f"- versions announced on Redis (`game:*`, what the live process hears): "
         f"{stats.announcements:,}"
     )
-    unexpected = stats.unexpected()
     for line in stats.errors[:30]:
         print(f"- error: {line}")
     for line in failures[:30]:
@@ -1547,6 +1558,19 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str], tables: 
     print("- every accepted action is one move, every timeout after its deadline, every measured")
     print(f"  move on every other seat's stream: {'yes' if not failures else 'NO'}")
     print(f"- load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return stats.unexpected()
+
+
+def report(args: argparse.Namespace, stats: Stats, failures: list[str], tables: list[Table]) -> int:
+    """Print the run's report (markdown) and its verdicts; the exit status of the run."""
+    bench = stats.pgbench
+    report_pgbench(bench)
+    moves_rate = report_closed_loop(args, stats)
+    p99_action, delivery_p99 = report_open_loop(args, stats)
+    if "crowd" in stats.window:
+        report_crowd(args, stats, tables)
+    cpu_report(stats)
+    unexpected = report_answers(stats, failures)
 
     print("\n## Targets\n")
     verdicts = [
@@ -1856,6 +1880,76 @@ def describe(args: argparse.Namespace) -> str:
     )
 
 
+def print_header(args: argparse.Namespace) -> None:
+    print("# API load\n")
+    print(f"- date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+    print(f"- command: python {' '.join(['bench/load.py', *sys.argv[1:]])}")
+    print(f"- machine: {cpu_model()}, nproc {os.cpu_count()}, {platform.system()}")
+    print(f"- python: {platform.python_implementation()} {platform.python_version()}")
+    print(f"- shape: {describe(args)}")
+    print(
+        f"- also: celery worker (concurrency {args.celery_concurrency}) and beat, PostgreSQL and "
+        "Redis, all on this machine"
+    )
+    print(f"- load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(flush=True)
+
+
+def service_env(
+    args: argparse.Namespace, database_url: str, redis_url: str, tmp: Path
+) -> dict[str, str]:
+    """The environment of every service process (and of this one, which sets up the data)."""
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "DEBUG": "false",
+        "SECRET_KEY": "bench-load-not-a-secret",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "CONN_MAX_AGE": "0",
+        "DATABASE_POOL_SIZE": str(args.db_pool),
+        "THROTTLE_AUTH": "1000000/s",
+        "THROTTLE_ACTIONS": "1000000/s",
+        "THROTTLE_GAMES": "1000000/s",
+        "TURN_SECONDS_MIN": "1",
+        "LOG_LEVEL": "WARNING",
+        "STATIC_ROOT": str(tmp / "static"),
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+def start_services(
+    args: argparse.Namespace, procs: Processes, env: dict[str, str], tmp: Path
+) -> list[Server]:
+    """Start the HTTP servers, the Celery worker and beat; return the servers once ready."""
+    python = sys.executable
+    http = servers(args, env, [free_port(), free_port()])
+    for server in http:
+        procs.start(server.name, server.argv, server.env)
+    for name in ("worker", "beat"):
+        argv = [python, "-m", "celery", "-A", "config", name, "-l", "warning"]
+        if name == "worker":
+            argv += [
+                "--concurrency",
+                str(args.celery_concurrency),
+                "--without-gossip",
+                "--without-mingle",
+            ]
+        else:
+            argv += ["-s", str(tmp / "beat-schedule")]
+        procs.start(name, argv, env)
+    for server in http:
+
+        def ready(port: int = server.port) -> bool:
+            procs.check_alive()
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=2) as r:
+                return bool(r.status == 200)
+
+        wait_for(ready, server.name, 60)
+    return http
+
+
 def _terminate(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)  # run the clean-up in main's finally
 
@@ -1879,18 +1973,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_db = f"uaw_pgbench_{os.getpid()}"
     created: str | None = None
     keep_logs = True  # until the run has passed
-    print("# API load\n")
-    print(f"- date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
-    print(f"- command: python {' '.join(['bench/load.py', *sys.argv[1:]])}")
-    print(f"- machine: {cpu_model()}, nproc {os.cpu_count()}, {platform.system()}")
-    print(f"- python: {platform.python_implementation()} {platform.python_version()}")
-    print(f"- shape: {describe(args)}")
-    print(
-        f"- also: celery worker (concurrency {args.celery_concurrency}) and beat, PostgreSQL and "
-        "Redis, all on this machine"
-    )
-    print(f"- load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(flush=True)
+    print_header(args)
     try:
         with (
             private_postgres(tmp, procs, args.pg) as pg,
@@ -1905,24 +1988,7 @@ def main(argv: list[str] | None = None) -> int:
                 pgbench_init = concurrent.futures.ThreadPoolExecutor(1).submit(
                     init_pgbench, pg, bench_db
                 )
-            env = {
-                **os.environ,
-                "DJANGO_SETTINGS_MODULE": "config.settings",
-                "DATABASE_URL": f"{pg}/{db}",
-                "REDIS_URL": redis_url,
-                "DEBUG": "false",
-                "SECRET_KEY": "bench-load-not-a-secret",
-                "ALLOWED_HOSTS": "127.0.0.1,localhost",
-                "CONN_MAX_AGE": "0",
-                "DATABASE_POOL_SIZE": str(args.db_pool),
-                "THROTTLE_AUTH": "1000000/s",
-                "THROTTLE_ACTIONS": "1000000/s",
-                "THROTTLE_GAMES": "1000000/s",
-                "TURN_SECONDS_MIN": "1",
-                "LOG_LEVEL": "WARNING",
-                "STATIC_ROOT": str(tmp / "static"),
-                "PYTHONUNBUFFERED": "1",
-            }
+            env = service_env(args, f"{pg}/{db}", redis_url, tmp)
             os.environ.update(env)  # this process sets up the data with the same settings
             started = time.perf_counter()
             tables, watchers = setup_data(args)
@@ -1931,32 +1997,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{len(watchers)} watchers' lobbies ({time.perf_counter() - started:.1f} s)",
                 flush=True,
             )
-            python = sys.executable
-            http = servers(args, env, [free_port(), free_port()])
-            for server in http:
-                procs.start(server.name, server.argv, server.env)
-            for name in ("worker", "beat"):
-                argv = [python, "-m", "celery", "-A", "config", name, "-l", "warning"]
-                if name == "worker":
-                    argv += [
-                        "--concurrency",
-                        str(args.celery_concurrency),
-                        "--without-gossip",
-                        "--without-mingle",
-                    ]
-                else:
-                    argv += ["-s", str(tmp / "beat-schedule")]
-                procs.start(name, argv, env)
-            import urllib.request
-
-            for server in http:
-
-                def ready(port: int = server.port) -> bool:
-                    procs.check_alive()
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=2) as r:
-                        return bool(r.status == 200)
-
-                wait_for(ready, server.name, 60)
+            http = start_services(args, procs, env, tmp)
             CPU_ROOTS.update({name: proc.pid for name, proc in procs.started})
             CPU_ROOTS["client"] = os.getpid()
             stats = Stats()
