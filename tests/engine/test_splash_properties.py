@@ -10,7 +10,6 @@ at any turn, and uniformly random players who draw half the time soon hold the d
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -27,8 +26,20 @@ from games.engine.uno.splash.game import SPLASH
 from games.engine.uno.state import State
 from games.engine.uno.view import visible_events
 
-from .playout import Check, Event, Playout, pick_instance, run_playout
-from .test_properties import quoted_strings, round_end_hands, round_just_ended
+from .playout import (
+    Check,
+    Event,
+    Playout,
+    all_cards,
+    check_cards_conserved,
+    check_json_round_trip,
+    hidden_from,
+    pick_instance,
+    quoted_strings,
+    round_end_hands,
+    round_just_ended,
+    run_playout,
+)
 
 DECK = Counter(PRESETS["classic"].card_ids)
 ALL_OFFERED = {"speed_mode": True, "double_down": True, "mercy": True}
@@ -73,31 +84,8 @@ def configs() -> st.SearchStrategy[Config]:
     )
 
 
-def all_cards(state: State) -> list[str]:
-    return [c for seat in state.seats for c in seat.hand] + state.draw_pile + state.discard_pile
-
-
-def hidden_from(state: State, seat: int) -> set[str]:
-    """Card ids ``seat`` must not learn: the other hands and the whole draw pile."""
-    hidden = set(state.draw_pile)
-    for i, other in enumerate(state.seats):
-        if i != seat:
-            hidden.update(other.hand)
-    return hidden
-
-
 # ---------------------------------------------------------------------------------------------
 # Cards, JSON, replay
-
-
-def check_cards_conserved(before: State, action: Action, after: State, events: list[Event]) -> None:
-    found = Counter(all_cards(after))
-    assert found == DECK, f"after {action}: {sorted((DECK - found).elements())} missing"
-
-
-def check_json_round_trip(before: State, action: Action, after: State, events: list[Event]) -> None:
-    assert SPLASH.state_from_dict(json.loads(json.dumps(SPLASH.state_to_dict(after)))) == after
-    assert json.loads(json.dumps(events)) == events
 
 
 @settings(max_examples=50)
