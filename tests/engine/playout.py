@@ -128,6 +128,37 @@ def stalled(state: State) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class Config:
+    """One random match, named by its seed and setup (hypothesis draws these): ``play`` runs it
+    through ``run_playout`` on ``game``'s engine."""
+
+    seed: int
+    players: int
+    preset: str
+    options: dict[str, bool]
+    target_score: int
+    timeout_rate: float
+    leave_rate: float
+    game: str = "uno_all_wild"
+    prefer_plays: bool = False
+
+    def play(self, check: Check | None = None, **kwargs: Any) -> Playout:
+        return run_playout(
+            self.seed,
+            players=self.players,
+            preset=self.preset,
+            options=self.options,
+            target_score=self.target_score,
+            check=check,
+            timeout_rate=self.timeout_rate,
+            leave_rate=self.leave_rate,
+            game=get_game(self.game),
+            prefer_plays=self.prefer_plays,
+            **kwargs,
+        )
+
+
 def run_playout(
     seed: int,
     *,

@@ -12,8 +12,6 @@ import itertools
 import json
 import random
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -33,8 +31,8 @@ from games.engine.uno.view import visible_events
 from .playout import (
     IN_ROUND,
     Check,
+    Config,
     Event,
-    Playout,
     all_cards,
     check_cards_conserved,
     check_json_round_trip,
@@ -51,30 +49,6 @@ ALL_OPTION_SETS = [
     dict(zip(HOUSE_RULES, bits, strict=True))
     for bits in itertools.product([False, True], repeat=len(HOUSE_RULES))
 ]
-
-
-@dataclass(frozen=True)
-class Config:
-    seed: int
-    players: int
-    preset: str
-    options: dict[str, bool]
-    target_score: int
-    timeout_rate: float
-    leave_rate: float
-
-    def play(self, check: Check | None = None, **kwargs: Any) -> Playout:
-        return run_playout(
-            self.seed,
-            players=self.players,
-            preset=self.preset,
-            options=self.options,
-            target_score=self.target_score,
-            check=check,
-            timeout_rate=self.timeout_rate,
-            leave_rate=self.leave_rate,
-            **kwargs,
-        )
 
 
 def configs(max_players: int = 10) -> st.SearchStrategy[Config]:

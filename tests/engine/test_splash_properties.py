@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -27,9 +25,8 @@ from games.engine.uno.state import State
 from games.engine.uno.view import visible_events
 
 from .playout import (
-    Check,
+    Config,
     Event,
-    Playout,
     all_cards,
     check_cards_conserved,
     check_json_round_trip,
@@ -45,42 +42,20 @@ DECK = Counter(PRESETS["classic"].card_ids)
 ALL_OFFERED = {"speed_mode": True, "double_down": True, "mercy": True}
 
 
-@dataclass(frozen=True)
-class Config:
-    seed: int
-    players: int
-    options: dict[str, bool]
-    target_score: int
-    timeout_rate: float
-    leave_rate: float
-
-    def play(self, check: Check | None = None, **kwargs: Any) -> Playout:
-        return run_playout(
-            self.seed,
-            players=self.players,
-            preset="classic",
-            options=self.options,
-            target_score=self.target_score,
-            check=check,
-            timeout_rate=self.timeout_rate,
-            leave_rate=self.leave_rate,
-            game=SPLASH,
-            prefer_plays=True,
-            **kwargs,
-        )
-
-
 def configs() -> st.SearchStrategy[Config]:
     return st.builds(
         Config,
         seed=st.integers(min_value=0, max_value=2**32 - 1),
         players=st.integers(min_value=2, max_value=10),
+        preset=st.just("classic"),
         options=st.sampled_from(
             [{}, {"mercy": True}, {"speed_mode": True}, {"double_down": True}, ALL_OFFERED]
         ),
         target_score=st.sampled_from([0, 100]),
         timeout_rate=st.sampled_from([0.0, 0.05]),
         leave_rate=st.sampled_from([0.0, 0.02]),
+        game=st.just("uno_splash"),
+        prefer_plays=st.just(True),
     )
 
 
