@@ -711,6 +711,12 @@ class GameKindChoicesSerializer(serializers.Serializer):
     presets = serializers.ListField(child=serializers.CharField())
     default_preset = serializers.CharField()
     house_rules = GameRuleInfoSerializer(many=True)
+    house_rules_not_offered = GameRuleInfoSerializer(
+        many=True,
+        help_text="House rules players may know from this game's rulebook that the server does "
+        "not offer, each with why (`description`): a create request that turns one on gets 400 "
+        "`invalid_setup`.",
+    )
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     default_target = serializers.IntegerField(help_text="Points to win when none is given.")
@@ -745,6 +751,11 @@ def _house_rules(rules: Any) -> list[dict[str, str]]:
     return [{"name": n, "description": p.get("description", "")} for n, p in properties.items()]
 
 
+def _house_rules_not_offered(rules: Any) -> list[dict[str, str]]:
+    refused = rules.options_schema().get("x-not-offered", {})
+    return [{"name": name, "description": why} for name, why in refused.items()]
+
+
 def _game_kind(rules: Any) -> dict[str, Any]:
     return {
         "kind": rules.kind,
@@ -752,6 +763,7 @@ def _game_kind(rules: Any) -> dict[str, Any]:
         "presets": list(rules.presets),
         "default_preset": rules.default_preset,
         "house_rules": _house_rules(rules),
+        "house_rules_not_offered": _house_rules_not_offered(rules),
         "min_players": rules.min_players,
         "max_players": rules.max_players,
         "default_target": rules.default_target,

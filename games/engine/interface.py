@@ -51,8 +51,9 @@ class Game(Protocol[S, A]):
 
     def options_schema(self) -> dict[str, Any]:
         """JSON Schema (an ``object`` of booleans today) of the house rules this game accepts,
-        with a ``description`` per rule; rules the game refuses are absent (or documented as
-        refused in the schema's ``description``)."""
+        with a ``description`` per rule; rules the game refuses are absent from ``properties``
+        and, when players may look for them (a rulebook names them), listed under
+        ``x-not-offered`` (name -> why, for players)."""
         ...
 
     def validate_options(self, options: Any) -> dict[str, Any]:

@@ -10,7 +10,10 @@ Any game of the Uno family plays here (``game``, All Wild by default): its state
 
 from __future__ import annotations
 
+import json
 import random
+import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -125,6 +128,37 @@ def stalled(state: State) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class Config:
+    """One random match, named by its seed and setup (hypothesis draws these): ``play`` runs it
+    through ``run_playout`` on ``game``'s engine."""
+
+    seed: int
+    players: int
+    preset: str
+    options: dict[str, bool]
+    target_score: int
+    timeout_rate: float
+    leave_rate: float
+    game: str = "uno_all_wild"
+    prefer_plays: bool = False
+
+    def play(self, check: Check | None = None, **kwargs: Any) -> Playout:
+        return run_playout(
+            self.seed,
+            players=self.players,
+            preset=self.preset,
+            options=self.options,
+            target_score=self.target_score,
+            check=check,
+            timeout_rate=self.timeout_rate,
+            leave_rate=self.leave_rate,
+            game=get_game(self.game),
+            prefer_plays=self.prefer_plays,
+            **kwargs,
+        )
+
+
 def run_playout(
     seed: int,
     *,
@@ -191,3 +225,55 @@ def run_playout(
         state = new
     out.final = state
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# What the property tests of every Uno game check the same way
+
+
+def all_cards(state: State) -> list[str]:
+    return [c for seat in state.seats for c in seat.hand] + state.draw_pile + state.discard_pile
+
+
+def hidden_from(state: State, seat: int) -> set[str]:
+    """Card ids ``seat`` must not learn: other seats' hands and the whole draw pile; under blind
+    play (All Wild) its own hand as well."""
+    hidden = set(state.draw_pile)
+    blind = state.option("blind_play")
+    for i, other in enumerate(state.seats):
+        if i != seat or blind:
+            hidden.update(other.hand)
+    return hidden
+
+
+QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def quoted_strings(data: Any) -> set[str]:
+    """Every quoted string in the JSON text of ``data`` (a card id appears as ``"draw4-3"``)."""
+    return set(QUOTED.findall(json.dumps(data)))
+
+
+def round_end_hands(state: State) -> dict[str, list[str]]:
+    return {str(i): list(seat.hand) for i, seat in enumerate(state.seats) if seat.active}
+
+
+def round_just_ended(before: State, after: State) -> bool:
+    return len(after.round_results) > len(before.round_results)
+
+
+def check_cards_conserved(before: State, action: Action, after: State, events: list[Event]) -> None:
+    """Every card of the game's deck is somewhere, once: the hands and the two piles."""
+    expected = Counter(get_game(after.game).deck(after.preset))
+    found = Counter(all_cards(after))
+    assert found == expected, (
+        f"after {action}: missing {sorted((expected - found).elements())},"
+        f" extra {sorted((found - expected).elements())}"
+    )
+
+
+def check_json_round_trip(before: State, action: Action, after: State, events: list[Event]) -> None:
+    data = json.loads(json.dumps(after.to_dict()))
+    assert State.from_dict(data) == after
+    # Events are stored as JSON too: they must serialise as they are.
+    assert json.loads(json.dumps(events)) == events

@@ -11,10 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import re
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -31,36 +28,27 @@ from games.engine.uno.allwild.view import view
 from games.engine.uno.state import State
 from games.engine.uno.view import visible_events
 
-from .playout import IN_ROUND, Check, Event, Playout, pick_action, pick_instance, run_playout
+from .playout import (
+    IN_ROUND,
+    Check,
+    Config,
+    Event,
+    all_cards,
+    check_cards_conserved,
+    check_json_round_trip,
+    hidden_from,
+    pick_action,
+    pick_instance,
+    quoted_strings,
+    round_end_hands,
+    round_just_ended,
+    run_playout,
+)
 
 ALL_OPTION_SETS = [
     dict(zip(HOUSE_RULES, bits, strict=True))
     for bits in itertools.product([False, True], repeat=len(HOUSE_RULES))
 ]
-
-
-@dataclass(frozen=True)
-class Config:
-    seed: int
-    players: int
-    preset: str
-    options: dict[str, bool]
-    target_score: int
-    timeout_rate: float
-    leave_rate: float
-
-    def play(self, check: Check | None = None, **kwargs: Any) -> Playout:
-        return run_playout(
-            self.seed,
-            players=self.players,
-            preset=self.preset,
-            options=self.options,
-            target_score=self.target_score,
-            check=check,
-            timeout_rate=self.timeout_rate,
-            leave_rate=self.leave_rate,
-            **kwargs,
-        )
 
 
 def configs(max_players: int = 10) -> st.SearchStrategy[Config]:
@@ -79,37 +67,6 @@ def configs(max_players: int = 10) -> st.SearchStrategy[Config]:
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
-
-
-def all_cards(state: State) -> list[str]:
-    return [c for seat in state.seats for c in seat.hand] + state.draw_pile + state.discard_pile
-
-
-def hidden_from(state: State, seat: int) -> set[str]:
-    """Card ids ``seat`` must not learn: other seats' hands and the whole draw pile; under blind
-    play its own hand as well."""
-    hidden = set(state.draw_pile)
-    blind = state.option("blind_play")
-    for i, other in enumerate(state.seats):
-        if i != seat or blind:
-            hidden.update(other.hand)
-    return hidden
-
-
-QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
-
-
-def quoted_strings(data: Any) -> set[str]:
-    """Every quoted string in the JSON text of ``data`` (a card id appears as ``"draw4-3"``)."""
-    return set(QUOTED.findall(json.dumps(data)))
-
-
-def round_end_hands(state: State) -> dict[str, list[str]]:
-    return {str(i): list(seat.hand) for i, seat in enumerate(state.seats) if seat.active}
-
-
-def round_just_ended(before: State, after: State) -> bool:
-    return len(after.round_results) > len(before.round_results)
 
 
 def concrete_actions(state: State, seat: int, rng: random.Random | None = None) -> list[Action]:
@@ -165,27 +122,11 @@ def concrete_actions(state: State, seat: int, rng: random.Random | None = None) 
 # Cards, JSON, replay
 
 
-def check_cards_conserved(before: State, action: Action, after: State, events: list[Event]) -> None:
-    expected = Counter(PRESETS[after.preset].card_ids)
-    found = Counter(all_cards(after))
-    assert found == expected, (
-        f"after {action}: missing {sorted((expected - found).elements())},"
-        f" extra {sorted((found - expected).elements())}"
-    )
-
-
 @given(config=configs())
 def test_cards_are_conserved_in_every_playout(config: Config) -> None:
     playout = config.play(check_cards_conserved)
     assert Counter(all_cards(playout.initial)) == Counter(PRESETS[config.preset].card_ids)
     assert len(all_cards(playout.initial)) == 112
-
-
-def check_json_round_trip(before: State, action: Action, after: State, events: list[Event]) -> None:
-    data = json.loads(json.dumps(after.to_dict()))
-    assert State.from_dict(data) == after
-    # Events are stored as JSON too: they must serialise as they are.
-    assert json.loads(json.dumps(events)) == events
 
 
 @given(config=configs())

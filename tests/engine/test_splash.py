@@ -48,12 +48,14 @@ def test_refused_house_rules_are_refused_at_creation_and_named_in_the_schema(rul
     assert error.value.code == "invalid_setup" and "not offered" in error.value.message
     schema = SPLASH.options_schema()
     assert rule not in schema["properties"] and rule in schema["description"]
+    assert rule in schema["x-not-offered"]
 
 
 def test_stacking_not_built_yet_is_refused_not_ignored() -> None:
     with pytest.raises(EngineError) as error:
         SPLASH.new_game(players=2, rng=random.Random(0), options={"stacking": True})
     assert error.value.code == "invalid_setup" and "not available yet" in error.value.message
+    assert "not available yet" in SPLASH.options_schema()["x-not-offered"]["stacking"]
 
 
 def test_speed_mode_double_down_and_mercy_are_offered() -> None:

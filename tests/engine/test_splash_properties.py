@@ -10,11 +10,8 @@ at any turn, and uniformly random players who draw half the time soon hold the d
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -27,36 +24,22 @@ from games.engine.uno.splash.game import SPLASH
 from games.engine.uno.state import State
 from games.engine.uno.view import visible_events
 
-from .playout import Check, Event, Playout, pick_instance, run_playout
-from .test_properties import quoted_strings, round_end_hands, round_just_ended
+from .playout import (
+    Config,
+    Event,
+    all_cards,
+    check_cards_conserved,
+    check_json_round_trip,
+    hidden_from,
+    pick_instance,
+    quoted_strings,
+    round_end_hands,
+    round_just_ended,
+    run_playout,
+)
 
 DECK = Counter(PRESETS["classic"].card_ids)
 ALL_OFFERED = {"speed_mode": True, "double_down": True, "mercy": True}
-
-
-@dataclass(frozen=True)
-class Config:
-    seed: int
-    players: int
-    options: dict[str, bool]
-    target_score: int
-    timeout_rate: float
-    leave_rate: float
-
-    def play(self, check: Check | None = None, **kwargs: Any) -> Playout:
-        return run_playout(
-            self.seed,
-            players=self.players,
-            preset="classic",
-            options=self.options,
-            target_score=self.target_score,
-            check=check,
-            timeout_rate=self.timeout_rate,
-            leave_rate=self.leave_rate,
-            game=SPLASH,
-            prefer_plays=True,
-            **kwargs,
-        )
 
 
 def configs() -> st.SearchStrategy[Config]:
@@ -64,40 +47,20 @@ def configs() -> st.SearchStrategy[Config]:
         Config,
         seed=st.integers(min_value=0, max_value=2**32 - 1),
         players=st.integers(min_value=2, max_value=10),
+        preset=st.just("classic"),
         options=st.sampled_from(
             [{}, {"mercy": True}, {"speed_mode": True}, {"double_down": True}, ALL_OFFERED]
         ),
         target_score=st.sampled_from([0, 100]),
         timeout_rate=st.sampled_from([0.0, 0.05]),
         leave_rate=st.sampled_from([0.0, 0.02]),
+        game=st.just("uno_splash"),
+        prefer_plays=st.just(True),
     )
-
-
-def all_cards(state: State) -> list[str]:
-    return [c for seat in state.seats for c in seat.hand] + state.draw_pile + state.discard_pile
-
-
-def hidden_from(state: State, seat: int) -> set[str]:
-    """Card ids ``seat`` must not learn: the other hands and the whole draw pile."""
-    hidden = set(state.draw_pile)
-    for i, other in enumerate(state.seats):
-        if i != seat:
-            hidden.update(other.hand)
-    return hidden
 
 
 # ---------------------------------------------------------------------------------------------
 # Cards, JSON, replay
-
-
-def check_cards_conserved(before: State, action: Action, after: State, events: list[Event]) -> None:
-    found = Counter(all_cards(after))
-    assert found == DECK, f"after {action}: {sorted((DECK - found).elements())} missing"
-
-
-def check_json_round_trip(before: State, action: Action, after: State, events: list[Event]) -> None:
-    assert SPLASH.state_from_dict(json.loads(json.dumps(SPLASH.state_to_dict(after)))) == after
-    assert json.loads(json.dumps(events)) == events
 
 
 @settings(max_examples=50)

@@ -6,10 +6,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.test import Client
+from django.urls import reverse
+
 from games.engine.registry import get_game
 from games.models import Game
 from moderation import replay as moderation_replay
 from tests.games.conftest import API, API_TESTS, Player, iter_pages, start_game, strip_seat
+from tests.moderation.conftest import make_moderator
 
 pytestmark = API_TESTS
 
@@ -47,6 +51,12 @@ def test_the_options_offer_uno_splash_with_its_house_rules(alice: Player) -> Non
         "double_down",
         "mercy",
     ]
+    # The rulings allow stacking (not built yet) and refuse blind play and Force Swap
+    # protection: a client can say so, with why.
+    not_offered = {rule["name"]: rule["description"] for rule in splash["house_rules_not_offered"]}
+    assert set(not_offered) == {"stacking", "blind_play", "force_swap_protection"}
+    assert "no Force Swap card" in not_offered["force_swap_protection"]
+    assert games["uno_all_wild"]["house_rules_not_offered"] == []
 
 
 def test_a_refused_house_rule_is_refused_at_creation(alice: Player) -> None:
@@ -153,3 +163,14 @@ def test_the_moderators_replay_shows_the_colour_and_the_challenge(
     challenge = next(e for e in replayed.move.events if e["type"] == "challenge")
     assert "hand" in rules.visible_event(challenge, None)  # a moderator sees the revealed hand
     assert moderation_replay.state_after(game).matches_stored is True
+    # The replay page: the colour in force, the Wild Draw Four waiting with the hand it was
+    # played from and its legality (the move before the challenge), then the challenge itself.
+    client = Client()
+    client.force_login(make_moderator())
+    url = reverse("admin:games_game_replay", args=[game_id])
+    waiting = client.get(url, {"move": number - 1}).content.decode()
+    assert 'id="colour-in-force"' in waiting
+    assert 'id="pending"' in waiting and "wd4 (response), played by seat" in waiting
+    assert "a challenge fails" in waiting or "a challenge succeeds" in waiting
+    answered = client.get(url, {"move": number}).content.decode()
+    assert "challenge: " in answered and "succeeded=" in answered and "hand" in answered

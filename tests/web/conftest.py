@@ -201,3 +201,24 @@ def load_scenario(name: str) -> dict[str, Any]:
         assert exc.code in (0, None), f"scenario load failed with {exc.code}"
     data: dict[str, Any] = json.loads(out.getvalue())
     return data
+
+
+def alice_and_bob_at(clients: Any, scenario: str) -> tuple[dict[str, Any], Client, Client]:
+    """The scenario's game loaded, and alice and bob each signed in (with the scenario's tokens)
+    on its page in a browser of their own: (the scenario's output, alice, bob)."""
+    game = load_scenario(scenario)
+    tokens = {p["name"]: p["token"] for p in game["players"]}
+    alice = clients("alice")
+    bob = clients("bob")
+    alice.sign_in_with_token(tokens["alice"], f"/games/{game['game_id']}")
+    bob.sign_in_with_token(tokens["bob"], f"/games/{game['game_id']}")
+    return game, alice, bob
+
+
+def card(page: Page, name: str) -> Any:
+    """The first card of the hand whose name contains ``name``."""
+    return page.locator(".hand button.card", has_text=name).first
+
+
+def wait_turn(page: Page) -> None:
+    expect(page.locator(".prompt.mine")).to_be_visible()

@@ -8,29 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.web.conftest import load_scenario
+from tests.web.conftest import alice_and_bob_at, card, wait_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def card(page: Page, name: str) -> Any:
-    return page.locator(".hand button.card", has_text=name).first
-
-
-def wait_turn(page: Page) -> None:
-    expect(page.locator(".prompt.mine")).to_be_visible()
-
-
 def test_a_wild_names_its_colour_and_a_wild_draw_four_is_challenged(clients: Any) -> None:
-    game = load_scenario("splash_challenge.json")
-    game_id = game["game_id"]
-    tokens = {p["name"]: p["token"] for p in game["players"]}
-    alice = clients("alice")
-    bob = clients("bob")
-    alice.sign_in_with_token(tokens["alice"], f"/games/{game_id}")
-    bob.sign_in_with_token(tokens["bob"], f"/games/{game_id}")
+    _, alice, bob = alice_and_bob_at(clients, "splash_challenge.json")
     a, b = alice.page, bob.page
 
     # Every card says its colour in words and by letter: never colour alone.

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.conftest import DESKTOP, Client, load_scenario
+from tests.web.conftest import DESKTOP, Client, alice_and_bob_at, card, wait_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,10 +35,6 @@ def hand(page: Page) -> Any:
     return page.locator(".hand button.card")
 
 
-def card(page: Page, name: str) -> Any:
-    return page.locator(".hand button.card", has_text=name).first
-
-
 def seat(page: Page, name: str) -> Any:
     return page.locator(".opponents .seat", has_text=name)
 
@@ -46,10 +42,6 @@ def seat(page: Page, name: str) -> Any:
 def keys(page: Page) -> list[str]:
     result: list[str] = page.locator(".hand li").evaluate_all("els => els.map(e => e.dataset.key)")
     return result
-
-
-def wait_turn(page: Page) -> None:
-    expect(page.locator(".prompt.mine")).to_be_visible()
 
 
 def shifts(page: Page) -> list[dict[str, Any]]:
@@ -85,13 +77,9 @@ def deliver_push(client: Client, payload: dict[str, Any]) -> None:
 
 
 def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) -> None:
-    game = load_scenario("two_players.json")
+    game, alice, bob = alice_and_bob_at(clients, "two_players.json")
     game_id = game["game_id"]
     tokens = {p["name"]: p["token"] for p in game["players"]}
-    alice = clients("alice")
-    bob = clients("bob")
-    alice.sign_in_with_token(tokens["alice"], f"/games/{game_id}")
-    bob.sign_in_with_token(tokens["bob"], f"/games/{game_id}")
     a, b = alice.page, bob.page
 
     # The table, as Alice sees it on her phone: her three cards, Bob with four, her turn.

@@ -50,11 +50,18 @@ class Splash(UnoFamilyGame):
     )
 
     def options_schema(self) -> dict[str, Any]:
-        refused = "; ".join(f"{name}: {why}" for name, why in rules.REFUSED_HOUSE_RULES.items())
+        later = {
+            name: "allowed by the rulings, not available yet"
+            for name in rules.HOUSE_RULES
+            if name not in rules.SUPPORTED_HOUSE_RULES
+        }
+        not_offered = {**later, **rules.REFUSED_HOUSE_RULES}
+        listed = "; ".join(f"{name}: {why}" for name, why in not_offered.items())
         return {
             "type": "object",
             "additionalProperties": False,
-            "description": f"House rules, each off by default. Not offered: {refused}.",
+            "description": f"House rules, each off by default. Refused at creation: {listed}.",
+            "x-not-offered": not_offered,
             "properties": {
                 name: {"type": "boolean", "default": False, "description": text}
                 for name, text in HOUSE_RULE_TEXTS.items()

@@ -1,7 +1,9 @@
 """Listing what a seat of Uno Splash may do now (changes nothing).
 
 Actions are immutable tuples built once per table size (``SeatActions``) and shared by the
-lists returned: a playable coloured card is one play, a wild four (one per colour named).
+lists returned: a playable coloured card is one play, a wild four (one per colour named). For
+each way the table can match (``matching.match_key``) a seat keeps the plays of the cards that
+match it, so listing a hand is one dictionary lookup per card.
 """
 
 from __future__ import annotations
@@ -24,14 +26,42 @@ from ..state import CHOOSE, DRAWN, RESPOND, State
 from ..state import PLAY as PLAY_PHASE
 from .cards import COLOUR_OF, PRESETS
 from .house_rules.double_down import pair_actions
-from .matching import playable_cards
+from .matching import PLAYABLE, match_key
 from .turn import draw_refusal
+
+Plays = dict[str, tuple[Action, ...]]
+
+
+class PlaysOn(dict[tuple[str | None, str | None], Plays]):
+    """Match key -> card -> its plays, for the cards playable on that key; built on first use
+    (most of the 85 keys never come up at a given table)."""
+
+    __slots__ = ("plays",)
+
+    def __init__(self, plays: Plays) -> None:
+        super().__init__()
+        self.plays = plays
+
+    def __missing__(self, key: tuple[str | None, str | None]) -> Plays:
+        matches = PLAYABLE[key]
+        found = self[key] = {card: p for card, p in self.plays.items() if card in matches}
+        return found
 
 
 class SeatActions:
     """The actions one seat may be offered at a table of ``n`` seats, built once and shared."""
 
-    __slots__ = ("plays", "draw", "play_drawn", "pass_", "uno", "catch", "colours", "answers")
+    __slots__ = (
+        "plays",
+        "plays_on",
+        "draw",
+        "play_drawn",
+        "pass_",
+        "uno",
+        "catch",
+        "colours",
+        "answers",
+    )
 
     def __init__(self, n: int, seat: int) -> None:
         self.plays: dict[str, tuple[Action, ...]] = {
@@ -43,6 +73,7 @@ class SeatActions:
             for preset in PRESETS.values()
             for card in preset.card_ids
         }
+        self.plays_on = PlaysOn(self.plays)
         self.play_drawn = {
             True: (Action(PLAY_DRAWN, seat),),
             False: tuple(Action(PLAY_DRAWN, seat, colour=c) for c in COLOURS),
@@ -66,9 +97,8 @@ def legal_actions(state: State, seat: int) -> list[Action]:
 def _turn_actions(s: State, seat: int, hand: list[str], table: SeatActions) -> list[Action]:
     phase = s.phase
     if phase == PLAY_PHASE:
-        matches = playable_cards(s)
-        plays = table.plays
-        out = [a for card in hand if card in matches for a in plays[card]]
+        plays = table.plays_on[match_key(s)]
+        out = [a for card in hand if card in plays for a in plays[card]]
         if s.house and s.options.get("double_down"):
             out += pair_actions(s, seat, hand)
         if draw_refusal(s, seat) is None:

@@ -21,6 +21,14 @@ PLAYABLE: dict[tuple[str | None, str | None], frozenset[str]] = {
     for colour in (None, *COLOURS)
     for rank in (None, *_RANKS)
 }
+# The key of PLAYABLE a top card gives: a coloured card's is fixed, so it is looked up rather than
+# built (a wild on top reads the named colour: WILD_KEY).
+KEY_OF: dict[str, tuple[str | None, str | None]] = {
+    card: (COLOUR_OF[card], RANK_OF[card]) for card in _EVERY_CARD if COLOUR_OF[card]
+}
+WILD_KEY: dict[str | None, tuple[str | None, str | None]] = {
+    colour: (colour, None) for colour in (None, *COLOURS)
+}
 
 
 def colour_in_force(s: State) -> str | None:
@@ -29,13 +37,15 @@ def colour_in_force(s: State) -> str | None:
     return COLOUR_OF[s.discard_pile[0]] or s.colour
 
 
+def match_key(s: State) -> tuple[str | None, str | None]:
+    """What matters of the table for matching: (colour in force, rank of a coloured top card)."""
+    # A wild's rank matches nothing: on a wild only its named colour (and wilds) match.
+    return KEY_OF.get(s.discard_pile[0]) or WILD_KEY[s.colour]
+
+
 def playable_cards(s: State) -> frozenset[str]:
     """Every card that may be played on the table now."""
-    top = s.discard_pile[0]
-    colour = COLOUR_OF[top]
-    if colour is None:  # a wild's rank matches nothing: only its named colour and wilds
-        return PLAYABLE[s.colour, None]
-    return PLAYABLE[colour, RANK_OF[top]]
+    return PLAYABLE[match_key(s)]
 
 
 def playable(s: State, card: str) -> bool:

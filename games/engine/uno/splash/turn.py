@@ -41,7 +41,7 @@ def check_play(state: State, a: Action, card: str) -> None:
     """Refuse a play of ``card`` (in hand) that does not match, or names a colour wrongly."""
     if a.target is not None or a.cards is not None or a.targets is not None:
         raise EngineError(E.TARGET_NOT_ALLOWED, "a card of Uno Splash takes no target")
-    if not playable(state, card):
+    if card not in playable_cards(state):
         raise EngineError(
             E.CARD_NOT_PLAYABLE,
             f"{card} matches neither the colour in force ({colour_in_force(state)}) nor the"
@@ -58,7 +58,8 @@ def play_card(
 ) -> State:
     """``seat`` plays ``card`` (checked) naming ``colour`` for a wild; the new state."""
     rank = RANK_OF[card]
-    against = colour_in_force(state)
+    # The colour a Wild Draw Four is played on decides its legality: read it before the play.
+    against = colour_in_force(state) if rank == WD4 else None
     s = put_on_table(state, seat, (card,), ev)
     s.colour = colour
     event: Event = {"type": "play", "seat": seat, "card": card, "card_type": card_type(card)}
@@ -67,8 +68,10 @@ def play_card(
     ev.append(event)
     if rank == WD4:
         wild_draw_four(s, seat, card, s.seats[seat].hand, against, rng, ev)
-    elif rank in EFFECTS:
-        EFFECTS[rank](s, seat, rng, ev)
+    else:
+        effect = EFFECTS.get(rank)
+        if effect is not None:
+            effect(s, seat, rng, ev)
     finish_play(s, seat, uno, PRESETS[s.preset].points, ev)
     return s
 

@@ -13,7 +13,8 @@
 // reveal (choose_target); speed mode's short clock counts down in seconds (a bar under the head).
 
 import { h } from "../dom.js";
-import { formatNumber, t } from "../i18n.js";
+import { t } from "../i18n.js";
+import { describeFamily, drawnCards, drawPile, handOrderer, opponents, promptArea, roundSummary, showDrawnCard, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 // ---- the cards: every card is wild, so colour and symbol only tell the types apart -----------
 
@@ -38,40 +39,14 @@ export const renderer = {
 };
 
 function create(ctx) {
-  const { send, lobbyAction, nameOf, player, botTag, screen } = ctx;
+  const { send, nameOf, screen } = ctx;
   const render = ctx.render;
   // This player's state of the table: UNO armed for the next play, picking cards for a template
   // (null, "pair" for double down or "mercy", with the ids picked in order), the hand's order.
   let unoArmed = false;
   let mode = null;
   let picked = [];
-  let handOrder = [];
-
-  function orderHand(hand) {
-    const ids = hand.map((c) => c.id);
-    const kept = handOrder.filter((id) => ids.includes(id));
-    // Cards that arrived go at the end, so the cards already shown never move.
-    handOrder = [...kept, ...ids.filter((id) => !kept.includes(id))];
-    const byId = new Map(hand.map((c) => [c.id, c]));
-    return handOrder.map((id) => byId.get(id));
-  }
-
-  function nextSeat(table) {
-    const n = table.seats.length;
-    const step = table.direction === "clockwise" ? 1 : -1;
-    for (let i = 1; i <= n; i += 1) {
-      const seat = (((table.current_seat + step * i) % n) + n) % n;
-      if (table.seats[seat].active) return seat;
-    }
-    return null;
-  }
-
-  function aroundMe(table) {
-    const n = table.seats.length;
-    const order = [];
-    for (let i = 1; i < n; i += 1) order.push(table.seats[(table.you + i) % n]);
-    return order;
-  }
+  const orderHand = handOrderer();
 
   // ---- the target picker (Targeted Draw 2, Force Swap, opening choice) ----------------------
 
@@ -182,11 +157,9 @@ function create(ctx) {
     const options = game.options || table.options || {};
     const legal = busy ? [] : table.legal_actions;
     const myTurn = table.current_seat === table.you;
-    const next = nextSeat(table);
     const blind = Boolean(table.hand_hidden);
     const mine = table.seats[table.you];
     const hand = blind ? [] : orderHand(table.hand || []);
-    const catchable = new Set(legal.filter((a) => a.type === "catch").map((a) => a.target));
     const canDraw = legal.some((a) => a.type === "draw");
     const drawn = table.phase === "drawn" && myTurn ? table.drawn_card : null;
     const playDrawn = legal.filter((a) => a.type === "play_drawn");
@@ -214,38 +187,12 @@ function create(ctx) {
       ((size === 2 && (legal.some((a) => a.type === "play" || a.type === "play_top") || playDrawn.length > 0)) ||
         (size === 3 && pairs.length > 0));
     const chooseTargets = legal.filter((a) => a.type === "choose_target").map((a) => a.target);
-    const promptText = prompt(table, legal, myTurn);
     const stack = table.stack;
-    const takenOver = Boolean(game.players.find((p) => p.you)?.taken_over);
-
-    const unoButton = canUno
-      ? h("button", { type: "button", class: "uno-button ready", onclick: () => send({ type: "uno" }) }, t("table.uno"))
-      : h(
-          "button",
-          {
-            type: "button",
-            class: `uno-button ${unoArmed ? "armed" : ""}`,
-            "aria-pressed": canArm ? String(unoArmed) : false,
-            "aria-describedby": "uno-hint",
-            disabled: !canArm,
-            onclick: () => {
-              unoArmed = !unoArmed;
-              render();
-            },
-          },
-          t("table.uno"),
-        );
-    const unoHint = canUno
-      ? t("table.uno_now")
-      : canArm
-        ? unoArmed
-          ? t("table.uno_armed")
-          : size === 3
-            ? t("table.uno_arm_pair")
-            : t("table.uno_arm")
-        : mine.uno
-          ? t("table.uno_said")
-          : "";
+    const uno = { canUno, canArm, armed: unoArmed, said: mine.uno, armHint: size === 3 ? "table.uno_arm_pair" : "table.uno_arm" };
+    const toggleUno = () => {
+      unoArmed = !unoArmed;
+      render();
+    };
 
     /** A card of my hand: playable exactly when a `play` of it (or `play_drawn`) is listed. */
     function handCard(card) {
@@ -364,78 +311,13 @@ function create(ctx) {
     }
 
     return [
-      h(
-        "div",
-        { class: "table-head" },
-        h("h1", { class: "visually-hidden" }, t("table.title")),
-        h("span", { class: "round" }, t("table.round", { round: table.round })),
-        h(
-          "span",
-          { class: "direction", title: t(`table.${table.direction}`) },
-          h("span", { "aria-hidden": "true", class: `dir-icon ${table.direction}` }, table.direction === "clockwise" ? "↻" : "↺"),
-          h("span", { class: "visually-hidden" }, t(`table.${table.direction}`)),
-        ),
-        ctx.turnTimer(),
-        ctx.connectionState(),
-      ),
-      options.speed_mode ? h("div", { class: "speed-bar", "aria-hidden": "true" }, h("span", null)) : null,
-      h(
-        "ul",
-        { class: "opponents", "aria-label": t("table.opponents") },
-        aroundMe(table).map((s) => {
-          const p = player(s.seat);
-          const current = s.seat === table.current_seat;
-          const isNext = s.seat === next && !current;
-          const flags = [];
-          if (!s.active) flags.push(t("table.left"));
-          else if (stack && stack.seat === s.seat) flags.push(t("table.owes", { count: stack.total }));
-          else if (current) flags.push(t("table.their_turn"));
-          else if (isNext) flags.push(t("table.next"));
-          return h(
-            "li",
-            { key: `s${s.seat}`, class: `seat ${current ? "current" : ""} ${isNext ? "next" : ""} ${s.active ? "" : "gone"}` },
-            h("span", { class: "seat-name" }, p ? p.name : nameOf(s.seat)),
-            h("span", { class: "seat-cards" }, t("table.cards", { count: s.hand_size })),
-            h("span", { class: "seat-flags" }, flags.join(" · ")),
-            h(
-              "span",
-              { class: "seat-score" },
-              h("span", { class: "points" }, t("table.points", { points: formatNumber(s.score) })),
-              h("span", { class: "seat-bot" }, botTag(p)),
-            ),
-            s.uno ? h("span", { class: "uno-badge" }, t("table.uno_badge")) : null,
-            catchable.has(s.seat)
-              ? h(
-                  "button",
-                  {
-                    type: "button",
-                    class: "catch-button",
-                    "aria-label": t("table.catch_label", { name: nameOf(s.seat) }),
-                    onclick: () => send({ type: "catch", target: s.seat }),
-                  },
-                  t("table.catch"),
-                )
-              : null,
-          );
-        }),
-      ),
+      ...tableHead(ctx, table, options),
+      // A seat that owes a stack says how much.
+      opponents(ctx, table, legal, (seat) => (stack && stack.seat === seat ? t("table.owes", { count: stack.total }) : null)),
       h(
         "div",
         { class: "pile-area" },
-        h(
-          "button",
-          {
-            type: "button",
-            class: "draw-pile",
-            disabled: !canDraw,
-            "data-count": table.draw_size,
-            "aria-label": canDraw
-              ? t("table.draw_label", { count: table.draw_size })
-              : t("table.pile_label", { count: table.draw_size }),
-            onclick: () => send({ type: "draw" }),
-          },
-          h("span", { class: "pile-label", key: canDraw ? "draw" : "pile" }, canDraw ? t("table.draw") : t("table.draw_pile")),
-        ),
+        drawPile(send, table, canDraw),
         table.discard_top
           ? h(
               "div",
@@ -459,23 +341,11 @@ function create(ctx) {
             )
           : null,
       ),
-      takenOver
-        ? h(
-            "div",
-            { class: "prompt taken-over", role: "status" },
-            h("p", { id: "prompt-text", key: "taken-over" }, t("table.bot_plays_for_you")),
-            h("button", { type: "button", class: "reclaim", disabled: busy, onclick: () => lobbyAction("reclaim/", { focus: ".hand button" }) }, t("table.reclaim")),
-          )
-        : h(
-            "div",
-            { class: `prompt ${myTurn ? "mine" : ""}`, "aria-live": "polite" },
-            // A new message is a new element (keyed by its text): nothing on screen moves.
-            h("p", { id: "prompt-text", key: promptText }, promptText),
-          ),
+      promptArea(ctx, { myTurn, text: prompt(table, legal, myTurn) }),
       h(
         "div",
         { class: "actions" },
-        unoButton,
+        unoButton(send, { ...uno, onToggle: toggleUno }),
         chooseTargets.length
           ? h(
               "button",
@@ -518,7 +388,7 @@ function create(ctx) {
         canTake
           ? h("button", { type: "button", class: "take-stack", onclick: () => send({ type: "take_stack" }) }, t("table.take_stack", { count: stack.total }))
           : h("button", { type: "button", disabled: !canPass, onclick: () => send({ type: "pass" }) }, t("table.pass")),
-        h("p", { class: "uno-hint", id: "uno-hint" }, unoHint),
+        h("p", { class: "uno-hint", id: "uno-hint" }, unoHint(uno)),
       ),
       // Present for the whole game when a rule needs it (double down has no pairs under blind play).
       (options.double_down && !options.blind_play) || options.mercy ? handTools() : null,
@@ -546,10 +416,6 @@ function create(ctx) {
     const n = (seat) => nameOf(seat);
     const card = (id) => cardName(cardType(id));
     switch (event.type) {
-      case "round_started":
-        return t("log.round_started", { round: event.round, dealer: n(event.dealer), card: card(event.card) });
-      case "opening_effect":
-        return t("log.opening_effect", { card: card(event.card), name: n(event.seat) });
       case "play":
         return event.target !== undefined
           ? t("log.play_target", { name: n(event.seat), card: card(event.card), target: n(event.target) })
@@ -558,17 +424,8 @@ function create(ctx) {
         const key = `log.draw_${event.reason}`;
         let text = t(key, { name: n(event.seat), count: event.count });
         if (text === key) text = t("log.draw_voluntary", { name: n(event.seat), count: event.count });
-        if (Array.isArray(event.cards) && event.cards.length) text += ` (${event.cards.map(card).join(", ")})`;
-        return text;
+        return text + drawnCards(event, card);
       }
-      case "reshuffled":
-        return t("log.reshuffled");
-      case "loses_turn":
-        return t("log.loses_turn", { name: n(event.seat), count: event.count });
-      case "skipped":
-        return t("log.skipped", { name: n(event.seat) });
-      case "direction":
-        return t("log.direction", { direction: t(`table.${event.direction}`) });
       case "swap":
         return t("log.swap", { name: n(event.seat), target: n(event.target) });
       case "hands_passed":
@@ -579,12 +436,6 @@ function create(ctx) {
         return t("log.no_effect", { name: n(event.seat), card: cardName(event.card_type) });
       case "target_chosen":
         return t("log.target_chosen", { name: n(event.seat), target: n(event.target) });
-      case "uno":
-        return t("log.uno", { name: n(event.seat) });
-      case "caught":
-        return t("log.caught", { name: n(event.seat), target: n(event.target) });
-      case "pass":
-        return t("log.pass", { name: n(event.seat) });
       // House rules
       case "stacked":
         return t("log.stacked", { name: n(event.seat), count: event.total });
@@ -599,49 +450,21 @@ function create(ctx) {
           ? t("log.play_pair_targets", { name: n(event.seat), card: kind, first: n(targets[0]), second: n(targets[1]) })
           : t("log.play_pair", { name: n(event.seat), card: kind });
       }
-      case "mercy":
-        return t("log.mercy", { name: n(event.seat), cards: (event.cards || []).map(card).join(", ") });
       default:
-        return null;
+        return describeFamily(event, n, card);
     }
-  }
-
-  // ---- the end of a round: who won, the cards left in each hand, the scores ------------------
-
-  function roundSummary(r) {
-    const hands = Object.entries(r.hands || {});
-    return [
-      h("p", { class: "result-banner" }, t("results.round_line", { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) })),
-      h(
-        "table",
-        { class: "scores" },
-        h("caption", null, t("results.scores_now")),
-        h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.cards_left")), h("th", { scope: "col" }, t("results.score")))),
-        h(
-          "tbody",
-          null,
-          (r.scores || []).map((score, seat) => {
-            const left = hands.find(([s]) => Number(s) === seat);
-            return h("tr", null, h("th", { scope: "row" }, nameOf(seat)), h("td", null, left ? left[1].length : 0), h("td", null, formatNumber(score)));
-          }),
-        ),
-      ),
-    ];
   }
 
   return {
     table: tableView,
     describe,
-    roundSummary,
+    roundSummary: (r) => roundSummary(r, nameOf),
     actionDone() {
       unoArmed = false;
       mode = null;
       picked = [];
     },
-    afterRender() {
-      // A card just drawn may be past the right edge of the hand: bring it into view.
-      screen.querySelector(".hand button.drawn")?.scrollIntoView({ block: "nearest", inline: "nearest" });
-    },
+    afterRender: () => showDrawnCard(screen),
     focusAfterAction: ".hand button:not([disabled])",
   };
 }

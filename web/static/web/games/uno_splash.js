@@ -13,7 +13,8 @@
 // "Challenge"; the challenged hand is shown to the challenger in the log.
 
 import { h } from "../dom.js";
-import { formatNumber, t } from "../i18n.js";
+import { t } from "../i18n.js";
+import { describeFamily, drawnCards, drawPile, handOrderer, opponents, promptArea, roundSummary, showDrawnCard, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
@@ -54,7 +55,7 @@ export const renderer = {
 };
 
 function create(ctx) {
-  const { send, lobbyAction, nameOf, player, botTag, screen } = ctx;
+  const { send, nameOf, screen } = ctx;
   const render = ctx.render;
   // This player's state of the table: UNO armed for the next play, a wild waiting for its colour
   // ({type, card} of the play to send), Mercy's cards being picked, the hand's order.
@@ -62,32 +63,7 @@ function create(ctx) {
   let colourFor = null;
   let picking = false;
   let picked = [];
-  let handOrder = [];
-
-  function orderHand(hand) {
-    const ids = hand.map((c) => c.id);
-    const kept = handOrder.filter((id) => ids.includes(id));
-    handOrder = [...kept, ...ids.filter((id) => !kept.includes(id))];
-    const byId = new Map(hand.map((c) => [c.id, c]));
-    return handOrder.map((id) => byId.get(id));
-  }
-
-  function nextSeat(table) {
-    const n = table.seats.length;
-    const step = table.direction === "clockwise" ? 1 : -1;
-    for (let i = 1; i <= n; i += 1) {
-      const seat = (((table.current_seat + step * i) % n) + n) % n;
-      if (table.seats[seat].active) return seat;
-    }
-    return null;
-  }
-
-  function aroundMe(table) {
-    const n = table.seats.length;
-    const order = [];
-    for (let i = 1; i < n; i += 1) order.push(table.seats[(table.you + i) % n]);
-    return order;
-  }
+  const orderHand = handOrderer();
 
   /** Play a card (or the drawn one): a wild first asks for its colour. */
   function playCard(card, type) {
@@ -142,24 +118,11 @@ function create(ctx) {
 
   function actionsRow(table, legal, state) {
     const { playDrawn, canPass, canArm, canUno, mine } = state;
-    const unoButton = canUno
-      ? h("button", { type: "button", class: "uno-button ready", onclick: () => send({ type: "uno" }) }, t("table.uno"))
-      : h(
-          "button",
-          {
-            type: "button",
-            class: `uno-button ${unoArmed ? "armed" : ""}`,
-            "aria-pressed": canArm ? String(unoArmed) : false,
-            "aria-describedby": "uno-hint",
-            disabled: !canArm,
-            onclick: () => {
-              unoArmed = !unoArmed;
-              render();
-            },
-          },
-          t("table.uno"),
-        );
-    const unoHint = canUno ? t("table.uno_now") : canArm ? (unoArmed ? t("table.uno_armed") : t("table.uno_arm")) : mine.uno ? t("table.uno_said") : "";
+    const uno = { canUno, canArm, armed: unoArmed, said: mine.uno };
+    const toggle = () => {
+      unoArmed = !unoArmed;
+      render();
+    };
     if (colourFor) {
       const base = colourFor;
       return h("div", { class: "actions" }, colourPicker((colour) => send({ ...base, colour }), () => {
@@ -183,14 +146,14 @@ function create(ctx) {
     return h(
       "div",
       { class: "actions" },
-      unoButton,
+      unoButton(send, { ...uno, onToggle: toggle }),
       h(
         "button",
         { type: "button", class: "primary", disabled: !playDrawn, onclick: () => playDrawn && drawn && playCard(drawn, "play_drawn") },
         t("table.play_drawn"),
       ),
       h("button", { type: "button", disabled: !canPass, onclick: () => send({ type: "pass" }) }, t("table.pass")),
-      h("p", { class: "uno-hint", id: "uno-hint" }, unoHint),
+      h("p", { class: "uno-hint", id: "uno-hint" }, unoHint(uno)),
     );
   }
 
@@ -289,36 +252,10 @@ function create(ctx) {
     );
   }
 
-  function opponents(table, legal) {
-    const next = nextSeat(table);
-    const catchable = new Set(legal.filter((a) => a.type === "catch").map((a) => a.target));
+  /** A seat that owes the answer to a Wild Draw Four says so. */
+  function answering(table) {
     const owes = table.phase === "respond" && table.pending_choice ? table.pending_choice.seat : null;
-    return h(
-      "ul",
-      { class: "opponents", "aria-label": t("table.opponents") },
-      aroundMe(table).map((s) => {
-        const p = player(s.seat);
-        const current = s.seat === table.current_seat;
-        const isNext = s.seat === next && !current;
-        const flags = [];
-        if (!s.active) flags.push(t("table.left"));
-        else if (owes === s.seat) flags.push(t("splash.answering"));
-        else if (current) flags.push(t("table.their_turn"));
-        else if (isNext) flags.push(t("table.next"));
-        return h(
-          "li",
-          { key: `s${s.seat}`, class: `seat ${current ? "current" : ""} ${isNext ? "next" : ""} ${s.active ? "" : "gone"}` },
-          h("span", { class: "seat-name" }, p ? p.name : nameOf(s.seat)),
-          h("span", { class: "seat-cards" }, t("table.cards", { count: s.hand_size })),
-          h("span", { class: "seat-flags" }, flags.join(" · ")),
-          h("span", { class: "seat-score" }, h("span", { class: "points" }, t("table.points", { points: formatNumber(s.score) })), h("span", { class: "seat-bot" }, botTag(p))),
-          s.uno ? h("span", { class: "uno-badge" }, t("table.uno_badge")) : null,
-          catchable.has(s.seat)
-            ? h("button", { type: "button", class: "catch-button", "aria-label": t("table.catch_label", { name: nameOf(s.seat) }), onclick: () => send({ type: "catch", target: s.seat }) }, t("table.catch"))
-            : null,
-        );
-      }),
-    );
+    return (seat) => (seat === owes ? t("splash.answering") : null);
   }
 
   function pileArea(table, canDraw) {
@@ -327,18 +264,7 @@ function create(ctx) {
     return h(
       "div",
       { class: "pile-area" },
-      h(
-        "button",
-        {
-          type: "button",
-          class: "draw-pile",
-          disabled: !canDraw,
-          "data-count": table.draw_size,
-          "aria-label": canDraw ? t("table.draw_label", { count: table.draw_size }) : t("table.pile_label", { count: table.draw_size }),
-          onclick: () => send({ type: "draw" }),
-        },
-        h("span", { class: "pile-label", key: canDraw ? "draw" : "pile" }, canDraw ? t("table.draw") : t("table.draw_pile")),
-      ),
+      drawPile(send, table, canDraw),
       top
         ? h(
             "div",
@@ -377,34 +303,11 @@ function create(ctx) {
     }
     const canArm =
       myTurn && ((mine.hand_size === 2 && (legal.some((a) => a.type === "play") || playDrawn)) || (mine.hand_size === 3 && pairs.length > 0));
-    const takenOver = Boolean(game.players.find((p) => p.you)?.taken_over);
-    const promptText = prompt(table, legal, myTurn);
     return [
-      h(
-        "div",
-        { class: "table-head" },
-        h("h1", { class: "visually-hidden" }, t("table.title")),
-        h("span", { class: "round" }, t("table.round", { round: table.round })),
-        h(
-          "span",
-          { class: "direction", title: t(`table.${table.direction}`) },
-          h("span", { "aria-hidden": "true", class: `dir-icon ${table.direction}` }, table.direction === "clockwise" ? "↻" : "↺"),
-          h("span", { class: "visually-hidden" }, t(`table.${table.direction}`)),
-        ),
-        ctx.turnTimer(),
-        ctx.connectionState(),
-      ),
-      options.speed_mode ? h("div", { class: "speed-bar", "aria-hidden": "true" }, h("span", null)) : null,
-      opponents(table, legal),
+      ...tableHead(ctx, table, options),
+      opponents(ctx, table, legal, answering(table)),
       pileArea(table, legal.some((a) => a.type === "draw")),
-      takenOver
-        ? h(
-            "div",
-            { class: "prompt taken-over", role: "status" },
-            h("p", { id: "prompt-text", key: "taken-over" }, t("table.bot_plays_for_you")),
-            h("button", { type: "button", class: "reclaim", disabled: busy, onclick: () => lobbyAction("reclaim/", { focus: ".hand button" }) }, t("table.reclaim")),
-          )
-        : h("div", { class: `prompt ${myTurn ? "mine" : ""}`, "aria-live": "polite" }, h("p", { id: "prompt-text", key: promptText }, promptText)),
+      promptArea(ctx, { myTurn, text: prompt(table, legal, myTurn) }),
       actionsRow(table, legal, { playDrawn, canPass: legal.some((a) => a.type === "pass"), canArm, canUno: legal.some((a) => a.type === "uno"), mine }),
       options.double_down ? pairTools(pairs, hand) : null,
       options.mercy ? mercyTools(mercy) : null,
@@ -425,10 +328,6 @@ function create(ctx) {
     const n = (seat) => nameOf(seat);
     const card = (id) => cardName({ id });
     switch (event.type) {
-      case "round_started":
-        return t("log.round_started", { round: event.round, dealer: n(event.dealer), card: card(event.card) });
-      case "opening_effect":
-        return t("log.opening_effect", { card: card(event.card), name: n(event.seat) });
       case "opening_returned":
         return t("splash.log_opening_returned", { card: card(event.card) });
       case "play":
@@ -438,9 +337,7 @@ function create(ctx) {
       case "draw": {
         const reasons = { voluntary: "voluntary", draw2: "draw2", draw4: "draw4", caught: "caught", timeout: "timeout", opening: "opening" };
         const key = event.reason === "challenge" ? "splash.log_draw_challenge" : `log.draw_${reasons[event.reason] || "voluntary"}`;
-        let text = t(key, { name: n(event.seat), count: event.count });
-        if (Array.isArray(event.cards) && event.cards.length) text += ` (${event.cards.map(card).join(", ")})`;
-        return text;
+        return t(key, { name: n(event.seat), count: event.count }) + drawnCards(event, card);
       }
       case "colour_chosen":
         return t("splash.log_colour_chosen", { name: n(event.seat), colour: colourName(event.colour) });
@@ -454,63 +351,24 @@ function create(ctx) {
       }
       case "response_cancelled":
         return t("splash.log_response_cancelled", { name: n(event.seat) });
-      case "reshuffled":
-        return t("log.reshuffled");
-      case "loses_turn":
-        return t("log.loses_turn", { name: n(event.seat), count: event.count });
-      case "skipped":
-        return t("log.skipped", { name: n(event.seat) });
-      case "direction":
-        return t("log.direction", { direction: t(`table.${event.direction}`) });
-      case "uno":
-        return t("log.uno", { name: n(event.seat) });
-      case "caught":
-        return t("log.caught", { name: n(event.seat), target: n(event.target) });
-      case "pass":
-        return t("log.pass", { name: n(event.seat) });
-      case "mercy":
-        return t("log.mercy", { name: n(event.seat), cards: (event.cards || []).map(card).join(", ") });
       case "play_pair":
         return t("log.play_pair", { name: n(event.seat), card: card((event.cards || [])[0]) });
       default:
-        return null;
+        return describeFamily(event, n, card);
     }
-  }
-
-  function roundSummary(r) {
-    const hands = Object.entries(r.hands || {});
-    return [
-      h("p", { class: "result-banner" }, t("results.round_line", { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) })),
-      h(
-        "table",
-        { class: "scores" },
-        h("caption", null, t("results.scores_now")),
-        h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.cards_left")), h("th", { scope: "col" }, t("results.score")))),
-        h(
-          "tbody",
-          null,
-          (r.scores || []).map((score, seat) => {
-            const left = hands.find(([s]) => Number(s) === seat);
-            return h("tr", null, h("th", { scope: "row" }, nameOf(seat)), h("td", null, left ? left[1].length : 0), h("td", null, formatNumber(score)));
-          }),
-        ),
-      ),
-    ];
   }
 
   return {
     table: tableView,
     describe,
-    roundSummary,
+    roundSummary: (r) => roundSummary(r, nameOf),
     actionDone() {
       unoArmed = false;
       colourFor = null;
       picking = false;
       picked = [];
     },
-    afterRender() {
-      screen.querySelector(".hand button.drawn")?.scrollIntoView({ block: "nearest", inline: "nearest" });
-    },
+    afterRender: () => showDrawnCard(screen),
     focusAfterAction: ".hand button:not([aria-disabled='true'])",
   };
 }

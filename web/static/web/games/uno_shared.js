@@ -1,0 +1,226 @@
+// What the tables of the Uno games (uno_all_wild.js, uno_splash.js) draw the same way: the
+// hand's order, the seats around me, the head of the table, the UNO button, the other seats,
+// the draw pile, the prompt, the family's events in words and the end of a round. Each game's
+// renderer keeps what is its own (its cards, its prompts, its choices) and passes the rest in.
+
+import { h } from "../dom.js";
+import { formatNumber, t } from "../i18n.js";
+
+/** The hand in a stable order: cards that arrive go at the end, so the cards shown never move. */
+export function handOrderer() {
+  let order = [];
+  return (hand) => {
+    const ids = hand.map((c) => c.id);
+    const kept = order.filter((id) => ids.includes(id));
+    order = [...kept, ...ids.filter((id) => !kept.includes(id))];
+    const byId = new Map(hand.map((c) => [c.id, c]));
+    return order.map((id) => byId.get(id));
+  };
+}
+
+/** The next active seat after the current one, in the direction of play. */
+export function nextSeat(table) {
+  const n = table.seats.length;
+  const step = table.direction === "clockwise" ? 1 : -1;
+  for (let i = 1; i <= n; i += 1) {
+    const seat = (((table.current_seat + step * i) % n) + n) % n;
+    if (table.seats[seat].active) return seat;
+  }
+  return null;
+}
+
+/** The other seats, starting with the one after mine. */
+export function aroundMe(table) {
+  const n = table.seats.length;
+  const order = [];
+  for (let i = 1; i < n; i += 1) order.push(table.seats[(table.you + i) % n]);
+  return order;
+}
+
+/** The round, the direction, the turn clock and the connection; speed mode's bar under it. */
+export function tableHead(ctx, table, options) {
+  return [
+    h(
+      "div",
+      { class: "table-head" },
+      h("h1", { class: "visually-hidden" }, t("table.title")),
+      h("span", { class: "round" }, t("table.round", { round: table.round })),
+      h(
+        "span",
+        { class: "direction", title: t(`table.${table.direction}`) },
+        h("span", { "aria-hidden": "true", class: `dir-icon ${table.direction}` }, table.direction === "clockwise" ? "↻" : "↺"),
+        h("span", { class: "visually-hidden" }, t(`table.${table.direction}`)),
+      ),
+      ctx.turnTimer(),
+      ctx.connectionState(),
+    ),
+    options.speed_mode ? h("div", { class: "speed-bar", "aria-hidden": "true" }, h("span", null)) : null,
+  ];
+}
+
+/** "UNO" said now (listed), or armed to ride on the next play (`armed`, toggled by `onToggle`). */
+export function unoButton(send, { canUno, canArm, armed, onToggle }) {
+  if (canUno) {
+    return h("button", { type: "button", class: "uno-button ready", onclick: () => send({ type: "uno" }) }, t("table.uno"));
+  }
+  return h(
+    "button",
+    {
+      type: "button",
+      class: `uno-button ${armed ? "armed" : ""}`,
+      "aria-pressed": canArm ? String(armed) : false,
+      "aria-describedby": "uno-hint",
+      disabled: !canArm,
+      onclick: onToggle,
+    },
+    t("table.uno"),
+  );
+}
+
+/** The hint under the UNO button; `armHint` is what arming it does now. */
+export function unoHint({ canUno, canArm, armed, said, armHint = "table.uno_arm" }) {
+  if (canUno) return t("table.uno_now");
+  if (canArm) return armed ? t("table.uno_armed") : t(armHint);
+  return said ? t("table.uno_said") : "";
+}
+
+/** The other seats: name, cards, score, bot, UNO said, and a catch button when one is listed.
+ * `owes(seat)` is the game's flag for a seat that owes an answer (a stack, a challenge), or null. */
+export function opponents(ctx, table, legal, owes) {
+  const { send, nameOf, player, botTag } = ctx;
+  const next = nextSeat(table);
+  const catchable = new Set(legal.filter((a) => a.type === "catch").map((a) => a.target));
+  return h(
+    "ul",
+    { class: "opponents", "aria-label": t("table.opponents") },
+    aroundMe(table).map((s) => {
+      const p = player(s.seat);
+      const current = s.seat === table.current_seat;
+      const isNext = s.seat === next && !current;
+      const owed = s.active ? owes(s.seat) : null;
+      const flags = [];
+      if (!s.active) flags.push(t("table.left"));
+      else if (owed) flags.push(owed);
+      else if (current) flags.push(t("table.their_turn"));
+      else if (isNext) flags.push(t("table.next"));
+      return h(
+        "li",
+        { key: `s${s.seat}`, class: `seat ${current ? "current" : ""} ${isNext ? "next" : ""} ${s.active ? "" : "gone"}` },
+        h("span", { class: "seat-name" }, p ? p.name : nameOf(s.seat)),
+        h("span", { class: "seat-cards" }, t("table.cards", { count: s.hand_size })),
+        h("span", { class: "seat-flags" }, flags.join(" · ")),
+        h(
+          "span",
+          { class: "seat-score" },
+          h("span", { class: "points" }, t("table.points", { points: formatNumber(s.score) })),
+          h("span", { class: "seat-bot" }, botTag(p)),
+        ),
+        s.uno ? h("span", { class: "uno-badge" }, t("table.uno_badge")) : null,
+        catchable.has(s.seat)
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "catch-button",
+                "aria-label": t("table.catch_label", { name: nameOf(s.seat) }),
+                onclick: () => send({ type: "catch", target: s.seat }),
+              },
+              t("table.catch"),
+            )
+          : null,
+      );
+    }),
+  );
+}
+
+/** The draw pile: a button while a draw is listed, its size either way. */
+export function drawPile(send, table, canDraw) {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "draw-pile",
+      disabled: !canDraw,
+      "data-count": table.draw_size,
+      "aria-label": canDraw ? t("table.draw_label", { count: table.draw_size }) : t("table.pile_label", { count: table.draw_size }),
+      onclick: () => send({ type: "draw" }),
+    },
+    h("span", { class: "pile-label", key: canDraw ? "draw" : "pile" }, canDraw ? t("table.draw") : t("table.draw_pile")),
+  );
+}
+
+/** The prompt, or (a bot plays for me) the button that takes my seat back. */
+export function promptArea(ctx, { myTurn, text }) {
+  const takenOver = Boolean(ctx.game.players.find((p) => p.you)?.taken_over);
+  if (takenOver) {
+    return h(
+      "div",
+      { class: "prompt taken-over", role: "status" },
+      h("p", { id: "prompt-text", key: "taken-over" }, t("table.bot_plays_for_you")),
+      h("button", { type: "button", class: "reclaim", disabled: ctx.busy, onclick: () => ctx.lobbyAction("reclaim/", { focus: ".hand button" }) }, t("table.reclaim")),
+    );
+  }
+  // A new message is a new element (keyed by its text): nothing on screen moves.
+  return h("div", { class: `prompt ${myTurn ? "mine" : ""}`, "aria-live": "polite" }, h("p", { id: "prompt-text", key: text }, text));
+}
+
+/** The events every Uno game has, in words (`n`: a seat's name, `card`: a card id's name); null
+ * for an event that is the game's own. */
+export function describeFamily(event, n, card) {
+  switch (event.type) {
+    case "round_started":
+      return t("log.round_started", { round: event.round, dealer: n(event.dealer), card: card(event.card) });
+    case "opening_effect":
+      return t("log.opening_effect", { card: card(event.card), name: n(event.seat) });
+    case "reshuffled":
+      return t("log.reshuffled");
+    case "loses_turn":
+      return t("log.loses_turn", { name: n(event.seat), count: event.count });
+    case "skipped":
+      return t("log.skipped", { name: n(event.seat) });
+    case "direction":
+      return t("log.direction", { direction: t(`table.${event.direction}`) });
+    case "uno":
+      return t("log.uno", { name: n(event.seat) });
+    case "caught":
+      return t("log.caught", { name: n(event.seat), target: n(event.target) });
+    case "pass":
+      return t("log.pass", { name: n(event.seat) });
+    case "mercy":
+      return t("log.mercy", { name: n(event.seat), cards: (event.cards || []).map(card).join(", ") });
+    default:
+      return null;
+  }
+}
+
+/** The cards drawn, when the event shows them to this player: " (Red 7, Wild)". */
+export function drawnCards(event, card) {
+  return Array.isArray(event.cards) && event.cards.length ? ` (${event.cards.map(card).join(", ")})` : "";
+}
+
+/** The end of a round: who won with how many points, the cards left in each hand, the scores. */
+export function roundSummary(r, nameOf) {
+  const hands = Object.entries(r.hands || {});
+  return [
+    h("p", { class: "result-banner" }, t("results.round_line", { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) })),
+    h(
+      "table",
+      { class: "scores" },
+      h("caption", null, t("results.scores_now")),
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.cards_left")), h("th", { scope: "col" }, t("results.score")))),
+      h(
+        "tbody",
+        null,
+        (r.scores || []).map((score, seat) => {
+          const left = hands.find(([s]) => Number(s) === seat);
+          return h("tr", null, h("th", { scope: "row" }, nameOf(seat)), h("td", null, left ? left[1].length : 0), h("td", null, formatNumber(score)));
+        }),
+      ),
+    ),
+  ];
+}
+
+/** A card just drawn may be past the right edge of the hand: bring it into view. */
+export function showDrawnCard(screen) {
+  screen.querySelector(".hand button.drawn")?.scrollIntoView({ block: "nearest", inline: "nearest" });
+}
