@@ -201,7 +201,7 @@ def commonest_unseen(view: dict[str, Any], rng: random.Random) -> str:
 def next_seat(view: dict[str, Any], step: int | None = None) -> int:
     seats = view["seats"]
     step = step or (1 if view["direction"] == "clockwise" else -1)
-    i = view["you"]
+    i = int(view["you"])
     for _ in range(len(seats)):
         i = (i + step) % len(seats)
         if seats[i]["active"]:
