@@ -52,6 +52,10 @@ Its draw is one decision that also plays a matching drawn card (ours: ``draw`` t
 a few more, cheaper, decisions. Hence one more line, "rules only" (``run_rlcard_rules``: RLCard's
 ``round.proceed_round`` alone), the strictest peer; the issue's target is against ``UnoGame``.
 
+Uno Show 'Em No Mercy (``uno_no_mercy``) is timed the same way (``run_no_mercy``: its game object,
+``target_score=0``, random choice among the listed actions), 2 and 6 players: rounds end by a
+player going out or by knockouts (25 cards), and the actions per round column shows how long.
+
 With every house rule on (one more line, 2 players, ``standard``), random players can pass the
 few loose cards round for ever (stacking, blind play: see tests/engine/playout.py), so a round is
 cut at ``ROUND_CAP`` decisions; the figure is decisions per second all the same.
@@ -189,6 +193,27 @@ def run_splash(
         while state.phase not in OVER and played < ROUND_CAP:
             acts = game.legal_actions(state, state.current)
             state, _ = game.apply(state, choose(acts, rng), rng)
+            played += 1
+        taken += played
+    return time.perf_counter() - start, taken
+
+
+NO_MERCY_PLAYERS = (2, 6)
+
+
+def run_no_mercy(players: int, rounds: int, seed: int) -> tuple[float, int]:
+    """Time ``rounds`` random rounds of Uno Show 'Em No Mercy through its game object, choosing
+    among every listed action; return (seconds, actions)."""
+    game = get_game("uno_no_mercy")
+    rng = random.Random(seed)
+    taken = 0
+    start = time.perf_counter()
+    for _ in range(rounds):
+        state, _ = game.new_game(players=players, rng=rng, target_score=0)
+        played = 0
+        while state.phase not in OVER and played < ROUND_CAP:
+            acts = game.legal_actions(state, state.current)
+            state, _ = game.apply(state, rng.choice(acts), rng)
             played += 1
         taken += played
     return time.perf_counter() - start, taken
@@ -427,6 +452,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         configs.append(
             Config("ours, every house rule", 2, "standard", every_rule, max(10, args.rounds // 10))
         )
+        for players in NO_MERCY_PLAYERS:
+            no_mercy = partial(run_no_mercy, players)
+            configs.append(Config("uno_no_mercy", players, "standard", no_mercy, args.rounds))
     results = measure(configs, args.repeats, args.seed)
     rl = None if args.no_rlcard else results[0]
     print(table(results))

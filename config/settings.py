@@ -399,6 +399,17 @@ SPECTACULAR_SETTINGS = {
         "GameEnum": "games.api.serializers.GAME_KINDS",
         "UnoAllWildKindEnum": ["uno_all_wild"],
         "UnoSplashKindEnum": ["uno_splash"],
+        "UnoNoMercyKindEnum": ["uno_no_mercy"],
+        # Uno Splash's enums keep the names they had before No Mercy brought fields of the same
+        # names; No Mercy's are named after it.
+        "EffectEnum": ["colour", "wd4"],
+        "PresetEnum": ["classic"],
+        "RankEnum": "games.api.serializers.SPLASH_RANKS",
+        "StackableEnum": ["draw2", "draw4"],
+        "NoMercyRankEnum": "games.api.serializers.NO_MERCY_RANKS",
+        "NoMercyPresetEnum": ["standard"],
+        "NoMercyEffectEnum": ["colour"],
+        "NoMercyStackableEnum": "games.api.serializers.NO_MERCY_DRAW_RANKS",
         "ColourEnum": "games.engine.uno.actions.COLOURS",
     },
 }

@@ -131,7 +131,7 @@ def _camel(snake: str) -> str:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("lifted_game_throttles")
-@pytest.mark.parametrize("kind", ["uno_all_wild", "uno_splash"])
+@pytest.mark.parametrize("kind", ["uno_all_wild", "uno_splash", "uno_no_mercy"])
 def test_generated_client_plays_a_three_player_game_to_the_end(
     live_server: Any, generated: GeneratedClient, kind: str
 ) -> None:

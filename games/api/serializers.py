@@ -25,6 +25,10 @@ from games.engine import EngineError, registry
 from games.engine.uno.actions import COLOURS
 from games.engine.uno.allwild.cards import CARD_TYPES, DRAW_AMOUNT
 from games.engine.uno.allwild.house_rules import HOUSE_RULES
+from games.engine.uno.nomercy import rules as no_mercy_rules
+from games.engine.uno.nomercy.cards import DRAW_VALUE as NO_MERCY_DRAW_VALUE
+from games.engine.uno.nomercy.cards import PRESETS as NO_MERCY_PRESETS
+from games.engine.uno.nomercy.cards import RANK_OF as NO_MERCY_RANK_OF
 from games.engine.uno.splash import rules as splash_rules
 from games.engine.uno.splash.cards import PRESETS as SPLASH_PRESETS
 from games.engine.uno.splash.cards import RANK_OF as SPLASH_RANK_OF
@@ -560,6 +564,9 @@ class SplashLegalActionsField(serializers.JSONField):
     """What the seat may do now in Uno Splash: a union discriminated by ``type``."""
 
 
+SPLASH_RANKS = sorted(set(SPLASH_RANK_OF.values()))
+
+
 class SplashCardSerializer(serializers.Serializer):
     id = serializers.CharField(help_text="Stable card id: red-7-b, blue-skip-a, wild-3, wd4-1.")
     type = serializers.CharField(help_text="The id without its copy: red-7, blue-skip, wild, wd4.")
@@ -567,7 +574,7 @@ class SplashCardSerializer(serializers.Serializer):
         choices=list(COLOURS), allow_null=True, help_text="Null for a Wild or Wild Draw Four."
     )
     rank = serializers.ChoiceField(
-        choices=sorted(set(SPLASH_RANK_OF.values())),
+        choices=SPLASH_RANKS,
         help_text="0-9, skip, reverse, draw2, wild or wd4.",
     )
 
@@ -628,10 +635,172 @@ class SplashTableSerializer(serializers.Serializer):
 
 TABLE_SERIALIZERS[splash_rules.GAME] = SplashTableSerializer
 
+# ---------------------------------------------------------------------------------------------
+# Uno Show 'Em No Mercy: colours as Uno Splash, official stacking, knockouts, 7 swaps, the roulette
+
+
+def _no_mercy_action(
+    name: str, doc: str, **fields: serializers.Field
+) -> type[serializers.Serializer]:
+    attrs: dict[str, Any] = {"type": serializers.ChoiceField(choices=[name]), **fields}
+    attrs["__doc__"] = doc
+    cls_name = f"UnoNoMercy{name.title().replace('_', '')}ActionSerializer"
+    return type(cls_name, (_ActionBase,), attrs)
+
+
+NO_MERCY_ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
+    "play": _no_mercy_action(
+        "play",
+        "Uno Show 'Em No Mercy: play a playable card (facing a stack: a Draw card the stack "
+        "takes); a wild but the Roulette names its colour, a 7 the player you swap hands with.",
+        card=StrictCharField(max_length=64, help_text="Card id from your hand, e.g. red-7-b."),
+        colour=_colour(help_text="Required with a Wild Draw card, refused otherwise."),
+        target=_target("Required with a 7: the player in the round you swap hands with."),
+        uno=_uno(),
+    ),
+    "draw": _action(
+        "draw",
+        "Uno Show 'Em No Mercy: holding nothing playable, draw until a playable card comes; you "
+        "must then play it (play_drawn).",
+    ),
+    "play_drawn": _no_mercy_action(
+        "play_drawn",
+        "Uno Show 'Em No Mercy: play the playable card your draw ended on (its only action).",
+        colour=_colour(help_text="Required when the drawn card is a Wild Draw card."),
+        target=_target("Required when the drawn card is a 7."),
+        uno=_uno(),
+    ),
+    "take_stack": _action(
+        "take_stack",
+        "Uno Show 'Em No Mercy: take the stack's total instead of stacking (one card at a time; "
+        "25 cards knock you out of the round).",
+    ),
+    "choose_colour": _action(
+        "choose_colour",
+        "Uno Show 'Em No Mercy: name a colour for a Wild Color Roulette played on you (then "
+        "cards are revealed into your hand until it comes) or for an opening wild.",
+        colour=_colour(required=True, help_text="The colour in play from now on."),
+    ),
+    "uno": ACTION_SERIALIZERS["uno"],
+    "catch": ACTION_SERIALIZERS["catch"],
+}
+assert tuple(NO_MERCY_ACTION_SERIALIZERS) == no_mercy_rules.PLAYER_ACTIONS
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="UnoNoMercyLegalAction",
+        serializers=lambda: NO_MERCY_LEGAL_ACTION_SERIALIZERS,
+        resource_type_field_name="type",
+        many=True,
+    )
+)
+class NoMercyLegalActionsField(serializers.JSONField):
+    """What the seat may do now in Uno Show 'Em No Mercy: a union discriminated by ``type``."""
+
+
+NO_MERCY_RANKS = sorted(set(NO_MERCY_RANK_OF.values()))
+NO_MERCY_DRAW_RANKS = sorted(NO_MERCY_DRAW_VALUE)
+
+
+class NoMercyCardSerializer(serializers.Serializer):
+    id = serializers.CharField(
+        help_text="Stable card id: red-7-b, blue-draw4-a, green-skip_all-b, wd10-3, roulette-1."
+    )
+    type = serializers.CharField(help_text="The id without its copy: red-7, blue-draw4, wd10.")
+    colour = serializers.ChoiceField(
+        choices=list(COLOURS), allow_null=True, help_text="Null for a wild."
+    )
+    rank = serializers.ChoiceField(
+        choices=NO_MERCY_RANKS,
+        help_text="0-9, skip, reverse, draw2, draw4, discard_all, skip_all (Skip Everyone), "
+        "wrd4 (Wild Reverse Draw 4), wd6, wd10 or roulette (Wild Color Roulette).",
+    )
+
+
+class NoMercyPendingChoiceSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="Who names the colour.")
+    owner = serializers.IntegerField(help_text="The Roulette's player (the chooser when opening).")
+    card = NoMercyCardSerializer()
+    effect = serializers.ChoiceField(choices=["colour"])
+    reason = serializers.ChoiceField(
+        choices=["opening", "roulette"],
+        help_text="`roulette`: a Wild Color Roulette was played on you; `opening`: the opening "
+        "wild's colour.",
+    )
+
+
+class NoMercyStackSerializer(serializers.Serializer):
+    total = serializers.IntegerField(help_text="Cards owed: the sum of the stacked Draw cards.")
+    seat = serializers.IntegerField(help_text="Who must stack on it or take the cards.")
+    by = serializers.IntegerField(
+        allow_null=True, help_text="Who stacked last: paid 250 if the total knocks you out."
+    )
+    last = serializers.IntegerField(help_text="The last Draw card's value: stack at least this.")
+    stackable = serializers.ListField(
+        child=serializers.ChoiceField(choices=NO_MERCY_DRAW_RANKS),
+        help_text="The ranks that may be stacked on it now (none on a Wild Draw 10).",
+    )
+
+
+@extend_schema_serializer(component_name="UnoNoMercyTable")
+class NoMercyTableSerializer(serializers.Serializer):
+    """Uno Show 'Em No Mercy's view for the caller's seat (docs/rules-uno-no-mercy.md)."""
+
+    game = serializers.ChoiceField(choices=[no_mercy_rules.GAME])
+    preset = serializers.ChoiceField(choices=sorted(NO_MERCY_PRESETS))
+    options = serializers.DictField(child=serializers.BooleanField())
+    target_score = serializers.IntegerField()
+    round = serializers.IntegerField()
+    phase = serializers.ChoiceField(
+        choices=["play", "drawn", "choose", "stack", "round_over", "match_over"],
+        help_text="`drawn`: play the card your draw ended on; `stack`: a stack is owed; "
+        "`choose`: a colour is owed (a Roulette played on you, an opening wild).",
+    )
+    current_seat = serializers.IntegerField()
+    direction = serializers.ChoiceField(choices=["clockwise", "counterclockwise"])
+    dealer = serializers.IntegerField()
+    seats = TableSeatSerializer(many=True)
+    colour = serializers.ChoiceField(
+        choices=list(COLOURS), allow_null=True, help_text="The colour in play."
+    )
+    stack = NoMercyStackSerializer(allow_null=True, help_text="The stack owed, if any.")
+    knocked_out = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Seats knocked out of this round (25 cards), in order; dealt in next round.",
+    )
+    set_aside_size = serializers.IntegerField(
+        help_text="Cards of knocked-out hands, face down until the next reshuffle."
+    )
+    discard_top = NoMercyCardSerializer(allow_null=True)
+    discard_pile = NoMercyCardSerializer(many=True, help_text="Face-up discards, top first.")
+    draw_size = serializers.IntegerField()
+    points = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Points left in a hand, by card type."
+    )
+    round_results = RoundResultSerializer(many=True)
+    winner = serializers.IntegerField(allow_null=True)
+    you = serializers.IntegerField()
+    hand = NoMercyCardSerializer(many=True, help_text="Your cards, top first.")
+    drawn_card = NoMercyCardSerializer(allow_null=True)
+    pending_choice = NoMercyPendingChoiceSerializer(allow_null=True)
+    legal_actions = NoMercyLegalActionsField(
+        help_text="What you may do now, each in the shape of its request: send one back as it "
+        "is (with `expected_version`); a wild is listed once per colour, a 7 once per player.",
+    )
+
+    def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
+        """The game's view as it is (as ``TableSerializer``)."""
+        return instance
+
+
+TABLE_SERIALIZERS[no_mercy_rules.GAME] = NoMercyTableSerializer
+
 # Each game's action requests, by kind; a kind not here is checked by its own action_from_dict.
 ACTION_SERIALIZERS_BY_KIND: dict[str, dict[str, type[serializers.Serializer]]] = {
     registry.DEFAULT_KIND: ACTION_SERIALIZERS,
     splash_rules.GAME: SPLASH_ACTION_SERIALIZERS,
+    no_mercy_rules.GAME: NO_MERCY_ACTION_SERIALIZERS,
 }
 
 # The request body of an action, for every game: one variant per `type` (a type two games share
@@ -646,6 +815,8 @@ REQUEST_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
 SPLASH_LEGAL_ACTION_SERIALIZERS = {
     t: LEGAL_ACTION_SERIALIZERS.get(t, REQUEST_SERIALIZERS[t]) for t in SPLASH_ACTION_SERIALIZERS
 }
+# What No Mercy's `legal_actions` lists: its own types, in the request shapes (no templates).
+NO_MERCY_LEGAL_ACTION_SERIALIZERS = {t: REQUEST_SERIALIZERS[t] for t in NO_MERCY_ACTION_SERIALIZERS}
 
 
 class MoveSerializer(serializers.Serializer):

@@ -10,11 +10,16 @@ from typing import Any
 from .errors import INVALID_SETUP, EngineError
 from .interface import Game
 from .uno.allwild.game import ALL_WILD
+from .uno.nomercy.game import NO_MERCY
 from .uno.splash.game import SPLASH
 
 DEFAULT_KIND = ALL_WILD.kind
 
-_GAMES: dict[str, Game[Any, Any]] = {ALL_WILD.kind: ALL_WILD, SPLASH.kind: SPLASH}
+_GAMES: dict[str, Game[Any, Any]] = {
+    ALL_WILD.kind: ALL_WILD,
+    SPLASH.kind: SPLASH,
+    NO_MERCY.kind: NO_MERCY,
+}
 
 
 def register(game: Game[Any, Any]) -> Game[Any, Any]:

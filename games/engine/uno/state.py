@@ -75,6 +75,12 @@ class State:
     # The colour named with the wild on top of the discard pile (games with colours); None when
     # the top card is coloured, or in a game without colours.
     colour: str | None = None
+    # No Mercy: seats knocked out of this round, their hands set aside face down, and the player
+    # of the last card stacked (paid for a knockout). Left out of the JSON while empty, so the
+    # games without them store what they always stored.
+    knocked_out: list[int] = field(default_factory=list)
+    set_aside: list[str] = field(default_factory=list)
+    stacker: int | None = None
     # Derived from ``options`` (never stored, not compared): is any option on that takes the
     # house-rule paths? Tested once per action instead of looking each rule up.
     house: bool = field(default=False, compare=False, repr=False)
@@ -91,6 +97,8 @@ class State:
             if f.name == "house":
                 continue
             value = getattr(self, f.name)
+            if f.name in _OMITTED_WHEN_EMPTY and not value and value != 0:
+                continue
             if f.name == "seats":
                 value = [
                     {sf.name: _plain(getattr(seat, sf.name)) for sf in fields(Seat)}
@@ -117,6 +125,8 @@ class State:
     def option(self, name: str) -> bool:
         return bool(self.options.get(name, False))
 
+
+_OMITTED_WHEN_EMPTY = frozenset({"knocked_out", "set_aside", "stacker"})
 
 _new = object.__new__
 
@@ -169,6 +179,9 @@ def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = Tru
     new.winner = s.winner
     new.game = s.game
     new.colour = s.colour
+    new.knocked_out = s.knocked_out.copy()
+    new.set_aside = s.set_aside.copy()
+    new.stacker = s.stacker
     new.house = s.house
     return new
 
@@ -183,6 +196,9 @@ def _check_copy_state() -> None:
         pending={"seat": 0},
         stack=2,
         colour="red",
+        knocked_out=[0],
+        set_aside=["w"],
+        stacker=0,
     )
     copies = (copy_state(probe), copy_state(probe, True, False))
     if any(copy != probe for copy in copies):  # pragma: no cover - a missed slot raises first

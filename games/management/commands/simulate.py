@@ -5,9 +5,11 @@
     python manage.py simulate --games 2000 --players 2 --ablation
     python manage.py simulate --game uno_all_wild --games 200
     python manage.py simulate --game uno_splash --games 1000 --bots heuristic,random
+    python manage.py simulate --game uno_no_mercy --games 1000 --bots heuristic,random
 
 ``--game`` names any registered game; bots play only the games in ``services.BOT_KINDS`` (Uno
-All Wild and Uno Splash today), and any other is refused with a clear error.
+All Wild, Uno Splash and Uno Show 'Em No Mercy today), and any other is refused with a clear
+error.
 
 Bots decide through ``games.bots.decide`` exactly as the Celery task does; no database is used.
 Seats rotate (the bot list goes round the table, one seat further each game), and the games of

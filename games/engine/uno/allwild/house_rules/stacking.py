@@ -3,6 +3,8 @@ equal or higher value (Draw 2 or Draw 4 on a Draw 2; only a Draw 4 on a Draw 4).
 up and pass on; the first player who does not stack draws the total and loses their turn.
 Answering is that player's turn action; a timeout while a stack is owed draws the total. Targeted
 Draw 2 neither stacks nor can be stacked on; an opening Draw card cannot be stacked on.
+
+The mechanism is the family's (``uno.stacking``); this is All Wild's rule table.
 """
 
 from __future__ import annotations
@@ -13,14 +15,18 @@ from ....interface import RNG, Event
 from ...actions import Action
 from ...cards import card_type
 from ...piles import draw
+from ...stacking import StackRules, take_total
+from ...stacking import pass_on as pass_on
 from ...state import STACK, State, copy_state
 from ...turns import advance, turn_seat
-from ..cards import DRAW4, DRAW_AMOUNT
+from ..cards import DRAW2, DRAW4
+
+RULES = StackRules(card_type, {DRAW2: (DRAW2, DRAW4), DRAW4: (DRAW4,)})
 
 
 def stackable_types(s: State) -> tuple[str, ...]:
     """Draw cards that may answer the stack: equal or higher than the card on top of it."""
-    return (DRAW4,) if card_type(s.discard_pile[0]) == DRAW4 else tuple(DRAW_AMOUNT)
+    return RULES.stackable(s)
 
 
 def not_stackable_message(s: State) -> str:
@@ -28,19 +34,9 @@ def not_stackable_message(s: State) -> str:
     return f"{s.stack} cards are owed: stack a {allowed} on them, or take them (take_stack)"
 
 
-def pass_on(s: State, victim: int, total: int, ev: list[Event]) -> None:
-    """``victim`` owes ``total`` cards and answers next: stack on them or take them."""
-    s.stack = total
-    s.phase = STACK
-    s.current = victim
-    ev.append({"type": "stacked", "seat": victim, "total": total})
-
-
 def take_stack(s: State, seat: int, rng: RNG, ev: list[Event]) -> None:
     """The seat that does not stack draws the total and loses this turn."""
-    total = s.stack
-    s.stack = 0
-    draw(s, seat, total, rng, ev, "stack")
+    draw(s, seat, take_total(s), rng, ev, "stack")
     ev.append({"type": "skipped", "seat": seat})
     advance(s, ev)
 

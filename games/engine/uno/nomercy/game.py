@@ -1,0 +1,68 @@
+"""Uno Show 'Em No Mercy behind the game interface (``interface.Game``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .. import actions as A
+from ..game import UnoFamilyGame, UnoRules
+from ..state import State
+from . import rules, view
+from .cards import DEFAULT_PRESET, PRESETS
+from .hidden import sample_hidden
+from .knockout import seated
+from .legal import legal_actions
+
+
+class NoMercy(UnoFamilyGame):
+    """Uno Show 'Em No Mercy: the rulings are ``shared/rules/uno_no_mercy.md``."""
+
+    kind = rules.GAME
+    name = "Uno Show 'Em No Mercy"
+    min_players = rules.MIN_PLAYERS
+    max_players = rules.MAX_PLAYERS
+    presets: Sequence[str] = tuple(PRESETS)
+    default_preset = DEFAULT_PRESET
+    default_target = 1000
+    action_types: Sequence[str] = rules.PLAYER_ACTIONS
+    # Actions after which the turn clock starts afresh: the turn actions, answering a stack and
+    # naming a colour (a Roulette victim's whole turn). A draw binds the drawn card to be played
+    # in the same turn.
+    turn_ending_actions = frozenset(
+        {A.PLAY, A.PLAY_DRAWN, A.TIMEOUT, A.TAKE_STACK, A.CHOOSE_COLOUR}
+    )
+
+    def options_schema(self) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "description": "Uno Show 'Em No Mercy has no house rules.",
+            "properties": {},
+        }
+
+    def deck(self, preset: str) -> tuple[str, ...]:
+        return PRESETS[preset].card_ids
+
+    def piles(self, state: State) -> dict[str, list[str]]:
+        # The knocked-out hands lie face down beside the piles until the next reshuffle.
+        return {**super().piles(state), "set_aside": list(state.set_aside)}
+
+    def active_seats(self, state: State) -> list[int]:
+        # Knocked out is out of the round, not out of the match.
+        return [i for i in range(len(state.seats)) if seated(state, i)]
+
+
+NO_MERCY = NoMercy(
+    UnoRules(
+        new_game=rules.new_game,
+        validate_options=rules.validate_options,
+        legal_actions=legal_actions,
+        apply=rules.apply,
+        view=view.view,
+        moderator_view=view.moderator_view,
+        sample_hidden=sample_hidden,
+        action_types=rules.ACTION_TYPES,
+        action_fields=rules.ACTION_FIELDS,
+    )
+)
