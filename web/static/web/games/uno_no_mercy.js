@@ -405,6 +405,7 @@ function create(ctx) {
           timeout: "log.draw_timeout",
           opening: "log.draw_opening",
         };
+        // A Roulette's reveal is face up: its cards are in every seat's event.
         let text = t(keys[event.reason] || "log.draw_voluntary", { name: n(event.seat), count: event.count });
         if (Array.isArray(event.cards) && event.cards.length) text += ` (${event.cards.map(card).join(", ")})`;
         return text;
