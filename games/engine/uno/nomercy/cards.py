@@ -42,4 +42,3 @@ DRAW_VALUE: dict[str, int] = {
 PRESETS: dict[str, Preset] = load_deck(DECK, DECK_SIZE, COLOUR_OF, RANK_OF)
 DEFAULT_PRESET = "standard"
 COLOURS = PRESETS[DEFAULT_PRESET].colours
-WILD_RANKS = frozenset(RANK_OF[c] for c in PRESETS[DEFAULT_PRESET].card_ids if not COLOUR_OF[c])
