@@ -20,10 +20,9 @@ from collections import Counter
 from typing import Any
 
 from games.engine.uno.actions import COLOURS, Action
+from games.engine.uno.nomercy.cards import DRAW_VALUE, KNOCKOUT
 
 KIND = "uno_no_mercy"
-KNOCKOUT = 25
-DRAW_VALUE = {"draw2": 2, "draw4": 4, "wrd4": 4, "wd6": 6, "wd10": 10}
 PUSH_AT = 8
 ROULETTE_AT = 8
 NAMES_COLOUR = frozenset({"wrd4", "wd6", "wd10"})

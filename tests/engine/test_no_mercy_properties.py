@@ -213,8 +213,10 @@ def check_no_leak(before: State, action: Action, after: State, events: list[Even
         allowed = set(before.discard_pile) | set(after.discard_pile)
         allowed |= set(before.seats[seat].hand) | set(after.seats[seat].hand)
         for event in events:
-            if event["type"] == "draw" and event["to"] == seat:  # one's own draw, then set aside
+            if event["type"] == "draw" and event.get("to") == seat:  # one's own, then set aside
                 allowed.update(event["secret"]["cards"])
+            if event["type"] == "draw" and event["reason"] == "roulette":  # turned face up
+                allowed.update(event["cards"])
             if event["type"] == "round_over":
                 allowed.update(c for hand in event["hands"].values() for c in hand)
         hidden = (hidden_from(before, seat) | hidden_from(after, seat)) - allowed

@@ -9,12 +9,9 @@ The family's card type is the id without its last part: ``red-7``, ``wd10``.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from string import ascii_lowercase
-from sys import intern
 
-from ..cards import TYPE_OF
+from ..colours import Preset, load_deck
 
 SKIP = "skip"
 REVERSE = "reverse"
@@ -32,59 +29,16 @@ KNOCKOUT = 25  # cards in a hand that knock its player out of the round (Mercy r
 KNOCKOUT_BONUS = 250
 
 
-@dataclass(frozen=True)
-class Preset:
-    name: str
-    description: str
-    colours: tuple[str, ...]
-    card_ids: tuple[str, ...]  # every card, coloured cards colour by colour, then the wilds
-    points: dict[str, int]  # card type -> points left in a hand
-    types: tuple[str, ...]  # every card type, in card_ids' order
-
-
-# Card id -> its colour (None for a wild), rank and draw value (0: not a Draw card).
+# Card id -> its colour (None for a wild) and rank; rank -> the cards a Draw card of it adds.
 COLOUR_OF: dict[str, str | None] = {}
 RANK_OF: dict[str, str] = {}
-DRAW_VALUE: dict[str, int] = {}  # rank -> the cards a Draw card of that rank adds
-
-
-def _register(card: str, colour: str | None, rank: str) -> str:
-    card = intern(card)
-    TYPE_OF[card] = intern(card.rpartition("-")[0])
-    COLOUR_OF[card] = colour
-    RANK_OF[card] = rank
-    return card
-
-
-def _load() -> dict[str, Preset]:
-    raw = json.loads(Path(__file__).with_name("deck.json").read_text())
-    presets = {}
-    for name, data in raw.items():
-        ids: list[str] = []
-        points: dict[str, int] = {}
-        for entry in [*data["coloured"], *data["wild"]]:
-            if "draw" in entry:
-                DRAW_VALUE[entry["rank"]] = entry["draw"]
-        for colour in data["colours"]:
-            for entry in data["coloured"]:
-                rank = entry["rank"]
-                for n in range(entry["copies"]):
-                    ids.append(_register(f"{colour}-{rank}-{ascii_lowercase[n]}", colour, rank))
-                points[f"{colour}-{rank}"] = entry["points"]
-        for entry in data["wild"]:
-            rank = entry["rank"]
-            ids += [_register(f"{rank}-{n}", None, rank) for n in range(1, entry["copies"] + 1)]
-            points[rank] = entry["points"]
-        if len(ids) != DECK_SIZE or len(set(ids)) != DECK_SIZE:
-            raise ValueError(f"preset {name}: the deck has {len(set(ids))} cards, not {DECK_SIZE}")
-        types = tuple(dict.fromkeys(TYPE_OF[c] for c in ids))
-        presets[name] = Preset(
-            name, data["description"], tuple(data["colours"]), tuple(ids), points, types
-        )
-    return presets
-
-
-PRESETS: dict[str, Preset] = _load()
+DECK = Path(__file__).with_name("deck.json")
+DRAW_VALUE: dict[str, int] = {
+    entry["rank"]: entry["draw"]
+    for preset in json.loads(DECK.read_text()).values()
+    for entry in [*preset["coloured"], *preset["wild"]]
+    if "draw" in entry
+}
+PRESETS: dict[str, Preset] = load_deck(DECK, DECK_SIZE, COLOUR_OF, RANK_OF)
 DEFAULT_PRESET = "standard"
 COLOURS = PRESETS[DEFAULT_PRESET].colours
-WILD_RANKS = frozenset(RANK_OF[c] for c in PRESETS[DEFAULT_PRESET].card_ids if not COLOUR_OF[c])

@@ -38,10 +38,12 @@ def draw_cards(
     causer: int | None = None,
     until: Callable[[str], bool] | None = None,
     mercy: bool = True,
+    face_up: bool = False,
 ) -> tuple[list[str], bool]:
     """``seat`` draws one card at a time, ``count`` cards or (``count`` None) until ``until``
     accepts one, or until nothing is left; with ``mercy`` a hand reaching 25 is knocked out
-    there (``causer`` is paid). Returns the cards drawn and whether the seat was knocked out.
+    there (``causer`` is paid). ``face_up`` cards (a Roulette's reveal) are shown to everyone,
+    others to the drawer alone. Returns the cards drawn and whether the seat was knocked out.
 
     Assigns new hand and pile lists (they may be shared with the state an action was given)."""
     me = s.seats[seat]
@@ -63,17 +65,19 @@ def draw_cards(
         if until is not None and until(card):
             break
     me.hand = hand
-    ev.append(
-        {
-            "type": "draw",
-            "seat": seat,
-            "count": len(drawn),
-            "wanted": count,
-            "reason": reason,
-            "to": seat,
-            "secret": {"cards": drawn},
-        }
-    )
+    event: Event = {
+        "type": "draw",
+        "seat": seat,
+        "count": len(drawn),
+        "wanted": count,
+        "reason": reason,
+    }
+    if face_up:
+        event["cards"] = drawn
+    else:
+        event["to"] = seat
+        event["secret"] = {"cards": drawn}
+    ev.append(event)
     if drawn:
         hand_changed(s, seat)
     if knocked:

@@ -139,6 +139,7 @@ def name_colour(s: State, seat: int, colour: str, rng: RNG, ev: list[Event]) -> 
     ev.append({"type": "colour_chosen", "seat": seat, "colour": colour})
     rank = RANK_OF[pending["card"]]
     if rank == ROULETTE:
+        # The reveal is face up: the whole table sees the cards turned (``face_up``).
         _, knocked = draw_cards(
             s,
             seat,
@@ -148,6 +149,7 @@ def name_colour(s: State, seat: int, colour: str, rng: RNG, ev: list[Event]) -> 
             "roulette",
             causer=pending.get("owner"),
             until=lambda card: COLOUR_OF[card] == colour,
+            face_up=True,
         )
     else:
         _, knocked = draw_cards(s, seat, DRAW_VALUE[rank], rng, ev, "opening")

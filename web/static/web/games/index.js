@@ -26,6 +26,7 @@ export { DEFAULT_KIND, gameName, kindOf, presetName, ruleHint, ruleName } from "
 const RENDERERS = {
   uno_all_wild: () => import("./uno_all_wild.js"),
   uno_splash: () => import("./uno_splash.js"),
+  uno_no_mercy: () => import("./uno_no_mercy.js"),
 };
 
 const loaded = new Map();

@@ -1,0 +1,496 @@
+// Uno Show 'Em No Mercy's table (games/index.js describes what a renderer is): the other seats
+// with who is knocked out, the piles with the colour in play, the stack owed and who must answer
+// it, the prompt, the action buttons, the hand, and this game's events in words.
+//
+// Everything comes from the game view's `table` and its `legal_actions`: a card is playable
+// exactly when an action for it is listed, and the buttons send those actions back (through the
+// screen's `send`, which adds `expected_version` and an Idempotency-Key). Cards are drawn as Uno
+// Splash draws them (uno_splash.js): never colour alone, every card shows its colour's letter
+// and its number or symbol.
+//
+// A wild other than the Roulette opens the colour picker; a 7 opens the player picker (whom to
+// swap hands with). A stack owed shows its total and who must answer it, with "Take N cards" for
+// that player; a Wild Color Roulette played on you asks for a colour; a knockout shows on the
+// seat and in the log; a hand that arrived from a 0 or a 7 says where it came from.
+
+import { h } from "../dom.js";
+import { formatNumber, t } from "../i18n.js";
+
+const COLOURS = ["red", "yellow", "green", "blue"];
+const LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
+const SYMBOL = {
+  skip: "⊘",
+  reverse: "⇄",
+  draw2: "+2",
+  draw4: "+4",
+  discard_all: "⇊",
+  skip_all: "⊘⊘",
+  wrd4: "⇄+4",
+  wd6: "+6",
+  wd10: "+10",
+  roulette: "?",
+};
+const NAMES_COLOUR = new Set(["wrd4", "wd6", "wd10"]);
+
+const colourName = (colour) => t(`colour.${colour}`);
+const rankOf = (id) => {
+  const parts = String(id).split("-");
+  return parts.length === 3 ? parts[1] : parts[0];
+};
+const colourOf = (id) => {
+  const parts = String(id).split("-");
+  return parts.length === 3 ? parts[0] : null;
+};
+
+/** A card's words: "Red 7", "Blue Discard All", "Wild Draw 10". */
+function cardName(card) {
+  const rank = card.rank || rankOf(card.id);
+  const colour = card.colour === undefined ? colourOf(card.id) : card.colour;
+  const rankWords = /^\d$/.test(rank) ? rank : t(`nomercy.rank_${rank}`);
+  return colour ? t("splash.card", { colour: colourName(colour), rank: rankWords }) : rankWords;
+}
+
+function cardSymbol(card) {
+  const rank = card.rank || rankOf(card.id);
+  const symbol = SYMBOL[rank] || rank;
+  return card.colour ? `${LETTER[card.colour]}${symbol}` : symbol;
+}
+
+function cardClass(card) {
+  return `card splash-card nomercy-card ${card.colour ? `splash-${card.colour}` : `splash-wild nomercy-${card.rank}`}`;
+}
+
+export const renderer = {
+  kind: "uno_no_mercy",
+  create,
+};
+
+function create(ctx) {
+  const { send, lobbyAction, nameOf, player, botTag, screen } = ctx;
+  const render = ctx.render;
+  // This player's state of the table: UNO armed for the next play, a play waiting for its colour
+  // or its target ({type, card} of the play to send), where the hand last came from.
+  let unoArmed = false;
+  let colourFor = null;
+  let targetFor = null;
+  let handOrder = [];
+  let arrivedFrom = null;
+
+  function orderHand(hand) {
+    const ids = hand.map((c) => c.id);
+    const kept = handOrder.filter((id) => ids.includes(id));
+    handOrder = [...kept, ...ids.filter((id) => !kept.includes(id))];
+    const byId = new Map(hand.map((c) => [c.id, c]));
+    return handOrder.map((id) => byId.get(id));
+  }
+
+  function aroundMe(table) {
+    const n = table.seats.length;
+    const order = [];
+    for (let i = 1; i < n; i += 1) order.push(table.seats[(table.you + i) % n]);
+    return order;
+  }
+
+  /** Play a card (or the drawn one): a colour-naming wild asks its colour, a 7 its target. */
+  function playCard(card, type, legal) {
+    const base = type === "play_drawn" ? { type } : { type, card: card.id };
+    if (unoArmed) base.uno = true;
+    const rank = card.rank || rankOf(card.id);
+    if (rank === "7") {
+      const listed = legal.filter((a) => a.type === type && (type === "play_drawn" || a.card === card.id));
+      targetFor = { base, targets: listed.map((a) => a.target) };
+      render();
+      screen.querySelector(".target-picker button")?.focus({ preventScroll: true });
+      return;
+    }
+    if (!card.colour && NAMES_COLOUR.has(rank)) {
+      colourFor = base;
+      render();
+      screen.querySelector(".colour-picker button")?.focus({ preventScroll: true });
+      return;
+    }
+    send(base);
+  }
+
+  function prompt(table, legal, myTurn) {
+    if (colourFor) return t("splash.prompt_colour");
+    if (targetFor) return t("nomercy.prompt_target");
+    const choice = table.pending_choice;
+    if (table.phase === "choose" && choice) {
+      const roulette = choice.reason === "roulette";
+      if (choice.seat === table.you) {
+        return roulette ? t("nomercy.prompt_roulette", { name: nameOf(choice.owner) }) : t("nomercy.prompt_opening_colour");
+      }
+      return roulette ? t("nomercy.prompt_they_roulette", { name: nameOf(choice.seat) }) : t("splash.prompt_they_name", { name: nameOf(choice.seat) });
+    }
+    if (table.phase === "stack" && table.stack) {
+      const count = table.stack.total;
+      if (myTurn) return legal.some((a) => a.type === "play") ? t("table.prompt_stack", { count }) : t("nomercy.prompt_take_only", { count });
+      return t("table.prompt_stack_wait", { name: nameOf(table.stack.seat), count });
+    }
+    if (myTurn && table.phase === "drawn" && table.drawn_card) {
+      return t("nomercy.prompt_drawn", { card: cardName(table.drawn_card) });
+    }
+    if (myTurn) {
+      return legal.some((a) => a.type === "play") ? t("table.prompt_play") : t("nomercy.prompt_draw");
+    }
+    return t("table.prompt_wait", { name: nameOf(table.current_seat) });
+  }
+
+  function colourPicker(onPick, onCancel) {
+    return h(
+      "div",
+      { class: "colour-picker", role: "group", "aria-label": t("splash.pick_colour") },
+      COLOURS.map((colour) =>
+        h(
+          "button",
+          { type: "button", class: `colour-choice splash-${colour}`, "data-letter": LETTER[colour], onclick: () => onPick(colour) },
+          h("span", { class: "colour-letter", "aria-hidden": "true" }, LETTER[colour]),
+          h("span", { class: "colour-word" }, colourName(colour)),
+        ),
+      ),
+      onCancel ? h("button", { type: "button", class: "cancel-pick", onclick: onCancel }, t("common.cancel")) : null,
+    );
+  }
+
+  function targetPicker(table) {
+    const { base, targets } = targetFor;
+    return h(
+      "div",
+      { class: "target-picker", role: "group", "aria-label": t("nomercy.pick_target") },
+      targets.map((seat) =>
+        h(
+          "button",
+          { type: "button", class: "target-choice", onclick: () => send({ ...base, target: seat }) },
+          t("nomercy.swap_with", { name: nameOf(seat), count: table.seats[seat].hand_size }),
+        ),
+      ),
+      h("button", { type: "button", class: "cancel-pick", onclick: () => { targetFor = null; render(); } }, t("common.cancel")),
+    );
+  }
+
+  function actionsRow(table, legal, state) {
+    const { playDrawn, canArm, canUno, mine } = state;
+    if (colourFor) {
+      const base = colourFor;
+      return h("div", { class: "actions" }, colourPicker((colour) => send({ ...base, colour }), () => {
+        colourFor = null;
+        render();
+      }));
+    }
+    if (targetFor) return h("div", { class: "actions" }, targetPicker(table));
+    if (legal.some((a) => a.type === "choose_colour")) {
+      return h("div", { class: "actions" }, colourPicker((colour) => send({ type: "choose_colour", colour }), null));
+    }
+    const unoButton = canUno
+      ? h("button", { type: "button", class: "uno-button ready", onclick: () => send({ type: "uno" }) }, t("table.uno"))
+      : h(
+          "button",
+          {
+            type: "button",
+            class: `uno-button ${unoArmed ? "armed" : ""}`,
+            "aria-pressed": canArm ? String(unoArmed) : false,
+            "aria-describedby": "uno-hint",
+            disabled: !canArm,
+            onclick: () => {
+              unoArmed = !unoArmed;
+              render();
+            },
+          },
+          t("table.uno"),
+        );
+    const unoHint = canUno ? t("table.uno_now") : canArm ? (unoArmed ? t("table.uno_armed") : t("table.uno_arm")) : mine.uno ? t("table.uno_said") : "";
+    const drawn = table.drawn_card;
+    const take = legal.some((a) => a.type === "take_stack");
+    return h(
+      "div",
+      { class: "actions" },
+      unoButton,
+      take
+        ? h("button", { type: "button", class: "primary take-stack", onclick: () => send({ type: "take_stack" }) }, t("table.take_stack", { count: table.stack.total }))
+        : h(
+            "button",
+            { type: "button", class: "primary", disabled: !playDrawn, onclick: () => playDrawn && drawn && playCard(drawn, "play_drawn", legal) },
+            t("table.play_drawn"),
+          ),
+      h("p", { class: "uno-hint", id: "uno-hint" }, unoHint),
+    );
+  }
+
+  function handCard(card, legal, drawn) {
+    const isDrawn = drawn && drawn.id === card.id;
+    const type = isDrawn ? "play_drawn" : "play";
+    const playable = isDrawn ? legal.some((a) => a.type === "play_drawn") : legal.some((a) => a.type === "play" && a.card === card.id);
+    const name = cardName(card);
+    const label = playable ? t("table.play_card", { card: name }) : name;
+    return h(
+      "li",
+      { key: card.id },
+      h(
+        "button",
+        {
+          type: "button",
+          class: `${cardClass(card)} ${isDrawn ? "drawn" : ""}`,
+          "data-symbol": cardSymbol(card),
+          "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
+          "aria-disabled": playable ? false : "true",
+          onclick: () => playable && playCard(card, type, legal),
+        },
+        h("span", { class: "card-name" }, name),
+      ),
+    );
+  }
+
+  function opponents(table, legal) {
+    const catchable = new Set(legal.filter((a) => a.type === "catch").map((a) => a.target));
+    const out = new Set(table.knocked_out || []);
+    const owes = table.stack ? table.stack.seat : null;
+    return h(
+      "ul",
+      { class: "opponents", "aria-label": t("table.opponents") },
+      aroundMe(table).map((s) => {
+        const p = player(s.seat);
+        const current = s.seat === table.current_seat;
+        const flags = [];
+        if (out.has(s.seat)) flags.push(t("nomercy.knocked_out"));
+        else if (!s.active) flags.push(t("table.left"));
+        else if (owes === s.seat) flags.push(t("nomercy.must_answer"));
+        else if (current) flags.push(t("table.their_turn"));
+        return h(
+          "li",
+          { key: `s${s.seat}`, class: `seat ${current ? "current" : ""} ${out.has(s.seat) ? "knocked-out" : s.active ? "" : "gone"}` },
+          h("span", { class: "seat-name" }, p ? p.name : nameOf(s.seat)),
+          h("span", { class: "seat-cards" }, t("table.cards", { count: s.hand_size })),
+          h("span", { class: "seat-flags" }, flags.join(" · ")),
+          h("span", { class: "seat-score" }, h("span", { class: "points" }, t("table.points", { points: formatNumber(s.score) })), h("span", { class: "seat-bot" }, botTag(p))),
+          s.uno ? h("span", { class: "uno-badge" }, t("table.uno_badge")) : null,
+          catchable.has(s.seat)
+            ? h("button", { type: "button", class: "catch-button", "aria-label": t("table.catch_label", { name: nameOf(s.seat) }), onclick: () => send({ type: "catch", target: s.seat }) }, t("table.catch"))
+            : null,
+        );
+      }),
+    );
+  }
+
+  function stackBanner(table) {
+    const stack = table.stack;
+    if (!stack) return null;
+    const who = stack.seat === table.you ? t("nomercy.you") : nameOf(stack.seat);
+    return h(
+      "div",
+      { class: "stack-banner", role: "status" },
+      h("span", { class: "stack-total" }, `+${stack.total}`),
+      h("span", { class: "stack-words" }, t("nomercy.stack_owed", { count: stack.total, name: who, last: stack.last })),
+    );
+  }
+
+  function pileArea(table, canDraw) {
+    const top = table.discard_top;
+    const colour = table.colour;
+    return h(
+      "div",
+      { class: "pile-area" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "draw-pile",
+          disabled: !canDraw,
+          "data-count": table.draw_size,
+          "aria-label": canDraw ? t("nomercy.draw_label", { count: table.draw_size }) : t("table.pile_label", { count: table.draw_size }),
+          onclick: () => send({ type: "draw" }),
+        },
+        h("span", { class: "pile-label", key: canDraw ? "draw" : "pile" }, canDraw ? t("table.draw") : t("table.draw_pile")),
+      ),
+      top
+        ? h(
+            "div",
+            { key: top.id, class: `${cardClass(top)} big`, "data-symbol": cardSymbol(top), role: "img", "aria-label": t("table.discard_label", { card: cardName(top) }) },
+            h("span", { class: "card-name", "aria-hidden": "true" }, cardName(top)),
+          )
+        : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") }),
+      h(
+        "div",
+        { class: `colour-in-force ${colour ? `splash-${colour}` : ""}`, role: "status" },
+        h("span", { class: "colour-letter", "aria-hidden": "true" }, colour ? LETTER[colour] : "?"),
+        h("span", { class: "colour-word" }, colour ? t("splash.in_force", { colour: colourName(colour) }) : t("splash.no_colour")),
+      ),
+    );
+  }
+
+  function tableView() {
+    // The log first: reading its events (describe) tells where this hand last came from.
+    arrivedFrom = null;
+    const logNode = ctx.logView();
+    const game = ctx.game;
+    const busy = ctx.busy;
+    const table = game.table;
+    const legal = busy ? [] : table.legal_actions;
+    const myTurn = table.current_seat === table.you;
+    const mine = table.seats[table.you];
+    const hand = orderHand(table.hand || []);
+    const drawn = table.phase === "drawn" && myTurn ? table.drawn_card : null;
+    const playDrawn = legal.some((a) => a.type === "play_drawn");
+    if (!busy) {
+      if (colourFor && !legal.some((a) => a.type === colourFor.type)) colourFor = null;
+      if (targetFor && !legal.some((a) => a.type === targetFor.base.type)) targetFor = null;
+    }
+    const canArm = myTurn && mine.hand_size === 2 && (legal.some((a) => a.type === "play") || playDrawn);
+    const takenOver = Boolean(game.players.find((p) => p.you)?.taken_over);
+    const knockedOut = (table.knocked_out || []).includes(table.you);
+    const promptText = knockedOut ? t("nomercy.you_are_out") : prompt(table, legal, myTurn);
+    return [
+      h(
+        "div",
+        { class: "table-head" },
+        h("h1", { class: "visually-hidden" }, t("table.title")),
+        h("span", { class: "round" }, t("table.round", { round: table.round })),
+        h(
+          "span",
+          { class: "direction", title: t(`table.${table.direction}`) },
+          h("span", { "aria-hidden": "true", class: `dir-icon ${table.direction}` }, table.direction === "clockwise" ? "↻" : "↺"),
+          h("span", { class: "visually-hidden" }, t(`table.${table.direction}`)),
+        ),
+        ctx.turnTimer(),
+        ctx.connectionState(),
+      ),
+      opponents(table, legal),
+      pileArea(table, legal.some((a) => a.type === "draw")),
+      stackBanner(table),
+      takenOver
+        ? h(
+            "div",
+            { class: "prompt taken-over", role: "status" },
+            h("p", { id: "prompt-text", key: "taken-over" }, t("table.bot_plays_for_you")),
+            h("button", { type: "button", class: "reclaim", disabled: busy, onclick: () => lobbyAction("reclaim/", { focus: ".hand button" }) }, t("table.reclaim")),
+          )
+        : h("div", { class: `prompt ${myTurn && !knockedOut ? "mine" : ""}`, "aria-live": "polite" }, h("p", { id: "prompt-text", key: promptText }, promptText)),
+      actionsRow(table, legal, { playDrawn, canArm, canUno: legal.some((a) => a.type === "uno"), mine }),
+      h(
+        "section",
+        { class: "hand-area", "aria-labelledby": "hand-title" },
+        h("h2", { id: "hand-title", class: "hand-title" }, t("table.hand", { count: hand.length })),
+        arrivedFrom !== null ? h("p", { class: "hand-arrived", role: "status" }, t("nomercy.hand_from", { name: nameOf(arrivedFrom) })) : null,
+        h("ul", { class: "hand" }, hand.map((card) => handCard(card, legal, drawn))),
+      ),
+      logNode,
+      ctx.leaveRow(),
+    ];
+  }
+
+  // ---- the log ----------------------------------------------------------------------------
+
+  function describe(event) {
+    const n = (seat) => nameOf(seat);
+    const card = (id) => cardName({ id });
+    const you = ctx.game && ctx.game.table ? ctx.game.table.you : null;
+    switch (event.type) {
+      case "round_started":
+        arrivedFrom = null;
+        return t("log.round_started", { round: event.round, dealer: n(event.dealer), card: card(event.card) });
+      case "opening_effect":
+        return t("log.opening_effect", { card: card(event.card), name: n(event.seat) });
+      case "play":
+        if (event.seat === you) arrivedFrom = null; // this hand has moved on since
+        if (event.target !== undefined) return t("log.play_target", { name: n(event.seat), card: card(event.card), target: n(event.target) });
+        return event.colour
+          ? t("splash.log_play_colour", { name: n(event.seat), card: card(event.card), colour: colourName(event.colour) })
+          : t("log.play", { name: n(event.seat), card: card(event.card) });
+      case "draw": {
+        const keys = {
+          until_playable: "nomercy.log_draw_until",
+          stack: "log.draw_stack",
+          roulette: "nomercy.log_draw_roulette",
+          caught: "log.draw_caught",
+          timeout: "log.draw_timeout",
+          opening: "log.draw_opening",
+        };
+        // A Roulette's reveal is face up: its cards are in every seat's event.
+        let text = t(keys[event.reason] || "log.draw_voluntary", { name: n(event.seat), count: event.count });
+        if (Array.isArray(event.cards) && event.cards.length) text += ` (${event.cards.map(card).join(", ")})`;
+        return text;
+      }
+      case "stacked":
+        return t("log.stacked", { name: n(event.seat), count: event.total });
+      case "stack_cancelled":
+        return t("log.stack_cancelled", { name: n(event.seat), count: event.total });
+      case "knocked_out":
+        return t("nomercy.log_knocked_out", { name: n(event.seat), count: event.count });
+      case "bonus":
+        return t("nomercy.log_bonus", { name: n(event.seat), points: formatNumber(event.points), victim: n(event.victim) });
+      case "discarded_all":
+        return t("nomercy.log_discarded_all", { name: n(event.seat), count: (event.cards || []).length, colour: colourName(event.colour) });
+      case "colour_chosen":
+        return t("splash.log_colour_chosen", { name: n(event.seat), colour: colourName(event.colour) });
+      case "swap":
+        if (event.seat === you) arrivedFrom = event.target;
+        else if (event.target === you) arrivedFrom = event.seat;
+        return t("log.swap", { name: n(event.seat), target: n(event.target) });
+      case "hands_passed":
+        if (you !== null && ctx.game.table) arrivedFrom = previousSeat(ctx.game.table, event.direction);
+        return t("log.hands_passed", { direction: t(`table.${event.direction}`) });
+      case "reshuffled":
+        return t("nomercy.log_reshuffled");
+      case "loses_turn":
+        return t("log.loses_turn", { name: n(event.seat), count: event.count });
+      case "skipped":
+        return t("log.skipped", { name: n(event.seat) });
+      case "direction":
+        return t("log.direction", { direction: t(`table.${event.direction}`) });
+      case "uno":
+        return t("log.uno", { name: n(event.seat) });
+      case "caught":
+        return t("log.caught", { name: n(event.seat), target: n(event.target) });
+      default:
+        return null;
+    }
+  }
+
+  /** Who handed me their hand in a 0's pass: the seat before mine in ``direction``. */
+  function previousSeat(table, direction) {
+    const n = table.seats.length;
+    const step = direction === "clockwise" ? -1 : 1;
+    const out = new Set(table.knocked_out || []);
+    for (let i = 1; i < n; i += 1) {
+      const seat = (((table.you + step * i) % n) + n) % n;
+      if (table.seats[seat].active && !out.has(seat)) return seat;
+    }
+    return null;
+  }
+
+  function roundSummary(r) {
+    const hands = Object.entries(r.hands || {});
+    return [
+      h("p", { class: "result-banner" }, t("results.round_line", { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) })),
+      h(
+        "table",
+        { class: "scores" },
+        h("caption", null, t("results.scores_now")),
+        h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.cards_left")), h("th", { scope: "col" }, t("results.score")))),
+        h(
+          "tbody",
+          null,
+          (r.scores || []).map((score, seat) => {
+            const left = hands.find(([s]) => Number(s) === seat);
+            return h("tr", null, h("th", { scope: "row" }, nameOf(seat)), h("td", null, left ? left[1].length : 0), h("td", null, formatNumber(score)));
+          }),
+        ),
+      ),
+    ];
+  }
+
+  return {
+    table: tableView,
+    describe,
+    roundSummary,
+    actionDone() {
+      unoArmed = false;
+      colourFor = null;
+      targetFor = null;
+    },
+    afterRender() {
+      screen.querySelector(".hand button.drawn")?.scrollIntoView({ block: "nearest", inline: "nearest" });
+    },
+    focusAfterAction: ".hand button:not([aria-disabled='true'])",
+  };
+}
