@@ -23,6 +23,11 @@ export function onSignedOut(fn) {
   listeners.add(fn);
 }
 
+/** Forget the state the service worker kept for offline use (sw.js, DATA): it was another's. */
+function forgetKept() {
+  if (globalThis.caches) caches.delete("uaw-data").catch(() => {});
+}
+
 export const auth = {
   get token() {
     try {
@@ -32,12 +37,41 @@ export const auth = {
     }
   },
   set(token) {
+    if (token !== this.token) forgetKept();
     localStorage.setItem(TOKEN_KEY, token);
   },
   clear() {
+    forgetKept();
     localStorage.removeItem(TOKEN_KEY);
   },
 };
+
+/**
+ * Offline or not, as the answers say: an answer the service worker served from its cache carries
+ * `X-Cached-At` (when the server last confirmed it); any answer from the server clears it.
+ * `offline.since` is that time (a Date) while what is on screen comes from the cache, else null.
+ */
+const offlineListeners = new Set();
+export const offline = {
+  since: null,
+  onChange(fn) {
+    offlineListeners.add(fn);
+    return () => offlineListeners.delete(fn);
+  },
+  set(since) {
+    const before = this.since ? this.since.getTime() : null;
+    const after = since ? since.getTime() : null;
+    this.since = since;
+    if (before !== after) for (const fn of offlineListeners) fn(since);
+  },
+};
+
+function noteSource(path, response) {
+  // Who I am is read once at start: its age says nothing about the state on screen.
+  if (path === "me/") return;
+  const cachedAt = response.headers.get("X-Cached-At");
+  offline.set(cachedAt ? new Date(cachedAt) : null);
+}
 
 export function newKey() {
   if (globalThis.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
@@ -86,6 +120,7 @@ export async function request(path, options = {}) {
     }
     break;
   }
+  noteSource(path, response);
   if (raw) return response;
   if (response.status === 204 || response.status === 304) return null;
   const data = await response.json().catch(() => null);
@@ -114,11 +149,52 @@ export const api = {
   del: (path, options = {}) => request(path, { ...options, method: "DELETE" }),
 };
 
-/** Take one action in a game (docs/api.md, "Actions"). Returns the new view. */
-export function act(game, action) {
-  return api.post(
-    `games/${game.id}/actions/`,
-    { ...action, expected_version: game.version },
-    { key: newKey() },
-  );
+/**
+ * Take one action in a game (docs/api.md, "Actions"). Returns the new view. `key` is the
+ * Idempotency-Key: an action queued offline is sent later with the key (and body) it was given.
+ */
+export async function act(game, action, key = newKey()) {
+  const view = await api.post(`games/${game.id}/actions/`, { ...action, expected_version: game.version }, { key });
+  keepView(view);
+  return view;
 }
+
+/**
+ * An action's answer is the game's newest view: keep it where the service worker keeps the
+ * game's reads (sw.js), so a page opened offline after a move shows the table after it.
+ */
+function keepView(view) {
+  if (!globalThis.caches || !view || !view.id) return;
+  const headers = { "Content-Type": "application/json", "X-Cached-At": new Date().toISOString() };
+  const url = new URL(`${BASE}games/${view.id}/`, location.origin).href;
+  caches
+    .open("uaw-data")
+    .then((cache) => cache.put(url, new Response(JSON.stringify(view), { headers })))
+    .catch(() => {});
+}
+
+/**
+ * Actions tapped offline, kept on this device until the connection returns (one per game: after
+ * it, the table on screen is no longer the game's). Each is {action, expected_version, key, at}.
+ */
+const QUEUE_KEY = "uaw.queued";
+export const queue = {
+  all() {
+    try {
+      return JSON.parse(localStorage.getItem(QUEUE_KEY) || "{}");
+    } catch (_) {
+      return {};
+    }
+  },
+  get(gameId) {
+    return this.all()[gameId] || null;
+  },
+  put(gameId, entry) {
+    localStorage.setItem(QUEUE_KEY, JSON.stringify({ ...this.all(), [gameId]: entry }));
+  },
+  drop(gameId) {
+    const all = this.all();
+    delete all[gameId];
+    localStorage.setItem(QUEUE_KEY, JSON.stringify(all));
+  },
+};

@@ -3,7 +3,7 @@
 // Every screen is a module in views/ with `mount(root, params)`, which draws into <main> and
 // returns a function that stops whatever it started (timers, live updates).
 
-import { api, auth, onSignedOut } from "./api.js";
+import { api, auth, offline, onSignedOut } from "./api.js";
 import { h, patch, toast } from "./dom.js";
 import { browserLanguage, language, onLanguage, setLanguage, t } from "./i18n.js";
 import { registerWorker } from "./push.js";
@@ -75,9 +75,28 @@ async function refreshUnread() {
   drawTopbar();
 }
 
+/** "14:32" today, "1 Dec, 14:32" before: when the state shown offline was the server's. */
+function stateTime(date) {
+  const locale = language() === "da" ? "da-DK" : "en-GB";
+  const today = new Date().toDateString() === date.toDateString();
+  const options = today ? { hour: "2-digit", minute: "2-digit" } : { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
+  return new Intl.DateTimeFormat(locale, options).format(date);
+}
+
+/** The banner under the top bar while the screen shows a state kept for offline use. */
+function drawOffline() {
+  const banner = document.getElementById("offline-banner");
+  if (!banner) return;
+  const since = offline.since;
+  banner.hidden = !since;
+  banner.textContent = since ? t("offline.banner", { time: stateTime(since) }) : "";
+}
+offline.onChange(drawOffline);
+
 function drawTopbar() {
   const bar = document.getElementById("topbar");
-  const signedIn = Boolean(app.me);
+  // Offline, who I am may not be known (never read on this device): the token says I am signed in.
+  const signedIn = Boolean(app.me || auth.token);
   const here = currentPath();
   const link = (href, label, extra = {}) =>
     h("a", { href, "data-link": "", "aria-current": here === href ? "page" : false, ...extra }, label);
@@ -152,6 +171,7 @@ async function route() {
   app.screen = name;
   main.replaceChildren();
   drawTopbar();
+  drawOffline();
   unmount = (await module.mount(main, params, app)) || null;
   if (token !== renderToken) return;
   // Move focus to the new screen's heading so screen readers announce it.

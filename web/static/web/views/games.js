@@ -137,9 +137,12 @@ export function mount(root, params, app) {
   const poll = setInterval(() => document.visibilityState === "visible" && load(), REFRESH_MS);
   const onVisible = () => document.visibilityState === "visible" && load();
   document.addEventListener("visibilitychange", onVisible);
+  // Back online: the server's list replaces the one kept for offline use (and its banner).
+  window.addEventListener("online", load);
   return () => {
     clearInterval(tick);
     clearInterval(poll);
     document.removeEventListener("visibilitychange", onVisible);
+    window.removeEventListener("online", load);
   };
 }
