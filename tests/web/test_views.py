@@ -28,6 +28,7 @@ CLIENT = ROOT / "web" / "static" / "web"
         "/join/B9sD-x_1",
         "/notifications",
         "/settings",
+        "/players/42",
     ],
 )
 def test_every_client_route_serves_the_shell(client: Client, path: str) -> None:

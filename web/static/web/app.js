@@ -17,6 +17,7 @@ const ROUTES = [
   [/^\/games$/, () => import("./views/games.js"), "games", true],
   [/^\/notifications$/, () => import("./views/inbox.js"), "inbox", true],
   [/^\/settings$/, () => import("./views/settings.js"), "settings", true],
+  [/^\/players\/(\d+)$/, () => import("./views/player.js"), "player", true],
 ];
 
 export const app = {

@@ -13,6 +13,7 @@ import { GameLive } from "../live.js";
 import { OPTIONS } from "../options.js";
 import { DEFAULT_KIND, gameName, kindOf, presetName, rendererFor, ruleName } from "../games/index.js";
 import { botLevels, describeError, select } from "./forms.js";
+import { blocked, protectButtons } from "./protect.js";
 
 const LOG_LIMIT = 60;
 
@@ -333,7 +334,7 @@ export function mount(root, [gameId], app) {
     }
     if (game.status === "lobby") patch(screen, ...lobby());
     else if (game.table && game.status === "active") {
-      if (view) patch(screen, ...view.table());
+      if (view) patch(screen, ...view.table(), playersPanel());
       else patch(screen, h("h1", { class: "visually-hidden" }, t("game.loading")), h("p", { class: "boot" }, t("game.loading")));
     } else patch(screen, ...results());
     maybeShowRound();
@@ -512,6 +513,27 @@ export function mount(root, [gameId], app) {
     );
   }
 
+  // ---- the other players: their screen, report, block (views/protect.js) --------------------
+
+  function playersPanel() {
+    // People only: a bot's seat has nobody to report or block (a seat a bot plays for still does).
+    const others = game.players.filter((p) => !p.you && typeof p.user_id === "number" && !isBot(p));
+    if (!others.length) return null;
+    const loadBlocks = () => blocked().then(render, () => {});
+    return h(
+      "details",
+      { key: "players-panel", class: "players-panel", ontoggle: (e) => e.target.open && loadBlocks() },
+      h("summary", null, t("protect.players_title")),
+      h(
+        "ul",
+        { class: "protect-list" },
+        others.map((p) =>
+          h("li", { key: `pp${p.user_id}` }, h("span", { class: "player-name" }, p.name), protectButtons(p, { gameId, onChange: render })),
+        ),
+      ),
+    );
+  }
+
   // ---- results -----------------------------------------------------------------------------
 
   function standings() {
@@ -563,6 +585,7 @@ export function mount(root, [gameId], app) {
       standings(),
       roundList(table),
       logView(),
+      playersPanel(),
       h(
         "div",
         { class: "inline actions-end" },
