@@ -201,3 +201,13 @@ def test_options_js_is_what_the_api_lists() -> None:
     limits = server["turn_seconds"]
     assert all(limits["min"] <= s <= limits["max"] for s in options["turn_seconds"])
     assert options["default_turn_seconds"] == limits["default"]
+
+
+def test_the_shell_speaks_the_browsers_language_before_any_script_runs(client: Client) -> None:
+    danish = client.get("/games", HTTP_ACCEPT_LANGUAGE="da-DK,da;q=0.9").content.decode()
+    assert '<html lang="da">' in danish
+    assert '<a class="skip-link" href="#main">Gå til indholdet</a>' in danish
+    assert "Indlæser…" in danish and "kræver JavaScript" in danish
+    english = client.get("/games").content.decode()
+    assert '<html lang="en">' in english
+    assert '<a class="skip-link" href="#main">Skip to content</a>' in english

@@ -4,6 +4,8 @@
 // token is involved. Actions carry an Idempotency-Key: a retry after a dropped connection sends
 // the same key and body, and the server applies the action at most once.
 
+import { language } from "./i18n.js";
+
 export const BASE = "/api/v1/";
 const TOKEN_KEY = "uaw.token";
 
@@ -92,7 +94,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function request(path, options = {}) {
   const { body, key, raw = false, signal, headers = {} } = options;
   const method = options.method || (body === undefined ? "GET" : "POST");
-  const sent = { Accept: "application/json", ...headers };
+  // The server's own messages (validation, password rules) in the language the player chose.
+  const sent = { Accept: "application/json", "Accept-Language": language(), ...headers };
   const token = auth.token;
   if (token) sent.Authorization = `Bearer ${token}`;
   if (body !== undefined) sent["Content-Type"] = "application/json";

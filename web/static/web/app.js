@@ -99,6 +99,9 @@ function drawTopbar() {
   // Offline, who I am may not be known (never read on this device): the token says I am signed in.
   const signedIn = Boolean(app.me || auth.token);
   const here = currentPath();
+  // The shell's link is written by the server in the browser's language: follow the chosen one.
+  const skip = document.querySelector(".skip-link");
+  if (skip && skip.textContent !== t("shell.skip")) skip.textContent = t("shell.skip");
   const link = (href, label, extra = {}) =>
     h("a", { href, "data-link": "", "aria-current": here === href ? "page" : false, ...extra }, label);
   patch(
