@@ -324,7 +324,7 @@ export function mount(root, [gameId], app) {
     if (!screen.isConnected) return;
     if (!game) {
       // Offline with no copy kept on this device is not "not found".
-      const missing = connection === "offline" ? t("offline.no_copy") : t("game.not_found");
+      const missing = navigator.onLine === false ? t("offline.no_copy") : t("game.not_found");
       patch(
         screen,
         h("h1", { class: failure ? "" : "visually-hidden" }, failure ? missing : t("game.loading")),
