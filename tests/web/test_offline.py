@@ -147,3 +147,34 @@ def test_a_move_queued_offline_on_a_table_that_moved_on_is_refused_and_explained
     expect(a.locator(".prompt")).to_contain_text("Waiting for bob")
     assert len(action_posts(alice)) == 1
     assert Game.objects.get(id=game_id).version == game_now.version + 1
+
+
+def test_a_move_queued_in_a_game_left_for_my_games_is_sent_once_when_back_online(
+    clients: Any,
+) -> None:
+    game = load_scenario("two_players.json")
+    game_id = game["game_id"]
+    token = {p["name"]: p["token"] for p in game["players"]}["alice"]
+    alice = clients("alice", **PHONE_390)
+    a = alice.page
+    alice.sign_in_with_token(token, "/games")
+    seen_online(alice, game_id)
+    version = Game.objects.get(id=game_id).version
+
+    alice.context.set_offline(True)
+    alice.goto(f"/games/{game_id}")
+    wild(a).click()
+    expect(a.locator(".queued-notice")).to_contain_text("Your move is waiting to be sent")
+    # She goes back to her games while still offline; the move waits on this device.
+    a.get_by_role("navigation").get_by_role("link", name="Games").click()
+    expect(a.get_by_role("heading", name="My games")).to_be_visible()
+    expect(a.locator("#offline-banner")).to_have_text(BANNER)
+    assert action_posts(alice) == []
+
+    alice.context.set_offline(False)
+    expect(a.locator("#toast")).to_have_text("Back online: your move was sent.")
+    expect(a.locator("#offline-banner")).to_be_hidden()
+    expect(a.locator(".game-row .pill")).to_have_text("Waiting", timeout=5_000)
+    a.wait_for_timeout(1500)
+    assert len(action_posts(alice)) == 1
+    assert Game.objects.get(id=game_id).version == version + 1

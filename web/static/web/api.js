@@ -195,9 +195,41 @@ export const queue = {
   put(gameId, entry) {
     localStorage.setItem(QUEUE_KEY, JSON.stringify({ ...this.all(), [gameId]: entry }));
   },
-  drop(gameId) {
+  /** Forget the move kept for `gameId` (only `key`'s, when given: a newer one stays). */
+  drop(gameId, key = null) {
     const all = this.all();
+    if (key && all[gameId] && all[gameId].key !== key) return;
     delete all[gameId];
     localStorage.setItem(QUEUE_KEY, JSON.stringify(all));
   },
 };
+
+const sending = new Map();
+
+/**
+ * Send the move kept for `gameId`, once: while it is on its way, every caller (the table, the
+ * page coming back online) gets the same answer. It goes with the key and version it was tapped
+ * with, so a resend after a lost answer gets the first answer, and a move on a table that has
+ * moved on since is refused by the version check. Resolves to {sent: view}, {refused: error},
+ * or null when there is nothing to send or the server is still out of reach (the move is kept).
+ */
+export function sendQueued(gameId) {
+  if (sending.has(gameId)) return sending.get(gameId);
+  const entry = queue.get(gameId);
+  if (!entry || navigator.onLine === false) return Promise.resolve(null);
+  const attempt = (async () => {
+    try {
+      const view = await act({ id: gameId, version: entry.expected_version }, entry.action, entry.key);
+      queue.drop(gameId, entry.key);
+      return { sent: view };
+    } catch (error) {
+      if (error.code === "network") return null;
+      queue.drop(gameId, entry.key);
+      return { refused: error };
+    } finally {
+      sending.delete(gameId);
+    }
+  })();
+  sending.set(gameId, attempt);
+  return attempt;
+}

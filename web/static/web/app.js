@@ -3,10 +3,11 @@
 // Every screen is a module in views/ with `mount(root, params)`, which draws into <main> and
 // returns a function that stops whatever it started (timers, live updates).
 
-import { api, auth, offline, onSignedOut } from "./api.js";
+import { api, auth, offline, onSignedOut, queue, sendQueued } from "./api.js";
 import { h, patch, toast } from "./dom.js";
 import { browserLanguage, language, onLanguage, setLanguage, t } from "./i18n.js";
 import { registerWorker } from "./push.js";
+import { describeError } from "./views/forms.js";
 
 const ROUTES = [
   [/^\/login$/, () => import("./views/auth.js"), "login", false],
@@ -219,6 +220,27 @@ onLanguage(async (code) => {
   lastLanguage = code;
 });
 
+/**
+ * Moves tapped offline in games that are not on screen (the open table sends its own): sent when
+ * the connection returns or the client starts, and said how it went.
+ */
+async function sendQueuedMoves() {
+  const open = app.screen === "game" ? currentPath().split("/")[2] : null;
+  for (const gameId of Object.keys(queue.all())) {
+    if (gameId === open) continue;
+    const result = await sendQueued(gameId);
+    // The screen on show (my games) reads the server again: the move changed whose turn it is.
+    if (result) window.dispatchEvent(new CustomEvent("uaw:queued-sent", { detail: { gameId } }));
+    if (result && result.sent) toast(t("offline.sent"));
+    else if (result && result.refused) {
+      const error = result.refused;
+      const text = error.code === "version_conflict" ? t("offline.stale_elsewhere") : t("offline.refused", { reason: describeError(error).join(" ") });
+      toast(text, { error: true });
+    }
+  }
+}
+window.addEventListener("online", () => sendQueuedMoves());
+
 async function boot() {
   await setLanguage(browserLanguage(), { remember: false });
   try {
@@ -233,6 +255,7 @@ async function boot() {
   registerWorker(app);
   setInterval(() => document.visibilityState === "visible" && refreshUnread(), 30000);
   await route();
+  if (auth.token) sendQueuedMoves();
 }
 
 boot();

@@ -6,7 +6,7 @@
 // table is drawn by the renderer of the game's kind (games/index.js): All Wild's today
 // (games/uno_all_wild.js), or the fallback one for a kind this client does not know.
 
-import { act, api, newKey, queue } from "../api.js";
+import { act, api, newKey, queue, sendQueued } from "../api.js";
 import { h, patch, toast } from "../dom.js";
 import { formatDuration, formatNumber, t } from "../i18n.js";
 import { GameLive } from "../live.js";
@@ -127,25 +127,20 @@ export function mount(root, [gameId], app) {
     screen.querySelector("h1")?.focus({ preventScroll: true });
   }
 
-  /**
-   * Send the kept move, once: one request at a time, with the key and version it was tapped
-   * with, so a resend after a lost answer is answered with the first answer, and a move made on
-   * a table that has moved on since is refused by the version check (and said so).
-   */
+  /** Send the kept move (api.js, sendQueued: once, with its key and version) and say how it went. */
   async function flushQueued() {
-    const entry = queue.get(gameId);
-    if (!entry || flushing || navigator.onLine === false) return;
+    if (flushing || !queue.get(gameId)) return;
     flushing = true;
     try {
-      const next = await act({ id: gameId, version: entry.expected_version }, entry.action, entry.key);
-      queue.drop(gameId);
+      const result = await sendQueued(gameId);
+      if (!result) return; // still unreachable: kept for the next try
       queued = null;
-      take(next);
-      toast(t("offline.sent"));
-    } catch (error) {
-      if (error.code === "network") return; // still unreachable: kept for the next try
-      queue.drop(gameId);
-      queued = null;
+      if (result.sent) {
+        take(result.sent);
+        toast(t("offline.sent"));
+        return;
+      }
+      const error = result.refused;
       if (error.code === "version_conflict") toast(t("offline.stale"), { error: true });
       else toast(t("offline.refused", { reason: describeError(error).join(" ") }), { error: true });
       live.refresh().catch(() => {});
