@@ -159,6 +159,9 @@ def test_a_danish_session_meets_no_english_string(clients: Any, live_server: Any
     expect(a.locator("h1")).to_be_visible()
     expect(a.locator("form")).to_be_visible()
     assert_danish(alice, "new game")
+    a.get_by_role("button", name="Opret spillet").click()
+    expect(a.get_by_role("heading", name="Spillets lobby")).to_be_visible()
+    assert_danish(alice, "lobby")
 
     # Offline, the banner and the kept table are Danish too.
     alice.context.set_offline(True)
