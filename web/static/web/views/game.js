@@ -426,6 +426,8 @@ export function mount(root, [gameId], app) {
           : null,
         h("p", { class: "muted", "aria-live": "polite" }, host ? t("lobby.waiting_host") : t("lobby.waiting")),
       ),
+      // Someone joined by the invite link I would rather not play with: report or block them here.
+      playersPanel(),
       link
         ? h(
             "section",
