@@ -50,22 +50,12 @@ async function stamped(response, at) {
   return new Response(await response.blob(), { status: 200, statusText: "OK", headers });
 }
 
-/** One of DATA_PATHS: the network's answer, kept; offline, the kept one. */
-async function dataFetch(request) {
-  const key = request.url;
-  let response;
-  try {
-    response = await fetch(request);
-  } catch (error) {
-    const cache = await caches.open(DATA);
-    const hit = await cache.match(key);
-    if (hit) return hit;
-    throw error;
-  }
+/** Keep (or re-stamp, on a 304) what the network answered for `key`. */
+async function keep(key, response) {
   const now = new Date().toISOString();
   const cache = await caches.open(DATA);
   if (response.status === 200) {
-    await cache.put(key, await stamped(response.clone(), now));
+    await cache.put(key, await stamped(response, now));
   } else if (response.status === 304) {
     // The kept copy is still the state: it was confirmed now.
     const hit = await cache.match(key);
@@ -73,6 +63,24 @@ async function dataFetch(request) {
   } else if (response.status === 401) {
     await caches.delete(DATA);
   }
+}
+
+/**
+ * One of DATA_PATHS: the network's answer, kept behind the page's back (the page does not wait
+ * for the cache: a move by another player shows as fast as without the worker); offline, the
+ * kept one.
+ */
+async function dataFetch(event) {
+  const key = event.request.url;
+  let response;
+  try {
+    response = await fetch(event.request);
+  } catch (error) {
+    const hit = await caches.open(DATA).then((cache) => cache.match(key));
+    if (hit) return hit;
+    throw error;
+  }
+  event.waitUntil(keep(key, response.clone()).catch(() => {}));
   return response;
 }
 
@@ -82,7 +90,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (DATA_PATHS.some((pattern) => pattern.test(url.pathname)) && !url.search) {
-    event.respondWith(dataFetch(request));
+    event.respondWith(dataFetch(event));
     return;
   }
   if (url.pathname.startsWith("/api/")) return;
