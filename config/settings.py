@@ -72,6 +72,9 @@ MIDDLEWARE = [
     # do so through EXCEPTION_HANDLER; see config/errors.py).
     "config.errors.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language of an answer's messages (validation, password rules) is the request's
+    # Accept-Language among LANGUAGES; the web client sends the one its player chose.
+    "django.middleware.locale.LocaleMiddleware",
     # CORS must run before CommonMiddleware, which can answer (redirect) on its own.
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -613,6 +616,8 @@ STORAGES = {
 # --- Internationalisation ---------------------------------------------------------------------
 
 LANGUAGE_CODE = "en-us"
+# The languages a player may have (players.User.language); anything else gets English.
+LANGUAGES = [("en", "English"), ("da", "Dansk")]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

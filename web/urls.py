@@ -20,4 +20,5 @@ urlpatterns: list[URLPattern] = [
     re_path(r"^join/(?P<code>[A-Za-z0-9_-]{1,32})$", views.index, name="web-join"),
     path("notifications", views.index, name="web-notifications"),
     path("settings", views.index, name="web-settings"),
+    path("players/<int:player_id>", views.index, name="web-player"),
 ]

@@ -20,11 +20,26 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 CLIENT_DIR = Path(__file__).resolve().parent / "static" / "web"
 LANGUAGES = ("en", "da")
 THEME_COLOR = "#b3121f"
+# The shell's own words (before the client's modules run, or without JavaScript), from the
+# client's string tables in the request's language (LocaleMiddleware, Accept-Language).
+SHELL_STRINGS = ("shell.skip", "shell.loading", "shell.noscript")
+
+
+@cache
+def _shell_strings(lang: str) -> dict[str, str]:
+    table = json.loads((CLIENT_DIR / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    return {key.removeprefix("shell."): table[key] for key in SHELL_STRINGS}
+
+
+def _request_language() -> str:
+    code = (get_language() or "en").split("-")[0]
+    return code if code in LANGUAGES else "en"
 
 
 def _client_files() -> list[str]:
@@ -85,6 +100,8 @@ def index(request: HttpRequest, **kwargs: Any) -> HttpResponse:
             "importmap": data["importmap"],
             "config": _json(config),
             "theme_color": THEME_COLOR,
+            "lang": _request_language(),
+            "words": _shell_strings(_request_language()),
         },
     )
     response["Cache-Control"] = "no-cache"

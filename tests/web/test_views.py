@@ -28,6 +28,7 @@ CLIENT = ROOT / "web" / "static" / "web"
         "/join/B9sD-x_1",
         "/notifications",
         "/settings",
+        "/players/42",
     ],
 )
 def test_every_client_route_serves_the_shell(client: Client, path: str) -> None:
@@ -200,3 +201,42 @@ def test_options_js_is_what_the_api_lists() -> None:
     limits = server["turn_seconds"]
     assert all(limits["min"] <= s <= limits["max"] for s in options["turn_seconds"])
     assert options["default_turn_seconds"] == limits["default"]
+
+
+def test_the_shell_speaks_the_browsers_language_before_any_script_runs(client: Client) -> None:
+    danish = client.get("/games", HTTP_ACCEPT_LANGUAGE="da-DK,da;q=0.9").content.decode()
+    assert '<html lang="da">' in danish
+    assert '<a class="skip-link" href="#main">Gå til indholdet</a>' in danish
+    assert "Indlæser…" in danish and "kræver JavaScript" in danish
+    english = client.get("/games").content.decode()
+    assert '<html lang="en">' in english
+    assert '<a class="skip-link" href="#main">Skip to content</a>' in english
+
+
+def error_codes() -> set[str]:
+    """Every error code the service answers with: the engine's, the services' (ServiceError),
+    and DRF's mapped to ours (config/errors.py)."""
+    import games.engine.errors as engine_errors
+
+    codes = {
+        value
+        for name, value in vars(engine_errors).items()
+        if name.isupper() and isinstance(value, str) and re.fullmatch(r"[a-z_]+", value)
+    }
+    for app in ("games", "players", "moderation", "notifications", "config"):
+        for path in (ROOT / app).rglob("*.py"):
+            codes |= set(re.findall(r'ServiceError\(\s*"([a-z_]+)"', path.read_text()))
+    errors_module = (ROOT / "config" / "errors.py").read_text()
+    codes |= set(re.findall(r'\(\s*[A-Za-z.]+,\s*"([a-z_]+)"\s*\)', errors_module))
+    return codes
+
+
+def test_every_error_the_service_answers_with_has_the_clients_words_in_both_languages() -> None:
+    """The server's `message` is English; the client shows its own words for the `code`, so a
+    Danish player never reads the English message (issue 21, §4)."""
+    codes = error_codes()
+    assert {"not_your_turn", "version_conflict", "join_refused", "not_authenticated"} <= codes
+    for lang in ("en", "da"):
+        table = json.loads((CLIENT / "i18n" / f"{lang}.json").read_text())
+        missing = sorted(code for code in codes if f"error.{code}" not in table)
+        assert not missing, f"{lang}.json has no words for these error codes: {missing}"

@@ -3,10 +3,11 @@
 // Every screen is a module in views/ with `mount(root, params)`, which draws into <main> and
 // returns a function that stops whatever it started (timers, live updates).
 
-import { api, auth, onSignedOut } from "./api.js";
+import { api, auth, offline, onSignedOut, queue, sendQueued } from "./api.js";
 import { h, patch, toast } from "./dom.js";
 import { browserLanguage, language, onLanguage, setLanguage, t } from "./i18n.js";
 import { registerWorker } from "./push.js";
+import { describeError } from "./views/forms.js";
 
 const ROUTES = [
   [/^\/login$/, () => import("./views/auth.js"), "login", false],
@@ -17,6 +18,7 @@ const ROUTES = [
   [/^\/games$/, () => import("./views/games.js"), "games", true],
   [/^\/notifications$/, () => import("./views/inbox.js"), "inbox", true],
   [/^\/settings$/, () => import("./views/settings.js"), "settings", true],
+  [/^\/players\/(\d+)$/, () => import("./views/player.js"), "player", true],
 ];
 
 export const app = {
@@ -75,10 +77,32 @@ async function refreshUnread() {
   drawTopbar();
 }
 
+/** "14:32" today, "1 Dec, 14:32" before: when the state shown offline was the server's. */
+function stateTime(date) {
+  const locale = language() === "da" ? "da-DK" : "en-GB";
+  const today = new Date().toDateString() === date.toDateString();
+  const options = today ? { hour: "2-digit", minute: "2-digit" } : { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
+  return new Intl.DateTimeFormat(locale, options).format(date);
+}
+
+/** The banner under the top bar while the screen shows a state kept for offline use. */
+function drawOffline() {
+  const banner = document.getElementById("offline-banner");
+  if (!banner) return;
+  const since = offline.since;
+  banner.hidden = !since;
+  banner.textContent = since ? t("offline.banner", { time: stateTime(since) }) : "";
+}
+offline.onChange(drawOffline);
+
 function drawTopbar() {
   const bar = document.getElementById("topbar");
-  const signedIn = Boolean(app.me);
+  // Offline, who I am may not be known (never read on this device): the token says I am signed in.
+  const signedIn = Boolean(app.me || auth.token);
   const here = currentPath();
+  // The shell's link is written by the server in the browser's language: follow the chosen one.
+  const skip = document.querySelector(".skip-link");
+  if (skip && skip.textContent !== t("shell.skip")) skip.textContent = t("shell.skip");
   const link = (href, label, extra = {}) =>
     h("a", { href, "data-link": "", "aria-current": here === href ? "page" : false, ...extra }, label);
   patch(
@@ -152,6 +176,7 @@ async function route() {
   app.screen = name;
   main.replaceChildren();
   drawTopbar();
+  drawOffline();
   unmount = (await module.mount(main, params, app)) || null;
   if (token !== renderToken) return;
   // Move focus to the new screen's heading so screen readers announce it.
@@ -195,6 +220,27 @@ onLanguage(async (code) => {
   lastLanguage = code;
 });
 
+/**
+ * Moves tapped offline in games that are not on screen (the open table sends its own): sent when
+ * the connection returns or the client starts, and said how it went.
+ */
+async function sendQueuedMoves() {
+  const open = app.screen === "game" ? currentPath().split("/")[2] : null;
+  for (const gameId of Object.keys(queue.all())) {
+    if (gameId === open) continue;
+    const result = await sendQueued(gameId);
+    // The screen on show (my games) reads the server again: the move changed whose turn it is.
+    if (result) window.dispatchEvent(new CustomEvent("uaw:queued-sent", { detail: { gameId } }));
+    if (result && result.sent) toast(t("offline.sent"));
+    else if (result && result.refused) {
+      const error = result.refused;
+      const text = error.code === "version_conflict" ? t("offline.stale_elsewhere") : t("offline.refused", { reason: describeError(error).join(" ") });
+      toast(text, { error: true });
+    }
+  }
+}
+window.addEventListener("online", () => sendQueuedMoves());
+
 async function boot() {
   await setLanguage(browserLanguage(), { remember: false });
   try {
@@ -209,6 +255,7 @@ async function boot() {
   registerWorker(app);
   setInterval(() => document.visibilityState === "visible" && refreshUnread(), 30000);
   await route();
+  if (auth.token) sendQueuedMoves();
 }
 
 boot();

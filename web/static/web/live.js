@@ -115,6 +115,13 @@ export class GameLive {
       this.version = game.version;
       this.onView(game);
     }
+    if (response.headers.has("X-Cached-At")) {
+      // The service worker's kept copy (offline): shown, but the connection is still down.
+      this.etag = null;
+      const error = new Error("offline");
+      error.status = 0;
+      throw error;
+    }
     return game;
   }
 

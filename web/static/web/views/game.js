@@ -6,21 +6,24 @@
 // table is drawn by the renderer of the game's kind (games/index.js): All Wild's today
 // (games/uno_all_wild.js), or the fallback one for a kind this client does not know.
 
-import { act, api } from "../api.js";
+import { act, api, newKey, queue, sendQueued } from "../api.js";
 import { h, patch, toast } from "../dom.js";
 import { formatDuration, formatNumber, t } from "../i18n.js";
 import { GameLive } from "../live.js";
 import { OPTIONS } from "../options.js";
 import { DEFAULT_KIND, gameName, kindOf, presetName, rendererFor, ruleName } from "../games/index.js";
 import { botLevels, describeError, select } from "./forms.js";
+import { blocked, protectButtons } from "./protect.js";
 
 const LOG_LIMIT = 60;
 
 export function mount(root, [gameId], app) {
   const screen = h("div", { class: "game-screen" });
+  // A move tapped offline, waiting for the connection (api.js, `queue`): said above the table.
+  const notice = h("div", { class: "queued-notice", role: "status" });
   const picker = h("dialog", { class: "sheet", "aria-labelledby": "picker-title" });
   const roundDialog = h("dialog", { class: "sheet", "aria-labelledby": "round-title" });
-  root.append(screen, picker, roundDialog);
+  root.append(notice, screen, picker, roundDialog);
 
   let game = null;
   let failure = null;
@@ -29,6 +32,8 @@ export function mount(root, [gameId], app) {
   let logLoaded = false;
   let connection = "live";
   let botLevel = OPTIONS.default_bot_level;
+  let queued = queue.get(gameId);
+  let flushing = false;
   // The renderer of this game's kind, and its drawing of this game (made once it is loaded).
   let kind = null;
   let view = null;
@@ -62,6 +67,7 @@ export function mount(root, [gameId], app) {
       render();
     },
     onState: (state) => {
+      if (state === "live") flushQueued();
       if (state === "offline" && !game) failure = true;
       if (state !== connection || failure) {
         connection = state;
@@ -90,18 +96,87 @@ export function mount(root, [gameId], app) {
     render();
   }
 
+  // ---- offline: one move kept until the connection returns -----------------------------------
+
+  function drawNotice() {
+    patch(
+      notice,
+      ...(queued
+        ? [
+            h("p", null, t("offline.queued_notice")),
+            h("button", { type: "button", class: "cancel-queued", onclick: cancelQueued }, t("offline.cancel_queued")),
+          ]
+        : []),
+    );
+  }
+
+  /** Keep `action` with its key: sent as it is when the connection returns (flushQueued). */
+  function enqueue(action, key) {
+    queued = { action, expected_version: game.version, key, at: Date.now() };
+    queue.put(gameId, queued);
+    view?.actionDone?.();
+    drawNotice();
+    toast(t("offline.queued"));
+  }
+
+  function cancelQueued() {
+    queue.drop(gameId);
+    queued = null;
+    drawNotice();
+    toast(t("offline.cancelled"));
+    screen.querySelector("h1")?.focus({ preventScroll: true });
+  }
+
+  /** Send the kept move (api.js, sendQueued: once, with its key and version) and say how it went. */
+  async function flushQueued() {
+    if (flushing || !queue.get(gameId)) return;
+    flushing = true;
+    try {
+      const result = await sendQueued(gameId);
+      if (!result) return; // still unreachable: kept for the next try
+      queued = null;
+      if (result.sent) {
+        take(result.sent);
+        toast(t("offline.sent"));
+        return;
+      }
+      const error = result.refused;
+      if (error.code === "version_conflict") toast(t("offline.stale"), { error: true });
+      else toast(t("offline.refused", { reason: describeError(error).join(" ") }), { error: true });
+      live.refresh().catch(() => {});
+    } finally {
+      flushing = false;
+      if (screen.isConnected) {
+        drawNotice();
+        render();
+      }
+    }
+  }
+
   /** One action of this player; `after` runs once the new view is drawn. */
   async function send(action, { after } = {}) {
     if (busy || !game) return;
+    if (queued) {
+      // The table on screen is the one before that move: a second move would be a guess.
+      toast(t("offline.one_queued"), { error: true });
+      return;
+    }
+    const key = newKey();
+    if (navigator.onLine === false) {
+      enqueue(action, key);
+      return;
+    }
     busy = true;
     render();
     try {
-      const next = await act(game, action);
+      const next = await act(game, action, key);
       view?.actionDone?.();
       take(next);
       if (after) after();
     } catch (error) {
-      if (error.code === "version_conflict") toast(t("error.version_conflict"), { error: true });
+      // Not answered even after the retries: it may have arrived, so keep it with the same key.
+      if (error.code === "network") enqueue(action, key);
+      else if (error.code === "version_conflict") toast(t("error.version_conflict"), { error: true });
       else toast(describeError(error).join(" "), { error: true });
       live.refresh().catch(() => {});
     } finally {
@@ -243,16 +318,18 @@ export function mount(root, [gameId], app) {
   function render() {
     if (!screen.isConnected) return;
     if (!game) {
+      // Offline with no copy kept on this device is not "not found".
+      const missing = navigator.onLine === false ? t("offline.no_copy") : t("game.not_found");
       patch(
         screen,
-        h("h1", { class: failure ? "" : "visually-hidden" }, failure ? t("game.not_found") : t("game.loading")),
+        h("h1", { class: failure ? "" : "visually-hidden" }, failure ? missing : t("game.loading")),
         failure ? h("p", null, h("a", { href: "/games", "data-link": "" }, t("nav.back_games"))) : h("p", { class: "boot" }, t("game.loading")),
       );
       return;
     }
     if (game.status === "lobby") patch(screen, ...lobby());
     else if (game.table && game.status === "active") {
-      if (view) patch(screen, ...view.table());
+      if (view) patch(screen, ...view.table(), playersPanel());
       else patch(screen, h("h1", { class: "visually-hidden" }, t("game.loading")), h("p", { class: "boot" }, t("game.loading")));
     } else patch(screen, ...results());
     maybeShowRound();
@@ -349,6 +426,8 @@ export function mount(root, [gameId], app) {
           : null,
         h("p", { class: "muted", "aria-live": "polite" }, host ? t("lobby.waiting_host") : t("lobby.waiting")),
       ),
+      // Someone joined by the invite link I would rather not play with: report or block them here.
+      playersPanel(),
       link
         ? h(
             "section",
@@ -431,6 +510,27 @@ export function mount(root, [gameId], app) {
     );
   }
 
+  // ---- the other players: their screen, report, block (views/protect.js) --------------------
+
+  function playersPanel() {
+    // People only: a bot's seat has nobody to report or block (a seat a bot plays for still does).
+    const others = game.players.filter((p) => !p.you && typeof p.user_id === "number" && !isBot(p));
+    if (!others.length) return null;
+    const loadBlocks = () => blocked().then(render, () => {});
+    return h(
+      "details",
+      { key: "players-panel", class: "players-panel", ontoggle: (e) => e.target.open && loadBlocks() },
+      h("summary", null, t("protect.players_title")),
+      h(
+        "ul",
+        { class: "protect-list" },
+        others.map((p) =>
+          h("li", { key: `pp${p.user_id}` }, h("span", { class: "player-name" }, p.name), protectButtons(p, { gameId, onChange: render })),
+        ),
+      ),
+    );
+  }
+
   // ---- results -----------------------------------------------------------------------------
 
   function standings() {
@@ -482,6 +582,7 @@ export function mount(root, [gameId], app) {
       standings(),
       roundList(table),
       logView(),
+      playersPanel(),
       h(
         "div",
         { class: "inline actions-end" },
@@ -569,6 +670,7 @@ export function mount(root, [gameId], app) {
   }
 
   const clock = setInterval(tickTimer, 250);
+  drawNotice();
   live.start();
   // A finished game (or one opened from a notification) gets its recent log at once.
   (async () => {

@@ -137,9 +137,15 @@ export function mount(root, params, app) {
   const poll = setInterval(() => document.visibilityState === "visible" && load(), REFRESH_MS);
   const onVisible = () => document.visibilityState === "visible" && load();
   document.addEventListener("visibilitychange", onVisible);
+  // Back online, or a move made offline was sent (app.js): the server's list replaces the one
+  // kept for offline use (and its banner).
+  window.addEventListener("online", load);
+  window.addEventListener("uaw:queued-sent", load);
   return () => {
     clearInterval(tick);
     clearInterval(poll);
     document.removeEventListener("visibilitychange", onVisible);
+    window.removeEventListener("online", load);
+    window.removeEventListener("uaw:queued-sent", load);
   };
 }

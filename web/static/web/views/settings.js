@@ -7,6 +7,9 @@ import { language, setLanguage, t } from "../i18n.js";
 import { currentSubscription, pushSupported, serverKey, subscribe, unsubscribe } from "../push.js";
 import { describeError, errorBox, field, showError } from "./forms.js";
 
+// The channels a person reads; the others (webhooks) go under "Advanced".
+const PERSONAL_CHANNELS = ["email", "webpush"];
+
 export function mount(root, params, app) {
   const errors = errorBox();
   const pushBox = h("div", { class: "push", "aria-live": "polite" });
@@ -67,35 +70,47 @@ export function mount(root, params, app) {
       return;
     }
     const channels = Object.entries(prefs.channels || {});
-    patch(
-      prefsBox,
-      channels.map(([channel, kinds]) =>
-        h(
-          "fieldset",
-          { key: channel, class: "field" },
-          h("legend", null, t(`channel.${channel}`) === `channel.${channel}` ? channel : t(`channel.${channel}`)),
-          Object.entries(kinds).map(([kind, on]) =>
-            h(
-              "label",
-              { class: "choice", key: kind },
-              h("input", {
-                type: "checkbox",
-                checked: on,
-                onchange: async (event) => {
-                  try {
-                    prefs = await api.put("notifications/preferences/", { channels: { [channel]: { [kind]: event.target.checked } } });
-                    toast(t("settings.saved"));
-                  } catch (error) {
-                    event.target.checked = !event.target.checked;
-                    toast(describeError(error).join(" "), { error: true });
-                  }
-                },
-              }),
-              t(`kind.${kind}`) === `kind.${kind}` ? kind : t(`kind.${kind}`),
-            ),
+    const fieldsetOf = ([channel, kinds]) =>
+      h(
+        "fieldset",
+        { key: channel, class: "field" },
+        h("legend", null, t(`channel.${channel}`) === `channel.${channel}` ? channel : t(`channel.${channel}`)),
+        Object.entries(kinds).map(([kind, on]) =>
+          h(
+            "label",
+            { class: "choice", key: kind },
+            h("input", {
+              type: "checkbox",
+              checked: on,
+              onchange: async (event) => {
+                try {
+                  prefs = await api.put("notifications/preferences/", { channels: { [channel]: { [kind]: event.target.checked } } });
+                  toast(t("settings.saved"));
+                } catch (error) {
+                  event.target.checked = !event.target.checked;
+                  toast(describeError(error).join(" "), { error: true });
+                }
+              },
+            }),
+            t(`kind.${kind}`) === `kind.${kind}` ? kind : t(`kind.${kind}`),
           ),
         ),
-      ),
+      );
+    // E-mail and push are a person's; any other channel (webhooks) is a program's: tucked away.
+    const personal = channels.filter(([channel]) => PERSONAL_CHANNELS.includes(channel));
+    const developer = channels.filter(([channel]) => !PERSONAL_CHANNELS.includes(channel));
+    patch(
+      prefsBox,
+      ...personal.map(fieldsetOf),
+      developer.length
+        ? h(
+            "details",
+            { key: "advanced", class: "advanced" },
+            h("summary", null, t("settings.advanced")),
+            h("p", { class: "muted" }, t("settings.advanced_hint")),
+            developer.map(fieldsetOf),
+          )
+        : null,
     );
   }
 

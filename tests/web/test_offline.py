@@ -1,0 +1,180 @@
+"""Offline (issue 21, §3) at 390×844: the service worker keeps the last games list and each
+table's last view, shown offline under a banner saying when that state is from, with the
+signed-in top bar; a move tapped offline waits with its Idempotency-Key and is sent exactly once
+when the connection returns, or is refused by the version check and the client says why."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.models import Game
+from tests.web.conftest import Client, load_scenario
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE_390: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+BANNER = re.compile(r"^Offline — showing the state at \d\d:\d\d$")
+
+
+def action_posts(client: Client) -> list[str]:
+    return [url for method, url, _ in client.requests if method == "POST" and "/actions/" in url]
+
+
+def seen_online(client: Client, game_id: str) -> None:
+    """My games, then the table, opened online under the service worker, as a player would (it
+    keeps only what passes through it: a page loaded before it was active is not controlled)."""
+    page = client.page
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    client.goto("/games")
+    page.wait_for_function("() => Boolean(navigator.serviceWorker.controller)")
+    expect(page.locator(".game-row")).to_have_count(1)
+    page.locator(".game-row a").click()
+    expect(page.locator(".prompt.mine")).to_be_visible()
+    expect(page.locator("#offline-banner")).to_be_hidden()
+
+
+def play_over_the_api(base: str, token: str, game_id: str, action: dict[str, Any]) -> None:
+    """The same player on another device: a move the phone offline does not know about."""
+    request = urllib.request.Request(
+        f"{base}/api/v1/games/{game_id}/actions/",
+        data=json.dumps(action).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request) as response:
+        assert response.status == 200
+
+
+def wild(page: Page) -> Any:
+    return page.locator(".hand button.card", has_text="Wild").first
+
+
+def test_offline_my_games_and_the_table_come_from_the_cache_and_a_move_is_sent_once(
+    clients: Any,
+) -> None:
+    game = load_scenario("two_players.json")
+    game_id = game["game_id"]
+    token = {p["name"]: p["token"] for p in game["players"]}["alice"]
+    alice = clients("alice", **PHONE_390)
+    a = alice.page
+    alice.sign_in_with_token(token, "/games")
+    seen_online(alice, game_id)
+
+    # Offline, a fresh start of the client: my games as last seen, the banner, the top bar.
+    alice.context.set_offline(True)
+    alice.goto("/games")
+    expect(a.locator("#offline-banner")).to_have_text(BANNER)
+    expect(a.get_by_role("heading", name="My games")).to_be_visible()
+    expect(a.locator(".game-row")).to_have_count(1)
+    expect(a.locator(".game-row")).to_contain_text("Your turn")
+    nav = a.get_by_role("navigation")
+    for label in ("Games", "Inbox", "Settings"):
+        expect(nav.get_by_role("link", name=label)).to_be_visible()
+    alice.shot("offline-games", a.locator("#offline-banner"), a.locator(".game-row"))
+    alice.axe("my games offline")
+
+    # The table, as it was, under the same banner; the connection says offline.
+    a.locator(".game-row a").click()
+    expect(a.locator(".hand button.card")).to_have_count(3)
+    expect(a.locator("#offline-banner")).to_have_text(BANNER)
+    expect(a.locator(".conn")).to_have_text("Offline")
+
+    # A move tapped offline waits, said at once; a second one is refused with a word.
+    wild(a).click()
+    expect(a.locator(".queued-notice")).to_contain_text("Your move is waiting to be sent")
+    expect(a.locator("#toast")).to_have_text(
+        "You are offline. Your move will be sent when the connection returns."
+    )
+    alice.shot("offline-queued", a.locator(".queued-notice"))
+    alice.axe("the table offline with a move waiting")
+    wild(a).click()
+    expect(a.locator("#toast")).to_contain_text("One move is already waiting")
+    assert action_posts(alice) == []
+    version = Game.objects.get(id=game_id).version
+
+    # Back online: sent once, the table moves on, the banner goes.
+    alice.context.set_offline(False)
+    expect(a.locator("#toast")).to_have_text("Back online: your move was sent.")
+    expect(a.locator(".prompt")).to_contain_text("Waiting for bob")
+    expect(a.locator(".queued-notice")).to_be_empty()
+    expect(a.locator("#offline-banner")).to_be_hidden()
+    expect(a.locator(".hand button.card")).to_have_count(2)
+    a.wait_for_timeout(1500)
+    assert len(action_posts(alice)) == 1
+    assert Game.objects.get(id=game_id).version == version + 1
+    assert a.evaluate("() => localStorage.getItem('uaw.queued')") == "{}"
+
+
+def test_a_move_queued_offline_on_a_table_that_moved_on_is_refused_and_explained(
+    clients: Any, live_server: Any
+) -> None:
+    game = load_scenario("two_players.json")
+    game_id = game["game_id"]
+    token = {p["name"]: p["token"] for p in game["players"]}["alice"]
+    alice = clients("alice", **PHONE_390)
+    a = alice.page
+    alice.sign_in_with_token(token, "/games")
+    seen_online(alice, game_id)
+
+    alice.context.set_offline(True)
+    alice.goto(f"/games/{game_id}")
+    expect(a.locator("#offline-banner")).to_have_text(BANNER)
+    wild(a).click()
+    expect(a.locator(".queued-notice")).to_contain_text("Your move is waiting to be sent")
+
+    # Meanwhile Alice plays from her other device: the queued move is now a stale one.
+    game_now = Game.objects.get(id=game_id)
+    play_over_the_api(
+        live_server.url,
+        token,
+        game_id,
+        {"type": "play", "card": "wild-2", "expected_version": game_now.version},
+    )
+    alice.context.set_offline(False)
+    expect(a.locator("#toast")).to_contain_text("the game moved on in the meantime")
+    expect(a.locator(".queued-notice")).to_be_empty()
+    expect(a.locator(".prompt")).to_contain_text("Waiting for bob")
+    assert len(action_posts(alice)) == 1
+    assert Game.objects.get(id=game_id).version == game_now.version + 1
+
+
+def test_a_move_queued_in_a_game_left_for_my_games_is_sent_once_when_back_online(
+    clients: Any,
+) -> None:
+    game = load_scenario("two_players.json")
+    game_id = game["game_id"]
+    token = {p["name"]: p["token"] for p in game["players"]}["alice"]
+    alice = clients("alice", **PHONE_390)
+    a = alice.page
+    alice.sign_in_with_token(token, "/games")
+    seen_online(alice, game_id)
+    version = Game.objects.get(id=game_id).version
+
+    alice.context.set_offline(True)
+    alice.goto(f"/games/{game_id}")
+    wild(a).click()
+    expect(a.locator(".queued-notice")).to_contain_text("Your move is waiting to be sent")
+    # She goes back to her games while still offline; the move waits on this device.
+    a.get_by_role("navigation").get_by_role("link", name="Games").click()
+    expect(a.get_by_role("heading", name="My games")).to_be_visible()
+    expect(a.locator("#offline-banner")).to_have_text(BANNER)
+    assert action_posts(alice) == []
+
+    alice.context.set_offline(False)
+    expect(a.locator("#toast")).to_have_text("Back online: your move was sent.")
+    expect(a.locator("#offline-banner")).to_be_hidden()
+    expect(a.locator(".game-row .pill")).to_have_text("Waiting", timeout=5_000)
+    a.wait_for_timeout(1500)
+    assert len(action_posts(alice)) == 1
+    assert Game.objects.get(id=game_id).version == version + 1
