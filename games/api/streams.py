@@ -17,10 +17,12 @@ each waiting request keeping its worker thread as every WSGI request does.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
 import time
+import uuid
 from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -117,12 +119,23 @@ def _as_async_view(view: Callable[..., Any], wrapper: Callable[..., Any]) -> Cal
     return wrapper
 
 
-async def mark_watching(user_id: int | None, game_id: str, ttl: float) -> None:
-    """Record that this user has the game open (no push needed) for ``ttl`` s. Never breaks a
-    live update: ``presence`` fails open."""
+async def mark_watching(user_id: int | None, game_id: str, ttl: float, tab: str) -> None:
+    """Record that this user has the game open (no notice needed) for ``ttl`` s, in the live
+    connection ``tab``. Never breaks a live update: ``presence`` fails open."""
     if user_id is None:
         return
-    await sync_to_async(presence.mark_watching)(user_id, game_id, int(ttl))
+    await sync_to_async(presence.mark_watching)(user_id, game_id, int(ttl), tab)
+
+
+async def stop_watching(user_id: int | None, game_id: str, tab: str) -> None:
+    """The connection ``tab`` ended (the client closed or hid the game): only its own mark goes,
+    so another tab with the same game open keeps the player watching."""
+    if user_id is None:
+        return
+    try:
+        await sync_to_async(presence.stop_watching)(user_id, game_id, tab)
+    except BaseException:  # cancelled again while cleaning up: the mark's TTL ends it anyway
+        logger.debug("Could not remove a watching mark", exc_info=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -134,28 +147,40 @@ def long_poll(view: Callable[..., Any]) -> Callable[..., Any]:
 
     The view answers; when it had no moves to give and was asked to wait it marks its response
     with ``live_wait`` (a ``games.announce.Wait``). Then wait for a newer version of the game and
-    ask the view again, until it has moves or the time is up (then its empty page is the answer)."""
+    ask the view again, until it has moves or the time is up (then its empty page is the answer).
+
+    A waiting poll marks its player as watching the game (``games.presence``) under a mark of its
+    own; a poll the client abandons (it closed or hid the game) removes that mark at once, while
+    one that ends normally keeps it a few seconds, to bridge the gap to the next poll."""
 
     async def events_view(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         deadline: float | None = None
-        while True:
-            response = await sync_to_async(_run_view)(view, request, args, kwargs)
-            plan: announce.Wait | None = getattr(response, "live_wait", None)
-            if plan is None:
-                return response
-            now = time.monotonic()
-            if deadline is None:
-                deadline = now + plan.seconds
-                await mark_watching(plan.user_id, plan.game_id, plan.seconds + 5)
-            remaining = deadline - now
-            if remaining <= 0:
-                return response
-            release_request_thread()
-            woke = await announce.notifier().wait(
-                plan.game_id, above=plan.version, timeout=remaining
-            )
-            if woke is None:
-                return response  # time is up: the empty page
+        marked: announce.Wait | None = None
+        tab = uuid.uuid4().hex
+        try:
+            while True:
+                response = await sync_to_async(_run_view)(view, request, args, kwargs)
+                plan: announce.Wait | None = getattr(response, "live_wait", None)
+                if plan is None:
+                    return response
+                now = time.monotonic()
+                if deadline is None:
+                    deadline = now + plan.seconds
+                    await mark_watching(plan.user_id, plan.game_id, plan.seconds + 5, tab)
+                    marked = plan
+                remaining = deadline - now
+                if remaining <= 0:
+                    return response
+                release_request_thread()
+                woke = await announce.notifier().wait(
+                    plan.game_id, above=plan.version, timeout=remaining
+                )
+                if woke is None:
+                    return response  # time is up: the empty page
+        except asyncio.CancelledError:
+            if marked is not None:
+                await stop_watching(marked.user_id, marked.game_id, tab)
+            raise
 
     return _as_async_view(view, events_view)
 
@@ -430,6 +455,7 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
     fetch = sync_to_async(_fetch)
     steps = _steps(plan)
     result: Any = None
+    tab = uuid.uuid4().hex  # this stream's own presence mark (games.presence)
     try:
         while True:
             try:
@@ -445,9 +471,12 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
                 release_request_thread()
                 result = await notifier.wait(plan.game_id, above=step.above, timeout=step.timeout)
             else:
-                await mark_watching(plan.user.pk, plan.game_id, step.ttl)
+                await mark_watching(plan.user.pk, plan.game_id, step.ttl, tab)
     finally:
         steps.close()
+        # The stream ended (the client closed the game or hid it, which drops the stream):
+        # no longer watching in this tab.
+        await stop_watching(plan.user.pk, plan.game_id, tab)
 
 
 def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
@@ -456,6 +485,7 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
     notifier = announce.notifier()
     steps = _steps(plan)
     result: Any = None
+    tab = uuid.uuid4().hex
     try:
         while True:
             try:
@@ -472,9 +502,10 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
                     plan.game_id, above=step.above, timeout=step.timeout
                 )
             else:
-                async_to_sync(mark_watching)(plan.user.pk, plan.game_id, step.ttl)
+                async_to_sync(mark_watching)(plan.user.pk, plan.game_id, step.ttl, tab)
     finally:
         steps.close()
+        presence.stop_watching(plan.user.pk, plan.game_id, tab)
 
 
 class EventsView(APIView):
