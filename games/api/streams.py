@@ -75,7 +75,11 @@ def _setting(name: str, default: float) -> float:
 def _run_view(view: Callable[..., Any], request: HttpRequest, args: Any, kwargs: Any) -> Any:
     """Run the (sync) DRF view; before a wait, give back the database connection."""
     response = view(request, *args, **kwargs)
-    if getattr(response, "live_wait", None) or getattr(response, "live_stream", None):
+    if (
+        getattr(response, "live_wait", None)
+        or getattr(response, "live_stream", None)
+        or getattr(response, "live_wait_any", None)
+    ):
         release_connections()
     return response
 
@@ -183,6 +187,118 @@ def long_poll(view: Callable[..., Any]) -> Callable[..., Any]:
             raise
 
     return _as_async_view(view, events_view)
+
+
+# ---------------------------------------------------------------------------------------------
+# My games, live: games/live/?since=&wait=
+
+# The games a "My games" long-poll waits on: those waiting for the player first (my_games' order).
+LIVE_GAMES = 50
+
+
+@dataclass(frozen=True)
+class WaitAny:
+    """Wait up to ``seconds`` for a version above the given one of any of ``games``."""
+
+    games: tuple[tuple[str, int], ...]
+    seconds: float
+
+
+async def wait_any(games: tuple[tuple[str, int], ...], timeout: float) -> bool:
+    """Whether any of ``games`` got a newer version within ``timeout`` seconds."""
+    if not games:
+        await asyncio.sleep(timeout)
+        return False
+    notifier = announce.notifier()
+    tasks = [
+        asyncio.ensure_future(notifier.wait(game_id, above=version, timeout=timeout))
+        for game_id, version in games
+    ]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        return any(task.result() is not None for task in done)
+    finally:
+        for task in tasks:
+            task.cancel()  # their waiters are removed as they end (Notifier.wait)
+
+
+def games_long_poll(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap the DRF view of ``games/live/``: when nothing changed since the client's stamp, wait
+    (holding no thread) for a new version of any of the player's games, then ask again."""
+
+    async def live_view(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        deadline: float | None = None
+        while True:
+            response = await sync_to_async(_run_view)(view, request, args, kwargs)
+            plan: WaitAny | None = getattr(response, "live_wait_any", None)
+            if plan is None:
+                return response
+            now = time.monotonic()
+            if deadline is None:
+                deadline = now + plan.seconds
+            remaining = deadline - now
+            if remaining <= 0:
+                return response
+            release_request_thread()
+            if not await wait_any(plan.games, remaining):
+                return response  # time is up: the same stamp again
+
+    return _as_async_view(view, live_view)
+
+
+class MyGamesLiveSerializer(serializers.Serializer):
+    stamp = serializers.CharField(
+        help_text="Changes whenever any of your unfinished games changes (a move, a join, the "
+        "end): pass it back as `since`."
+    )
+    games_waiting = serializers.IntegerField(
+        help_text="Games waiting for your move now (the badge of the web client)."
+    )
+
+
+class MyGamesLiveView(APIView):
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        return games_long_poll(super().as_view(**initkwargs))
+
+    @extend_schema(
+        operation_id="games_live_retrieve",
+        summary="Know when any of my games changes (long-poll)",
+        description=(
+            "For a games list and a badge that stay current: `stamp` changes whenever any of "
+            "your games in a lobby or in progress changes, and `games_waiting` counts the games "
+            "waiting for your move.\n\n"
+            "Long-poll with `since` and `wait`: when the stamp is still `since`, the answer waits "
+            "up to `wait` seconds for a change and comes as soon as one is made (usually within "
+            "a second). Then reload `games/` if the stamp changed, and ask again."
+        ),
+        parameters=[
+            OpenApiParameter("since", str, description="The stamp of your last answer."),
+            OpenApiParameter(
+                "wait",
+                int,
+                description=(
+                    f"Long-poll: while nothing changed since `since`, wait up to this many "
+                    f"seconds (0-{announce.MAX_WAIT_SECONDS}, default 0: answer at once)."
+                ),
+            ),
+        ],
+        responses={
+            200: MyGamesLiveSerializer,
+            **_errors({400: _error("`invalid_request`: `wait` out of range.")}, write=False),
+        },
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        wait = _int_param(request, "wait", 0, 0, announce.MAX_WAIT_SECONDS)
+        since = request.query_params.get("since", "")
+        live = selectors.live_games(request.user, limit=LIVE_GAMES)
+        response = Response(
+            MyGamesLiveSerializer({"stamp": live.stamp, "games_waiting": live.games_waiting}).data
+        )
+        if wait and since == live.stamp:
+            response.live_wait_any = WaitAny(live.versions, wait)
+        return response
 
 
 # ---------------------------------------------------------------------------------------------
