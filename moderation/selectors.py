@@ -41,6 +41,18 @@ def restriction_of(user: Any) -> Sanction | None:
     )
 
 
+def seat_name(seat: Any) -> str:
+    """Who sits in a seat, as a moderator needs it: the display name and the username of a
+    person, a bot as a bot (its name and level), "(deleted account)" otherwise."""
+    user = seat.user
+    if user is not None:
+        name = f"{user.public_name} (@{user.username})"
+        return f"{name}, played by a bot" if seat.bot_level else name
+    if seat.bot_level:
+        return f"{seat.bot_name or 'Bot'} (bot, {seat.bot_level})"
+    return "(deleted account)"
+
+
 def recent_games(user: Any, *, limit: int = 10) -> list[Any]:
     return list(Game.objects.filter(seats__user=user).order_by("-created_at").distinct()[:limit])
 

@@ -21,7 +21,7 @@ from django.urls import path, reverse
 from config.errors import ServiceError
 from games.engine import registry
 from games.models import Game, Seat
-from moderation import audit, interventions, replay
+from moderation import audit, interventions, replay, selectors
 from moderation.admin.base import ReadOnlyAdmin, seats_html, service_error_message
 from moderation.forms import GameActionForm
 from players.models import User
@@ -153,38 +153,7 @@ class GameAdmin(ReadOnlyAdmin):
         except replay.ReplayUnavailable as exc:
             context["error"] = str(exc)
             return TemplateResponse(request, "admin/moderation/replay.html", context)
-        by_position = {s.position: s for s in game.seats.select_related("user")}
-        rules = registry.get_game(game.kind)
-        state = result.state
-        scores = rules.scores(state)
-        active = set(rules.active_seats(state))
-        current = rules.to_move(state)
-        piles = rules.piles(state)
-        numbers = [m.number for m in result.moves]
-        index = numbers.index(result.move.number)
-        context.update(
-            move=result.move,
-            previous=numbers[index - 1] if index > 0 else None,
-            next=numbers[index + 1] if index + 1 < len(numbers) else None,
-            first=numbers[0],
-            last=numbers[-1],
-            moves=result.moves,
-            matches_stored=result.matches_stored,
-            table=rules.moderator_view(state),
-            hands=[
-                {
-                    "position": i,
-                    "player": by_position.get(i),
-                    "seat": {"active": i in active, "score": scores[i]},
-                    "cards": [(c, _card_label(c)) for c in hand],
-                    "current": i == current,
-                }
-                for i, hand in enumerate(rules.hands(state))
-            ],
-            draw_pile=[(c, _card_label(c)) for c in piles.get("draw", [])],
-            discard_pile=[(c, _card_label(c)) for c in piles.get("discard", [])],
-            events=[replay.describe(e, game.kind) for e in result.move.events],
-        )
+        context.update(_replay_table(game, result))
         audit.record(
             actor=request.user,
             action=audit.REPLAY_VIEWED,
@@ -229,6 +198,92 @@ class GameAdmin(ReadOnlyAdmin):
         return HttpResponseRedirect(back)
 
 
-def _card_label(card_id: str) -> str:
-    """A card's name without its copy number (``draw4-3`` -> ``draw4``), the id if it has none."""
-    return card_id.rpartition("-")[0] or card_id
+def _replay_table(game: Game, result: replay.Replayed) -> dict[str, Any]:
+    """The replay drawn as the table: seats with names, every hand and the piles as named cards
+    (each game names its cards: ``card_name``), and the move log in words."""
+    by_position = {s.position: s for s in game.seats.select_related("user")}
+    rules = registry.get_game(game.kind)
+    state = result.state
+    scores = rules.scores(state)
+    active = set(rules.active_seats(state))
+    current = rules.to_move(state)
+    piles = rules.piles(state)
+    numbers = [m.number for m in result.moves]
+    index = numbers.index(result.move.number)
+
+    def cards(ids: list[str]) -> list[dict[str, str]]:
+        return [{"id": c, "name": rules.card_name(c), "css": _card_css(c)} for c in ids]
+
+    def who(position: int | None) -> str:
+        if position is None:
+            return "the system"
+        seat = by_position.get(position)
+        return selectors.seat_name(seat) if seat is not None else f"seat {position}"
+
+    table = rules.moderator_view(state)
+    discard = cards(piles.get("discard", []))
+    return {
+        "move": result.move,
+        "move_by": who(result.move.seat),
+        "previous": numbers[index - 1] if index > 0 else None,
+        "next": numbers[index + 1] if index + 1 < len(numbers) else None,
+        "first": numbers[0],
+        "last": numbers[-1],
+        "moves": [
+            {"move": m, "by": who(m.seat), "action": _action_words(m.action, who, rules)}
+            for m in result.moves
+        ],
+        "move_action": _action_words(result.move.action, who, rules),
+        "matches_stored": result.matches_stored,
+        "table": table,
+        "to_move": who(current) if current is not None else None,
+        "hands": [
+            {
+                "position": i,
+                "name": who(i),
+                "active": i in active,
+                "score": scores[i],
+                "cards": cards(hand),
+                "current": i == current,
+            }
+            for i, hand in enumerate(rules.hands(state))
+        ],
+        "draw_pile": cards(piles.get("draw", [])),
+        "discard_top": discard[0] if discard else None,
+        "discard_pile": discard,
+        "events": [_event_words(e, who, rules) for e in result.move.events],
+    }
+
+
+def _event_words(event: dict[str, Any], who: Any, rules: Any) -> str:
+    """One event of the move, secrets included (moderators see everything), in words."""
+    shown = rules.visible_event(event, None) or event
+    words = _action_words(shown, who, rules)
+    return f"{who(shown['seat'])}: {words}" if isinstance(shown.get("seat"), int) else words
+
+
+def _action_words(action: dict[str, Any], who: Any, rules: Any) -> str:
+    """A logged action as a moderator reads it: "play Draw 4 (target: Bob)", not a dict."""
+    kind = str(action.get("type", "?")).replace("_", " ")
+    parts = []
+    for key, value in action.items():
+        if key in ("type", "seat", "card_type") or value in (None, False, [], ""):
+            continue
+        if key == "card" and isinstance(value, str):
+            parts.append(rules.card_name(value))
+        elif key == "cards" and isinstance(value, list):
+            parts.append(", ".join(rules.card_name(c) for c in value if isinstance(c, str)))
+        elif key in ("target", "targets") and isinstance(value, (int, list)):
+            targets = value if isinstance(value, list) else [value]
+            parts.append("target: " + ", ".join(who(t) for t in targets))
+        elif value is True:
+            parts.append(key.replace("_", " "))
+        else:
+            parts.append(f"{key.replace('_', ' ')}: {value}")
+    return f"{kind} {'; '.join(parts)}".strip()
+
+
+def _card_css(card_id: str) -> str:
+    """A class for the card's look: its colour when it has one (Splash: ``red-7-b``)."""
+    colour = card_id.split("-", 1)[0]
+    return f"card-{colour}" if colour in ("red", "yellow", "green", "blue") else "card-wild"

@@ -306,7 +306,13 @@ def test_the_replay_shows_every_hand_and_the_draw_pile_after_move_n(
         len(draw) + sum(len(h["cards"]) for h in hands) + len(response.context["discard_pile"])
         == 112
     )
-    assert draw[0][0] in page  # the next card to be drawn is named
+    assert draw[0]["id"] in page  # the next card to be drawn is there (its id as a tooltip)
+    assert f">{draw[0]['name']}<" in page  # ... and named as a player reads it
+    # Drawn as the table: names, named cards, the log in words; no Python dicts.
+    for player in (alice, bob, carol):
+        assert f"{player.user.public_name} (@{player.user.username})" in page
+    assert "{&#x27;" not in page and "{'" not in page
+    assert 'id="replay-next"' in page and "Next ›" in page and "Last »" in page
     assert dealt and game.status == Game.FINISHED
     assert AuditEntry.objects.filter(action=audit.REPLAY_VIEWED, actor=moderator).count() == 2
 

@@ -8,7 +8,7 @@ from typing import Any
 from .. import actions as A
 from ..game import UnoFamilyGame, UnoRules
 from . import rules, view
-from .cards import DEFAULT_PRESET, PRESETS
+from .cards import COLOUR_OF, DEFAULT_PRESET, PRESETS, RANK_OF
 from .hidden import sample_hidden
 from .legal import legal_actions
 
@@ -62,8 +62,25 @@ class Splash(UnoFamilyGame):
             },
         }
 
+    def card_name(self, card: str) -> str:
+        """``red-7-b`` -> "Red 7", ``blue-skip-a`` -> "Blue Skip", ``wd4-2`` -> "Wild Draw Four"."""
+        colour, rank = COLOUR_OF.get(card), RANK_OF.get(card)
+        if rank is None:
+            return super().card_name(card)
+        name = RANK_NAMES.get(rank, rank)
+        return f"{colour.capitalize()} {name}" if colour else name
+
     def deck(self, preset: str) -> tuple[str, ...]:
         return PRESETS[preset].card_ids
+
+
+RANK_NAMES = {
+    "skip": "Skip",
+    "reverse": "Reverse",
+    "draw2": "Draw Two",
+    "wild": "Wild",
+    "wd4": "Wild Draw Four",
+}
 
 
 SPLASH = Splash(
