@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from games.models import Game
@@ -54,7 +54,34 @@ def seat_name(seat: Any) -> str:
 
 
 def recent_games(user: Any, *, limit: int = 10) -> list[Any]:
-    return list(Game.objects.filter(seats__user=user).order_by("-created_at").distinct()[:limit])
+    """``user``'s latest games, each with ``player_names`` (bots named as bots). Two queries."""
+    games = list(
+        Game.objects.filter(seats__user=user)
+        .order_by("-created_at")
+        .distinct()
+        .prefetch_related("seats__user")[:limit]
+    )
+    for game in games:
+        seats = sorted(game.seats.all(), key=lambda s: (s.position is None, s.position))
+        game.player_names = [seat_name(s) for s in seats]
+    return games
+
+
+def reports_made_by(user: Any, *, limit: int = 10) -> tuple[list[Report], dict[str, int]]:
+    """The reporter's history: their latest reports, and how all of theirs ended (by status),
+    so a moderator can weigh one more report from them."""
+    rows = list(
+        Report.objects.filter(reporter=user)
+        .select_related("reported")
+        .order_by("-created_at")[:limit]
+    )
+    counts = dict(
+        Report.objects.filter(reporter=user)
+        .values_list("status")
+        .annotate(n=Count("id"))
+        .values_list("status", "n")
+    )
+    return rows, counts
 
 
 def reports_against(user: Any, *, limit: int = 10) -> list[Report]:

@@ -20,7 +20,7 @@ from moderation import audit, services
 from moderation.models import AuditEntry, Report
 from players.models import User
 from tests.games.conftest import API_TESTS, Player, make_player, play_to_end, start_game
-from tests.moderation.conftest import PASSWORD, logged_in, moderators_group
+from tests.moderation.conftest import PASSWORD, logged_in, make_moderator, moderators_group
 
 pytestmark = API_TESTS
 
@@ -183,6 +183,31 @@ def test_a_report_shows_the_players_recent_games_and_reports(
     assert game_id[:8] in page
     assert "Stalling or abandoning games" in page
     assert 'id="action-ban"' in page
+
+
+def test_a_report_names_the_players_bots_and_the_reporters_history(
+    mod_client: Client, alice: Player, bob: Player, carol: Player
+) -> None:
+    bob.user.display_name = "B0b the Rude"
+    bob.user.save()
+    game_id = start_game(bob, carol)
+    game = Game.objects.get(pk=game_id)
+    Seat.objects.create(game=game, user=None, bot_level="easy", bot_name="Robo", position=None)
+    earlier = report_on(alice, carol, reason=Report.STALLING)
+    services.resolve_report(
+        moderator=make_moderator("mo2"), report_id=earlier.pk, action="dismiss", reason="Fine."
+    )
+    report = report_on(alice, bob, reason=Report.OFFENSIVE_NAME)
+    page = mod_client.get(f"/admin/moderation/report/{report.pk}/change/").content.decode()
+    # The display name is what an "offensive name" report is about.
+    assert "Reported: <strong>B0b the Rude</strong> (username @bob)" in page
+    # Bots are named as bots, not "(deleted)"; people by name and username.
+    assert "Robo (bot, easy)" in page and "(deleted" not in page
+    assert "Carol (@carol)" in page
+    # The reporter's history: their earlier report and how it ended.
+    assert "The reporter's history: Alice (@alice)" in page
+    assert "Dismissed 1" in page and f'href="/admin/moderation/report/{earlier.pk}/change/"' in page
+    assert "Back to the report queue" in page and ">Close<" not in page
 
 
 def test_banning_from_the_report_page(

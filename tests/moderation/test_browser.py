@@ -96,8 +96,21 @@ def test_a_moderator_bans_the_reported_player_from_the_report_queue(
     wait.until(ec.presence_of_element_located((By.ID, "resolve-form")))
     page = browser.find_element(By.TAG_NAME, "body").text
     assert "Bob and a friend only ever target me." in page
+    # The reported player's display name, and the reporter's history, are on the report.
+    assert "Reported: Bob (username @bob), by Alice (@alice)." in page
+    assert "The reporter's history: Alice (@alice)" in page
     browser.find_element(By.ID, "id_reason").send_keys("Collusion confirmed in the replays.")
+    # Ban stands apart from Dismiss and Warn, and asks before it acts: declining does nothing.
+    ban = browser.find_element(By.ID, "action-ban")
+    assert ban.find_element(By.XPATH, "..").get_attribute("id") == "ban-zone"
+    ban.click()
+    alert = wait.until(ec.alert_is_present())
+    assert "Ban Bob (@bob)?" in alert.text
+    alert.dismiss()
+    assert browser.find_elements(By.ID, "resolve-form")
+    assert Report.objects.get(pk=report.pk).status == Report.OPEN
     browser.find_element(By.ID, "action-ban").click()
+    wait.until(ec.alert_is_present()).accept()
 
     wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, ".messagelist .success")))
     message = browser.find_element(By.CSS_SELECTOR, ".messagelist .success").text
@@ -106,6 +119,7 @@ def test_a_moderator_bans_the_reported_player_from_the_report_queue(
     assert "Ban (no end)" in restriction and "Collusion confirmed" in restriction
     assert "Action taken" in browser.find_element(By.TAG_NAME, "body").text
     assert not browser.find_elements(By.ID, "resolve-form")  # a closed report has no actions
+    assert browser.find_element(By.ID, "back-to-queue").text == "Back to the report queue"
 
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "moderation-ban-from-report.png"
