@@ -19,7 +19,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from config.errors import ServiceError
-from games.engine import registry
+from games.engine import EngineError, registry
 from games.models import Game, Seat
 from moderation import audit, interventions, replay, selectors
 from moderation.admin.base import ReadOnlyAdmin, seats_html, service_error_message
@@ -66,11 +66,11 @@ class GameAdmin(ReadOnlyAdmin):
         "id",
         "status",
         "preset",
-        "options",
+        "house_rules",
         "visibility",
         "max_players",
         "target_score",
-        "turn_seconds",
+        "turn_limit",
         "max_timeouts",
         "version",
         "host",
@@ -94,6 +94,14 @@ class GameAdmin(ReadOnlyAdmin):
     @admin.display(description="Players")
     def players(self, game: Game) -> str:
         return seats_html(game)
+
+    @admin.display(description="House rules")
+    def house_rules(self, game: Game) -> str:
+        return house_rules_in_words(game)
+
+    @admin.display(description="Turn time limit")
+    def turn_limit(self, game: Game) -> str:
+        return turn_limit_in_words(game)
 
     def get_urls(self) -> list[Any]:
         urls = [
@@ -121,8 +129,11 @@ class GameAdmin(ReadOnlyAdmin):
         context = dict(extra_context or {})
         if game is not None:
             seated = _seated(game, request.user)
+            seats = list(game.seats.select_related("user"))
+            for seat in seats:
+                seat.shown_name = selectors.seat_name(seat)  # bots as bots, not "(deleted)"
             context.update(
-                seats=list(game.seats.select_related("user")),
+                seats=seats,
                 seated=seated,
                 may_replay=not seated and request.user.has_perm("moderation.view_replay"),
                 may_intervene=not seated
@@ -196,6 +207,43 @@ class GameAdmin(ReadOnlyAdmin):
                 raise PermissionDenied from exc
             service_error_message(request, exc)
         return HttpResponseRedirect(back)
+
+
+def house_rules_in_words(game: Game) -> str:
+    """The game's house rules by name ("Stacking, Mercy"), "None" without any: each rule's name
+    is the start of its description in the game's options schema ("Stacking: hit by ...")."""
+    options = game.options or {}
+    try:
+        schema = registry.get_game(game.kind).options_schema().get("properties", {})
+    except EngineError:  # a kind no longer registered: its raw names still say something
+        schema = {}
+    names = []
+    for key, value in options.items():
+        text = str(schema.get(key, {}).get("description", ""))
+        name = text.split(":", 1)[0] if ":" in text else key.replace("_", " ").capitalize()
+        if value is True:
+            names.append(name)
+        elif value not in (False, None, "", 0):
+            names.append(f"{name}: {value}")
+    return ", ".join(names) or "None (the standard rules)"
+
+
+def turn_limit_in_words(game: Game) -> str:
+    """ "1 day per turn", "5 seconds per turn (speed mode)"."""
+    options = game.options or {}
+    if options.get("speed_mode"):
+        return f"{duration_in_words(game.speed_seconds)} per turn (speed mode)"
+    return f"{duration_in_words(game.turn_seconds)} per turn"
+
+
+def duration_in_words(seconds: int) -> str:
+    """86400 -> "1 day", 5400 -> "1 hour 30 minutes", 90 -> "1 minute 30 seconds"."""
+    parts = []
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count} {unit}{'s' if count != 1 else ''}")
+    return " ".join(parts[:2]) or "0 seconds"
 
 
 def _replay_table(game: Game, result: replay.Replayed) -> dict[str, Any]:

@@ -300,6 +300,21 @@ def test_the_game_page_shows_no_cards_or_invite_code(mod_client: Client, alice: 
     assert lobby["invite_code"] not in page
 
 
+def test_the_game_page_says_its_options_and_turn_limit_in_words(
+    mod_client: Client, alice: Player
+) -> None:
+    from tests.games.conftest import new_lobby
+
+    lobby = new_lobby(alice, options={"stacking": True, "mercy": True})
+    page = mod_client.get(f"/admin/games/game/{lobby['id']}/change/").content.decode()
+    assert "Stacking, Mercy" in page
+    assert "1 day per turn" in page
+    assert "86400" not in page and "&quot;stacking&quot;" not in page
+    plain = new_lobby(alice, turn_seconds=5400)
+    page = mod_client.get(f"/admin/games/game/{plain['id']}/change/").content.decode()
+    assert "None (the standard rules)" in page and "1 hour 30 minutes per turn" in page
+
+
 def finished_game(players: list[Player], seed: int = 7) -> str:
     import random
 
@@ -434,6 +449,59 @@ def test_the_audit_log_exports_as_csv_with_the_lists_filters(
     assert len(rows) == 3
     assert {r[2] for r in rows[1:]} == {audit.PLAYER_WARNED}
     assert "'=HYPERLINK(evil)" in {r[4] for r in rows[1:]}  # no formula for spreadsheets
+
+
+def test_the_audit_list_counts_its_entries_in_english(
+    mod_client: Client, moderator: User, bob: Player
+) -> None:
+    services.warn(moderator=moderator, user_id=bob.user.pk, reason="One")
+    page = mod_client.get("/admin/moderation/auditentry/").content.decode()
+    assert "1 entry in the audit log" in page and "1 audit entry" not in page
+    services.warn(moderator=moderator, user_id=bob.user.pk, reason="Two")
+    page = mod_client.get("/admin/moderation/auditentry/").content.decode()
+    assert "2 entries in the audit log" in page and "2 audit log" not in page
+
+
+def change_user(client: Client, user: User, **changes: Any) -> None:
+    """Post the user admin's change form as an administrator would: as shown, plus ``changes``."""
+    url = reverse("admin:players_user_change", args=[user.pk])
+    form = client.get(url).context["adminform"].form
+    data: dict[str, Any] = {}
+    for field in form:
+        if field.field.disabled:
+            continue
+        value = field.value()
+        if isinstance(value, (list, tuple)) and field.name in ("groups", "user_permissions"):
+            data[field.html_name] = [getattr(v, "pk", v) for v in value]
+        elif hasattr(field.field, "fields"):  # a split date and time
+            for i, part in enumerate(field.field.widget.decompress(value)):
+                data[f"{field.html_name}_{i}"] = "" if part is None else part
+        elif isinstance(value, bool):
+            if value:
+                data[field.html_name] = "on"
+        elif value is not None:
+            data[field.html_name] = value
+    for name, value in changes.items():
+        if value is False:
+            data.pop(name, None)
+        else:
+            data[name] = value
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+
+
+def test_granting_and_removing_the_moderator_role_is_in_the_audit_log(
+    root_client: Client, superuser: User, carol: Player
+) -> None:
+    group = moderators_group()
+    change_user(root_client, carol.user, is_staff="on", groups=[group.pk])
+    granted = AuditEntry.objects.get(action=audit.MODERATOR_GRANTED)
+    assert granted.actor == superuser and granted.target_user == carol.user
+    change_user(root_client, carol.user, display_name="Carol C")  # no role change: no entry
+    assert AuditEntry.objects.filter(target_user=carol.user).count() == 1
+    change_user(root_client, carol.user, groups=[])
+    removed = AuditEntry.objects.get(action=audit.MODERATOR_REMOVED)
+    assert removed.actor == superuser and removed.target_user == carol.user
 
 
 def test_a_player_cannot_export_the_audit_log(alice: Player) -> None:
