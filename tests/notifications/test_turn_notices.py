@@ -24,7 +24,10 @@ from notifications import channels, relay
 from notifications.channels.base import Channel, Message
 from notifications.channels.webpush import DIGEST_TOPIC, push_topic
 from notifications.models import Delivery, Notification
-from tests.games.conftest import Player
+from tests.games.conftest import (
+    Player,
+    lift_throttles,  # noqa: F401 - a fixture, found by name
+)
 from tests.notifications.conftest import (
     clear_outbox,
     deliveries,
@@ -220,3 +223,22 @@ def test_a_push_topic_is_per_game_for_turns_only(
     )
     assert push_topic(other_kind) is None
     assert all(len(topic) <= 32 for topic in (DIGEST_TOPIC, uuid.uuid4().hex))
+
+
+@pytest.mark.usefixtures("lift_throttles")
+def test_a_live_stream_marks_its_player_watching_until_it_ends(
+    alice: Player, bob: Player, presence_cleared: None
+) -> None:
+    game = new_game(alice, bob)
+    url = f"/api/v1/games/{game.pk}/stream/"
+    first = alice.get(url, Accept="text/event-stream")
+    second = alice.get(url, Accept="text/event-stream")  # the same game in another tab
+    assert first["Content-Type"] == "text/event-stream"
+    for response in (first, second):
+        next(iter(response.streaming_content))  # the stream has started: retry, then watching
+        next(iter(response.streaming_content))
+    assert presence.is_watching(alice.user.pk, game.pk)
+    first.close()  # one tab closed (or hidden): the other still watches
+    assert presence.is_watching(alice.user.pk, game.pk)
+    second.close()
+    assert not presence.is_watching(alice.user.pk, game.pk)
