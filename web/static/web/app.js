@@ -163,13 +163,13 @@ function drawTopbar() {
             t("nav.games"),
             // The badge counts games waiting for my move. The number is drawn by CSS
             // (data-count); the words are for screen readers.
-            h("span", { class: app.waiting ? "badge" : "badge empty", "data-count": app.waiting || "", "data-badge": "games" }),
+            h("span", { class: app.waiting ? "badge" : "badge badge-empty", "data-count": app.waiting || "", "data-badge": "games" }),
             app.waiting ? h("span", { class: "visually-hidden" }, `, ${t("nav.games_waiting", { count: app.waiting })}`) : null,
           ]),
           link("/notifications", [
             t("nav.inbox"),
             // Unread notices: a dot, not a number (the number is the games waiting).
-            h("span", { class: app.unread ? "dot" : "dot empty", "aria-hidden": "true" }),
+            h("span", { class: app.unread ? "dot" : "dot dot-empty", "aria-hidden": "true" }),
             app.unread ? h("span", { class: "visually-hidden" }, `, ${t("nav.inbox_unread", { count: app.unread })}`) : null,
           ]),
           link("/settings", t("nav.settings")),
