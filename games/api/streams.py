@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from asgiref.sync import AsyncToSync, SyncToAsync, async_to_sync, sync_to_async
+from asgiref.sync import AsyncToSync, SyncToAsync, sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
@@ -618,7 +618,9 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
                     plan.game_id, above=step.above, timeout=step.timeout
                 )
             else:
-                async_to_sync(mark_watching)(plan.user.pk, plan.game_id, step.ttl, tab)
+                # A WSGI thread may block: the sync call directly (no event loop to start, which
+                # also fails once the interpreter is shutting down with a stream still open).
+                presence.mark_watching(plan.user.pk, plan.game_id, int(step.ttl), tab)
     finally:
         steps.close()
         presence.stop_watching(plan.user.pk, plan.game_id, tab)
