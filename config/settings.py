@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "corsheaders",
     "games",
     "players",
@@ -379,6 +380,11 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Uno All Wild API",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs pages load Swagger UI and ReDoc from our static files (drf-spectacular-sidecar,
+    # pinned), so they work offline and never change under us as a CDN's @latest would.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.openapi.require_union_bodies",

@@ -7,12 +7,20 @@ with ``skip_while_watching`` (push). E-mail ignores it.
 
 Kept in Django's cache, so it works with the local-memory cache of the embedded mode and with
 Redis. It fails open: with the cache down nobody counts as watching, so push is sent.
+
+Several tabs (or phones) may have the same game open: each live connection marks itself with a
+``tab`` of its own, and the game counts as watched while any of them is live. When a connection
+ends (the tab closed, or hidden: the client drops its stream then) it removes only its own mark,
+so another tab still open keeps the player watching. The marks of one player and game share one
+cache entry (tab → expiry); two tabs writing it at the same instant may lose one mark, which the
+next keep-alive of that connection (every ~15 s) writes again.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import time
 import uuid
 from typing import Any
 
@@ -30,24 +38,43 @@ def _key(user_id: Any, game_id: Any) -> str:
     return f"games:watching:{game_id}:{user_id}"
 
 
-def mark_watching(user_id: Any, game_id: Any, ttl: int = DEFAULT_TTL_SECONDS) -> None:
-    """``user_id`` has ``game_id`` open live for the next ``ttl`` seconds."""
+def _live_tabs(key: str, now: float) -> dict[str, float]:
+    tabs = cache.get(key)
+    if not isinstance(tabs, dict):  # nothing, or a mark written before tabs existed
+        return {}
+    return {tab: until for tab, until in tabs.items() if until > now}
+
+
+def mark_watching(
+    user_id: Any, game_id: Any, ttl: int = DEFAULT_TTL_SECONDS, tab: str = ""
+) -> None:
+    """``user_id`` has ``game_id`` open live (in ``tab``) for the next ``ttl`` seconds."""
+    key, now = _key(user_id, game_id), time.time()
     try:
-        cache.set(_key(user_id, game_id), 1, ttl)
+        tabs = _live_tabs(key, now)
+        tabs[tab] = now + ttl
+        cache.set(key, tabs, int(max(tabs.values()) - now) + 1)
     except Exception:
         logger.warning("Could not record that a player watches a game", exc_info=True)
 
 
-def stop_watching(user_id: Any, game_id: Any) -> None:
+def stop_watching(user_id: Any, game_id: Any, tab: str | None = None) -> None:
+    """``tab`` closed (or was hidden); without ``tab``, every tab of the player stops."""
+    key, now = _key(user_id, game_id), time.time()
     try:
-        cache.delete(_key(user_id, game_id))
+        tabs = {} if tab is None else _live_tabs(key, now)
+        tabs.pop(tab or "", None)
+        if tabs:
+            cache.set(key, tabs, int(max(tabs.values()) - now) + 1)
+        else:
+            cache.delete(key)
     except Exception:
         logger.warning("Could not record that a player stopped watching", exc_info=True)
 
 
 def is_watching(user_id: Any, game_id: Any) -> bool:
     try:
-        return cache.get(_key(user_id, game_id)) is not None
+        return bool(_live_tabs(_key(user_id, game_id), time.time()))
     except Exception:
         logger.warning("Could not read who watches a game; assuming nobody", exc_info=True)
         return False

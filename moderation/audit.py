@@ -18,6 +18,8 @@ GAME_ABORTED = "game_aborted"
 PLAYER_REMOVED = "player_removed"
 TURN_TIMED_OUT = "turn_forced_timeout"
 REPLAY_VIEWED = "replay_viewed"
+MODERATOR_GRANTED = "moderator_granted"
+MODERATOR_REMOVED = "moderator_removed"
 
 SYSTEM = "(system)"
 

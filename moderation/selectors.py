@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from games.models import Game
@@ -41,8 +41,47 @@ def restriction_of(user: Any) -> Sanction | None:
     )
 
 
+def seat_name(seat: Any) -> str:
+    """Who sits in a seat, as a moderator needs it: the display name and the username of a
+    person, a bot as a bot (its name and level), "(deleted account)" otherwise."""
+    user = seat.user
+    if user is not None:
+        name = f"{user.public_name} (@{user.username})"
+        return f"{name}, played by a bot" if seat.bot_level else name
+    if seat.bot_level:
+        return f"{seat.bot_name or 'Bot'} (bot, {seat.bot_level})"
+    return "(deleted account)"
+
+
 def recent_games(user: Any, *, limit: int = 10) -> list[Any]:
-    return list(Game.objects.filter(seats__user=user).order_by("-created_at").distinct()[:limit])
+    """``user``'s latest games, each with ``player_names`` (bots named as bots). Two queries."""
+    games = list(
+        Game.objects.filter(seats__user=user)
+        .order_by("-created_at")
+        .distinct()
+        .prefetch_related("seats__user")[:limit]
+    )
+    for game in games:
+        seats = sorted(game.seats.all(), key=lambda s: (s.position is None, s.position))
+        game.player_names = [seat_name(s) for s in seats]
+    return games
+
+
+def reports_made_by(user: Any, *, limit: int = 10) -> tuple[list[Report], dict[str, int]]:
+    """The reporter's history: their latest reports, and how all of theirs ended (by status),
+    so a moderator can weigh one more report from them."""
+    rows = list(
+        Report.objects.filter(reporter=user)
+        .select_related("reported")
+        .order_by("-created_at")[:limit]
+    )
+    counts = dict(
+        Report.objects.filter(reporter=user)
+        .values_list("status")
+        .annotate(n=Count("id"))
+        .values_list("status", "n")
+    )
+    return rows, counts
 
 
 def reports_against(user: Any, *, limit: int = 10) -> list[Report]:

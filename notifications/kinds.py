@@ -32,6 +32,12 @@ KINDS: tuple[str, ...] = (
 # already played is noise).
 TURN_KINDS = frozenset({YOUR_TURN, REMINDER})
 
+# Kinds about what happens at a game's table: a player who has that game open and visible sees
+# it there, so such a notice is withdrawn in every channel (notifications.services).
+GAME_KINDS = frozenset(
+    {YOUR_TURN, REMINDER, CAUGHT, TARGETED, SWAPPED, TIMED_OUT, ROUND_OVER, MATCH_OVER}
+)
+
 # Kinds whose pending messages on one channel collapse into one ("your turn in 3 games").
 COLLAPSIBLE = frozenset({YOUR_TURN})
 

@@ -40,9 +40,21 @@ class Notification(models.Model):
     key = models.CharField(max_length=200, unique=True, null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     read_at = models.DateTimeField(null=True, blank=True)
+    # Withdrawn from the inbox: a "your turn" replaced by a newer one or made moot by the
+    # player's move, or any game notice that arrived while its player had the game open. The
+    # row and its deliveries stay (what was sent is history); only the inbox stops showing it.
+    cleared_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-id"]
+        constraints = [
+            # One live "your turn" per player and game: the next turn replaces it.
+            models.UniqueConstraint(
+                fields=["user", "game"],
+                condition=Q(kind="your_turn", cleared_at__isnull=True),
+                name="one_live_turn_notice",
+            )
+        ]
         indexes = [
             # The inbox, newest first, and "my unread" (the badge), both by user.
             models.Index(fields=["user", "-id"], name="notif_inbox"),

@@ -14,13 +14,23 @@ Which events notify whom:
   ``match_over`` → every player still in the game.
 
 Only public facts go into ``data`` (names and numbers): never a card that was drawn.
+
+"Your turn" is one live notice per player and game (issue 21): every move withdraws the live
+notices it makes moot (``cleared_at``) — the mover's (they acted), anyone's whose turn it no longer
+is, and the next player's older one when a new one replaces it. Rows are never deleted here: a
+notice that was already sent stays as history with its deliveries; a delivery still due is
+skipped by the relay because its notice is cleared.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.db.models import DateTimeField, F, Q, Value
+from django.db.models.functions import Coalesce
+
 from notifications import kinds as k
+from notifications.models import Notification
 from notifications.services import Planned, write
 
 if TYPE_CHECKING:
@@ -39,7 +49,23 @@ def record_move(
 ) -> None:
     """Write the notification rows ``move`` causes. Caller holds the game lock."""
     planned = plan_move(game=game, move=move, events=events, seats=seats, turn_passed=turn_passed)
+    clear_turn_notices(game=game, planned=planned, now=move.created_at)
     write(planned, game=game, now=move.created_at)
+
+
+def clear_turn_notices(*, game: Game, planned: list[Planned], now: Any) -> int:
+    """Withdraw the live "your turn" notices of ``game`` that this move makes moot: all but the
+    one of the player now to move, and theirs too when ``planned`` replaces it. One UPDATE.
+    Caller holds the game lock (so no other move writes a notice for this game meanwhile)."""
+    live = Notification.objects.filter(game=game, kind=k.YOUR_TURN, cleared_at__isnull=True)
+    current = game.current_user_id if game.status == game.ACTIVE else None
+    replacing = any(p.kind == k.YOUR_TURN and p.user.pk == current for p in planned)
+    if current is not None and not replacing:
+        live = live.filter(~Q(user_id=current))
+    # A cleared notice counts as read: it no longer waits for the player.
+    return live.update(
+        cleared_at=now, read_at=Coalesce(F("read_at"), Value(now, output_field=DateTimeField()))
+    )
 
 
 def plan_move(

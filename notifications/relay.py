@@ -31,6 +31,7 @@ from notifications.channels.base import Channel, Item, Message, PermanentDeliver
 from notifications.models import Delivery, Notification, Preference
 from notifications.preferences import preferences_of, quiet_until, wants
 from notifications.retries import backoff, claim_timeout, max_attempts
+from notifications.selectors import games_waiting
 
 logger = logging.getLogger(__name__)
 
@@ -158,6 +159,9 @@ def _skip_reason(
     user = notification.user
     if not reachable:
         return "not reachable on this channel"
+    if notification.cleared_at is not None:
+        # Replaced by a newer notice, made moot by the player's move, or seen at the table.
+        return "the notice was withdrawn"
     if not wants(pref, channel.name, notification.kind):
         return "switched off by the player"
     if notification.kind in kinds.TURN_KINDS and not _turn_still_theirs(notification):
@@ -204,6 +208,23 @@ def _message(batch: _Batch) -> Message:
                 )
             )
         attempt = max(d.attempts for d in deliveries) + 1
+        waiting = games_waiting(user.pk) if first.kind == kinds.YOUR_TURN else 0
+        if len(items) == 1 and waiting > 1:
+            # The digest: this game and others wait for the player ("your turn in 3 games").
+            item = items[0]
+            title, _ = texts.render_collapsed(waiting)
+            return Message(
+                event_id=item.event_id,
+                kind=item.kind,
+                user=user,
+                language=user.language,
+                title=title,
+                body=item.body,
+                url=texts.games_url(),
+                items=tuple(items),
+                attempt=attempt,
+                waiting=waiting,
+            )
         if len(items) == 1:
             item = items[0]
             return Message(
@@ -217,7 +238,7 @@ def _message(batch: _Batch) -> Message:
                 items=tuple(items),
                 attempt=attempt,
             )
-        title, body = texts.render_collapsed(len(items))
+        title, body = texts.render_collapsed(max(len(items), waiting))
         ids = ",".join(sorted(item.event_id for item in items))
         return Message(
             event_id=str(uuid.uuid5(COLLAPSED_NAMESPACE, ids)),
@@ -229,6 +250,7 @@ def _message(batch: _Batch) -> Message:
             url=texts.games_url(),
             items=tuple(items),
             attempt=attempt,
+            waiting=waiting,
         )
 
 

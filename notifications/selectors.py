@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from games.models import Game
 from notifications import preferences
 from notifications.models import Notification, Preference
 
@@ -21,7 +22,9 @@ def inbox(
     ``before`` is the id of the last notification of the previous page (a cursor: new
     notifications arriving meanwhile never shift the pages)."""
     limit = max(1, min(limit, MAX_PAGE))
-    rows = Notification.objects.filter(user=user)
+    # Withdrawn notices (a replaced or moot "your turn", one seen at the table) stay in the
+    # database as history but are not the player's notices any more.
+    rows = Notification.objects.filter(user=user, cleared_at__isnull=True)
     if unread:
         rows = rows.filter(read_at__isnull=True)
     if before is not None:
@@ -31,7 +34,16 @@ def inbox(
 
 
 def unread_count(user: User) -> int:
-    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+    return Notification.objects.filter(
+        user=user, read_at__isnull=True, cleared_at__isnull=True
+    ).count()
+
+
+def games_waiting(user_id: int) -> int:
+    """How many games wait for this player's move: the badge (issue 21) counts games, not
+    notices, so ten turns of one game count once, and the moves of others (bots included) change
+    it only when the turn comes to the player or leaves them."""
+    return Game.objects.filter(status=Game.ACTIVE, current_user_id=user_id).count()
 
 
 def preference_view(user: User) -> dict[str, Any]:

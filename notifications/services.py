@@ -16,10 +16,13 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import DateTimeField, F, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from config.celery import task_named
 from config.errors import ServiceError
+from games import presence
 from notifications import channels, kinds
 from notifications.models import Delivery, Notification, Preference
 from notifications.preferences import preferences_of, quiet_until, wants
@@ -66,6 +69,11 @@ def write(
         Notification(user=p.user, kind=p.kind, game=game, data=p.data, key=p.key, created_at=now)
         for p in planned
     )
+    watched = [(n.pk, n.user_id, n.game_id) for n in notifications if n.kind in kinds.GAME_KINDS]
+    if game is not None and watched:
+        # Registered before the relay's hook, so it runs first: a notice withdrawn here is
+        # never sent. Presence lives in the cache (a network call with Redis): after commit.
+        transaction.on_commit(partial(withdraw_watched, watched), robust=True)
     users = {p.user.pk: p.user for p in planned}.values()
     reachable = channels.reachable(users, use_flags=users_current)
     if not reachable:
@@ -94,6 +102,23 @@ def write(
             # robust: whatever happens to the relay, the move's other on-commit work still runs.
             transaction.on_commit(partial(queue_relay, due), robust=True)
     return notifications
+
+
+def withdraw_watched(notices: Sequence[tuple[int, int, Any]]) -> int:
+    """Withdraw the game notices whose player has that game open and visible right now
+    (``games.presence``): they see the move at the table, so no inbox entry, no mail, no push.
+    Decided after the commit, when the notices exist and the live connections are current.
+    Their deliveries still due are skipped; returns how many notices were withdrawn."""
+    ids = [pk for pk, user_id, game_id in notices if presence.is_watching(user_id, game_id)]
+    if not ids:
+        return 0
+    now = timezone.now()
+    Delivery.objects.filter(notification_id__in=ids, status__in=Delivery.DUE).update(
+        status=Delivery.SKIPPED, last_error="the player is watching the game live"
+    )
+    return Notification.objects.filter(pk__in=ids, cleared_at__isnull=True).update(
+        cleared_at=now, read_at=Coalesce(F("read_at"), Value(now, output_field=DateTimeField()))
+    )
 
 
 def queue_relay(delivery_ids: list[int] | None = None) -> None:

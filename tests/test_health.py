@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.test import Client
 
 
@@ -27,6 +30,22 @@ def test_the_openapi_schema_names_the_service(client: Client) -> None:
 def test_swagger_and_redoc_pages_render(client: Client) -> None:
     assert client.get("/api/docs/").status_code == 200
     assert client.get("/api/redoc/").status_code == 200
+
+
+@pytest.mark.parametrize("page", ["/api/docs/", "/api/redoc/"])
+def test_the_api_docs_pages_load_their_scripts_from_the_service_itself(
+    client: Client, page: str
+) -> None:
+    # Offline (or behind a firewall) a CDN script never arrives and the page shows no
+    # operations: every script and stylesheet must be one of our own static files.
+    html = client.get(page).content.decode()
+    assert "cdn.jsdelivr" not in html and "@latest" not in html
+    urls = re.findall(r'(?:src|href)="([^"]+\.(?:js|css))"', html)
+    assert urls, html
+    for url in urls:
+        assert url.startswith(settings.STATIC_URL) or url.startswith("/" + settings.STATIC_URL), url
+        name = url.split(settings.STATIC_URL, 1)[1].split("?")[0]
+        assert finders.find(name), f"{url} is not a static file of the service"
 
 
 @pytest.mark.django_db

@@ -55,6 +55,7 @@ STABLE_OPERATION_IDS = [
     "games_join_by_invite",
     "games_leave",
     "games_list",
+    "games_live_retrieve",
     "games_open_list",
     "games_options_retrieve",
     "games_reclaim",

@@ -184,6 +184,9 @@ class Toy:
     def hands(self, state: ToyState) -> list[list[str]]:
         return [list(h) for h in state.hands]
 
+    def card_name(self, card: str) -> str:
+        return f"Toy card {card}"
+
     def piles(self, state: ToyState) -> dict[str, list[str]]:
         return {"draw": list(state.pile)}
 

@@ -17,16 +17,18 @@ each waiting request keeping its worker thread as every WSGI request does.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
 import time
+import uuid
 from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from asgiref.sync import AsyncToSync, SyncToAsync, async_to_sync, sync_to_async
+from asgiref.sync import AsyncToSync, SyncToAsync, sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
@@ -73,7 +75,11 @@ def _setting(name: str, default: float) -> float:
 def _run_view(view: Callable[..., Any], request: HttpRequest, args: Any, kwargs: Any) -> Any:
     """Run the (sync) DRF view; before a wait, give back the database connection."""
     response = view(request, *args, **kwargs)
-    if getattr(response, "live_wait", None) or getattr(response, "live_stream", None):
+    if (
+        getattr(response, "live_wait", None)
+        or getattr(response, "live_stream", None)
+        or getattr(response, "live_wait_any", None)
+    ):
         release_connections()
     return response
 
@@ -117,12 +123,23 @@ def _as_async_view(view: Callable[..., Any], wrapper: Callable[..., Any]) -> Cal
     return wrapper
 
 
-async def mark_watching(user_id: int | None, game_id: str, ttl: float) -> None:
-    """Record that this user has the game open (no push needed) for ``ttl`` s. Never breaks a
-    live update: ``presence`` fails open."""
+async def mark_watching(user_id: int | None, game_id: str, ttl: float, tab: str) -> None:
+    """Record that this user has the game open (no notice needed) for ``ttl`` s, in the live
+    connection ``tab``. Never breaks a live update: ``presence`` fails open."""
     if user_id is None:
         return
-    await sync_to_async(presence.mark_watching)(user_id, game_id, int(ttl))
+    await sync_to_async(presence.mark_watching)(user_id, game_id, int(ttl), tab)
+
+
+async def stop_watching(user_id: int | None, game_id: str, tab: str) -> None:
+    """The connection ``tab`` ended (the client closed or hid the game): only its own mark goes,
+    so another tab with the same game open keeps the player watching."""
+    if user_id is None:
+        return
+    try:
+        await sync_to_async(presence.stop_watching)(user_id, game_id, tab)
+    except BaseException:  # cancelled again while cleaning up: the mark's TTL ends it anyway
+        logger.debug("Could not remove a watching mark", exc_info=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -134,30 +151,154 @@ def long_poll(view: Callable[..., Any]) -> Callable[..., Any]:
 
     The view answers; when it had no moves to give and was asked to wait it marks its response
     with ``live_wait`` (a ``games.announce.Wait``). Then wait for a newer version of the game and
-    ask the view again, until it has moves or the time is up (then its empty page is the answer)."""
+    ask the view again, until it has moves or the time is up (then its empty page is the answer).
+
+    A waiting poll marks its player as watching the game (``games.presence``) under a mark of its
+    own; a poll the client abandons (it closed or hid the game) removes that mark at once, while
+    one that ends normally keeps it a few seconds, to bridge the gap to the next poll."""
 
     async def events_view(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         deadline: float | None = None
+        marked: announce.Wait | None = None
+        tab = uuid.uuid4().hex
+        try:
+            while True:
+                response = await sync_to_async(_run_view)(view, request, args, kwargs)
+                plan: announce.Wait | None = getattr(response, "live_wait", None)
+                if plan is None:
+                    return response
+                now = time.monotonic()
+                if deadline is None:
+                    deadline = now + plan.seconds
+                    await mark_watching(plan.user_id, plan.game_id, plan.seconds + 5, tab)
+                    marked = plan
+                remaining = deadline - now
+                if remaining <= 0:
+                    return response
+                release_request_thread()
+                woke = await announce.notifier().wait(
+                    plan.game_id, above=plan.version, timeout=remaining
+                )
+                if woke is None:
+                    return response  # time is up: the empty page
+        except asyncio.CancelledError:
+            if marked is not None:
+                await stop_watching(marked.user_id, marked.game_id, tab)
+            raise
+
+    return _as_async_view(view, events_view)
+
+
+# ---------------------------------------------------------------------------------------------
+# My games, live: games/live/?since=&wait=
+
+# The games a "My games" long-poll waits on: those waiting for the player first (my_games' order).
+LIVE_GAMES = 50
+
+
+@dataclass(frozen=True)
+class WaitAny:
+    """Wait up to ``seconds`` for a version above the given one of any of ``games``."""
+
+    games: tuple[tuple[str, int], ...]
+    seconds: float
+
+
+async def wait_any(games: tuple[tuple[str, int], ...], timeout: float) -> bool:
+    """Whether any of ``games`` got a newer version within ``timeout`` seconds."""
+    if not games:
+        await asyncio.sleep(timeout)
+        return False
+    notifier = announce.notifier()
+    tasks = [
+        asyncio.ensure_future(notifier.wait(game_id, above=version, timeout=timeout))
+        for game_id, version in games
+    ]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        return any(task.result() is not None for task in done)
+    finally:
+        for task in tasks:
+            task.cancel()  # their waiters are removed as they end (Notifier.wait)
+
+
+def games_long_poll(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap the DRF view of ``games/live/``: when nothing changed since the client's stamp, wait
+    (holding no thread) for a new version of any of the player's games, then ask again."""
+
+    async def live_view(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        deadline: float | None = None
         while True:
             response = await sync_to_async(_run_view)(view, request, args, kwargs)
-            plan: announce.Wait | None = getattr(response, "live_wait", None)
+            plan: WaitAny | None = getattr(response, "live_wait_any", None)
             if plan is None:
                 return response
             now = time.monotonic()
             if deadline is None:
                 deadline = now + plan.seconds
-                await mark_watching(plan.user_id, plan.game_id, plan.seconds + 5)
             remaining = deadline - now
             if remaining <= 0:
                 return response
             release_request_thread()
-            woke = await announce.notifier().wait(
-                plan.game_id, above=plan.version, timeout=remaining
-            )
-            if woke is None:
-                return response  # time is up: the empty page
+            if not await wait_any(plan.games, remaining):
+                return response  # time is up: the same stamp again
 
-    return _as_async_view(view, events_view)
+    return _as_async_view(view, live_view)
+
+
+class MyGamesLiveSerializer(serializers.Serializer):
+    stamp = serializers.CharField(
+        help_text="Changes whenever any of your unfinished games changes (a move, a join, the "
+        "end): pass it back as `since`."
+    )
+    games_waiting = serializers.IntegerField(
+        help_text="Games waiting for your move now (the badge of the web client)."
+    )
+
+
+class MyGamesLiveView(APIView):
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        return games_long_poll(super().as_view(**initkwargs))
+
+    @extend_schema(
+        operation_id="games_live_retrieve",
+        summary="Know when any of my games changes (long-poll)",
+        description=(
+            "For a games list and a badge that stay current: `stamp` changes whenever any of "
+            "your games in a lobby or in progress changes, and `games_waiting` counts the games "
+            "waiting for your move.\n\n"
+            "Long-poll with `since` and `wait`: when the stamp is still `since`, the answer waits "
+            "up to `wait` seconds for a change and comes as soon as one is made (usually within "
+            "a second). Then reload `games/` if the stamp changed, and ask again."
+        ),
+        parameters=[
+            OpenApiParameter("since", str, description="The stamp of your last answer."),
+            OpenApiParameter(
+                "wait",
+                int,
+                description=(
+                    f"Long-poll: while nothing changed since `since`, wait up to this many "
+                    f"seconds (0-{announce.MAX_WAIT_SECONDS}, default 0: answer at once)."
+                ),
+            ),
+        ],
+        responses={
+            200: MyGamesLiveSerializer,
+            **_errors({400: _error("`invalid_request`: `wait` out of range.")}, write=False),
+        },
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        wait = _int_param(request, "wait", 0, 0, announce.MAX_WAIT_SECONDS)
+        since = request.query_params.get("since", "")
+        live = selectors.live_games(request.user, limit=LIVE_GAMES)
+        response = Response(
+            MyGamesLiveSerializer({"stamp": live.stamp, "games_waiting": live.games_waiting}).data
+        )
+        if wait and since == live.stamp:
+            response.live_wait_any = WaitAny(live.versions, wait)
+        return response
 
 
 # ---------------------------------------------------------------------------------------------
@@ -430,6 +571,7 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
     fetch = sync_to_async(_fetch)
     steps = _steps(plan)
     result: Any = None
+    tab = uuid.uuid4().hex  # this stream's own presence mark (games.presence)
     try:
         while True:
             try:
@@ -445,9 +587,12 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
                 release_request_thread()
                 result = await notifier.wait(plan.game_id, above=step.above, timeout=step.timeout)
             else:
-                await mark_watching(plan.user.pk, plan.game_id, step.ttl)
+                await mark_watching(plan.user.pk, plan.game_id, step.ttl, tab)
     finally:
         steps.close()
+        # The stream ended (the client closed the game or hid it, which drops the stream):
+        # no longer watching in this tab.
+        await stop_watching(plan.user.pk, plan.game_id, tab)
 
 
 def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
@@ -456,6 +601,7 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
     notifier = announce.notifier()
     steps = _steps(plan)
     result: Any = None
+    tab = uuid.uuid4().hex
     try:
         while True:
             try:
@@ -472,9 +618,12 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
                     plan.game_id, above=step.above, timeout=step.timeout
                 )
             else:
-                async_to_sync(mark_watching)(plan.user.pk, plan.game_id, step.ttl)
+                # A WSGI thread may block: the sync call directly (no event loop to start, which
+                # also fails once the interpreter is shutting down with a stream still open).
+                presence.mark_watching(plan.user.pk, plan.game_id, int(step.ttl), tab)
     finally:
         steps.close()
+        presence.stop_watching(plan.user.pk, plan.game_id, tab)
 
 
 class EventsView(APIView):

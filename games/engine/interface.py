@@ -98,6 +98,11 @@ class Game(Protocol[S, A]):
         """Each seat's cards, top first: for moderators only (the replay page)."""
         ...
 
+    def card_name(self, card: str) -> str:
+        """A card's name as a player reads it (``draw4-3`` -> "Draw 4", ``red-7-b`` -> "Red 7"),
+        for screens drawn by the server (the moderators' replay)."""
+        ...
+
     def piles(self, state: S) -> dict[str, list[str]]:
         """The named piles on the table, top first (``draw`` is the one dealt from): for
         moderators only."""

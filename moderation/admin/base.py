@@ -26,6 +26,14 @@ def user_link(user: Any) -> str:
     return format_html('<a href="{}">{}</a>', url, user.username)
 
 
+def named_user_link(user: Any) -> str:
+    """A player as "Display name (@username)", linked to their page."""
+    if user is None:
+        return "(deleted account)"
+    url = reverse("admin:players_user_change", args=[user.pk])
+    return format_html('<a href="{}">{} (@{})</a>', url, user.public_name, user.username)
+
+
 def game_link(game: Any) -> str:
     if game is None:
         return "-"

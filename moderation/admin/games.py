@@ -19,9 +19,9 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from config.errors import ServiceError
-from games.engine import registry
+from games.engine import EngineError, registry
 from games.models import Game, Seat
-from moderation import audit, interventions, replay
+from moderation import audit, interventions, replay, selectors
 from moderation.admin.base import ReadOnlyAdmin, seats_html, service_error_message
 from moderation.forms import GameActionForm
 from players.models import User
@@ -66,11 +66,11 @@ class GameAdmin(ReadOnlyAdmin):
         "id",
         "status",
         "preset",
-        "options",
+        "house_rules",
         "visibility",
         "max_players",
         "target_score",
-        "turn_seconds",
+        "turn_limit",
         "max_timeouts",
         "version",
         "host",
@@ -94,6 +94,14 @@ class GameAdmin(ReadOnlyAdmin):
     @admin.display(description="Players")
     def players(self, game: Game) -> str:
         return seats_html(game)
+
+    @admin.display(description="House rules")
+    def house_rules(self, game: Game) -> str:
+        return house_rules_in_words(game)
+
+    @admin.display(description="Turn time limit")
+    def turn_limit(self, game: Game) -> str:
+        return turn_limit_in_words(game)
 
     def get_urls(self) -> list[Any]:
         urls = [
@@ -121,8 +129,11 @@ class GameAdmin(ReadOnlyAdmin):
         context = dict(extra_context or {})
         if game is not None:
             seated = _seated(game, request.user)
+            seats = list(game.seats.select_related("user"))
+            for seat in seats:
+                seat.shown_name = selectors.seat_name(seat)  # bots as bots, not "(deleted)"
             context.update(
-                seats=list(game.seats.select_related("user")),
+                seats=seats,
                 seated=seated,
                 may_replay=not seated and request.user.has_perm("moderation.view_replay"),
                 may_intervene=not seated
@@ -153,38 +164,7 @@ class GameAdmin(ReadOnlyAdmin):
         except replay.ReplayUnavailable as exc:
             context["error"] = str(exc)
             return TemplateResponse(request, "admin/moderation/replay.html", context)
-        by_position = {s.position: s for s in game.seats.select_related("user")}
-        rules = registry.get_game(game.kind)
-        state = result.state
-        scores = rules.scores(state)
-        active = set(rules.active_seats(state))
-        current = rules.to_move(state)
-        piles = rules.piles(state)
-        numbers = [m.number for m in result.moves]
-        index = numbers.index(result.move.number)
-        context.update(
-            move=result.move,
-            previous=numbers[index - 1] if index > 0 else None,
-            next=numbers[index + 1] if index + 1 < len(numbers) else None,
-            first=numbers[0],
-            last=numbers[-1],
-            moves=result.moves,
-            matches_stored=result.matches_stored,
-            table=rules.moderator_view(state),
-            hands=[
-                {
-                    "position": i,
-                    "player": by_position.get(i),
-                    "seat": {"active": i in active, "score": scores[i]},
-                    "cards": [(c, _card_label(c)) for c in hand],
-                    "current": i == current,
-                }
-                for i, hand in enumerate(rules.hands(state))
-            ],
-            draw_pile=[(c, _card_label(c)) for c in piles.get("draw", [])],
-            discard_pile=[(c, _card_label(c)) for c in piles.get("discard", [])],
-            events=[replay.describe(e, game.kind) for e in result.move.events],
-        )
+        context.update(_replay_table(game, result))
         audit.record(
             actor=request.user,
             action=audit.REPLAY_VIEWED,
@@ -229,6 +209,129 @@ class GameAdmin(ReadOnlyAdmin):
         return HttpResponseRedirect(back)
 
 
-def _card_label(card_id: str) -> str:
-    """A card's name without its copy number (``draw4-3`` -> ``draw4``), the id if it has none."""
-    return card_id.rpartition("-")[0] or card_id
+def house_rules_in_words(game: Game) -> str:
+    """The game's house rules by name ("Stacking, Mercy"), "None" without any: each rule's name
+    is the start of its description in the game's options schema ("Stacking: hit by ...")."""
+    options = game.options or {}
+    try:
+        schema = registry.get_game(game.kind).options_schema().get("properties", {})
+    except EngineError:  # a kind no longer registered: its raw names still say something
+        schema = {}
+    names = []
+    for key, value in options.items():
+        text = str(schema.get(key, {}).get("description", ""))
+        name = text.split(":", 1)[0] if ":" in text else key.replace("_", " ").capitalize()
+        if value is True:
+            names.append(name)
+        elif value not in (False, None, "", 0):
+            names.append(f"{name}: {value}")
+    return ", ".join(names) or "None (the standard rules)"
+
+
+def turn_limit_in_words(game: Game) -> str:
+    """ "1 day per turn", "5 seconds per turn (speed mode)"."""
+    options = game.options or {}
+    if options.get("speed_mode"):
+        return f"{duration_in_words(game.speed_seconds)} per turn (speed mode)"
+    return f"{duration_in_words(game.turn_seconds)} per turn"
+
+
+def duration_in_words(seconds: int) -> str:
+    """86400 -> "1 day", 5400 -> "1 hour 30 minutes", 90 -> "1 minute 30 seconds"."""
+    parts = []
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count} {unit}{'s' if count != 1 else ''}")
+    return " ".join(parts[:2]) or "0 seconds"
+
+
+def _replay_table(game: Game, result: replay.Replayed) -> dict[str, Any]:
+    """The replay drawn as the table: seats with names, every hand and the piles as named cards
+    (each game names its cards: ``card_name``), and the move log in words."""
+    by_position = {s.position: s for s in game.seats.select_related("user")}
+    rules = registry.get_game(game.kind)
+    state = result.state
+    scores = rules.scores(state)
+    active = set(rules.active_seats(state))
+    current = rules.to_move(state)
+    piles = rules.piles(state)
+    numbers = [m.number for m in result.moves]
+    index = numbers.index(result.move.number)
+
+    def cards(ids: list[str]) -> list[dict[str, str]]:
+        return [{"id": c, "name": rules.card_name(c), "css": _card_css(c)} for c in ids]
+
+    def who(position: int | None) -> str:
+        if position is None:
+            return "the system"
+        seat = by_position.get(position)
+        return selectors.seat_name(seat) if seat is not None else f"seat {position}"
+
+    table = rules.moderator_view(state)
+    discard = cards(piles.get("discard", []))
+    return {
+        "move": result.move,
+        "move_by": who(result.move.seat),
+        "previous": numbers[index - 1] if index > 0 else None,
+        "next": numbers[index + 1] if index + 1 < len(numbers) else None,
+        "first": numbers[0],
+        "last": numbers[-1],
+        "moves": [
+            {"move": m, "by": who(m.seat), "action": _action_words(m.action, who, rules)}
+            for m in result.moves
+        ],
+        "move_action": _action_words(result.move.action, who, rules),
+        "matches_stored": result.matches_stored,
+        "table": table,
+        "to_move": who(current) if current is not None else None,
+        "hands": [
+            {
+                "position": i,
+                "name": who(i),
+                "active": i in active,
+                "score": scores[i],
+                "cards": cards(hand),
+                "current": i == current,
+            }
+            for i, hand in enumerate(rules.hands(state))
+        ],
+        "draw_pile": cards(piles.get("draw", [])),
+        "discard_top": discard[0] if discard else None,
+        "discard_pile": discard,
+        "events": [_event_words(e, who, rules) for e in result.move.events],
+    }
+
+
+def _event_words(event: dict[str, Any], who: Any, rules: Any) -> str:
+    """One event of the move, secrets included (moderators see everything), in words."""
+    shown = rules.visible_event(event, None) or event
+    words = _action_words(shown, who, rules)
+    return f"{who(shown['seat'])}: {words}" if isinstance(shown.get("seat"), int) else words
+
+
+def _action_words(action: dict[str, Any], who: Any, rules: Any) -> str:
+    """A logged action as a moderator reads it: "play Draw 4 (target: Bob)", not a dict."""
+    kind = str(action.get("type", "?")).replace("_", " ")
+    parts = []
+    for key, value in action.items():
+        if key in ("type", "seat", "card_type") or value in (None, False, [], ""):
+            continue
+        if key == "card" and isinstance(value, str):
+            parts.append(rules.card_name(value))
+        elif key == "cards" and isinstance(value, list):
+            parts.append(", ".join(rules.card_name(c) for c in value if isinstance(c, str)))
+        elif key in ("target", "targets") and isinstance(value, (int, list)):
+            targets = value if isinstance(value, list) else [value]
+            parts.append("target: " + ", ".join(who(t) for t in targets))
+        elif value is True:
+            parts.append(key.replace("_", " "))
+        else:
+            parts.append(f"{key.replace('_', ' ')}: {value}")
+    return f"{kind} {'; '.join(parts)}".strip()
+
+
+def _card_css(card_id: str) -> str:
+    """A class for the card's look: its colour when it has one (Splash: ``red-7-b``)."""
+    colour = card_id.split("-", 1)[0]
+    return f"card-{colour}" if colour in ("red", "yellow", "green", "blue") else "card-wild"

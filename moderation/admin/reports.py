@@ -19,6 +19,7 @@ from moderation.admin.base import (
     ReadOnlyAdmin,
     done_message,
     game_link,
+    named_user_link,
     service_error_message,
     user_link,
 )
@@ -75,11 +76,12 @@ class ReportAdmin(ReadOnlyAdmin):
 
     @admin.display(description="Reported player", ordering="reported__username")
     def reported_player(self, report: Report) -> str:
-        return user_link(report.reported)
+        # The display name first: an "offensive name" report is about it, not the username.
+        return named_user_link(report.reported)
 
     @admin.display(description="Reporter", ordering="reporter__username")
     def reporter_player(self, report: Report) -> str:
-        return user_link(report.reporter)
+        return named_user_link(report.reporter)
 
     @admin.display(description="Reasons given")
     def all_reasons(self, report: Report) -> str:
@@ -110,7 +112,14 @@ class ReportAdmin(ReadOnlyAdmin):
         report = self.get_object(request, object_id)
         context = dict(extra_context or {})
         if report is not None:
+            reporter_reports, reporter_outcomes = (
+                selectors.reports_made_by(report.reporter) if report.reporter else ([], {})
+            )
             context.update(
+                reporter_reports=reporter_reports,
+                reporter_outcomes=[
+                    (label, reporter_outcomes.get(status, 0)) for status, label in Report.STATUSES
+                ],
                 recent_games=selectors.recent_games(report.reported),
                 reports_against=selectors.reports_against(report.reported),
                 restriction=selectors.restriction_of(report.reported),

@@ -18,11 +18,17 @@ from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 
 from config.errors import ServiceError
-from moderation import selectors, services
+from moderation import audit, selectors, services
 from moderation.admin.base import done_message, service_error_message
 from moderation.forms import PLAYER_ACTIONS, PlayerActionForm
 from moderation.models import Report, Sanction
 from players.models import User
+
+MODERATORS_GROUP = "moderators"  # created by migration moderation/0002
+
+
+def _is_moderator(user: User) -> bool:
+    return bool(user.is_staff) and user.groups.filter(name=MODERATORS_GROUP).exists()
 
 
 @admin.register(User)
@@ -59,6 +65,31 @@ class UserAdmin(DjangoUserAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.is_superuser)
+
+    # Granting or removing the moderator role (staff status plus the "moderators" group) is a
+    # moderation act like any other: it goes to the audit log, with the administrator who did it.
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        stored = User.objects.filter(pk=obj.pk).first() if change else None
+        obj._was_moderator = stored is not None and _is_moderator(stored)
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        user = form.instance
+        was, now = getattr(user, "_was_moderator", False), _is_moderator(user)
+        if was == now:
+            return
+        audit.record(
+            actor=request.user,
+            action=audit.MODERATOR_GRANTED if now else audit.MODERATOR_REMOVED,
+            reason=(
+                "Made a moderator (staff status and the moderators group) in the user admin."
+                if now
+                else "No longer a moderator (staff status or the moderators group removed)."
+            ),
+            target_user=user,
+        )
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return bool(request.user.is_superuser)

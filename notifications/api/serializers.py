@@ -60,7 +60,10 @@ class InboxPageSerializer(serializers.Serializer):
 
 
 class UnreadCountSerializer(serializers.Serializer):
-    unread = StrictIntegerField()
+    unread = StrictIntegerField(help_text="Unread notifications in the inbox.")
+    games_waiting = StrictIntegerField(
+        help_text="Games waiting for your move now: what the badge shows (one per game)."
+    )
 
 
 class ReadAllRequestSerializer(serializers.Serializer):

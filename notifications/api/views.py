@@ -93,12 +93,18 @@ class InboxView(APIView):
 class UnreadCountView(APIView):
     @extend_schema(
         operation_id="notifications_unread_count",
-        summary="How many of my notifications are unread",
+        summary="How many of my notifications are unread, and how many games wait for me",
         responses={200: s.UnreadCountSerializer, 401: NOT_AUTHENTICATED},
         tags=TAGS,
     )
     def get(self, request: Request) -> Response:
-        return Response({"unread": selectors.unread_count(_me(request))})
+        user = _me(request)
+        return Response(
+            {
+                "unread": selectors.unread_count(user),
+                "games_waiting": selectors.games_waiting(user.pk),
+            }
+        )
 
 
 class ReadView(APIView):

@@ -72,6 +72,9 @@ class Message:
     url: str
     items: tuple[Item, ...]
     attempt: int = 1  # 1 for the first try, 2 for the first retry, ...
+    # For "your turn": how many games wait for the player's move when it is sent (the digest
+    # "your turn in 3 games" counts them all, not only the notices in this message).
+    waiting: int = 0
     extra_headers: dict[str, str] = field(default_factory=dict)
 
     @property

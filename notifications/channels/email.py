@@ -33,7 +33,9 @@ class EmailChannel(Channel):
     # Off by default: the noisy kinds that the inbox (and later push) is better for.
     default_kinds = (k.YOUR_TURN, k.REMINDER, k.MATCH_OVER, k.INVITED, k.MODERATION)
     collapses = True
-    skip_while_watching = False
+    # A player looking at the game sees the move at the table: no mail about it either
+    # (issue 21: no notice in any channel while the game is open and visible).
+    skip_while_watching = True
 
     def reachable(self, user: User) -> bool:
         # Only verified addresses: otherwise anyone could sign up with a stranger's address and

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import uuid
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
@@ -69,7 +70,28 @@ def push_payload(message: Message) -> dict[str, Any]:
         payload["game_id"] = message.items[0].game_id
     if message.collapsed:
         payload["items"] = [item.event_id for item in message.items]
+    topic = push_topic(message)
+    if topic:
+        payload["topic"] = topic
     return payload
+
+
+# A collapsed "your turn in N games" replaces the previous one on the device.
+DIGEST_TOPIC = "your-turn-digest"
+
+
+def push_topic(message: Message) -> str | None:
+    """The Web Push ``Topic`` (RFC 8030 §5.4) of a turn message: one per game, so the push
+    service (and the device, which uses it as the notification's tag) keeps only the newest
+    "your turn" of a game instead of stacking them. At most 32 URL-safe characters: a game's
+    UUID in hex is exactly 32. Other kinds (caught, match over ...) each say something new and
+    get no topic."""
+    if message.kind not in k.TURN_KINDS:
+        return None
+    games = {item.game_id for item in message.items}
+    if len(games) != 1 or None in games:
+        return DIGEST_TOPIC
+    return uuid.UUID(str(next(iter(games)))).hex
 
 
 def subscription_info(subscription: PushSubscription) -> dict[str, Any]:
@@ -80,7 +102,12 @@ def subscription_info(subscription: PushSubscription) -> dict[str, Any]:
 
 
 def push(
-    subscription: PushSubscription, data: bytes, keys: vapid.VapidKeys, *, urgent: bool = False
+    subscription: PushSubscription,
+    data: bytes,
+    keys: vapid.VapidKeys,
+    *,
+    urgent: bool = False,
+    topic: str | None = None,
 ) -> requests.Response:
     """One encrypted, signed POST to the subscription's push service. Raises WebPushException
     for an answer other than 2xx (``.response`` has it) and requests' errors for no answer."""
@@ -93,7 +120,7 @@ def push(
         content_encoding="aes128gcm",
         ttl=TTL_SECONDS,
         timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
-        headers={"Urgency": "high" if urgent else "normal"},
+        headers={"Urgency": "high" if urgent else "normal", **({"Topic": topic} if topic else {})},
     )
     assert isinstance(response, requests.Response)
     return response
@@ -146,7 +173,13 @@ class WebPushChannel(Channel):
                 permanent.append(f"subscription {subscription.pk}: {exc}, deleted")
                 continue
             try:
-                push(subscription, data, keys, urgent=message.kind in k.TURN_KINDS)
+                push(
+                    subscription,
+                    data,
+                    keys,
+                    urgent=message.kind in k.TURN_KINDS,
+                    topic=push_topic(message),
+                )
             except WebPushException as exc:
                 status = exc.status_code
                 if status in GONE:

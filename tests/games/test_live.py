@@ -489,7 +489,7 @@ def test_a_waiting_client_is_marked_as_watching_the_game(
 
     calls: list[tuple[Any, Any, Any]] = []
 
-    def mark_watching(user_id: Any, game_id: Any, ttl: Any) -> None:
+    def mark_watching(user_id: Any, game_id: Any, ttl: Any, tab: str = "") -> None:
         calls.append((user_id, game_id, ttl))
 
     monkeypatch.setattr(presence, "mark_watching", mark_watching)

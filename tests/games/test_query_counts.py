@@ -29,10 +29,11 @@ VIEW_NOT_MODIFIED_QUERIES = 2
 # A conditional GET with an old ETag: the version first, then the view as without one.
 VIEW_MODIFIED_QUERIES = VIEW_QUERIES + 1
 # token, the seats with their users and the game FOR UPDATE (one query), insert move, update game
-# (the view in the answer reuses the seats and the state the move just saved). The action takes
-# no savepoint inside a caller's transaction (here the test's;
+# (the view in the answer reuses the seats and the state the move just saved), and one UPDATE
+# withdrawing the "your turn" notices the move made moot (notifications.outbox: one live notice
+# per game). The action takes no savepoint inside a caller's transaction (here the test's;
 # games.services.base._atomic_unless_in_one).
-ACTION_QUERIES = 4
+ACTION_QUERIES = 5
 # One more when the action passes the turn, written in the move's transaction
 # (notifications.outbox): the next player's "your turn" inbox row. Whether they have push
 # subscriptions or webhook endpoints is asked (one UNION query) only of a player whose

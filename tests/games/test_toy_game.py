@@ -179,9 +179,13 @@ def test_a_toy_game_is_played_to_its_end_through_the_api_and_replayed(
     client.force_login(moderator)
     page = client.get(reverse("admin:games_game_replay", args=[game_id]), {"move": middle.number})
     assert page.status_code == 200
-    shown = [[card for card, _ in h["cards"]] for h in page.context["hands"]]
+    shown = [[card["id"] for card in h["cards"]] for h in page.context["hands"]]
     assert shown == TOY.hands(at_middle.state)
-    assert [card for card, _ in page.context["draw_pile"]] == TOY.piles(at_middle.state)["draw"]
+    assert [c["id"] for c in page.context["draw_pile"]] == TOY.piles(at_middle.state)["draw"]
+    # Named by the game itself (``card_name``), as the replay draws them.
+    assert [c["name"] for c in page.context["draw_pile"]] == [
+        TOY.card_name(c) for c in TOY.piles(at_middle.state)["draw"]
+    ]
 
 
 def test_a_player_who_leaves_a_toy_game_loses_it(alice: Player, bob: Player) -> None:

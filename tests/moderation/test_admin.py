@@ -20,7 +20,7 @@ from moderation import audit, services
 from moderation.models import AuditEntry, Report
 from players.models import User
 from tests.games.conftest import API_TESTS, Player, make_player, play_to_end, start_game
-from tests.moderation.conftest import PASSWORD, logged_in, moderators_group
+from tests.moderation.conftest import PASSWORD, logged_in, make_moderator, moderators_group
 
 pytestmark = API_TESTS
 
@@ -185,6 +185,31 @@ def test_a_report_shows_the_players_recent_games_and_reports(
     assert 'id="action-ban"' in page
 
 
+def test_a_report_names_the_players_bots_and_the_reporters_history(
+    mod_client: Client, alice: Player, bob: Player, carol: Player
+) -> None:
+    bob.user.display_name = "B0b the Rude"
+    bob.user.save()
+    game_id = start_game(bob, carol)
+    game = Game.objects.get(pk=game_id)
+    Seat.objects.create(game=game, user=None, bot_level="easy", bot_name="Robo", position=None)
+    earlier = report_on(alice, carol, reason=Report.STALLING)
+    services.resolve_report(
+        moderator=make_moderator("mo2"), report_id=earlier.pk, action="dismiss", reason="Fine."
+    )
+    report = report_on(alice, bob, reason=Report.OFFENSIVE_NAME)
+    page = mod_client.get(f"/admin/moderation/report/{report.pk}/change/").content.decode()
+    # The display name is what an "offensive name" report is about.
+    assert "Reported: <strong>B0b the Rude</strong> (username @bob)" in page
+    # Bots are named as bots, not "(deleted)"; people by name and username.
+    assert "Robo (bot, easy)" in page and "(deleted" not in page
+    assert "Carol (@carol)" in page
+    # The reporter's history: their earlier report and how it ended.
+    assert "The reporter's history: Alice (@alice)" in page
+    assert "Dismissed 1" in page and f'href="/admin/moderation/report/{earlier.pk}/change/"' in page
+    assert "Back to the report queue" in page and ">Close<" not in page
+
+
 def test_banning_from_the_report_page(
     mod_client: Client, moderator: User, alice: Player, bob: Player
 ) -> None:
@@ -275,6 +300,21 @@ def test_the_game_page_shows_no_cards_or_invite_code(mod_client: Client, alice: 
     assert lobby["invite_code"] not in page
 
 
+def test_the_game_page_says_its_options_and_turn_limit_in_words(
+    mod_client: Client, alice: Player
+) -> None:
+    from tests.games.conftest import new_lobby
+
+    lobby = new_lobby(alice, options={"stacking": True, "mercy": True})
+    page = mod_client.get(f"/admin/games/game/{lobby['id']}/change/").content.decode()
+    assert "Stacking, Mercy" in page
+    assert "1 day per turn" in page
+    assert "86400" not in page and "&quot;stacking&quot;" not in page
+    plain = new_lobby(alice, turn_seconds=5400)
+    page = mod_client.get(f"/admin/games/game/{plain['id']}/change/").content.decode()
+    assert "None (the standard rules)" in page and "1 hour 30 minutes per turn" in page
+
+
 def finished_game(players: list[Player], seed: int = 7) -> str:
     import random
 
@@ -306,7 +346,13 @@ def test_the_replay_shows_every_hand_and_the_draw_pile_after_move_n(
         len(draw) + sum(len(h["cards"]) for h in hands) + len(response.context["discard_pile"])
         == 112
     )
-    assert draw[0][0] in page  # the next card to be drawn is named
+    assert draw[0]["id"] in page  # the next card to be drawn is there (its id as a tooltip)
+    assert f">{draw[0]['name']}<" in page  # ... and named as a player reads it
+    # Drawn as the table: names, named cards, the log in words; no Python dicts.
+    for player in (alice, bob, carol):
+        assert f"{player.user.public_name} (@{player.user.username})" in page
+    assert "{&#x27;" not in page and "{'" not in page
+    assert 'id="replay-next"' in page and "Next ›" in page and "Last »" in page
     assert dealt and game.status == Game.FINISHED
     assert AuditEntry.objects.filter(action=audit.REPLAY_VIEWED, actor=moderator).count() == 2
 
@@ -403,6 +449,59 @@ def test_the_audit_log_exports_as_csv_with_the_lists_filters(
     assert len(rows) == 3
     assert {r[2] for r in rows[1:]} == {audit.PLAYER_WARNED}
     assert "'=HYPERLINK(evil)" in {r[4] for r in rows[1:]}  # no formula for spreadsheets
+
+
+def test_the_audit_list_counts_its_entries_in_english(
+    mod_client: Client, moderator: User, bob: Player
+) -> None:
+    services.warn(moderator=moderator, user_id=bob.user.pk, reason="One")
+    page = mod_client.get("/admin/moderation/auditentry/").content.decode()
+    assert "1 entry in the audit log" in page and "1 audit entry" not in page
+    services.warn(moderator=moderator, user_id=bob.user.pk, reason="Two")
+    page = mod_client.get("/admin/moderation/auditentry/").content.decode()
+    assert "2 entries in the audit log" in page and "2 audit log" not in page
+
+
+def change_user(client: Client, user: User, **changes: Any) -> None:
+    """Post the user admin's change form as an administrator would: as shown, plus ``changes``."""
+    url = reverse("admin:players_user_change", args=[user.pk])
+    form = client.get(url).context["adminform"].form
+    data: dict[str, Any] = {}
+    for field in form:
+        if field.field.disabled:
+            continue
+        value = field.value()
+        if isinstance(value, (list, tuple)) and field.name in ("groups", "user_permissions"):
+            data[field.html_name] = [getattr(v, "pk", v) for v in value]
+        elif hasattr(field.field, "fields"):  # a split date and time
+            for i, part in enumerate(field.field.widget.decompress(value)):
+                data[f"{field.html_name}_{i}"] = "" if part is None else part
+        elif isinstance(value, bool):
+            if value:
+                data[field.html_name] = "on"
+        elif value is not None:
+            data[field.html_name] = value
+    for name, value in changes.items():
+        if value is False:
+            data.pop(name, None)
+        else:
+            data[name] = value
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+
+
+def test_granting_and_removing_the_moderator_role_is_in_the_audit_log(
+    root_client: Client, superuser: User, carol: Player
+) -> None:
+    group = moderators_group()
+    change_user(root_client, carol.user, is_staff="on", groups=[group.pk])
+    granted = AuditEntry.objects.get(action=audit.MODERATOR_GRANTED)
+    assert granted.actor == superuser and granted.target_user == carol.user
+    change_user(root_client, carol.user, display_name="Carol C")  # no role change: no entry
+    assert AuditEntry.objects.filter(target_user=carol.user).count() == 1
+    change_user(root_client, carol.user, groups=[])
+    removed = AuditEntry.objects.get(action=audit.MODERATOR_REMOVED)
+    assert removed.actor == superuser and removed.target_user == carol.user
 
 
 def test_a_player_cannot_export_the_audit_log(alice: Player) -> None:

@@ -15,6 +15,7 @@ import json
 import os
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -242,7 +243,10 @@ def test_a_move_pushes_your_turn_signed_with_vapid_and_encrypted_for_the_browser
     assert request.headers["content-encoding"] == "aes128gcm"
     assert int(request.headers["ttl"]) > 0
     assert request.headers["urgency"] == "high"
+    # One Topic per game: a newer "your turn" of this game replaces this one on the device.
+    assert request.headers["topic"] == uuid.UUID(str(game.pk)).hex
     payload = browser.decrypt(request.body)
+    assert payload["topic"] == request.headers["topic"]
     # What the service worker shows and opens (web/templates/web/sw.js).
     assert payload["event_id"] == str(notice.event_id)
     assert payload["kind"] == "your_turn"

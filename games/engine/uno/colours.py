@@ -107,3 +107,19 @@ class Matching:
         if colour is None:  # a wild's rank matches nothing: only its named colour and wilds
             return self.table[s.colour, None]
         return self.table[colour, self.rank_of[top]]
+
+
+def card_name(
+    card: str,
+    colour_of: dict[str, str | None],
+    rank_of: dict[str, str],
+    rank_names: dict[str, str],
+) -> str | None:
+    """A coloured game's card in words (``red-7-b`` -> "Red 7", ``wd4-2`` -> "Wild Draw Four"),
+    or None for an id ``rank_of`` does not know."""
+    rank = rank_of.get(card)
+    if rank is None:
+        return None
+    name = rank_names.get(rank, rank)
+    colour = colour_of.get(card)
+    return f"{colour.capitalize()} {name}" if colour else name

@@ -6,11 +6,12 @@ rules (new game, listing, applying, views, options)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from ..interface import RNG, Event
 from . import actions as A
 from .actions import Action, covers
+from .cards import card_type
 from .state import MATCH_OVER, ROUND_OVER, State
 from .view import visible_event
 
@@ -32,6 +33,8 @@ class UnoRules(NamedTuple):
 class UnoFamilyGame:
     default_preset: str
     default_target: int
+    # Card type -> the name a player reads (English, as on the cards).
+    card_names: ClassVar[dict[str, str]] = {}
 
     def __init__(self, rules: UnoRules) -> None:
         self.rules = rules
@@ -87,6 +90,12 @@ class UnoFamilyGame:
 
     def hands(self, state: State) -> list[list[str]]:
         return [list(seat.hand) for seat in state.seats]
+
+    def card_name(self, card: str) -> str:
+        """The name of the card's type (the id without its copy), from the game's
+        ``card_names``; a type without one reads as its words (``skip_two`` -> "Skip two")."""
+        kind = card_type(card)
+        return self.card_names.get(kind) or kind.replace("_", " ").replace("-", " ").capitalize()
 
     def piles(self, state: State) -> dict[str, list[str]]:
         return {"draw": list(state.draw_pile), "discard": list(state.discard_pile)}

@@ -24,6 +24,8 @@ const ROUTES = [
 export const app = {
   me: null,
   unread: 0,
+  // Games waiting for my move: the badge (it counts games, not notifications).
+  waiting: 0,
   screen: null,
   navigate,
   refreshUnread,
@@ -71,6 +73,7 @@ async function refreshUnread() {
   try {
     const data = await api.get("notifications/unread-count/");
     app.unread = data.unread;
+    setWaiting(data.games_waiting);
   } catch (_) {
     // the badge is not worth an error message
   }
@@ -94,6 +97,68 @@ function drawOffline() {
   banner.textContent = since ? t("offline.banner", { time: stateTime(since) }) : "";
 }
 offline.onChange(drawOffline);
+function setWaiting(count) {
+  if (typeof count !== "number" || count === app.waiting) return false;
+  app.waiting = count;
+  // An installed client shows it on its icon too.
+  if (navigator.setAppBadge) (count ? navigator.setAppBadge(count) : navigator.clearAppBadge()).catch(() => {});
+  return true;
+}
+
+// "My games" and the badge, live: a long-poll of games/live/ answers within a second of a move
+// in any of my games (its stamp changed). Screens that list games listen for "games-changed".
+// Only while the page is visible: a hidden page starts again, fresh, when it is shown.
+const gamesLive = { stamp: "", controller: null };
+const pause = (ms, signal) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+function startGamesLive() {
+  if (gamesLive.controller || !auth.token || document.visibilityState === "hidden") return;
+  const controller = new AbortController();
+  gamesLive.controller = controller;
+  const { signal } = controller;
+  (async () => {
+    let failures = 0;
+    while (!signal.aborted && auth.token) {
+      try {
+        const since = encodeURIComponent(gamesLive.stamp);
+        const data = await api.get(`games/live/?since=${since}&wait=25`, { signal });
+        failures = 0;
+        // The first answer only sets the stamp: the screen loaded its list already.
+        const changed = gamesLive.stamp !== "" && data.stamp !== gamesLive.stamp;
+        gamesLive.stamp = data.stamp;
+        if (setWaiting(data.games_waiting)) drawTopbar();
+        if (changed) window.dispatchEvent(new CustomEvent("games-changed"));
+      } catch (_) {
+        if (signal.aborted) break;
+        failures += 1;
+        await pause(Math.min(30000, 1000 * 2 ** failures), signal);
+      }
+    }
+  })().finally(() => {
+    if (gamesLive.controller === controller) gamesLive.controller = null;
+  });
+}
+
+function stopGamesLive() {
+  if (gamesLive.controller) gamesLive.controller.abort();
+  gamesLive.controller = null;
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") startGamesLive();
+  else stopGamesLive();
+});
+window.addEventListener("online", () => {
+  stopGamesLive();
+  startGamesLive();
+});
 
 function drawTopbar() {
   const bar = document.getElementById("topbar");
@@ -117,11 +182,17 @@ function drawTopbar() {
       ? h(
           "nav",
           { "aria-label": t("nav.label") },
-          link("/games", t("nav.games")),
+          link("/games", [
+            t("nav.games"),
+            // The badge counts games waiting for my move. The number is drawn by CSS
+            // (data-count); the words are for screen readers.
+            h("span", { class: app.waiting ? "badge" : "badge badge-empty", "data-count": app.waiting || "", "data-badge": "games" }),
+            app.waiting ? h("span", { class: "visually-hidden" }, `, ${t("nav.games_waiting", { count: app.waiting })}`) : null,
+          ]),
           link("/notifications", [
             t("nav.inbox"),
-            // The number is drawn by CSS (data-count); the words are for screen readers.
-            h("span", { class: app.unread ? "badge" : "badge empty", "data-count": app.unread || "" }),
+            // Unread notices: a dot, not a number (the number is the games waiting).
+            h("span", { class: app.unread ? "dot" : "dot dot-empty", "aria-hidden": "true" }),
             app.unread ? h("span", { class: "visually-hidden" }, `, ${t("nav.inbox_unread", { count: app.unread })}`) : null,
           ]),
           link("/settings", t("nav.settings")),
@@ -187,6 +258,7 @@ async function route() {
     document.title = `${heading.textContent} · Uno All Wild`;
   }
   refreshUnread();
+  startGamesLive(); // after signing in; nothing when it runs already
 }
 
 document.addEventListener("click", (event) => {
@@ -254,6 +326,7 @@ async function boot() {
   lastLanguage = language();
   registerWorker(app);
   setInterval(() => document.visibilityState === "visible" && refreshUnread(), 30000);
+  startGamesLive();
   await route();
   if (auth.token) sendQueuedMoves();
 }

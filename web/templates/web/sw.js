@@ -143,7 +143,10 @@ self.addEventListener("push", (event) => {
   const title = data.title || "Uno All Wild";
   const options = {
     body: data.body || "",
-    tag: data.event_id || undefined,
+    // One notification per game on the device: a newer "your turn" of a game replaces the
+    // older one (the server's Web Push Topic), and tells the player again.
+    tag: data.topic || data.event_id || undefined,
+    renotify: Boolean(data.topic),
     lang: data.language || undefined,
     icon: "{{ icon }}",
     badge: "{{ icon }}",

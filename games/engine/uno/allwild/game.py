@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from .. import actions as A
 from ..game import UnoFamilyGame, UnoRules
@@ -62,6 +62,18 @@ class AllWild(UnoFamilyGame):
                 for name, text in HOUSE_RULE_TEXTS.items()
             },
         }
+
+    card_names: ClassVar[dict[str, str]] = {
+        "wild": "Wild",
+        "draw2": "Draw 2",
+        "draw4": "Draw 4",
+        "reverse": "Reverse",
+        "skip": "Skip",
+        "skip_two": "Skip Two",
+        "targeted_draw2": "Targeted Draw 2",
+        "force_swap": "Force Swap",
+        "shuffle_hands": "Shuffle Hands",
+    }
 
     def deck(self, preset: str) -> tuple[str, ...]:
         return PRESETS[preset].card_ids

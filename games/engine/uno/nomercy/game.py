@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import actions as A
+from ..colours import card_name as coloured_card_name
 from ..game import UnoFamilyGame, UnoRules
 from ..state import State
 from . import rules, view
-from .cards import DEFAULT_PRESET, PRESETS
+from .cards import COLOUR_OF, DEFAULT_PRESET, PRESETS, RANK_OF
 from .hidden import sample_hidden
 from .knockout import seated
 from .legal import legal_actions
@@ -41,6 +42,10 @@ class NoMercy(UnoFamilyGame):
             "properties": {},
         }
 
+    def card_name(self, card: str) -> str:
+        """``red-draw4-a`` -> "Red Draw Four", ``roulette-3`` -> "Wild Color Roulette"."""
+        return coloured_card_name(card, COLOUR_OF, RANK_OF, RANK_NAMES) or super().card_name(card)
+
     def deck(self, preset: str) -> tuple[str, ...]:
         return PRESETS[preset].card_ids
 
@@ -51,6 +56,20 @@ class NoMercy(UnoFamilyGame):
     def active_seats(self, state: State) -> list[int]:
         # Knocked out is out of the round, not out of the match.
         return [i for i in range(len(state.seats)) if seated(state, i)]
+
+
+RANK_NAMES = {
+    "skip": "Skip",
+    "reverse": "Reverse",
+    "draw2": "Draw Two",
+    "draw4": "Draw Four",
+    "discard_all": "Discard All",
+    "skip_all": "Skip Everyone",
+    "wrd4": "Wild Reverse Draw Four",
+    "wd6": "Wild Draw Six",
+    "wd10": "Wild Draw Ten",
+    "roulette": "Wild Color Roulette",
+}
 
 
 NO_MERCY = NoMercy(

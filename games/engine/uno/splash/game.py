@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import actions as A
+from ..colours import card_name as coloured_card_name
 from ..game import UnoFamilyGame, UnoRules
 from . import rules, view
-from .cards import DEFAULT_PRESET, PRESETS
+from .cards import COLOUR_OF, DEFAULT_PRESET, PRESETS, RANK_OF
 from .hidden import sample_hidden
 from .legal import legal_actions
 
@@ -69,8 +70,21 @@ class Splash(UnoFamilyGame):
             },
         }
 
+    def card_name(self, card: str) -> str:
+        """``red-7-b`` -> "Red 7", ``blue-skip-a`` -> "Blue Skip", ``wd4-2`` -> "Wild Draw Four"."""
+        return coloured_card_name(card, COLOUR_OF, RANK_OF, RANK_NAMES) or super().card_name(card)
+
     def deck(self, preset: str) -> tuple[str, ...]:
         return PRESETS[preset].card_ids
+
+
+RANK_NAMES = {
+    "skip": "Skip",
+    "reverse": "Reverse",
+    "draw2": "Draw Two",
+    "wild": "Wild",
+    "wd4": "Wild Draw Four",
+}
 
 
 SPLASH = Splash(

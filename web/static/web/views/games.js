@@ -7,7 +7,10 @@ import { loadGames } from "../catalog.js";
 import { DEFAULT_KIND, gameName, kindOf } from "../games/names.js";
 import { errorBox, showError } from "./forms.js";
 
-const REFRESH_MS = 15000;
+// The list reloads within a second of a change in any of my games (app.js long-polls
+// games/live/ and says "games-changed"); this slower poll only catches what that misses
+// (a game I was invited to by someone else).
+const REFRESH_MS = 60000;
 
 function inviteCodeFrom(text) {
   const value = text.trim();
@@ -132,7 +135,7 @@ export function mount(root, params, app) {
     ),
   );
   load();
-  // The clock on each row ticks without asking the server; the list itself every 15 s.
+  // The clock on each row ticks without asking the server.
   const tick = setInterval(draw, 1000);
   const poll = setInterval(() => document.visibilityState === "visible" && load(), REFRESH_MS);
   const onVisible = () => document.visibilityState === "visible" && load();
@@ -141,11 +144,13 @@ export function mount(root, params, app) {
   // kept for offline use (and its banner).
   window.addEventListener("online", load);
   window.addEventListener("uaw:queued-sent", load);
+  window.addEventListener("games-changed", load);
   return () => {
     clearInterval(tick);
     clearInterval(poll);
     document.removeEventListener("visibilitychange", onVisible);
     window.removeEventListener("online", load);
     window.removeEventListener("uaw:queued-sent", load);
+    window.removeEventListener("games-changed", load);
   };
 }

@@ -1,0 +1,92 @@
+"""``games/live/``: "My games" and the badge stay current (issue 21, point 2).
+
+Its ``stamp`` changes whenever any of the player's unfinished games changes; with ``since`` and
+``wait`` it long-polls, answering within a second of a move in any of them; ``games_waiting``
+counts the games waiting for the player's move.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+from games.models import Game
+from tests.games.conftest import Player, player_to_move, random_action, start_game
+from tests.games.test_live import Poll
+
+LIVE = "/api/v1/games/live/"
+
+pytestmark = pytest.mark.usefixtures("lift_throttles")
+
+
+def live(player: Player, **params: Any) -> dict[str, Any]:
+    response = player.get(LIVE, params)
+    assert response.status_code == 200, response.content
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def move(players: list[Player], game_id: str) -> None:
+    player = player_to_move(players, game_id)
+    view = player.table(game_id)
+    response = player.act(game_id, random_action(view, random.Random(7)))
+    assert response.status_code == 200, response.content
+
+
+@pytest.mark.django_db
+def test_the_stamp_changes_with_a_move_and_the_badge_counts_games_waiting(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    first = start_game(alice, bob, target_score=0)
+    second = start_game(alice, carol, target_score=0)
+    before = live(alice)
+    waiting = sum(
+        Game.objects.filter(pk=g, current_user=alice.user).exists() for g in (first, second)
+    )
+    assert before["games_waiting"] == waiting
+    assert live(alice)["stamp"] == before["stamp"]  # nothing happened: the same stamp
+    move([alice, carol], second)
+    after = live(alice)
+    assert after["stamp"] != before["stamp"]
+    assert after["games_waiting"] == Game.objects.filter(current_user=alice.user).count()
+
+
+@pytest.mark.django_db
+def test_a_long_poll_with_a_stale_stamp_answers_at_once(alice: Player, bob: Player) -> None:
+    start_game(alice, bob, target_score=0)
+    started = time.monotonic()
+    body = live(alice, since="old", wait=10)
+    assert time.monotonic() - started < 2
+    assert body["stamp"] != "old"
+
+
+@pytest.mark.django_db
+def test_wait_is_checked(alice: Player) -> None:
+    response = alice.get(LIVE, {"wait": 26})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_request"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_my_games_long_poll_returns_within_a_second_of_a_move_in_any_game(
+    live_server: Any, alice: Player, bob: Player, carol: Player
+) -> None:
+    start_game(alice, bob, target_score=0)
+    other = start_game(alice, carol, target_score=0)
+    stamp = live(alice)["stamp"]
+    poll = Poll(f"{live_server.url}{LIVE}?since={stamp}&wait=10", alice.token)
+    poll.start()
+    time.sleep(0.5)
+    assert poll.is_alive(), "the long-poll answered before anything happened"
+    moved_at = time.monotonic()
+    move([alice, carol], other)
+    poll.join(timeout=10)
+    assert not poll.is_alive() and poll.error is None, poll.error
+    latency = poll.finished_at - moved_at
+    print(f"\nMy games long-poll wake-up after a move: {latency:.3f} s")
+    assert poll.status == 200, poll.body
+    assert poll.body["stamp"] != stamp
+    assert latency < 1.0

@@ -1,0 +1,122 @@
+"""One notification per game and none while you watch; "My games" and the badge live (issue 21,
+point 2), in Chromium at 390×844.
+
+- Bob moves: within about a second alice's "My games" lists the game under "your turn" and the
+  badge on "Games" says 1 (it counts games, not notifications).
+- Ten turns of one game leave alice one "Your turn" in her inbox; while she has the table open,
+  the turns that come to her add none (no inbox entry, no mail, no push).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from games import presence
+from games.models import Game
+from notifications.models import Notification
+from tests.games.conftest import (
+    Player,
+    lift_throttles,  # noqa: F401 - a fixture, found by name
+    make_player,
+    player_to_move,
+    start_game,
+)
+from tests.web.conftest import PHONE
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("lift_throttles"),
+]
+
+SIZE = {**PHONE, "viewport": {"width": 390, "height": 844}}
+
+
+@pytest.fixture
+def alice(transactional_db: None) -> Player:
+    return make_player("alice")
+
+
+@pytest.fixture
+def bob(transactional_db: None) -> Player:
+    return make_player("bob")
+
+
+def pass_turn(player: Player, game_id: str) -> None:
+    """Draw, then pass if the drawn card could be played: the plainest way to hand the turn on."""
+    view = player.table(game_id)
+    response = player.act(game_id, {"type": "draw", "expected_version": view["version"]})
+    assert response.status_code == 200, response.content
+    view = player.table(game_id)
+    if view["your_turn"] and any(a["type"] == "pass" for a in view["table"]["legal_actions"]):
+        response = player.act(game_id, {"type": "pass", "expected_version": view["version"]})
+        assert response.status_code == 200, response.content
+
+
+def turn_to(player: Player, players: list[Player], game_id: str) -> None:
+    while player_to_move(players, game_id) is not player:
+        pass_turn(player_to_move(players, game_id), game_id)
+
+
+def live_turn_notices(player: Player, game_id: str) -> int:
+    return Notification.objects.filter(
+        user=player.user, game_id=game_id, kind="your_turn", cleared_at__isnull=True
+    ).count()
+
+
+def test_my_games_and_the_badge_update_within_a_second_of_a_move(
+    clients: Any, alice: Player, bob: Player
+) -> None:
+    game_id = start_game(alice, bob)
+    turn_to(bob, [alice, bob], game_id)
+    a = clients("alice", **SIZE)
+    a.sign_in_with_token(alice.token, "/games")
+    page = a.page
+    badge = page.locator('nav a[href="/games"] [data-badge="games"]')
+    expect(page.locator(".game-row")).to_have_count(1)
+    expect(page.locator(".game-row.mine")).to_have_count(0)
+    expect(badge).to_have_attribute("data-count", "")
+    page.wait_for_timeout(500)  # the long-poll of games/live/ is waiting
+
+    moved_at = time.monotonic()
+    pass_turn(bob, game_id)
+    expect(page.locator(".game-row.mine")).to_have_count(1)
+    expect(badge).to_have_attribute("data-count", "1")
+    latency = time.monotonic() - moved_at
+    print(f"\nMy games and the badge after bob's move: {latency:.2f} s")
+    assert latency < 1.5
+    a.shot("my-games-your-turn-badge", badge)
+    a.axe("my games with the badge")
+
+
+def test_one_notice_per_game_across_ten_turns_and_none_while_the_table_is_open(
+    clients: Any, alice: Player, bob: Player
+) -> None:
+    players = [alice, bob]
+    game_id = start_game(alice, bob)
+    turn_to(bob, players, game_id)
+    for _ in range(10):  # ten turns come to alice while she is away
+        pass_turn(player_to_move(players, game_id), game_id)
+    turn_to(alice, players, game_id)
+    a = clients("alice", **SIZE)
+    a.sign_in_with_token(alice.token, "/notifications")
+    entries = a.page.locator(".inbox li")
+    expect(entries.filter(has_text="Your turn")).to_have_count(1)
+    a.shot("inbox-one-notice-per-game", entries.first)
+
+    a.goto(f"/games/{game_id}")
+    expect(a.page.locator(".prompt.mine")).to_be_visible()
+    deadline = time.monotonic() + 10
+    while not presence.is_watching(alice.user.pk, game_id) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert presence.is_watching(alice.user.pk, game_id)
+    for _ in range(3):  # alice plays (her API client), bob answers: the turn comes back to her
+        pass_turn(alice, game_id)
+        turn_to(alice, players, game_id)
+    assert Game.objects.get(pk=game_id).current_user_id == alice.user.pk
+    assert live_turn_notices(alice, game_id) == 0
+    counts = alice.get("/api/v1/notifications/unread-count/").json()
+    assert counts == {"unread": 0, "games_waiting": 1}
