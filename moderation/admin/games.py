@@ -310,17 +310,29 @@ def _event_words(event: dict[str, Any], who: Any, rules: Any) -> str:
     return f"{who(shown['seat'])}: {words}" if isinstance(shown.get("seat"), int) else words
 
 
+# Flags whose "no" is news (a challenge that failed, a Wild Draw Four that was legal); any other
+# false flag (``uno: false``) is left out.
+_SAID_WHEN_FALSE = frozenset({"succeeded", "legal"})
+
+
 def _action_words(action: dict[str, Any], who: Any, rules: Any) -> str:
     """A logged action as a moderator reads it: "play Draw 4 (target: Bob)", not a dict."""
     kind = str(action.get("type", "?")).replace("_", " ")
     parts = []
     for key, value in action.items():
-        if key in ("type", "seat", "card_type") or value in (None, False, [], ""):
+        if key in ("type", "seat", "card_type") or value in (None, [], ""):
+            continue
+        if value is False and key not in _SAID_WHEN_FALSE:
             continue
         if key == "card" and isinstance(value, str):
             parts.append(rules.card_name(value))
         elif key == "cards" and isinstance(value, list):
             parts.append(", ".join(rules.card_name(c) for c in value if isinstance(c, str)))
+        elif key == "hand" and isinstance(value, list):
+            names = ", ".join(rules.card_name(c) for c in value if isinstance(c, str))
+            parts.append(f"hand: {names}")
+        elif isinstance(value, bool) and key in _SAID_WHEN_FALSE:
+            parts.append(f"{key.replace('_', ' ')}: {'yes' if value else 'no'}")
         elif key in ("target", "targets") and isinstance(value, (int, list)):
             targets = value if isinstance(value, list) else [value]
             parts.append("target: " + ", ".join(who(t) for t in targets))
