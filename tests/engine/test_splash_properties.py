@@ -2,7 +2,8 @@
 of ``playout.py``, which plays any Uno-family game). Example counts are set per test so that each
 stays within a few seconds under the ``ci`` profile.
 
-A hypothesis-drawn seed names a whole match: 2 to 10 players, no house rule or Mercy, a single
+A hypothesis-drawn seed names a whole match: 2 to 10 players, no house rule, one (stacking among
+them) or all, a single
 round (target 0) or several (target 100), with timeouts and players leaving now and then.
 Random players here usually play when they can (``prefer_plays``): classic UNO lets a player draw
 at any turn, and uniformly random players who draw half the time soon hold the deck.
@@ -39,7 +40,7 @@ from .playout import (
 )
 
 DECK = Counter(PRESETS["classic"].card_ids)
-ALL_OFFERED = {"speed_mode": True, "double_down": True, "mercy": True}
+ALL_OFFERED = {"stacking": True, "speed_mode": True, "double_down": True, "mercy": True}
 
 
 def configs() -> st.SearchStrategy[Config]:
@@ -49,7 +50,14 @@ def configs() -> st.SearchStrategy[Config]:
         players=st.integers(min_value=2, max_value=10),
         preset=st.just("classic"),
         options=st.sampled_from(
-            [{}, {"mercy": True}, {"speed_mode": True}, {"double_down": True}, ALL_OFFERED]
+            [
+                {},
+                {"mercy": True},
+                {"speed_mode": True},
+                {"double_down": True},
+                {"stacking": True},
+                ALL_OFFERED,
+            ]
         ),
         target_score=st.sampled_from([0, 100]),
         timeout_rate=st.sampled_from([0.0, 0.05]),

@@ -47,14 +47,14 @@ def test_the_options_offer_uno_splash_with_its_house_rules(alice: Player) -> Non
         500,
     )
     assert [rule["name"] for rule in splash["house_rules"]] == [
+        "stacking",
         "speed_mode",
         "double_down",
         "mercy",
     ]
-    # The rulings allow stacking (not built yet) and refuse blind play and Force Swap
-    # protection: a client can say so, with why.
+    # The rulings refuse blind play and Force Swap protection: a client can say so, with why.
     not_offered = {rule["name"]: rule["description"] for rule in splash["house_rules_not_offered"]}
-    assert set(not_offered) == {"stacking", "blind_play", "force_swap_protection"}
+    assert set(not_offered) == {"blind_play", "force_swap_protection"}
     assert "no Force Swap card" in not_offered["force_swap_protection"]
     assert games["uno_all_wild"]["house_rules_not_offered"] == []
 
