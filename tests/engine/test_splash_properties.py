@@ -3,8 +3,7 @@ of ``playout.py``, which plays any Uno-family game). Example counts are set per 
 stays within a few seconds under the ``ci`` profile.
 
 A hypothesis-drawn seed names a whole match: 2 to 10 players, no house rule, one (stacking among
-them) or all, a single
-round (target 0) or several (target 100), with timeouts and players leaving now and then.
+them) or all, a single round (target 0) or several (target 100), with timeouts and players leaving now and then.
 Random players here usually play when they can (``prefer_plays``): classic UNO lets a player draw
 at any turn, and uniformly random players who draw half the time soon hold the deck.
 """
@@ -273,10 +272,14 @@ def check_invariants(before: State, action: Action, after: State, events: list[E
     assert (s.phase == "drawn") == (s.drawn_card is not None)
     if s.drawn_card is not None:
         assert s.drawn_card in s.seats[s.current].hand
-    assert (s.phase in ("choose", "respond")) == (s.pending is not None)
+    # Stacking: a total is owed exactly in phase stack; a Wild Draw Four on top of the stack may
+    # still be challenged (its record pending) until the answer.
+    assert (s.phase == "stack") == (s.stack > 0)
+    if s.phase != "stack":
+        assert (s.phase in ("choose", "respond")) == (s.pending is not None)
     if s.pending is not None:
         assert s.pending["seat"] == s.current
-    if s.phase == "respond":
+    if s.phase == "respond" or (s.phase == "stack" and s.pending is not None):
         assert s.pending is not None and s.discard_pile[0] == s.pending["card"]
     if round_just_ended(before, after):
         result = s.round_results[-1]

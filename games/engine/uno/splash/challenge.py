@@ -93,7 +93,10 @@ def accept(s: State, seat: int, rng: RNG, ev: list[Event]) -> None:
 
 
 def do_accept(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    accept(s, responder(s, a), rng, ev)
+    seat = responder(s, a)
+    if s.phase == STACK:  # under stacking, taking the total is the answer in place of accept
+        raise EngineError(E.STACK_PENDING, stacking.not_stackable_message(s))
+    accept(s, seat, rng, ev)
 
 
 def do_challenge(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
