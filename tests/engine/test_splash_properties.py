@@ -3,7 +3,8 @@ of ``playout.py``, which plays any Uno-family game). Example counts are set per 
 stays within a few seconds under the ``ci`` profile.
 
 A hypothesis-drawn seed names a whole match: 2 to 10 players, no house rule, one (stacking among
-them) or all, a single round (target 0) or several (target 100), with timeouts and players leaving now and then.
+them) or all, a single round (target 0) or several (target 100), with timeouts and players leaving
+now and then.
 Random players here usually play when they can (``prefer_plays``): classic UNO lets a player draw
 at any turn, and uniformly random players who draw half the time soon hold the deck.
 """
