@@ -64,6 +64,16 @@ def test_a_refused_house_rule_is_refused_at_creation(alice: Player) -> None:
     assert_error(response, 400, "invalid_setup")
 
 
+def test_a_splash_game_is_created_with_stacking_and_its_view_has_no_stack_yet(
+    alice: Player, bob: Player
+) -> None:
+    game_id = start_game(alice, bob, game="uno_splash", options={"stacking": True})
+    table = alice.table(game_id)["table"]
+    assert table["options"]["stacking"] is True
+    # The opening Draw Two cannot be stacked on: no stack is owed at the deal.
+    assert table["stack"] is None and table["phase"] != "stack"
+
+
 def test_a_splash_round_is_played_to_its_end_through_the_api(alice: Player, bob: Player) -> None:
     game_id = start_game(alice, bob, game="uno_splash", target_score=0)
     view = alice.table(game_id)
