@@ -420,6 +420,9 @@ SPECTACULAR_SETTINGS = {
         "NoMercyEffectEnum": ["colour"],
         "NoMercyStackableEnum": "games.api.serializers.NO_MERCY_DRAW_RANKS",
         "ColourEnum": "games.engine.uno.actions.COLOURS",
+        # Uno Splash with stacking has All Wild's phases: one enum, All Wild's name kept.
+        "UnoAllWildTablePhaseEnum": "games.api.serializers.PHASES",
+        "SplashStackableEnum": ["draw2", "wd4"],
     },
 }
 

@@ -548,6 +548,11 @@ SPLASH_ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
     "catch": ACTION_SERIALIZERS["catch"],
     "mercy": ACTION_SERIALIZERS["mercy"],
     "play_pair": ACTION_SERIALIZERS["play_pair"],
+    "take_stack": _action(
+        "take_stack",
+        "Uno Splash, stacking: take the total owed instead of stacking (or challenging the Wild "
+        "Draw Four on top) and lose the turn.",
+    ),
 }
 assert tuple(SPLASH_ACTION_SERIALIZERS) == splash_rules.PLAYER_ACTIONS
 
@@ -579,6 +584,18 @@ class SplashCardSerializer(serializers.Serializer):
     )
 
 
+class SplashStackSerializer(serializers.Serializer):
+    total = serializers.IntegerField(help_text="Cards owed: the sum of the stacked Draw cards.")
+    seat = serializers.IntegerField(
+        help_text="Who must stack on it or take the cards (and may first challenge a Wild Draw "
+        "Four on top)."
+    )
+    stackable = serializers.ListField(
+        child=serializers.ChoiceField(choices=["draw2", "wd4"]),
+        help_text="The ranks that may be stacked on it now.",
+    )
+
+
 class SplashPendingChoiceSerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="Who owes the choice: the colour, or the answer.")
     owner = serializers.IntegerField(help_text="Whose card waits: the Wild Draw Four's player.")
@@ -586,7 +603,8 @@ class SplashPendingChoiceSerializer(serializers.Serializer):
     effect = serializers.ChoiceField(choices=["colour", "wd4"])
     reason = serializers.ChoiceField(
         choices=["opening", "response"],
-        help_text="`opening`: name the opening Wild's colour; `response`: accept or challenge.",
+        help_text="`opening`: name the opening Wild's colour; `response`: accept or challenge "
+        "(under stacking: challenge it, stack on it or take the total).",
     )
 
 
@@ -600,9 +618,10 @@ class SplashTableSerializer(serializers.Serializer):
     target_score = serializers.IntegerField()
     round = serializers.IntegerField()
     phase = serializers.ChoiceField(
-        choices=["play", "drawn", "choose", "respond", "round_over", "match_over"],
+        choices=["play", "drawn", "choose", "stack", "respond", "round_over", "match_over"],
         help_text="`choose`: the opening Wild's colour is owed; `respond`: a Wild Draw Four "
-        "waits for its next player's answer.",
+        "waits for its next player's answer; `stack` (stacking): a total is owed, stack on it "
+        "or take it.",
     )
     current_seat = serializers.IntegerField()
     direction = serializers.ChoiceField(choices=["clockwise", "counterclockwise"])
@@ -611,6 +630,7 @@ class SplashTableSerializer(serializers.Serializer):
     colour = serializers.ChoiceField(
         choices=list(COLOURS), allow_null=True, help_text="The colour in force."
     )
+    stack = SplashStackSerializer(allow_null=True, help_text="Stacking: the total owed, if any.")
     discard_top = SplashCardSerializer(allow_null=True)
     discard_pile = SplashCardSerializer(many=True, help_text="Face-up discards, top first.")
     draw_size = serializers.IntegerField()

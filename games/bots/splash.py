@@ -8,6 +8,9 @@
 - The challenge: it works out how likely the Wild Draw Four's player holds a card of the colour
   it was played on (the cards it cannot see, the player's hand size) and challenges when the odds
   favour it: a success gains 4 cards and the turn, a failure costs 2 more cards.
+- Stacking: a stack owed is passed on when it can be, a Draw Two (its best colour) before a
+  legal Wild Draw Four (never a bluff: the next player may challenge it); a Wild Draw Four on top
+  is challenged first when the odds favour it, as above; else it takes the total.
 - UNO said with the card that leaves one; every catch taken; a playable drawn card played.
 """
 
@@ -45,6 +48,8 @@ def choose(view: dict[str, Any], rng: random.Random) -> Action | None:
         return Action("choose_colour", me, colour=best_colour(hand, rng))
     if "accept" in by_type:
         return Action("challenge" if should_challenge(view) else "accept", me)
+    if "take_stack" in by_type:
+        return answer_stack(view, by_type, rng)
     if "play_drawn" in by_type:
         drawn = view["drawn_card"]
         rest = [c for c in hand if c["id"] != drawn["id"]]
@@ -61,6 +66,31 @@ def choose(view: dict[str, Any], rng: random.Random) -> Action | None:
     rest = [c for c in hand if c["id"] != card["id"]]
     colour = best_colour(rest, rng) if card["colour"] is None else None
     return Action("play", me, card["id"], colour=colour, uno=len(hand) == 2)
+
+
+def answer_stack(
+    view: dict[str, Any], by_type: dict[str, list[dict[str, Any]]], rng: random.Random
+) -> Action:
+    """A stack is owed: challenge the Wild Draw Four on top if worth it, else pass the stack on
+    (a Draw Two first, then a Wild Draw Four that is no bluff), else take the total."""
+    me = view["you"]
+    if "challenge" in by_type and should_challenge(view):
+        return Action("challenge", me)
+    hand = view["hand"]
+    plays = {a["card"] for a in by_type.get("play", [])}
+    holds_colour = any(c["colour"] == view["colour"] for c in hand)
+    counts = Counter(c["colour"] for c in hand if c["colour"])
+    stackable = [c for c in hand if c["id"] in plays]
+    draw_twos = [c for c in stackable if c["rank"] == "draw2"]
+    if draw_twos:
+        card = max(draw_twos, key=lambda c: counts[c["colour"]])
+        return Action("play", me, card["id"], uno=len(hand) == 2)
+    fours = [c for c in stackable if c["rank"] == "wd4"]
+    if fours and not holds_colour:
+        rest = [c for c in hand if c["id"] != fours[0]["id"]]
+        colour = best_colour(rest, rng)
+        return Action("play", me, fours[0]["id"], colour=colour, uno=len(hand) == 2)
+    return Action("take_stack", me)
 
 
 def pick_card(view: dict[str, Any], playable: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -14,6 +14,7 @@ from django.core.management import call_command
 from games import services
 from games.bots import arena, splash
 from games.bots.decide import decide
+from games.engine.uno.actions import Action
 from games.engine.uno.splash.game import SPLASH
 from games.models import Game, Move, Seat
 from tests.engine.playout import run_playout
@@ -24,8 +25,19 @@ def _bare(action: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in action.items() if k not in ("seat", "uno")}
 
 
-@pytest.mark.parametrize("players", [2, 3, 5])
-def test_the_heuristic_only_ever_picks_a_listed_action(players: int) -> None:
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (2, {}),
+        (3, {}),
+        (5, {}),
+        (3, {"stacking": True}),
+        (4, {"stacking": True, "double_down": True}),
+    ],
+)
+def test_the_heuristic_only_ever_picks_a_listed_action(
+    players: int, options: dict[str, bool]
+) -> None:
     rng = random.Random(players)
     asked = 0
     for seed in range(6):
@@ -33,7 +45,7 @@ def test_the_heuristic_only_ever_picks_a_listed_action(players: int) -> None:
             seed,
             players=players,
             preset="classic",
-            options={},
+            options=options,
             target_score=0,
             game=SPLASH,
             prefer_plays=True,
@@ -79,6 +91,44 @@ def test_the_heuristic_challenges_when_the_odds_favour_it() -> None:
     # On a wild, the colour it named is not on the table: no challenge.
     wild = {"id": "wild-2", "type": "wild", "colour": None, "rank": "wild"}
     assert not splash.should_challenge(_respond_view(wild, 14))
+
+
+def _stack_view(
+    hand: list[dict[str, Any]], top: dict[str, Any], legal: list[str]
+) -> dict[str, Any]:
+    """Seat 1 owes a stack of 2 on ``top`` (red in force) holding ``hand``."""
+    plays = [{"type": "play", "seat": 1, "card": c["id"]} for c in hand if c["rank"] in legal]
+    return {
+        "you": 1,
+        "current_seat": 1,
+        "hand": hand,
+        "colour": "red",
+        "discard_top": top,
+        "discard_pile": [top],
+        "pending_choice": None,
+        "stack": {"total": 2, "seat": 1, "stackable": legal},
+        "seats": [{"hand_size": 5, "active": True}, {"hand_size": len(hand), "active": True}],
+        "direction": "clockwise",
+        "legal_actions": [*plays, {"type": "take_stack", "seat": 1}],
+    }
+
+
+def test_the_heuristic_passes_a_stack_on_and_takes_it_when_it_cannot() -> None:
+    rng = random.Random(0)
+    top = {"id": "red-draw2-a", "type": "red-draw2", "colour": "red", "rank": "draw2"}
+    blue_two = {"id": "blue-draw2-a", "type": "blue-draw2", "colour": "blue", "rank": "draw2"}
+    four = {"id": "wd4-1", "type": "wd4", "colour": None, "rank": "wd4"}
+    red_five = {"id": "red-5-a", "type": "red-5", "colour": "red", "rank": "5"}
+    # A Draw Two goes on before a Wild Draw Four.
+    view = _stack_view([four, blue_two, red_five], top, ["draw2", "wd4"])
+    assert splash.choose(view, rng) == Action("play", 1, "blue-draw2-a")
+    # Holding red (in force), a Wild Draw Four would be a bluff: the total is taken instead.
+    view = _stack_view([four, red_five], top, ["draw2", "wd4"])
+    assert splash.choose(view, rng) == Action("take_stack", 1)
+    # Without red, the Wild Draw Four passes the stack on.
+    blue_five = {**red_five, "id": "blue-5-a", "type": "blue-5", "colour": "blue"}
+    chosen = splash.choose(_stack_view([four, blue_five], top, ["draw2", "wd4"]), rng)
+    assert chosen == Action("play", 1, "wd4-1", colour="blue", uno=True)  # one card left
 
 
 def test_simulate_plays_uno_splash() -> None:

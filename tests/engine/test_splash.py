@@ -51,15 +51,19 @@ def test_refused_house_rules_are_refused_at_creation_and_named_in_the_schema(rul
     assert rule in schema["x-not-offered"]
 
 
-def test_stacking_not_built_yet_is_refused_not_ignored() -> None:
-    with pytest.raises(EngineError) as error:
-        SPLASH.new_game(players=2, rng=random.Random(0), options={"stacking": True})
-    assert error.value.code == "invalid_setup" and "not available yet" in error.value.message
-    assert "not available yet" in SPLASH.options_schema()["x-not-offered"]["stacking"]
+def test_stacking_is_offered_and_no_longer_listed_as_not_offered() -> None:
+    state, _ = SPLASH.new_game(players=2, rng=random.Random(0), options={"stacking": True})
+    assert state.options["stacking"] is True
+    assert "stacking" not in SPLASH.options_schema()["x-not-offered"]
 
 
-def test_speed_mode_double_down_and_mercy_are_offered() -> None:
-    assert set(SPLASH.options_schema()["properties"]) == {"speed_mode", "double_down", "mercy"}
+def test_stacking_speed_mode_double_down_and_mercy_are_offered() -> None:
+    assert set(SPLASH.options_schema()["properties"]) == {
+        "stacking",
+        "speed_mode",
+        "double_down",
+        "mercy",
+    }
     opts = SPLASH.validate_options({"mercy": True})
     assert opts["mercy"] is True and opts["speed_mode"] is False
 

@@ -2,8 +2,9 @@
 of ``playout.py``, which plays any Uno-family game). Example counts are set per test so that each
 stays within a few seconds under the ``ci`` profile.
 
-A hypothesis-drawn seed names a whole match: 2 to 10 players, no house rule or Mercy, a single
-round (target 0) or several (target 100), with timeouts and players leaving now and then.
+A hypothesis-drawn seed names a whole match: 2 to 10 players, no house rule, one (stacking among
+them) or all, a single round (target 0) or several (target 100), with timeouts and players leaving
+now and then.
 Random players here usually play when they can (``prefer_plays``): classic UNO lets a player draw
 at any turn, and uniformly random players who draw half the time soon hold the deck.
 """
@@ -39,7 +40,7 @@ from .playout import (
 )
 
 DECK = Counter(PRESETS["classic"].card_ids)
-ALL_OFFERED = {"speed_mode": True, "double_down": True, "mercy": True}
+ALL_OFFERED = {"stacking": True, "speed_mode": True, "double_down": True, "mercy": True}
 
 
 def configs() -> st.SearchStrategy[Config]:
@@ -49,7 +50,14 @@ def configs() -> st.SearchStrategy[Config]:
         players=st.integers(min_value=2, max_value=10),
         preset=st.just("classic"),
         options=st.sampled_from(
-            [{}, {"mercy": True}, {"speed_mode": True}, {"double_down": True}, ALL_OFFERED]
+            [
+                {},
+                {"mercy": True},
+                {"speed_mode": True},
+                {"double_down": True},
+                {"stacking": True},
+                ALL_OFFERED,
+            ]
         ),
         target_score=st.sampled_from([0, 100]),
         timeout_rate=st.sampled_from([0.0, 0.05]),
@@ -265,10 +273,14 @@ def check_invariants(before: State, action: Action, after: State, events: list[E
     assert (s.phase == "drawn") == (s.drawn_card is not None)
     if s.drawn_card is not None:
         assert s.drawn_card in s.seats[s.current].hand
-    assert (s.phase in ("choose", "respond")) == (s.pending is not None)
+    # Stacking: a total is owed exactly in phase stack; a Wild Draw Four on top of the stack may
+    # still be challenged (its record pending) until the answer.
+    assert (s.phase == "stack") == (s.stack > 0)
+    if s.phase != "stack":
+        assert (s.phase in ("choose", "respond")) == (s.pending is not None)
     if s.pending is not None:
         assert s.pending["seat"] == s.current
-    if s.phase == "respond":
+    if s.phase == "respond" or (s.phase == "stack" and s.pending is not None):
         assert s.pending is not None and s.discard_pile[0] == s.pending["card"]
     if round_just_ended(before, after):
         result = s.round_results[-1]

@@ -47,14 +47,14 @@ def test_the_options_offer_uno_splash_with_its_house_rules(alice: Player) -> Non
         500,
     )
     assert [rule["name"] for rule in splash["house_rules"]] == [
+        "stacking",
         "speed_mode",
         "double_down",
         "mercy",
     ]
-    # The rulings allow stacking (not built yet) and refuse blind play and Force Swap
-    # protection: a client can say so, with why.
+    # The rulings refuse blind play and Force Swap protection: a client can say so, with why.
     not_offered = {rule["name"]: rule["description"] for rule in splash["house_rules_not_offered"]}
-    assert set(not_offered) == {"stacking", "blind_play", "force_swap_protection"}
+    assert set(not_offered) == {"blind_play", "force_swap_protection"}
     assert "no Force Swap card" in not_offered["force_swap_protection"]
     assert games["uno_all_wild"]["house_rules_not_offered"] == []
 
@@ -62,6 +62,16 @@ def test_the_options_offer_uno_splash_with_its_house_rules(alice: Player) -> Non
 def test_a_refused_house_rule_is_refused_at_creation(alice: Player) -> None:
     response = alice.create(game="uno_splash", max_players=2, options={"blind_play": True})
     assert_error(response, 400, "invalid_setup")
+
+
+def test_a_splash_game_is_created_with_stacking_and_its_view_has_no_stack_yet(
+    alice: Player, bob: Player
+) -> None:
+    game_id = start_game(alice, bob, game="uno_splash", options={"stacking": True})
+    table = alice.table(game_id)["table"]
+    assert table["options"]["stacking"] is True
+    # The opening Draw Two cannot be stacked on: no stack is owed at the deal.
+    assert table["stack"] is None and table["phase"] != "stack"
 
 
 def test_a_splash_round_is_played_to_its_end_through_the_api(alice: Player, bob: Player) -> None:

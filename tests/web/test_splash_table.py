@@ -1,10 +1,12 @@
 """Uno Splash in the web client (web/static/web/games/uno_splash.js), in two browsers on phones:
 cards that say their colour by letter as well as by colour, the colour picker after a Wild, the
 Accept / Challenge prompt for the next player after a Wild Draw Four, and the challenged hand in
-the challenger's log only."""
+the challenger's log only; under stacking, the total owed beside the discard pile, a Draw Two
+passed on and the total taken."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ from playwright.sync_api import expect
 from tests.web.conftest import alice_and_bob_at, card, wait_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
+OWED = re.compile(r"\bowed\b")
 
 
 def test_a_wild_names_its_colour_and_a_wild_draw_four_is_challenged(clients: Any) -> None:
@@ -61,4 +64,34 @@ def test_a_wild_names_its_colour_and_a_wild_draw_four_is_challenged(clients: Any
     expect(a.locator(".log")).to_contain_text("the Wild Draw Four was illegal")
     expect(a.locator(".log")).not_to_contain_text("Their hand")
     expect(a.locator(".hand button.card")).to_have_count(6)
+    wait_turn(b)
+
+
+def test_a_stack_is_shown_passed_on_and_taken(clients: Any) -> None:
+    _, alice, bob = alice_and_bob_at(clients, "splash_stacking.json")
+    a, b = alice.page, bob.page
+
+    # 1. Alice plays her red Draw Two: Bob owes 2, shown beside the discard pile.
+    wait_turn(a)
+    expect(a.locator(".stack-slot")).not_to_have_class(OWED)
+    card(a, "Red Draw Two").click()
+    wait_turn(b)
+    expect(b.locator(".stack-slot .stack-total")).to_have_text("+2")
+    expect(b.locator(".prompt")).to_contain_text("Stack a draw card on it, or take 2 cards.")
+    expect(b.get_by_role("button", name="Take 2 cards")).to_be_visible()
+    expect(card(b, "Yellow 7")).to_have_attribute("aria-disabled", "true")
+    bob.axe("a stack owed")
+
+    # 2. Bob stacks his blue Draw Two (any colour goes on a Draw Two): Alice owes 4.
+    card(b, "Blue Draw Two").click()
+    wait_turn(a)
+    expect(a.locator(".stack-slot .stack-total")).to_have_text("+4")
+    expect(b.locator(".prompt")).to_contain_text("must stack or take 4 cards")
+
+    # 3. Alice holds no Draw card: she takes the 4 and loses the turn.
+    take = a.get_by_role("button", name="Take 4 cards")
+    alice.shot("splash-take-stack", take)
+    take.click()
+    expect(a.locator(".hand button.card")).to_have_count(6)
+    expect(a.locator(".stack-slot")).not_to_have_class(OWED)
     wait_turn(b)

@@ -8,6 +8,11 @@ costs its player 4 and the challenger takes the turn; a legal one costs the chal
 turn. The named colour stays in force either way. A last-card Wild Draw Four is never answered:
 the next player draws 4 at once and the round ends.
 
+Under stacking (``house_rules.stacking``) the Wild Draw Four joins the stack (phase ``stack``)
+and its record stays here until the answer: a challenge judges that card only. Success: its player
+draws 4, the total drops by 4, and the challenger answers what is left, or takes a normal turn if
+nothing is. Failure: the challenger draws the total + 2 and loses the turn.
+
 The answer is no turn action: it closes no catch window, and while it is awaited the card's
 player cannot be caught (``pending["owner"]``, see ``uno.calls``).
 """
@@ -20,8 +25,10 @@ from ...interface import RNG, Event
 from .. import effects as family
 from ..actions import Action
 from ..piles import draw
-from ..state import PLAY, RESPOND, State
+from ..stacking import pass_on, take_total
+from ..state import PLAY, RESPOND, STACK, State
 from ..turns import advance, next_active, require_player, seat_of
+from . import stacking
 from .cards import DRAW_AMOUNT, WD4
 from .matching import wd4_is_legal
 
@@ -34,11 +41,15 @@ def wild_draw_four(
     """``seat`` has put ``card`` on the table keeping ``kept``, on the colour ``against``: the
     next player answers it, or, as the last card, draws 4 at once."""
     victim = next_active(s, seat, s.direction)
-    if not kept:
-        family.draw_and_lose_turn(s, victim, DRAW_AMOUNT[WD4], rng, ev, "draw4")
+    if not kept:  # the last card: the round is over, nobody answers
+        if not stacking.add_draw(s, victim, DRAW_AMOUNT[WD4], "draw4", True, rng, ev):
+            family.draw_and_lose_turn(s, victim, DRAW_AMOUNT[WD4], rng, ev, "draw4")
         return
-    s.phase = RESPOND
-    s.current = victim
+    # Under stacking the card joins the stack (phase ``stack``): the answer is a stacked card or
+    # the total, and the challenge of this card (recorded below) may come first.
+    if not stacking.add_draw(s, victim, DRAW_AMOUNT[WD4], "draw4", False, rng, ev):
+        s.phase = RESPOND
+        s.current = victim
     s.pending = {
         "seat": victim,
         "owner": seat,
@@ -58,7 +69,7 @@ def responder(s: State, a: Action) -> int:
     seat = seat_of(s, a)
     require_player(s, seat)
     pending = s.pending
-    if s.phase != RESPOND or pending is None:
+    if s.phase not in (RESPOND, STACK) or pending is None:
         if a.type == "challenge":
             raise EngineError(E.CHALLENGE_NOT_ALLOWED, "no Wild Draw Four waits for an answer")
         raise EngineError(E.NO_CHOICE_PENDING, "no Wild Draw Four waits for an answer")
@@ -82,7 +93,10 @@ def accept(s: State, seat: int, rng: RNG, ev: list[Event]) -> None:
 
 
 def do_accept(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    accept(s, responder(s, a), rng, ev)
+    seat = responder(s, a)
+    if s.phase == STACK:  # under stacking, taking the total is the answer in place of accept
+        raise EngineError(E.STACK_PENDING, stacking.not_stackable_message(s))
+    accept(s, seat, rng, ev)
 
 
 def do_challenge(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
@@ -91,8 +105,10 @@ def do_challenge(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
     assert pending is not None
     owner: int = pending["owner"]
     succeeded = not pending["legal"]
+    stacked = s.phase == STACK
     s.pending = None
-    s.phase = PLAY
+    if not stacked:
+        s.phase = PLAY
     ev.append(
         {
             "type": "challenge",
@@ -103,11 +119,18 @@ def do_challenge(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
             "to": seat,
         }
     )
+    owed = take_total(s) if stacked else DRAW_AMOUNT[WD4]
     if succeeded:
         # A player who has left keeps no hand: the challenge then costs nobody a card.
         if s.seats[owner].active:
             draw(s, owner, DRAW_AMOUNT[WD4], rng, ev, "challenge")
+        left = owed - DRAW_AMOUNT[WD4]
+        if left:  # the challenger answers what is left of the stack (only a Wild Draw Four)
+            pass_on(s, seat, left, ev)
+        else:
+            s.phase = PLAY
         return  # the challenger takes the turn now
-    draw(s, seat, DRAW_AMOUNT[WD4] + CHALLENGE_PENALTY, rng, ev, "challenge")
+    s.phase = PLAY
+    draw(s, seat, owed + CHALLENGE_PENALTY, rng, ev, "challenge")
     ev.append({"type": "skipped", "seat": seat})
     advance(s, ev)

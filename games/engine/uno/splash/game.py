@@ -15,9 +15,12 @@ from .legal import legal_actions
 
 # What each house rule offered does, written for players; clients show these as they are.
 HOUSE_RULE_TEXTS = {
-    "stacking": "Stacking: hit by a Draw Two or a Wild Draw Four, you pass it on with a Draw Two "
-    "(on a Draw Two) or a Wild Draw Four. Allowed by the rulings, not available yet: refused at "
-    "game creation.",
+    "stacking": "Stacking: hit by a Draw Two or a Wild Draw Four, you may pass it on instead of "
+    "drawing: any Draw Two or a Wild Draw Four on a Draw Two, only a Wild Draw Four on a Wild "
+    "Draw Four. The amounts add up; the first player who does not stack takes the total and loses "
+    "the turn. Every Wild Draw Four may still be challenged by the player it passes to, before "
+    "answering: if it succeeds its player draws 4 and the total drops by 4; if it fails you draw "
+    "the total + 2 and lose the turn. A Draw Two pair (double down) adds 4.",
     "speed_mode": "Speed mode: every turn has a short time limit (`speed_seconds`, 5 s unless "
     "chosen). When it runs out you draw a card and the turn passes; a Wild Draw Four you owe an "
     "answer to is accepted. Running out of time here never hands your seat to a bot.",
@@ -47,7 +50,16 @@ class Splash(UnoFamilyGame):
     # Actions after which the turn clock starts afresh: the turn actions, and the answer to a
     # Wild Draw Four (after it the next turn starts, the challenger's own after a success).
     turn_ending_actions = frozenset(
-        {A.PLAY, A.PLAY_DRAWN, A.PASS, A.TIMEOUT, A.ACCEPT, A.CHALLENGE, A.PLAY_PAIR}
+        {
+            A.PLAY,
+            A.PLAY_DRAWN,
+            A.PASS,
+            A.TIMEOUT,
+            A.ACCEPT,
+            A.CHALLENGE,
+            A.PLAY_PAIR,
+            A.TAKE_STACK,
+        }
     )
 
     def options_schema(self) -> dict[str, Any]:
@@ -56,7 +68,7 @@ class Splash(UnoFamilyGame):
             for name in rules.HOUSE_RULES
             if name not in rules.SUPPORTED_HOUSE_RULES
         }
-        not_offered = {**later, **rules.REFUSED_HOUSE_RULES}
+        not_offered: dict[str, str] = {**later, **rules.REFUSED_HOUSE_RULES}
         listed = "; ".join(f"{name}: {why}" for name, why in not_offered.items())
         return {
             "type": "object",

@@ -18,15 +18,17 @@ from ..actions import (
     PASS,
     PLAY,
     PLAY_DRAWN,
+    TAKE_STACK,
     UNO,
     Action,
 )
 from ..listing import list_actions, tables_by_size
-from ..state import CHOOSE, DRAWN, RESPOND, State
+from ..state import CHOOSE, DRAWN, RESPOND, STACK, State
 from ..state import PLAY as PLAY_PHASE
 from .cards import COLOUR_OF, PRESETS
 from .house_rules.double_down import pair_actions
 from .matching import PLAYABLE, match_key
+from .stacking import RULES as STACKING
 from .turn import draw_refusal
 
 Plays = dict[str, tuple[Action, ...]]
@@ -61,6 +63,7 @@ class SeatActions:
         "catch",
         "colours",
         "answers",
+        "take",
     )
 
     def __init__(self, n: int, seat: int) -> None:
@@ -84,6 +87,7 @@ class SeatActions:
         self.catch = [Action(CATCH, seat, target=other) for other in range(n)]
         self.colours = [Action(CHOOSE_COLOUR, seat, colour=c) for c in COLOURS]
         self.answers = [Action(ACCEPT, seat), Action(CHALLENGE, seat)]
+        self.take = Action(TAKE_STACK, seat)
 
 
 seat_actions = tables_by_size(SeatActions)
@@ -108,8 +112,23 @@ def _turn_actions(s: State, seat: int, hand: list[str], table: SeatActions) -> l
         drawn = s.drawn_card
         assert drawn is not None
         return [*table.play_drawn[COLOUR_OF[drawn] is not None], table.pass_]
+    if phase == STACK:
+        return _stack_answers(s, seat, hand, table)
     if phase == RESPOND:
         return list(table.answers)
     if phase == CHOOSE and s.pending and s.pending["seat"] == seat:
         return list(table.colours)
     return []
+
+
+def _stack_answers(s: State, seat: int, hand: list[str], table: SeatActions) -> list[Action]:
+    """A stack owed: the challenge of a Wild Draw Four on top (first), the cards the table allows
+    stacked (a Draw Two pair too under double down), or the total taken."""
+    out = [table.answers[1]] if s.pending else []
+    kinds = STACKING.stackable(s)
+    plays = table.plays
+    out += [a for card in hand if STACKING.kind(card) in kinds for a in plays[card]]
+    if s.options.get("double_down"):
+        out += pair_actions(s, seat, hand)
+    out.append(table.take)
+    return out

@@ -24,6 +24,7 @@ from ..state import CHOOSE, State
 from .cards import DRAW2, DRAW_AMOUNT, HAND_SIZE, PRESETS, RANK_OF, REVERSE, SKIP, WD4, WILD
 from .challenge import do_accept, do_challenge
 from .house_rules.double_down import do_play_pair
+from .stacking import do_take_stack
 from .turn import (
     do_choose_colour,
     do_draw,
@@ -37,10 +38,10 @@ GAME = "uno_splash"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 # The house rules the rulings allow, in the order of the page. Speed mode is the service's turn
-# clock and Mercy the family's (``uno.mercy``); stacking is allowed by the rulings but not built
-# yet, so creation refuses it rather than ignoring it.
+# clock and Mercy the family's (``uno.mercy``). A rule allowed but not built would be listed
+# here as allowed and left out of SUPPORTED_HOUSE_RULES: creation refuses it, never ignores it.
 HOUSE_RULES = ("stacking", "speed_mode", "double_down", "mercy")
-SUPPORTED_HOUSE_RULES = frozenset({"speed_mode", "double_down", "mercy"})
+SUPPORTED_HOUSE_RULES = frozenset({"stacking", "speed_mode", "double_down", "mercy"})
 # Refused for good (rulings: "House rules"), with the reason a player reads.
 REFUSED_HOUSE_RULES = {
     "blind_play": "a face-down card cannot be checked against the colour in force, and no source"
@@ -152,6 +153,7 @@ HANDLERS: dict[str, Handler] = {
     A.CATCH: on_copy(do_catch),
     A.MERCY: on_copy(do_mercy),
     A.PLAY_PAIR: do_play_pair,
+    A.TAKE_STACK: do_take_stack,
     A.TIMEOUT: on_copy(do_timeout),
     A.LEAVE: on_copy(do_leave),
     A.NEXT_ROUND: on_copy(do_next_round),
@@ -168,6 +170,7 @@ PLAYER_ACTIONS = (
     A.CATCH,
     A.MERCY,
     A.PLAY_PAIR,
+    A.TAKE_STACK,
 )
 ACTION_TYPES = PLAYER_ACTIONS + A.SYSTEM_ACTIONS
 ACTION_FIELDS = A.FIELDS | {"colour"}

@@ -3,7 +3,8 @@ the play) and resolve its effect, or draw one card; a playable drawn card is the
 that card) or kept with a pass, an unplayable one ends the turn at once. With nothing left to
 draw, a player holding a playable card must play and one holding none draws nothing. An opening
 Wild waits for the first player's colour (phase ``choose``); a Wild Draw Four for its answer
-(phase ``respond``, ``challenge``). Timeouts and leaving are here too.
+(phase ``respond``, ``challenge``); under stacking a Draw card's victim answers the stack
+(phase ``stack``, ``house_rules.stacking``). Timeouts and leaving are here too.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from ..chance import choice
 from ..piles import can_draw, draw
 from ..play import drawn_card_to_play, finish_play, put_on_table, start_timeout
 from ..seats import do_leave as family_leave
-from ..state import CHOOSE, DRAWN, PLAY, RESPOND, State, copy_state
+from ..state import CHOOSE, DRAWN, PLAY, RESPOND, STACK, State, copy_state
 from ..turns import advance, chooser, seat_of, turn_seat
+from . import stacking
 from .cards import COLOUR_OF, PRESETS, RANK_OF, WD4
 from .challenge import accept, wild_draw_four
 from .effects import EFFECTS
@@ -86,6 +88,7 @@ def do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     if card is None or card not in state.seats[seat].hand:
         raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
     check_play(state, a, card)
+    stacking.check_stack_play(state, card)
     return play_card(state, seat, card, a.colour, a.uno, rng, ev)
 
 
@@ -109,6 +112,8 @@ def do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     seat = turn_player(state, a)
     if state.phase == DRAWN:
         raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you already drew: play it or pass")
+    if state.phase == STACK:
+        raise EngineError(E.STACK_PENDING, stacking.not_stackable_message(state))
     refusal = draw_refusal(state, seat)
     if refusal:
         raise EngineError(*refusal)
@@ -144,6 +149,9 @@ def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
     an opening colour owed is named at random; then the player draws 1 (not after a draw of
     their own this turn) and the turn passes, whatever the drawn card."""
     seat = start_timeout(s, a, ev)
+    if s.phase == STACK:  # a stack owed (challenge or not) is taken in full
+        stacking.take_stack(s, seat, rng, ev)
+        return
     if s.phase == RESPOND:
         accept(s, seat, rng, ev)
         return
@@ -168,4 +176,6 @@ def do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
             ev.append({"type": "response_cancelled", "seat": seat, "owner": pending["owner"]})
             s.pending = None
             s.phase = PLAY  # the leaver's turn: the family passes it on
+        elif s.phase == STACK:  # the family cancels the stack; the challenge goes with it
+            s.pending = None
     family_leave(s, a, rng, ev)

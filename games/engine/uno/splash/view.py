@@ -13,10 +13,11 @@ from typing import Any
 from ...errors import NOT_IN_ROUND, EngineError
 from .. import view as family_view
 from ..cards import card_type
-from ..state import State
+from ..state import STACK, State
 from .cards import COLOUR_OF, PRESETS, RANK_OF
 from .legal import legal_actions
 from .matching import colour_in_force
+from .stacking import RULES as STACKING
 
 
 def card(card_id: str) -> dict[str, Any]:
@@ -61,4 +62,12 @@ def moderator_view(state: State) -> dict[str, Any]:
 
 def _public(s: State) -> dict[str, Any]:
     colour = colour_in_force(s) if s.discard_pile else None
-    return family_view.public_view(s, card, PRESETS[s.preset].points, {"colour": colour})
+    # Stacking: the total owed and the seat that must stack on it (or challenge) or take it.
+    stack = (
+        {"total": s.stack, "seat": s.current, "stackable": list(STACKING.stackable(s))}
+        if s.phase == STACK
+        else None
+    )
+    return family_view.public_view(
+        s, card, PRESETS[s.preset].points, {"colour": colour, "stack": stack}
+    )

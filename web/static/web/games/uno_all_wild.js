@@ -14,7 +14,7 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { describeFamily, drawnCards, drawPile, handOrderer, opponents, promptArea, roundSummary, showDrawnCard, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { describeFamily, drawnCards, drawPile, handOrderer, opponents, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 // ---- the cards: every card is wild, so colour and symbol only tell the types apart -----------
 
@@ -332,14 +332,7 @@ function create(ctx) {
             )
           : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") }),
         // Stacking: a fixed slot beside the discard pile, filled while a stack is owed.
-        options.stacking
-          ? h(
-              "div",
-              { class: `stack-slot ${stack ? "owed" : ""}` },
-              stack ? h("span", { class: "stack-total", key: `st${stack.total}` }, `+${stack.total}`) : null,
-              stack ? h("span", { class: "stack-word" }, t("table.stack_word")) : null,
-            )
-          : null,
+        options.stacking ? stackSlot(stack) : null,
       ),
       promptArea(ctx, { myTurn, text: prompt(table, legal, myTurn) }),
       h(

@@ -224,3 +224,13 @@ export function roundSummary(r, nameOf) {
 export function showDrawnCard(screen) {
   screen.querySelector(".hand button.drawn")?.scrollIntoView({ block: "nearest", inline: "nearest" });
 }
+
+/** Stacking: a fixed slot beside the discard pile, filled while a stack is owed (its total). */
+export function stackSlot(stack) {
+  return h(
+    "div",
+    { class: `stack-slot ${stack ? "owed" : ""}` },
+    stack ? h("span", { class: "stack-total", key: `st${stack.total}` }, `+${stack.total}`) : null,
+    stack ? h("span", { class: "stack-word" }, t("table.stack_word")) : null,
+  );
+}

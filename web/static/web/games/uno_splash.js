@@ -11,10 +11,15 @@
 // (or the opening Wild, or a drawn wild) opens the colour picker in the actions row: four buttons
 // with the colour's letter and name. A Wild Draw Four played on you brings "Accept" and
 // "Challenge"; the challenged hand is shown to the challenger in the log.
+//
+// Stacking (house rule): as All Wild's table, a slot beside the discard pile shows the total owed
+// (uno_shared.stackSlot), the seat that owes it says so, and its player stacks a listed Draw card
+// from the hand, takes the total ("Take N cards", take_stack) or, with a Wild Draw Four on top,
+// challenges it first.
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { describeFamily, drawnCards, drawPile, handOrderer, opponents, promptArea, roundSummary, showDrawnCard, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { describeFamily, drawnCards, drawPile, handOrderer, opponents, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
@@ -86,6 +91,11 @@ function create(ctx) {
       if (choice && choice.seat === table.you) return t("splash.prompt_opening_colour");
       return t("splash.prompt_they_name", { name: nameOf(table.current_seat) });
     }
+    if (table.stack) {
+      const count = table.stack.total;
+      if (table.stack.seat === table.you) return t("table.prompt_stack", { count });
+      return t("table.prompt_stack_wait", { name: nameOf(table.stack.seat), count });
+    }
     if (table.phase === "respond" && choice) {
       if (choice.seat === table.you) return t("splash.prompt_respond", { name: nameOf(choice.owner) });
       return t("splash.prompt_they_respond", { name: nameOf(choice.seat) });
@@ -132,6 +142,19 @@ function create(ctx) {
     }
     if (legal.some((a) => a.type === "choose_colour")) {
       return h("div", { class: "actions" }, colourPicker((colour) => send({ type: "choose_colour", colour }), null));
+    }
+    if (legal.some((a) => a.type === "take_stack")) {
+      const total = table.stack ? table.stack.total : 0;
+      return h(
+        "div",
+        { class: "actions stack-answer" },
+        unoButton(send, { ...uno, onToggle: toggle }),
+        h("button", { type: "button", class: "take-stack", onclick: () => send({ type: "take_stack" }) }, t("table.take_stack", { count: total })),
+        legal.some((a) => a.type === "challenge")
+          ? h("button", { type: "button", class: "challenge", onclick: () => send({ type: "challenge" }) }, t("splash.challenge"))
+          : null,
+        h("p", { class: "uno-hint", id: "uno-hint" }, unoHint(uno)),
+      );
     }
     if (legal.some((a) => a.type === "challenge")) {
       return h(
@@ -252,13 +275,14 @@ function create(ctx) {
     );
   }
 
-  /** A seat that owes the answer to a Wild Draw Four says so. */
+  /** A seat that owes the answer to a Wild Draw Four, or a stack, says so. */
   function answering(table) {
+    const stack = table.stack;
     const owes = table.phase === "respond" && table.pending_choice ? table.pending_choice.seat : null;
-    return (seat) => (seat === owes ? t("splash.answering") : null);
+    return (seat) => (stack && stack.seat === seat ? t("table.owes", { count: stack.total }) : seat === owes ? t("splash.answering") : null);
   }
 
-  function pileArea(table, canDraw) {
+  function pileArea(table, canDraw, stacking) {
     const top = table.discard_top;
     const colour = table.colour;
     return h(
@@ -272,6 +296,7 @@ function create(ctx) {
             h("span", { class: "card-name", "aria-hidden": "true" }, cardName(top)),
           )
         : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") }),
+      stacking ? stackSlot(table.stack) : null,
       h(
         "div",
         { class: `colour-in-force ${colour ? `splash-${colour}` : ""}`, role: "status" },
@@ -306,7 +331,7 @@ function create(ctx) {
     return [
       ...tableHead(ctx, table, options),
       opponents(ctx, table, legal, answering(table)),
-      pileArea(table, legal.some((a) => a.type === "draw")),
+      pileArea(table, legal.some((a) => a.type === "draw"), options.stacking),
       promptArea(ctx, { myTurn, text: prompt(table, legal, myTurn) }),
       actionsRow(table, legal, { playDrawn, canPass: legal.some((a) => a.type === "pass"), canArm, canUno: legal.some((a) => a.type === "uno"), mine }),
       options.double_down ? pairTools(pairs, hand) : null,
@@ -335,7 +360,7 @@ function create(ctx) {
           ? t("splash.log_play_colour", { name: n(event.seat), card: card(event.card), colour: colourName(event.colour) })
           : t("log.play", { name: n(event.seat), card: card(event.card) });
       case "draw": {
-        const reasons = { voluntary: "voluntary", draw2: "draw2", draw4: "draw4", caught: "caught", timeout: "timeout", opening: "opening" };
+        const reasons = { voluntary: "voluntary", draw2: "draw2", draw4: "draw4", caught: "caught", timeout: "timeout", opening: "opening", stack: "stack" };
         const key = event.reason === "challenge" ? "splash.log_draw_challenge" : `log.draw_${reasons[event.reason] || "voluntary"}`;
         return t(key, { name: n(event.seat), count: event.count }) + drawnCards(event, card);
       }
@@ -351,6 +376,10 @@ function create(ctx) {
       }
       case "response_cancelled":
         return t("splash.log_response_cancelled", { name: n(event.seat) });
+      case "stacked":
+        return t("log.stacked", { name: n(event.seat), count: event.total });
+      case "stack_cancelled":
+        return t("log.stack_cancelled", { name: n(event.seat), count: event.total });
       case "play_pair":
         return t("log.play_pair", { name: n(event.seat), card: card((event.cards || [])[0]) });
       default:

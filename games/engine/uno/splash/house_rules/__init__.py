@@ -1,2 +1,3 @@
-"""Uno Splash's house rules built here (``double_down``); Mercy is the family's (``uno.mercy``)
-and speed mode the service's turn clock."""
+"""Uno Splash's house rules built here (``double_down``); stacking is ``splash.stacking``, beside
+the turn and the challenge that use it; Mercy is the family's (``uno.mercy``) and speed mode the
+service's turn clock."""

@@ -4,7 +4,8 @@ once. Wilds and Wild Draw Fours are never paired. The first card must be playabl
 they are alike). Each takes effect as it would alone: two Draw Twos make the next player draw 4
 and lose one turn; two Skips skip the next two turns of other players (2 players: the opponent
 sits out twice); two Reverses leave the direction as it was with 3+ players and skip twice with
-2; two numbers do nothing more. Played as the last two cards, the draw still applies.
+2; two numbers do nothing more. Played as the last two cards, the draw still applies. With
+stacking a Draw Two pair adds 4 to the total (``stacking``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from ... import effects as family
 from ...actions import PLAY_PAIR, Action, Pick
 from ...cards import card_type
 from ...play import finish_play, put_on_table, refuse_after_draw
-from ...state import State
+from ...state import STACK, State
 from ...turns import next_active
+from .. import stacking
 from ..cards import COLOUR_OF, DRAW2, DRAW_AMOUNT, PRESETS, RANK_OF
 from ..effects import EFFECTS
 from ..matching import playable_cards
@@ -34,7 +36,7 @@ def pair_actions(s: State, seat: int, hand: list[str]) -> list[Action]:
     return [
         Action(PLAY_PAIR, seat, choose=Pick(2, tuple(cards)))
         for cards in by_type.values()
-        if len(cards) == 2
+        if len(cards) == 2 and (s.phase != STACK or stacking.RULES.may_stack(s, cards[0]))
     ]
 
 
@@ -57,6 +59,7 @@ def do_play_pair(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
         raise EngineError(E.NOT_A_PAIR, "double down plays two cards of one colour and rank")
     if first not in playable_cards(state):
         raise EngineError(E.CARD_NOT_PLAYABLE, f"{first} does not match the card on top")
+    stacking.check_stack_play(state, first)
     s = put_on_table(state, seat, cards, ev)
     s.colour = None
     ev.append(
@@ -65,7 +68,9 @@ def do_play_pair(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     rank = RANK_OF[first]
     if rank == DRAW2:
         victim = next_active(s, seat, s.direction)
-        family.draw_and_lose_turn(s, victim, 2 * DRAW_AMOUNT[DRAW2], rng, ev, DRAW2)
+        amount = 2 * DRAW_AMOUNT[DRAW2]  # with stacking the pair adds 4 to the total
+        if not stacking.add_draw(s, victim, amount, DRAW2, not s.seats[seat].hand, rng, ev):
+            family.draw_and_lose_turn(s, victim, amount, rng, ev, DRAW2)
     elif rank in EFFECTS:
         for _ in cards:
             EFFECTS[rank](s, seat, rng, ev)
