@@ -8,13 +8,18 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import INVALID_SETUP, EngineError
+from .gin.game import GIN_RUMMY
 from .interface import Game
 from .uno.allwild.game import ALL_WILD
 from .uno.splash.game import SPLASH
 
 DEFAULT_KIND = ALL_WILD.kind
 
-_GAMES: dict[str, Game[Any, Any]] = {ALL_WILD.kind: ALL_WILD, SPLASH.kind: SPLASH}
+_GAMES: dict[str, Game[Any, Any]] = {
+    ALL_WILD.kind: ALL_WILD,
+    SPLASH.kind: SPLASH,
+    GIN_RUMMY.kind: GIN_RUMMY,
+}
 
 
 def register(game: Game[Any, Any]) -> Game[Any, Any]:
