@@ -84,7 +84,9 @@ def test_a_defender_lays_off_along_a_run_in_a_chain() -> None:
     k, d = knocker_layout(knocker, defender)
     assert k.deadwood_count == 4
     # 8h then 9h go on the hearts run; the rest stays deadwood.
-    assert sorted(i for i, _ in d.layoffs) == sorted(mask_of([c]).bit_length() - 1 for c in ["8h", "9h"])
+    assert sorted(i for i, _ in d.layoffs) == sorted(
+        mask_of([c]).bit_length() - 1 for c in ["8h", "9h"]
+    )
     assert d.deadwood_count == 10 + 10 + 2 + 3 + 9 + 8 + 5 + 4
 
 

@@ -69,7 +69,7 @@ def value_of(mask: int) -> int:
 def candidates(mask: int) -> list[int]:
     """Every meld made of cards of ``mask``: found from the hand's shape (three ranks in a row in
     a suit, a rank in three suits) rather than by testing all 329 melds."""
-    out = []
+    out: list[int] = []
     suits = [mask >> (13 * k) & FULL_SUIT for k in range(4)]
     for k, x in enumerate(suits):
         starts = x & (x >> 1) & (x >> 2)
@@ -102,6 +102,26 @@ def min_deadwood(mask: int) -> int:
         union |= m
     # Cards in no meld are deadwood whatever the arrangement; search only the others.
     return value_of(mask & ~union) + _search(union, tuple(melds), {})
+
+
+def deadwood_after_discards(mask: int) -> dict[int, int]:
+    """For each card index of ``mask``: the minimum deadwood of the other cards (what a knock
+    with that discard keeps). One candidate search serves every discard: a meld holding the
+    discarded card never fits the rest, so the search's memo is shared."""
+    melds = tuple(candidates(mask))
+    memo: dict[int, int] = {}
+    out = {}
+    rest = mask
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        kept = mask ^ low
+        union = 0
+        for m in melds:
+            if not m & low:
+                union |= m
+        out[low.bit_length() - 1] = value_of(kept & ~union) + _search(kept & union, melds, memo)
+    return out
 
 
 def _search(mask: int, melds: tuple[int, ...], memo: dict[int, int]) -> int:

@@ -35,7 +35,7 @@ from .cards import (
     WALL,
     mask_of,
 )
-from .melds import min_deadwood
+from .melds import deadwood_after_discards, min_deadwood
 from .state import DISCARD as DISCARD_STEP
 from .state import DRAW as DRAW_STEP
 from .state import MATCH_OVER, OFFER, PRESET, ROUND_OVER, State
@@ -112,12 +112,11 @@ def legal_actions(s: State, seat: int) -> list[Action]:
     hand = s.hands[seat]
     out = [Action(DISCARD, seat, card=c) for c in hand if c != s.taken]
     full = mask_of(hand)
+    kept = deadwood_after_discards(full)
     out += [
-        Action(KNOCK, seat, card=c)
-        for c in hand
-        if c != s.taken and min_deadwood(full & ~(1 << INDEX[c])) <= KNOCK_LIMIT
+        Action(KNOCK, seat, card=c) for c in hand if c != s.taken and kept[INDEX[c]] <= KNOCK_LIMIT
     ]
-    if min_deadwood(full) == 0:
+    if min(kept.values()) == 0 and min_deadwood(full) == 0:
         out.append(Action(BIG_GIN, seat))
     return out
 
