@@ -31,7 +31,7 @@ import re
 import pytest
 
 from games.engine.gin.actions import Action
-from games.engine.gin.cards import DECK, mask_of
+from games.engine.gin.cards import mask_of
 from games.engine.gin.game import GIN_RUMMY as GIN
 from games.engine.gin.melds import deadwood_after_discards, min_deadwood
 from games.engine.gin.rules import timeout_discard
