@@ -399,6 +399,7 @@ SPECTACULAR_SETTINGS = {
         "GameEnum": "games.api.serializers.GAME_KINDS",
         "UnoAllWildKindEnum": ["uno_all_wild"],
         "UnoSplashKindEnum": ["uno_splash"],
+        "GinRummyKindEnum": ["gin_rummy"],
         "ColourEnum": "games.engine.uno.actions.COLOURS",
     },
 }
