@@ -104,6 +104,23 @@ def min_deadwood(mask: int) -> int:
     return value_of(mask & ~union) + _search(union, tuple(melds), {})
 
 
+def knock_bound(mask: int) -> int:
+    """A lower bound of the least deadwood left after any one discard from ``mask``: the cards
+    in no meld at all stay deadwood, except the one thrown (at best the heaviest). Cheap, so a
+    hand far from knocking is told so without arranging it once per discard."""
+    union = 0
+    for m in candidates(mask):
+        union |= m
+    loose = mask & ~union
+    heaviest = 0
+    rest = loose
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        heaviest = max(heaviest, VALUE_OF_INDEX[low.bit_length() - 1])
+    return value_of(loose) - heaviest
+
+
 def deadwood_after_discards(mask: int) -> dict[int, int]:
     """For each card index of ``mask``: the minimum deadwood of the other cards (what a knock
     with that discard keeps). One candidate search serves every discard: a meld holding the
@@ -133,7 +150,7 @@ def _search(mask: int, melds: tuple[int, ...], memo: dict[int, int]) -> int:
     if found is not None:
         return found
     low = mask & -mask
-    best = value_of(low) + _search(mask ^ low, melds, memo)
+    best = VALUE_OF_INDEX[low.bit_length() - 1] + _search(mask ^ low, melds, memo)
     for meld in melds:
         if meld & low and meld & mask == meld:
             left = _search(mask & ~meld, melds, memo)

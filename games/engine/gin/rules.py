@@ -35,7 +35,7 @@ from .cards import (
     WALL,
     mask_of,
 )
-from .melds import deadwood_after_discards, min_deadwood
+from .melds import deadwood_after_discards, knock_bound, min_deadwood
 from .state import DISCARD as DISCARD_STEP
 from .state import DRAW as DRAW_STEP
 from .state import MATCH_OVER, OFFER, PRESET, ROUND_OVER, State
@@ -112,6 +112,8 @@ def legal_actions(s: State, seat: int) -> list[Action]:
     hand = s.hands[seat]
     out = [Action(DISCARD, seat, card=c) for c in hand if c != s.taken]
     full = mask_of(hand)
+    if knock_bound(full) > KNOCK_LIMIT:
+        return out  # far from knocking (and from big gin): no need to arrange every discard
     kept = deadwood_after_discards(full)
     out += [
         Action(KNOCK, seat, card=c) for c in hand if c != s.taken and kept[INDEX[c]] <= KNOCK_LIMIT
