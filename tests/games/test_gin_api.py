@@ -16,6 +16,7 @@ from games.bots.decide import decide
 from games.engine.gin.game import GIN_RUMMY as GIN
 from games.models import Game, Move, RoundResult, Seat
 from moderation import replay as moderation_replay
+from notifications.models import Notification
 from tests.games.conftest import API, API_TESTS, Player, start_game, strip_seat
 
 pytestmark = API_TESTS
@@ -99,6 +100,8 @@ def test_a_drawn_round_is_saved_without_a_winner(alice: Player, bob: Player) -> 
         assert player.act(game_id, {**body, "expected_version": view["version"]}).status_code == 200
     saved = RoundResult.objects.get(game_id=game_id)
     assert saved.winner_position is None and saved.points == 0
+    # Nobody is told that "nobody" won the round.
+    assert not Notification.objects.filter(kind="round_over").exists()
     game = Game.objects.get(pk=game_id)
     assert game.status == Game.ACTIVE and GIN.state_from_dict(game.state).round == 2
 
