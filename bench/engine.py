@@ -33,6 +33,12 @@ The two games differ (All Wild has no colours or numbers, every card is playable
 is a separate ``draw`` then ``play_drawn``/``pass``), so rounds differ in length: the table shows
 actions per round to make rounds/s and actions/s comparable.
 
+Gin Rummy (``gin_rummy``, ``run_gin``) is timed next to OpenSpiel's ``gin_rummy`` (C++ behind
+``pyspiel``, ``run_openspiel_gin``) and RLCard's ``GinRummyGame`` (``run_rlcard_gin``): one
+round each, random choices among the listed actions. The rules differ a little (the rulings'
+list: big gin, the wall, OpenSpiel's manual melds after a knock, RLCard's 11-card deal), so
+actions per round differ; actions/s is the figure.
+
 Uno Splash (classic UNO, ``uno_splash``) is timed through its game object from the registry
 (``run_splash``: the same loop, ``target_score=0``, random choice among the listed actions) next
 to RLCard's ``UnoGame`` object alone (``run_rlcard_game``: ``init_game``, then
@@ -291,6 +297,66 @@ def run_rlcard_rules(rounds: int, seed: int) -> tuple[float, int]:
 
 
 # ---------------------------------------------------------------------------------------------
+# Gin Rummy: ours, OpenSpiel's (C++) and RLCard's, one round each, random legal choices
+
+
+def run_gin(rounds: int, seed: int) -> tuple[float, int]:
+    """Time ``rounds`` random rounds of Gin Rummy through its game object (``legal_actions``
+    then ``apply``, ``target_score=0``: a wall round ends the loop too); return (s, actions)."""
+    game = get_game("gin_rummy")
+    rng = random.Random(seed)
+    taken = 0
+    start = time.perf_counter()
+    for _ in range(rounds):
+        state, _ = game.new_game(players=2, rng=rng, target_score=0)
+        while state.phase not in OVER:
+            acts = game.legal_actions(state, state.current)
+            state, _ = game.apply(state, rng.choice(acts), rng)
+            taken += 1
+    return time.perf_counter() - start, taken
+
+
+def run_openspiel_gin(rounds: int, seed: int) -> tuple[float, int]:
+    """Time ``rounds`` random rounds of OpenSpiel's ``gin_rummy`` (C++ behind ``pyspiel``):
+    decisions at random among ``legal_actions()``, chance outcomes (the deal, stock draws)
+    at random too but not counted as actions; return (s, actions)."""
+    import pyspiel
+
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(seed)
+    taken = 0
+    start = time.perf_counter()
+    for _ in range(rounds):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                taken += 1
+    return time.perf_counter() - start, taken
+
+
+def run_rlcard_gin(rounds: int, seed: int) -> tuple[float, int]:
+    """Time ``rounds`` rounds of RLCard's ``GinRummyGame`` object (no environment), random
+    choices among its judge's legal actions; return (s, actions)."""
+    import numpy as np
+    from rlcard.games.gin_rummy.game import GinRummyGame
+
+    game = GinRummyGame()
+    game.np_random = np.random.RandomState(seed)
+    rng = random.Random(seed)
+    taken = 0
+    start = time.perf_counter()
+    for _ in range(rounds):
+        game.init_game()
+        while not game.is_over():
+            game.step(rng.choice(game.judge.get_legal_actions()))
+            taken += 1
+    return time.perf_counter() - start, taken
+
+
+# ---------------------------------------------------------------------------------------------
 # Measuring
 
 
@@ -455,9 +521,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         for players in NO_MERCY_PLAYERS:
             no_mercy = partial(run_no_mercy, players)
             configs.append(Config("uno_no_mercy", players, "standard", no_mercy, args.rounds))
+        configs.append(Config("gin_rummy", 2, "standard", run_gin, args.rounds))
+        configs.append(Config("openspiel gin_rummy", 2, "standard", run_openspiel_gin, args.rounds))
+        if not args.no_rlcard:
+            configs.append(
+                Config("rlcard GinRummyGame", 2, "standard", run_rlcard_gin, args.rounds)
+            )
     results = measure(configs, args.repeats, args.seed)
     rl = None if args.no_rlcard else results[0]
     print(table(results))
+    gin = {r.engine: r for r in results if "gin" in r.engine.lower()}
+    print("\nGin Rummy, actions/s (no target against C++: the ratio as measured):\n")
+    for name, r in gin.items():
+        if name != "gin_rummy":
+            ratio = gin["gin_rummy"].actions_per_s / r.actions_per_s
+            print(f"- gin_rummy / {name}: x{ratio:.2f}")
     if not args.no_rlcard:
         game, rules_only = results[1], results[2]
         print("\nUno Splash / RLCard's UnoGame (the game objects alone), 2 players:\n")

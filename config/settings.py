@@ -419,6 +419,7 @@ SPECTACULAR_SETTINGS = {
         "NoMercyPresetEnum": ["standard"],
         "NoMercyEffectEnum": ["colour"],
         "NoMercyStackableEnum": "games.api.serializers.NO_MERCY_DRAW_RANKS",
+        "GinRummyKindEnum": ["gin_rummy"],
         "ColourEnum": "games.engine.uno.actions.COLOURS",
         # Uno Splash with stacking has All Wild's phases: one enum, All Wild's name kept.
         "UnoAllWildTablePhaseEnum": "games.api.serializers.PHASES",

@@ -170,7 +170,8 @@ class Move(models.Model):
 class RoundResult(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="round_results")
     round = models.PositiveIntegerField()
-    winner_position = models.PositiveSmallIntegerField()
+    # Null for a drawn round (Gin Rummy's wall): nobody won it.
+    winner_position = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.PositiveIntegerField()
     hands = models.JSONField(default=dict)
     scores = models.JSONField(default=list)

@@ -108,7 +108,9 @@ def plan_move(
         elif kind == "timeout" and not speed:
             user = table.user(event["seat"])
             add(user, k.TIMED_OUT, {"opponents": table.opponents(user)})
-        elif kind == "round_over" and not match_over:
+        elif kind == "round_over" and not match_over and event["winner"] is not None:
+            # A drawn round (Gin Rummy's wall) has no winner to announce; the next deal's turn
+            # notification follows as usual.
             for position, user in table.players():
                 add(
                     user,

@@ -305,3 +305,85 @@ def test_generated_client_plays_a_three_player_game_to_the_end(
     assert versions == sorted(versions) and len(versions) == len(set(versions))
     assert versions[-1] == final.version
     assert len(moves) >= actions_taken
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("lifted_game_throttles")
+def test_generated_client_plays_a_round_of_gin_rummy(
+    live_server: Any, generated: GeneratedClient
+) -> None:
+    """Two players play a one-round Gin Rummy match with the typed Gin Rummy actions: they
+    throw the heaviest deadwood card the view shows and knock as soon as they may."""
+    import httpx
+
+    m = generated.models
+    client_module = generated.module("client")
+    timeout = httpx.Timeout(30.0)
+    anonymous = client_module.Client(
+        base_url=live_server.url, raise_on_unexpected_status=True, timeout=timeout
+    )
+    clients = []
+    for name in ("alice", "bob"):
+        response = generated.api("auth", "auth_signup").sync_detailed(
+            client=anonymous,
+            body=m.Signup(
+                username=f"{name}-{uuid.uuid4().hex[:6]}",
+                password=PASSWORD,
+                display_name=name.title(),
+                token_name="generated client test",
+            ),
+        )
+        assert response.status_code == 201, response.content
+        clients.append(
+            client_module.AuthenticatedClient(
+                base_url=live_server.url,
+                token=response.parsed.token.token,
+                raise_on_unexpected_status=True,
+                timeout=timeout,
+            )
+        )
+    response = generated.api("games", "games_create").sync_detailed(
+        client=clients[0],
+        body=m.CreateGame(
+            game=m.GameEnum("gin_rummy"),
+            max_players=2,
+            target_score=0,
+            visibility=m.VisibilityEnum.PRIVATE,
+        ),
+    )
+    assert response.status_code == 201, response.content
+    game_id = response.parsed.id
+    response = generated.api("games", "games_join_by_invite").sync_detailed(
+        client=clients[1], body=m.JoinByCode(invite_code=response.parsed.invite_code)
+    )
+    assert response.status_code == 200, response.content
+    retrieve = generated.api("games", "games_retrieve")
+    act = generated.api("games", "games_actions_create")
+    for _ in range(400):
+        views = [retrieve.sync_detailed(game_id, client=c).parsed for c in clients]
+        if views[0].status == m.StatusEnum.FINISHED:
+            break
+        mover = next(i for i, v in enumerate(views) if v.table.legal_actions)
+        table = views[mover].table
+        assert isinstance(table, m.GinRummyTable) and table.current_seat == views[mover].your_seat
+        legal = table.legal_actions
+        knocks = [a for a in legal if a.type_ in ("knock", "big_gin")]
+        discards = {a.card: a for a in legal if a.type_ == "discard"}
+        heavy = [c for c in table.deadwood if c in discards]
+        if knocks:
+            chosen = knocks[-1]
+        elif discards:
+            by_value = {c.id: c.value for c in table.hand}
+            chosen = discards[max(heavy or discards, key=lambda c: by_value[c])]
+        else:
+            chosen = legal[0]
+        assert type(chosen).__name__.startswith(("GinRummy", "PassAction", "DrawAction")), chosen
+        chosen.expected_version = views[mover].version
+        response = act.sync_detailed(game_id, client=clients[mover], body=chosen)
+        assert response.status_code == 200, (chosen, response.content)
+    final = retrieve.sync_detailed(game_id, client=clients[1]).parsed
+    assert final.status == m.StatusEnum.FINISHED
+    result = final.table.round_results[-1]
+    assert result.how in ("knock", "undercut", "gin", "big_gin")
+    assert result.winner == final.table.winner
+    assert sorted(p.place for p in final.players) == [1, 2]

@@ -22,6 +22,7 @@ from config.fields import (
 from games.bots import DEFAULT_LEVEL
 from games.bots import LEVELS as BOT_LEVELS
 from games.engine import EngineError, registry
+from games.engine.gin import actions as gin_actions
 from games.engine.uno.actions import COLOURS
 from games.engine.uno.allwild.cards import CARD_TYPES, DRAW_AMOUNT
 from games.engine.uno.allwild.house_rules import HOUSE_RULES
@@ -377,6 +378,24 @@ def _action(name: str, doc: str, **fields: serializers.Field) -> type[serializer
     return type(f"{name.title().replace('_', '')}ActionSerializer", (_ActionBase,), attrs)
 
 
+# One draw request for every game: Uno's takes no field, Gin Rummy's names its ``source`` (each
+# game's own rules refuse the other's shape).
+DrawActionSerializer = type(
+    "DrawActionSerializer",
+    (_ActionBase,),
+    {
+        "__doc__": "Uno: draw one card instead of playing (no `source`). Gin Rummy: draw the top "
+        "card of `source`.",
+        "type": serializers.ChoiceField(choices=["draw"]),
+        "source": serializers.ChoiceField(
+            choices=["stock", "discard"],
+            required=False,
+            help_text="Gin Rummy only, and required there: stock or discard.",
+        ),
+    },
+)
+
+
 def _target(help_text: str, required: bool = False) -> StrictIntegerField:
     return StrictIntegerField(required=required, min_value=0, help_text=help_text)
 
@@ -405,7 +424,7 @@ ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
         uno=_uno(),
         colour=_colour(),
     ),
-    "draw": _action("draw", "Draw one card instead of playing."),
+    "draw": DrawActionSerializer,
     "play_drawn": _action(
         "play_drawn",
         "Play the card you just drew.",
@@ -522,7 +541,7 @@ SPLASH_ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
         colour=_colour(help_text="Required with a Wild or Wild Draw Four, refused otherwise."),
         uno=_uno(),
     ),
-    "draw": _action("draw", "Draw one card instead of playing."),
+    "draw": DrawActionSerializer,
     "play_drawn": _splash_action(
         "play_drawn",
         "Uno Splash: play the playable card you just drew (a wild names its colour).",
@@ -816,11 +835,161 @@ class NoMercyTableSerializer(serializers.Serializer):
 
 TABLE_SERIALIZERS[no_mercy_rules.GAME] = NoMercyTableSerializer
 
+# ---------------------------------------------------------------------------------------------
+# Gin Rummy: draw from the stock or the discard pile, discard, knock (docs/gin_rummy.md)
+
+
+def _gin_action(name: str, doc: str, **fields: serializers.Field) -> type[serializers.Serializer]:
+    attrs: dict[str, Any] = {"type": serializers.ChoiceField(choices=[name]), **fields}
+    attrs["__doc__"] = doc
+    cls_name = f"GinRummy{name.title().replace('_', '')}ActionSerializer"
+    return type(cls_name, (_ActionBase,), attrs)
+
+
+def _gin_card(help_text: str) -> StrictCharField:
+    return StrictCharField(max_length=2, help_text=help_text)
+
+
+GIN_ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
+    "take_upcard": _gin_action(
+        "take_upcard",
+        "Gin Rummy, the first turn: take the upcard (that is your draw; then discard another "
+        "card or knock).",
+    ),
+    # The same request as Uno's pass (no field): in Gin Rummy it passes the upcard.
+    "pass": ACTION_SERIALIZERS["pass"],
+    "draw": DrawActionSerializer,
+    "discard": _gin_action(
+        "discard",
+        "Gin Rummy: discard a card face up (never the card just taken from the discard pile); "
+        "your turn ends.",
+        card=_gin_card("The card, e.g. 7h (ranks A 2-9 T J Q K, suits s h d c)."),
+    ),
+    "knock": _gin_action(
+        "knock",
+        "Gin Rummy: discard a card face down and end the round; the ten cards you keep must "
+        "leave 10 deadwood or less. Gin when they all meld. Melds are laid out for you.",
+        card=_gin_card("The knock discard, e.g. Kc."),
+    ),
+    "big_gin": _gin_action(
+        "big_gin", "Gin Rummy: all eleven cards meld; end the round without a discard."
+    ),
+}
+assert tuple(GIN_ACTION_SERIALIZERS) == gin_actions.PLAYER_ACTIONS
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="GinRummyLegalAction",
+        serializers=lambda: GIN_ACTION_SERIALIZERS,
+        resource_type_field_name="type",
+        many=True,
+    )
+)
+class GinLegalActionsField(serializers.JSONField):
+    """What the seat may do now in Gin Rummy: a union discriminated by ``type``."""
+
+
+class GinCardSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="Rank then suit: As, Th, Kc.")
+    rank = serializers.ChoiceField(choices=list("A23456789TJQK"))
+    suit = serializers.ChoiceField(choices=list("shdc"))
+    value = serializers.IntegerField(help_text="Deadwood value: A 1, 2-10 face value, J Q K 10.")
+
+
+class GinSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    hand_size = serializers.IntegerField()
+    score = serializers.IntegerField()
+    rounds_won = serializers.IntegerField()
+    active = serializers.BooleanField()
+
+
+class GinTakeSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    card = serializers.CharField()
+
+
+class GinLayoffSerializer(serializers.Serializer):
+    card = serializers.CharField()
+    meld = serializers.IntegerField(help_text="Index in the knocker's `melds`.")
+
+
+class GinLayoutSerializer(serializers.Serializer):
+    melds = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    layoffs = GinLayoffSerializer(many=True, help_text="The defender's, in the order laid.")
+    deadwood = serializers.ListField(child=serializers.CharField())
+    count = serializers.IntegerField(help_text="Deadwood count.")
+
+
+class GinRoundResultSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    winner = serializers.IntegerField(allow_null=True, help_text="Null after the wall (a draw).")
+    points = serializers.IntegerField()
+    how = serializers.ChoiceField(choices=["knock", "undercut", "gin", "big_gin", "wall"])
+    knocker = serializers.IntegerField(allow_null=True)
+    knock_discard = serializers.CharField(allow_null=True, help_text="Face down until now.")
+    knocker_count = serializers.IntegerField(allow_null=True)
+    defender_count = serializers.IntegerField(allow_null=True)
+    layouts = serializers.DictField(child=GinLayoutSerializer(), help_text="By seat.")
+    hands = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    scores = serializers.ListField(child=serializers.IntegerField())
+    rounds_won = serializers.ListField(child=serializers.IntegerField())
+    next_dealer = serializers.IntegerField()
+    bonuses = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="Game and line bonuses."
+    )
+    final_scores = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+
+@extend_schema_serializer(component_name="GinRummyTable")
+class GinTableSerializer(serializers.Serializer):
+    """Gin Rummy's view for the caller's seat (docs/gin_rummy.md)."""
+
+    game = serializers.ChoiceField(choices=["gin_rummy"])
+    preset = serializers.ChoiceField(choices=["standard"])
+    options = serializers.DictField(child=serializers.BooleanField())
+    target_score = serializers.IntegerField()
+    round = serializers.IntegerField()
+    phase = serializers.ChoiceField(
+        choices=["offer", "draw", "discard", "round_over", "match_over"],
+        help_text="`offer`: the upcard is offered; `draw`, then `discard` (or knock).",
+    )
+    current_seat = serializers.IntegerField(allow_null=True)
+    dealer = serializers.IntegerField()
+    seats = GinSeatSerializer(many=True)
+    upcard_passes = serializers.IntegerField()
+    stock_size = serializers.IntegerField()
+    discard_top = GinCardSerializer(allow_null=True)
+    discard_pile = GinCardSerializer(many=True, help_text="Face-up discards, top first.")
+    taken = serializers.CharField(allow_null=True, help_text="Taken from the discard pile now.")
+    takes = GinTakeSerializer(many=True, help_text="This round's takes from the discard pile.")
+    round_results = GinRoundResultSerializer(many=True)
+    winner = serializers.IntegerField(allow_null=True)
+    you = serializers.IntegerField()
+    hand = GinCardSerializer(many=True)
+    melds = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Your hand's least-deadwood melds.",
+    )
+    deadwood = serializers.ListField(child=serializers.CharField())
+    deadwood_count = serializers.IntegerField()
+    legal_actions = GinLegalActionsField(
+        help_text="What you may do now, each in the shape of its request: send one back as it is."
+    )
+
+    def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
+        return instance
+
+
+TABLE_SERIALIZERS["gin_rummy"] = GinTableSerializer
+
 # Each game's action requests, by kind; a kind not here is checked by its own action_from_dict.
 ACTION_SERIALIZERS_BY_KIND: dict[str, dict[str, type[serializers.Serializer]]] = {
     registry.DEFAULT_KIND: ACTION_SERIALIZERS,
     splash_rules.GAME: SPLASH_ACTION_SERIALIZERS,
     no_mercy_rules.GAME: NO_MERCY_ACTION_SERIALIZERS,
+    "gin_rummy": GIN_ACTION_SERIALIZERS,
 }
 
 # The request body of an action, for every game: one variant per `type` (a type two games share
@@ -829,6 +998,7 @@ ACTION_SERIALIZERS_BY_KIND: dict[str, dict[str, type[serializers.Serializer]]] =
 REQUEST_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
     **ACTION_SERIALIZERS,
     **{t: SPLASH_ACTION_SERIALIZERS[t] for t in ("choose_colour", "accept", "challenge")},
+    **{t: GIN_ACTION_SERIALIZERS[t] for t in ("take_upcard", "discard", "knock", "big_gin")},
 }
 # What Uno Splash's `legal_actions` lists: its own types only, in the request shapes (Mercy: its
 # template).

@@ -631,7 +631,10 @@ class ActionView(APIView):
                         "`hand_face_down`, `not_a_pair`, `wrong_card_count`, "
                         "`mercy_not_allowed`; Uno Splash: `card_not_playable`, "
                         "`colour_required`, `colour_not_allowed`, `response_required`, "
-                        "`challenge_not_allowed`); or `idempotency_key_reused` (the key was used "
+                        "`challenge_not_allowed`; Gin Rummy: `offer_pending`, `no_offer`, "
+                        "`must_draw_stock`, `card_just_taken`, `discard_take_limit`, "
+                        "`knock_not_allowed`, `big_gin_not_allowed`); or `idempotency_key_reused` "
+                        "(the key was used "
                         "with a different body)."
                     ),
                 },
@@ -728,6 +731,31 @@ class ActionView(APIView):
                     "cards": ["draw4-1", "draw4-2", "wild-3", "wild-7", "skip-2"],
                     "expected_version": 15,
                 },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Gin Rummy: take the upcard",
+                value={"type": "take_upcard", "expected_version": 1},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Gin Rummy: draw from the discard pile",
+                value={"type": "draw", "source": "discard", "expected_version": 6},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Gin Rummy: discard the king of clubs",
+                value={"type": "discard", "card": "Kc", "expected_version": 7},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Gin Rummy: knock, the 4 of hearts face down",
+                value={"type": "knock", "card": "4h", "expected_version": 9},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Gin Rummy: big gin",
+                value={"type": "big_gin", "expected_version": 9},
                 request_only=True,
             ),
         ],

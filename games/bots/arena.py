@@ -262,7 +262,7 @@ def _count(result: ArenaResult, seats: list[str], events: list[dict[str, Any]]) 
             # By rank in a game with colours ("blue-skip" counts as "skip"): the report's columns.
             rank = e["card_type"].rsplit("-", 1)[-1]
             stats[seats[e["seat"]]].plays[rank] += 1
-        elif kind == "draw" and e["reason"] == "voluntary":
+        elif kind == "draw" and e.get("reason") == "voluntary":
             stats[seats[e["seat"]]].draws += 1
         elif kind == "uno":
             stats[seats[e["seat"]]].uno_calls += 1
@@ -272,7 +272,8 @@ def _count(result: ArenaResult, seats: list[str], events: list[dict[str, Any]]) 
         elif kind == "round_over":
             for name in seats:
                 stats[name].seat_rounds += 1
-            stats[seats[e["winner"]]].wins += 1
+            if e["winner"] is not None:  # a drawn round (Gin Rummy's wall) is won by nobody
+                stats[seats[e["winner"]]].wins += 1
             stats[seats[e["winner"]]].points += e["points"]
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from games.engine.registry import DEFAULT_KIND, get_game
 from games.engine.uno.actions import DRAW, Action, covers
 
-from . import allwild, expert, heuristic, house, nomercy, policies, splash
+from . import allwild, expert, gin, heuristic, house, nomercy, policies, splash
 from .table import TURN_TYPES
 
 # Levels a player may put in a seat (API, models).
@@ -106,6 +106,7 @@ HEURISTICS: dict[str, Callable[[dict[str, Any], str | None, random.Random], Any]
     allwild.KIND: _heuristic_all_wild,
     splash.KIND: lambda view, ablated, rng: splash.choose(view, rng),
     nomercy.KIND: lambda view, ablated, rng: nomercy.choose(view, rng),
+    gin.KIND: lambda view, ablated, rng: gin.choose(view, rng),
 }
 
 

@@ -22,6 +22,9 @@ def to_ask(state: State, bots: Collection[int]) -> list[tuple[int, frozenset[str
     the order they are asked. The first that answers with an allowed action acts."""
     if state.phase in (ROUND_OVER, MATCH_OVER):
         return []
+    if not isinstance(state, State):
+        # A game without free actions (Gin Rummy): only the seat on turn acts.
+        return [(state.current, None)] if state.current in bots else []
     seats = state.seats
     n = len(seats)
     order = [(state.current + k) % n for k in range(n)]

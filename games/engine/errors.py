@@ -39,6 +39,14 @@ COLOUR_NOT_ALLOWED = "colour_not_allowed"  # a coloured card names none
 CARD_NOT_PLAYABLE = "card_not_playable"  # matches neither the colour in force nor the top card
 RESPONSE_REQUIRED = "response_required"  # a Wild Draw Four waits: accept or challenge it first
 CHALLENGE_NOT_ALLOWED = "challenge_not_allowed"  # only the next player challenges, and only then
+# Gin Rummy
+OFFER_PENDING = "offer_pending"  # the upcard offer comes first: take the upcard or pass
+NO_OFFER = "no_offer"  # the upcard offer is over
+MUST_DRAW_STOCK = "must_draw_stock"  # both passed the upcard: the non-dealer draws from the stock
+CARD_JUST_TAKEN = "card_just_taken"  # the card taken from the discard pile stays this turn
+DISCARD_TAKE_LIMIT = "discard_take_limit"  # the loop guard: only the stock may be drawn now
+KNOCK_NOT_ALLOWED = "knock_not_allowed"  # the ten kept cards would leave more than 10 deadwood
+BIG_GIN_NOT_ALLOWED = "big_gin_not_allowed"  # the eleven cards do not all meld
 
 ALL_CODES = (
     NOT_YOUR_TURN,
@@ -75,6 +83,13 @@ ALL_CODES = (
     CARD_NOT_PLAYABLE,
     RESPONSE_REQUIRED,
     CHALLENGE_NOT_ALLOWED,
+    OFFER_PENDING,
+    NO_OFFER,
+    MUST_DRAW_STOCK,
+    CARD_JUST_TAKEN,
+    DISCARD_TAKE_LIMIT,
+    KNOCK_NOT_ALLOWED,
+    BIG_GIN_NOT_ALLOWED,
 )
 
 

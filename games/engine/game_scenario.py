@@ -15,6 +15,12 @@ card tokens; a game without such a runner of its own is played here from a seede
 ``players`` (or ``names``) names the seats (``seat0``, ``seat1``... by default); an action's or
 an expectation's seat is a name or a number. ``legal`` lists a seat's legal actions without
 their ``seat``. A round that ends is followed by the next deal, as in the service.
+
+An exact position instead of a deal: ``position`` is a state in the game's own JSON form
+(``state_to_dict``; keys left out take the game's defaults), e.g. Gin Rummy's hands, stock and
+discard pile. Exact outcomes: ``hands`` (each seat's cards, in order), ``piles`` (the named piles,
+top first, as ``Game.piles``) and ``view`` (per seat, keys that the seat's view must hold: objects
+are compared key by key, anything else exactly).
 """
 
 from __future__ import annotations
@@ -28,8 +34,18 @@ from .interface import Event, Game
 from .registry import get_game
 from .scenario_steps import COMMON_KEYS, play_steps
 
-TOP_LEVEL_KEYS = COMMON_KEYS | {"players", "names"}
-EXPECT_KEYS = {"to_move", "round_over", "match_over", "scores", "winner", "legal"}
+TOP_LEVEL_KEYS = COMMON_KEYS | {"players", "names", "position"}
+EXPECT_KEYS = {
+    "to_move",
+    "round_over",
+    "match_over",
+    "scores",
+    "winner",
+    "legal",
+    "hands",
+    "piles",
+    "view",
+}
 
 
 class GameScenarioError(ValueError):
@@ -96,6 +112,14 @@ def setup(data: dict[str, Any]) -> tuple[Game[Any, Any], Any, list[str], list[Ev
         )
     except EngineError as exc:
         raise GameScenarioError(exc.message) from exc
+    if "position" in data:
+        if not isinstance(data["position"], dict):
+            raise GameScenarioError("position is the game's state as a JSON object")
+        try:
+            state = game.state_from_dict({**game.state_to_dict(state), **data["position"]})
+        except (TypeError, ValueError, KeyError) as exc:
+            raise GameScenarioError(f"position does not fit the game's state: {exc}") from exc
+        events = []
     return game, state, list(names), events
 
 
@@ -151,7 +175,34 @@ def _check(game: Game[Any, Any], state: Any, names: list[str], expect: Any) -> l
     scores = game.scores(state)
     for seat, score in expect.get("scores", {}).items():
         differ(f"scores.{seat}", score, scores[_seat(seat, names)])
+    hands = game.hands(state)
+    for seat, cards in expect.get("hands", {}).items():
+        differ(f"hands.{seat}", cards, hands[_seat(seat, names)])
+    piles = game.piles(state)
+    for name, cards in expect.get("piles", {}).items():
+        differ(f"piles.{name}", cards, piles.get(name))
+    for seat, wanted_view in expect.get("view", {}).items():
+        seen = game.view(state, _seat(seat, names))
+        failures.extend(f"view.{seat}.{f}" for f in _subset(wanted_view, seen))
     for seat, listed in expect.get("legal", {}).items():
         got = [game.action_to_dict(a) for a in game.legal_actions(state, _seat(seat, names))]
         differ(f"legal.{seat}", listed, [{k: v for k, v in a.items() if k != "seat"} for a in got])
     return failures
+
+
+def _subset(wanted: Any, got: Any, path: str = "") -> list[str]:
+    """Where ``got`` differs from ``wanted``: objects key by key (keys ``wanted`` leaves out are
+    not compared), lists item by item and of the same length, anything else exactly."""
+    if isinstance(wanted, dict) and isinstance(got, dict):
+        out = []
+        for key, value in wanted.items():
+            where = f"{path}.{key}" if path else str(key)
+            if key not in got:
+                out.append(f"{where}: expected {value!r}, missing")
+            else:
+                out.extend(_subset(value, got[key], where))
+        return out
+    if isinstance(wanted, list) and isinstance(got, list) and len(wanted) == len(got):
+        pairs = enumerate(zip(wanted, got, strict=True))
+        return [f for i, (w, g) in pairs for f in _subset(w, g, f"{path}[{i}]")]
+    return [] if wanted == got else [f"{path}: expected {wanted!r}, got {got!r}"]

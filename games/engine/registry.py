@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import INVALID_SETUP, EngineError
+from .gin.game import GIN_RUMMY
 from .interface import Game
 from .uno.allwild.game import ALL_WILD
 from .uno.nomercy.game import NO_MERCY
@@ -19,6 +20,7 @@ _GAMES: dict[str, Game[Any, Any]] = {
     ALL_WILD.kind: ALL_WILD,
     SPLASH.kind: SPLASH,
     NO_MERCY.kind: NO_MERCY,
+    GIN_RUMMY.kind: GIN_RUMMY,
 }
 
 

@@ -42,7 +42,7 @@ BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "
 
 
 # The games games.bots plays (its deciders read these games' views).
-BOT_KINDS = frozenset({registry.DEFAULT_KIND, "uno_splash", "uno_no_mercy"})
+BOT_KINDS = frozenset({registry.DEFAULT_KIND, "uno_splash", "uno_no_mercy", "gin_rummy"})
 
 
 def bot_move(*, game_id: Any, version: int, now: datetime | None = None) -> bool:

@@ -66,8 +66,8 @@ def test_the_options_list_the_toy_game_beside_all_wild(alice: Player) -> None:
     options = alice.get(f"{API}options/").json()
 
     kinds = [g["kind"] for g in options["games"]]
-    assert kinds == [registry.DEFAULT_KIND, "toy", "uno_no_mercy", "uno_splash"]
-    toy = options["games"][1]
+    assert kinds == [registry.DEFAULT_KIND, "gin_rummy", "toy", "uno_no_mercy", "uno_splash"]
+    toy = options["games"][2]
     assert toy == {
         "kind": "toy",
         "name": "Draw and discard",

@@ -1,0 +1,70 @@
+"""Gin Rummy's actions: what a seat (or the system) asks the engine to do."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..errors import INVALID_ACTION, EngineError
+
+TAKE_UPCARD = "take_upcard"  # the upcard offer: take it (that is the turn's draw)
+PASS = "pass"  # the upcard offer: pass it
+DRAW = "draw"  # draw from ``source``: "stock" or "discard"
+DISCARD = "discard"  # discard ``card`` face up: the turn ends
+KNOCK = "knock"  # discard ``card`` face down and end the round (gin when the rest all meld)
+BIG_GIN = "big_gin"  # all eleven cards meld: end the round without a discard
+# System actions: applied by the service (timer sweep, leaving, dealing), never listed for players.
+TIMEOUT = "timeout"
+LEAVE = "leave"
+NEXT_ROUND = "next_round"
+
+PLAYER_ACTIONS = (TAKE_UPCARD, PASS, DRAW, DISCARD, KNOCK, BIG_GIN)
+SYSTEM_ACTIONS = (TIMEOUT, LEAVE, NEXT_ROUND)
+ACTION_TYPES = PLAYER_ACTIONS + SYSTEM_ACTIONS
+STOCK = "stock"
+DISCARD_PILE = "discard"
+SOURCES = (STOCK, DISCARD_PILE)
+FIELDS = frozenset({"type", "seat", "card", "source"})
+
+
+class Action(NamedTuple):
+    type: str
+    seat: int | None = None
+    card: str | None = None
+    source: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type}
+        if self.seat is not None:
+            data["seat"] = self.seat
+        if self.card is not None:
+            data["card"] = self.card
+        if self.source is not None:
+            data["source"] = self.source
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Action:
+        """An action from JSON, refusing anything malformed with ``invalid_action``. Whether the
+        card and source fit the type is the rules' business (``rules.apply``)."""
+        if not isinstance(data, dict):
+            raise EngineError(INVALID_ACTION, "an action is a JSON object")
+        unknown = set(data) - FIELDS
+        if unknown:
+            raise EngineError(INVALID_ACTION, f"unknown fields: {', '.join(sorted(unknown))}")
+        kind = data.get("type")
+        if kind not in ACTION_TYPES:
+            raise EngineError(INVALID_ACTION, f"unknown action type {kind!r}")
+        seat = data.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise EngineError(INVALID_ACTION, "seat must be a seat number")
+        card = data.get("card")
+        if card is not None and not isinstance(card, str):
+            raise EngineError(INVALID_ACTION, "card must be a card id string")
+        source = data.get("source")
+        if source is not None and source not in SOURCES:
+            raise EngineError(INVALID_ACTION, "source is stock or discard")
+        if (kind in (DISCARD, KNOCK)) != (card is not None):
+            raise EngineError(INVALID_ACTION, "discard and knock name a card; nothing else does")
+        if (kind == DRAW) != (source is not None):
+            raise EngineError(INVALID_ACTION, "draw names its source; nothing else does")
+        return cls(kind, seat, card, source)
