@@ -74,6 +74,7 @@ def test_the_options_list_the_toy_game_beside_all_wild(alice: Player) -> None:
         "presets": ["plain"],
         "default_preset": "plain",
         "house_rules": [],
+        "house_rules_not_offered": [],
         "min_players": 2,
         "max_players": 2,
         "default_target": 2,
