@@ -112,5 +112,5 @@ def test_two_players_take_draw_discard_and_a_knock_is_laid_out_for_both(clients:
         axe_clean(who, "the round's layout")
         dialog.get_by_role("button", name="On to the next round").click()
         # The next round is dealt; the match score stays on the table.
-        expect(page.locator(".gin-score")).to_contain_text("29 pts")
+        expect(page.locator(".gin-score")).to_contain_text("29 (1 won)")
         expect(page.locator(".gin-last-round")).to_contain_text("Last round (1)")

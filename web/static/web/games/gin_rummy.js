@@ -82,7 +82,6 @@ function create(ctx) {
       { class: "table-head" },
       h("h1", { class: "visually-hidden" }, t("gin.title")),
       h("span", { class: "round" }, t("table.round", { round: table.round })),
-      h("span", { class: "gin-target" }, t("gin.target", { points: formatNumber(table.target_score) })),
       ctx.turnTimer(),
       ctx.connectionState(),
     );
@@ -113,20 +112,16 @@ function create(ctx) {
     );
   }
 
-  /** The match score: both seats' points and rounds won, me first. */
+  /** The match score: both seats' points (me first) and the target. */
   function matchScore(table) {
-    const order = [table.you, 1 - table.you];
+    const mine = table.seats[table.you];
+    const theirs = table.seats[1 - table.you];
     return h(
       "p",
-      { class: "gin-score", role: "status", "aria-label": t("gin.match_score") },
-      order.map((seat, i) => {
-        const s = table.seats[seat];
-        return h(
-          "span",
-          { key: `ms${seat}`, class: `gin-score-seat ${i === 0 ? "me" : ""}` },
-          t("gin.score_line", { name: i === 0 ? t("lobby.you") : nameOf(seat), points: formatNumber(s.score), rounds: formatNumber(s.rounds_won) }),
-        );
-      }),
+      { class: "gin-score" },
+      h("span", { class: "gin-score-title" }, t("gin.match_score", { points: formatNumber(table.target_score) })),
+      h("span", { class: "gin-score-seat me" }, t("gin.score_line", { name: t("lobby.you"), points: formatNumber(mine.score), rounds: formatNumber(mine.rounds_won) })),
+      h("span", { class: "gin-score-seat" }, t("gin.score_line", { name: nameOf(theirs.seat), points: formatNumber(theirs.score), rounds: formatNumber(theirs.rounds_won) })),
     );
   }
 
@@ -306,7 +301,7 @@ function create(ctx) {
             layout.layoffs.map((off) => {
               const onto = (other.melds || [])[off.meld] || [];
               const words = t("gin.layoff_label", { card: cardName(off.card), meld: onto.map(cardName).join(", ") });
-              return h("li", { key: `lo${off.card}`, class: "gin-layoff", "aria-label": words }, faceCard(off.card, "small laid-off"), h("span", { "aria-hidden": "true" }, t("gin.laid_off")));
+              return h("li", { key: `lo${off.card}`, class: "gin-layoff", "aria-label": words }, faceCard(off.card, "small laid-off"), h("span", { "aria-hidden": "true" }, t("gin.laid_off", { meld: onto.map(cardSymbol).join(" ") })));
             }),
           )
         : null,
@@ -366,7 +361,7 @@ function create(ctx) {
         ),
       ),
       bonuses ? h("p", { class: "gin-bonuses" }, t("gin.bonuses", { first: nameOf(0), a: formatNumber(bonuses[0]), second: nameOf(1), b: formatNumber(bonuses[1]) })) : null,
-    ];
+    ].filter(Boolean); // the round dialog appends these as they are: no "null" in it
   }
 
   /** The last round's layout stays on the table (closed) after its dialog is gone. */
