@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from players.models import User
 from tests.web.conftest import Client, load_scenario
+from tests.web.test_danish import assert_danish
 from tests.web.test_offline import PHONE_390
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -114,3 +116,40 @@ def test_two_players_take_draw_discard_and_a_knock_is_laid_out_for_both(clients:
         # The next round is dealt; the match score stays on the table.
         expect(page.locator(".gin-score")).to_contain_text("29 (1 won)")
         expect(page.locator(".gin-last-round")).to_contain_text("Last round (1)")
+
+
+def test_a_danish_player_meets_the_gin_table_and_its_layout_in_danish(clients: Any) -> None:
+    game = load_scenario("gin_knock.json")
+    tokens = {p["name"]: p["token"] for p in game["players"]}
+    User.objects.filter(username="alice").update(language="da")
+    alice = clients("alice", locale="da-DK", **PHONE_390)
+    bob = clients("bob", **PHONE_390)
+    alice.sign_in_with_token(tokens["alice"], f"/games/{game['game_id']}")
+    bob.sign_in_with_token(tokens["bob"], f"/games/{game['game_id']}")
+    a, b = alice.page, bob.page
+
+    my_turn(a)
+    expect(a.locator(".prompt")).to_contain_text("Det vendte kort er Ruder konge")
+    a.locator("details.log summary").click()
+    assert_danish(alice, "Gin Rummy table, the upcard offer")
+    a.get_by_role("button", name="Tag det vendte kort").click()
+    expect(a.locator(".gin-hand button.card.taken")).to_have_attribute(
+        "aria-label", "Ruder konge (lige taget: behold det denne tur)"
+    )
+    assert_danish(alice, "Gin Rummy table, the discard step")
+    a.get_by_role("button", name="Smid Hjerter dame").click()
+
+    my_turn(b)
+    b.get_by_role("button", name="Take Queen of hearts from the discard pile").click()
+    b.get_by_role("button", name="Discard Jack of diamonds").click()
+
+    my_turn(a)
+    a.get_by_role("button", name="Træk fra bunken (10 kort)").click()
+    a.get_by_role("button", name="Bank…").click()
+    assert_danish(alice, "Gin Rummy table, picking the knock discard")
+    a.get_by_role("button", name="Bank, Ruder 9 med bagsiden op").click()
+    dialog = a.locator("dialog[open]")
+    expect(dialog).to_contain_text("alice bankede med 10 mod 39: alice får 29.")
+    expect(dialog).to_contain_text("lagt til A♠ 2♠ 3♠")
+    assert_danish(alice, "Gin Rummy round layout")
+    alice.shot("gin-layout-da", dialog)
