@@ -153,3 +153,30 @@ def test_a_danish_player_meets_the_gin_table_and_its_layout_in_danish(clients: A
     expect(dialog).to_contain_text("lagt til A♠ 2♠ 3♠")
     assert_danish(alice, "Gin Rummy round layout")
     alice.shot("gin-layout-da", dialog)
+
+
+def test_a_round_drawn_at_the_wall_is_listed_as_a_draw_in_the_results(clients: Any) -> None:
+    game = load_scenario("gin_wall_then_knock.json")
+    tokens = {p["name"]: p["token"] for p in game["players"]}
+    alice = clients("alice", **PHONE_390)
+    alice.sign_in_with_token(tokens["alice"], f"/games/{game['game_id']}")
+    a = alice.page
+
+    # Round 1's result, not seen yet on this phone: the dialog says it was a draw.
+    dialog = a.locator("dialog[open]")
+    expect(dialog).to_contain_text("Round 1: a draw at the wall, nobody scores.")
+    axe_clean(alice, "the round dialog of a drawn round")
+    dialog.get_by_role("button", name="On to the next round").click()
+    my_turn(a)
+    a.locator(".gin-last-round summary").click()
+    expect(a.locator(".gin-last-round")).to_contain_text("a draw at the wall")
+    a.get_by_role("button", name="Draw from the stock (10 cards)").click()
+    a.get_by_role("button", name="Knock…").click()
+    a.get_by_role("button", name="Knock, 9 of diamonds face down").click()
+
+    rounds = a.locator("ol.rounds li")
+    expect(rounds).to_have_count(2)
+    expect(rounds.nth(0)).to_have_text("Round 1: a draw, nobody scores.")
+    expect(rounds.nth(1)).to_have_text("Round 2: alice won 29 points.")
+    alice.shot("gin-results", a.locator("ol.rounds"))
+    axe_clean(alice, "the results of a match with a drawn round")
