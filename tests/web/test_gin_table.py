@@ -180,3 +180,26 @@ def test_a_round_drawn_at_the_wall_is_listed_as_a_draw_in_the_results(clients: A
     expect(rounds.nth(1)).to_have_text("Round 2: alice won 29 points.")
     alice.shot("gin-results", a.locator("ol.rounds"))
     axe_clean(alice, "the results of a match with a drawn round")
+
+
+def test_the_upcard_passed_by_both_leaves_only_the_stock_to_draw_from(clients: Any) -> None:
+    game = load_scenario("gin_knock.json")
+    tokens = {p["name"]: p["token"] for p in game["players"]}
+    alice, bob = clients("alice", **PHONE_390), clients("bob", **PHONE_390)
+    alice.sign_in_with_token(tokens["alice"], f"/games/{game['game_id']}")
+    bob.sign_in_with_token(tokens["bob"], f"/games/{game['game_id']}")
+    a, b = alice.page, bob.page
+
+    my_turn(a)
+    a.get_by_role("button", name="Pass").click()
+    my_turn(b)
+    expect(b.locator(".prompt")).to_contain_text("The upcard is King of diamonds")
+    b.get_by_role("button", name="Pass").click()
+    my_turn(a)
+    expect(a.locator(".prompt")).to_contain_text("Draw from the stock.")
+    expect(a.locator(".gin-discard")).to_have_attribute("aria-disabled", "true")
+    expect(a.get_by_role("button", name="Take the upcard")).to_have_count(0)
+    axe_clean(alice, "the draw after both passed the upcard")
+    a.get_by_role("button", name="Draw from the stock (10 cards)").click()
+    expect(a.locator(".gin-hand button.card")).to_have_count(11)
+    expect(b.locator(".gin-opponents .seat-cards")).to_have_text("11 cards")
