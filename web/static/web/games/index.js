@@ -27,6 +27,7 @@ const RENDERERS = {
   uno_all_wild: () => import("./uno_all_wild.js"),
   uno_splash: () => import("./uno_splash.js"),
   uno_no_mercy: () => import("./uno_no_mercy.js"),
+  gin_rummy: () => import("./gin_rummy.js"),
 };
 
 const loaded = new Map();

@@ -550,6 +550,12 @@ export function mount(root, [gameId], app) {
     );
   }
 
+  /** "Round 2: Bob won 31 points.", or a drawn round (no winner: Gin Rummy's wall) said as one. */
+  function roundLine(r) {
+    if (typeof r.winner !== "number") return t("results.round_drawn", { round: r.round });
+    return t("results.round_line", { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) });
+  }
+
   function roundList(table) {
     if (!table || !Array.isArray(table.round_results) || !table.round_results.length) return null;
     return h(
@@ -560,7 +566,7 @@ export function mount(root, [gameId], app) {
         "ol",
         { class: "rounds" },
         table.round_results.map((r) =>
-          h("li", { key: `round${r.round}` }, t("results.round_line", { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) })),
+          h("li", { key: `round${r.round}` }, roundLine(r)),
         ),
       ),
     );
@@ -606,7 +612,7 @@ export function mount(root, [gameId], app) {
   /** A round's result: who won it and the scores now (a renderer may say more, `roundSummary`). */
   function roundSummary(r) {
     return [
-      h("p", { class: "result-banner" }, t("results.round_line", { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) })),
+      h("p", { class: "result-banner" }, roundLine(r)),
       h(
         "table",
         { class: "scores" },
