@@ -8,7 +8,7 @@ pile; the player clockwise from the dealer starts, and every round starts clockw
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import Any, Protocol
 
 from .. import errors as E
 from ..errors import EngineError
@@ -61,6 +61,59 @@ def start_match(
     )
     deal_round(state, rng, events)
     return state, events
+
+
+class NewGame(Protocol):
+    """A game's ``new_game``: a new match with round 1 dealt, the dealer a random seat."""
+
+    def __call__(
+        self,
+        *,
+        players: int,
+        rng: RNG,
+        preset: str = ...,
+        options: dict[str, bool] | None = None,
+        target_score: int = ...,
+    ) -> tuple[State, list[Event]]: ...
+
+
+def match_starter(
+    *,
+    game: str,
+    presets: Collection[str],
+    seats: tuple[int, int],
+    validate: Callable[[Any], dict[str, bool]],
+    deal_round: Callable[[State, RNG, list[Event]], None],
+    preset: str,
+    target_score: int,
+) -> NewGame:
+    """``game``'s ``new_game`` (``start_match`` with the game's own tables), with ``preset`` and
+    ``target_score`` as its defaults."""
+    default_preset, default_target = preset, target_score
+
+    def new_game(
+        *,
+        players: int,
+        rng: RNG,
+        preset: str = default_preset,
+        options: dict[str, bool] | None = None,
+        target_score: int = default_target,
+    ) -> tuple[State, list[Event]]:
+        """A new match with round 1 dealt: the dealer is a random seat."""
+        return start_match(
+            game=game,
+            presets=presets,
+            seats=seats,
+            validate=validate,
+            deal_round=deal_round,
+            players=players,
+            rng=rng,
+            preset=preset,
+            options=options,
+            target_score=target_score,
+        )
+
+    return new_game
 
 
 def new_match(

@@ -17,7 +17,7 @@ from .. import actions as A
 from ..actions import COLOURS, Action
 from ..calls import close_catch_windows, do_catch, do_uno
 from ..chance import choice
-from ..deal import deal, open_reverse, open_skip, start_match
+from ..deal import deal, match_starter, open_reverse, open_skip
 from ..dispatch import Handler, dispatch, on_copy, require_round_over
 from ..play import start_timeout
 from ..scoring import end_round
@@ -47,29 +47,6 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 
 
-def new_game(
-    *,
-    players: int,
-    rng: RNG,
-    preset: str = "standard",
-    options: dict[str, bool] | None = None,
-    target_score: int = 1000,
-) -> tuple[State, list[Event]]:
-    """A new match with round 1 dealt: the dealer is a random seat."""
-    return start_match(
-        game=GAME,
-        presets=PRESETS,
-        seats=(MIN_PLAYERS, MAX_PLAYERS),
-        validate=validate_options,
-        deal_round=deal_round,
-        players=players,
-        rng=rng,
-        preset=preset,
-        options=options,
-        target_score=target_score,
-    )
-
-
 def validate_options(options: Any) -> dict[str, bool]:
     """No Mercy has no house rules: only an empty object is accepted."""
     if not isinstance(options, dict):
@@ -93,6 +70,18 @@ def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
     s.colour = None
     deal(s, list(PRESETS[s.preset].card_ids), HAND_SIZE, rng, ev)
     opening(s, s.current, s.discard_pile[0], rng, ev)
+
+
+# A new match with round 1 dealt: the dealer is a random seat.
+new_game = match_starter(
+    game=GAME,
+    presets=PRESETS,
+    seats=(MIN_PLAYERS, MAX_PLAYERS),
+    validate=validate_options,
+    deal_round=deal_round,
+    preset="standard",
+    target_score=1000,
+)
 
 
 def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
