@@ -21,6 +21,7 @@ from ..deal import deal, match_starter, open_reverse, open_skip
 from ..dispatch import Handler, dispatch, on_copy, require_round_over
 from ..play import start_timeout
 from ..scoring import end_round
+from ..seats import retire
 from ..state import CHOOSE, COUNTERCLOCKWISE, DRAWN, MATCH_OVER, PLAY, STACK, State
 from ..turns import advance, chooser, direction_name, seat_of
 from .cards import (
@@ -190,20 +191,7 @@ def do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
         s.stacker = None
     if s.stacker == seat:
         s.stacker = None  # nobody is paid for a card of a player who left
-    s.draw_pile = [*s.draw_pile, *me.hand]
-    ev.append(
-        {
-            "type": "left",
-            "seat": seat,
-            "count": len(me.hand),
-            "secret": {"cards": list(me.hand)},
-            "to": None,
-        }
-    )
-    me.hand = []
-    me.active = False
-    me.uno = me.exposed = False
-    me.skips = 0
+    retire(s, seat, ev)
     s.knocked_out = [i for i in s.knocked_out if i != seat]
     if had_turn:
         s.pending = None
