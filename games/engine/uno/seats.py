@@ -57,13 +57,18 @@ def do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
         s.phase = PLAY
     remaining = s.active_seats()
     if len(remaining) == 1:
-        s.winner = remaining[0]
-        s.phase = MATCH_OVER
-        s.drawn_card = None
-        s.pending = None
-        s.stack = 0
-        close_catch_windows(s)
-        ev.append({"type": "match_over", "winner": s.winner, "reason": "last_player_left"})
+        last_player_wins(s, remaining[0], ev)
         return
     if had_turn:
         advance(s, ev)
+
+
+def last_player_wins(s: State, winner: int, ev: list[Event]) -> None:
+    """Everyone else has left: ``winner`` wins the match and the round scores nothing."""
+    s.winner = winner
+    s.phase = MATCH_OVER
+    s.drawn_card = None
+    s.pending = None
+    s.stack = 0
+    close_catch_windows(s)
+    ev.append({"type": "match_over", "winner": s.winner, "reason": "last_player_left"})

@@ -21,7 +21,7 @@ from ..deal import deal, match_starter, open_reverse, open_skip
 from ..dispatch import Handler, dispatch, on_copy, require_round_over
 from ..play import start_timeout
 from ..scoring import end_round
-from ..seats import retire
+from ..seats import last_player_wins, retire
 from ..state import CHOOSE, COUNTERCLOCKWISE, DRAWN, MATCH_OVER, PLAY, STACK, State
 from ..turns import advance, chooser, direction_name, seat_of
 from .cards import (
@@ -203,14 +203,8 @@ def do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
 def _after_leave(s: State, seat: int, had_turn: bool, ev: list[Event]) -> None:
     remaining = [i for i in range(len(s.seats)) if seated(s, i)]
     if len(remaining) == 1:
-        s.winner = remaining[0]
-        s.phase = MATCH_OVER
-        s.drawn_card = None
-        s.pending = None
-        s.stack = 0
+        last_player_wins(s, remaining[0], ev)
         s.stacker = None
-        close_catch_windows(s)
-        ev.append({"type": "match_over", "winner": s.winner, "reason": "last_player_left"})
         return
     if not round_goes_on(s):
         return
