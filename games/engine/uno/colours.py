@@ -8,13 +8,16 @@ Card ids: ``<colour>-<rank>-<copy>`` with the copy a letter (``red-7-b``), a wil
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from string import ascii_lowercase
 from sys import intern
+from typing import Any
 
-from .cards import TYPE_OF
+from ..errors import NOT_IN_ROUND, EngineError
+from .actions import Action
+from .cards import TYPE_OF, card_type
 from .state import State
 
 
@@ -95,18 +98,29 @@ class Matching:
             for colour in (None, *colours)
             for rank in (None, *ranks)
         }
+        # The key of ``table`` a top card gives: a coloured card's is fixed, so it is looked up
+        # rather than built (a wild on top reads the named colour: wild_key).
+        self.key_of: dict[str, tuple[str | None, str | None]] = {
+            card: (colour_of[card], rank_of[card]) for card in every if colour_of[card]
+        }
+        self.wild_key: dict[str | None, tuple[str | None, str | None]] = {
+            colour: (colour, None) for colour in (None, *colours)
+        }
 
     def colour_in_force(self, s: State) -> str | None:
         """The top card's colour; for a wild on top, the colour named for it (None while an
         opening wild waits for its colour)."""
         return self.colour_of[s.discard_pile[0]] or s.colour
 
+    def match_key(self, s: State) -> tuple[str | None, str | None]:
+        """What matters of the table for matching: (colour in force, rank of a coloured top
+        card)."""
+        # A wild's rank matches nothing: on a wild only its named colour (and wilds) match.
+        return self.key_of.get(s.discard_pile[0]) or self.wild_key[s.colour]
+
     def playable_cards(self, s: State) -> frozenset[str]:
-        top = s.discard_pile[0]
-        colour = self.colour_of[top]
-        if colour is None:  # a wild's rank matches nothing: only its named colour and wilds
-            return self.table[s.colour, None]
-        return self.table[colour, self.rank_of[top]]
+        """Every card that may be played on the table now."""
+        return self.table[self.match_key(s)]
 
 
 def card_name(
@@ -123,3 +137,48 @@ def card_name(
     name = rank_names.get(rank, rank)
     colour = colour_of.get(card)
     return f"{colour.capitalize()} {name}" if colour else name
+
+
+def card_view(
+    card_id: str, colour_of: dict[str, str | None], rank_of: dict[str, str]
+) -> dict[str, Any]:
+    """A coloured game's card as a view shows it: id, type, colour (None for a wild), rank."""
+    return {
+        "id": card_id,
+        "type": card_type(card_id),
+        "colour": colour_of[card_id],
+        "rank": rank_of[card_id],
+    }
+
+
+def seat_view(
+    s: State,
+    seat: int,
+    card: Callable[[str], dict[str, Any]],
+    public: dict[str, Any],
+    legal_actions: Callable[[State, int], list[Action]],
+) -> dict[str, Any]:
+    """The position as ``seat`` of a coloured game sees it: the game's ``public`` keys, then its
+    own hand, the card it drew, the choice it owes and its legal actions (in this order: the API
+    passes the dict through as it is)."""
+    if not 0 <= seat < len(s.seats):
+        # Python would happily read seats[-1]: someone else's hand. Refuse instead.
+        raise EngineError(NOT_IN_ROUND, f"there is no seat {seat} in this game")
+    pending = None
+    if s.pending:
+        # Never a Wild Draw Four's recorded hand or legality: the challenge tells.
+        pending = {
+            "seat": s.pending["seat"],
+            "owner": s.pending.get("owner", s.pending["seat"]),
+            "card": card(s.pending["card"]),
+            "effect": s.pending["effect"],
+            "reason": s.pending["reason"],
+        }
+    return {
+        **public,
+        "you": seat,
+        "hand": [card(c) for c in s.seats[seat].hand],
+        "drawn_card": card(s.drawn_card) if s.drawn_card and s.current == seat else None,
+        "pending_choice": pending,
+        "legal_actions": [a.to_dict() for a in legal_actions(s, seat)],
+    }

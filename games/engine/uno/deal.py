@@ -8,7 +8,7 @@ pile; the player clockwise from the dealer starts, and every round starts clockw
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import Any, Protocol
 
 from .. import errors as E
 from ..errors import EngineError
@@ -30,37 +30,62 @@ def check_setup(players: int, target_score: int, min_players: int, max_players: 
         raise EngineError(E.INVALID_SETUP, "target_score is a whole number, 0 or more")
 
 
-def start_match(
+class NewGame(Protocol):
+    """A game's ``new_game``: a new match with round 1 dealt, the dealer a random seat."""
+
+    def __call__(
+        self,
+        *,
+        players: int,
+        rng: RNG,
+        preset: str = ...,
+        options: dict[str, bool] | None = None,
+        target_score: int = ...,
+    ) -> tuple[State, list[Event]]: ...
+
+
+def match_starter(
     *,
     game: str,
     presets: Collection[str],
     seats: tuple[int, int],
     validate: Callable[[Any], dict[str, bool]],
     deal_round: Callable[[State, RNG, list[Event]], None],
-    players: int,
-    rng: RNG,
     preset: str,
-    options: dict[str, bool] | None,
     target_score: int,
-) -> tuple[State, list[Event]]:
-    """A new match of ``game`` (one of ``presets``, ``seats`` = (fewest, most) players, options
-    checked by ``validate``) with round 1 dealt by ``deal_round``: the dealer is a random seat."""
-    if preset not in presets:
-        raise EngineError(E.INVALID_SETUP, f"unknown preset {preset!r}")
-    check_setup(players, target_score, *seats)
-    opts = validate(options or {})
-    events: list[Event] = []
-    state = new_match(
-        game=game,
-        players=players,
-        preset=preset,
-        options=opts,
-        target_score=target_score,
-        rng=rng,
-        ev=events,
-    )
-    deal_round(state, rng, events)
-    return state, events
+) -> NewGame:
+    """``game``'s ``new_game``, with ``preset`` and ``target_score`` as its defaults: a new match
+    of one of ``presets`` for ``seats`` = (fewest, most) players, options checked by ``validate``,
+    round 1 dealt by ``deal_round``."""
+    default_preset, default_target = preset, target_score
+
+    def new_game(
+        *,
+        players: int,
+        rng: RNG,
+        preset: str = default_preset,
+        options: dict[str, bool] | None = None,
+        target_score: int = default_target,
+    ) -> tuple[State, list[Event]]:
+        """A new match with round 1 dealt: the dealer is a random seat."""
+        if preset not in presets:
+            raise EngineError(E.INVALID_SETUP, f"unknown preset {preset!r}")
+        check_setup(players, target_score, *seats)
+        opts = validate(options or {})
+        events: list[Event] = []
+        state = new_match(
+            game=game,
+            players=players,
+            preset=preset,
+            options=opts,
+            target_score=target_score,
+            rng=rng,
+            ev=events,
+        )
+        deal_round(state, rng, events)
+        return state, events
+
+    return new_game
 
 
 def new_match(

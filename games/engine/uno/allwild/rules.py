@@ -17,7 +17,7 @@ from .. import actions as A
 from ..actions import Action
 from ..calls import do_catch, do_uno
 from ..cards import card_type
-from ..deal import deal, open_draw, open_reverse, open_skip, start_match
+from ..deal import deal, match_starter, open_draw, open_reverse, open_skip
 from ..dispatch import Handler, dispatch, on_copy, require_round_over
 from ..hands import pass_hands
 from ..mercy import do_mercy
@@ -38,29 +38,6 @@ MAX_PLAYERS = 10
 # here). A rule not in this set would be refused at creation, never ignored.
 SUPPORTED_HOUSE_RULES = frozenset(HOUSE_RULES)
 _NO_HOUSE_RULES = dict.fromkeys(HOUSE_RULES, False)
-
-
-def new_game(
-    *,
-    players: int,
-    rng: RNG,
-    preset: str = "standard",
-    options: dict[str, bool] | None = None,
-    target_score: int = 500,
-) -> tuple[State, list[Event]]:
-    """A new match with round 1 dealt: the dealer is a random seat."""
-    return start_match(
-        game=GAME,
-        presets=PRESETS,
-        seats=(MIN_PLAYERS, MAX_PLAYERS),
-        validate=validate_options,
-        deal_round=deal_round,
-        players=players,
-        rng=rng,
-        preset=preset,
-        options=options,
-        target_score=target_score,
-    )
 
 
 def validate_options(options: dict[str, Any]) -> dict[str, bool]:
@@ -85,6 +62,18 @@ def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
     """Deal the next round; the card flipped may take effect (``standard``)."""
     deal(s, list(PRESETS[s.preset].card_ids), HAND_SIZE, rng, ev)
     opening(s, s.current, s.discard_pile[0], rng, ev)
+
+
+# A new match with round 1 dealt: the dealer is a random seat.
+new_game = match_starter(
+    game=GAME,
+    presets=PRESETS,
+    seats=(MIN_PLAYERS, MAX_PLAYERS),
+    validate=validate_options,
+    deal_round=deal_round,
+    preset="standard",
+    target_score=500,
+)
 
 
 def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:

@@ -17,10 +17,11 @@ from .. import actions as A
 from ..actions import COLOURS, Action
 from ..calls import close_catch_windows, do_catch, do_uno
 from ..chance import choice
-from ..deal import deal, open_reverse, open_skip, start_match
+from ..deal import deal, match_starter, open_reverse, open_skip
 from ..dispatch import Handler, dispatch, on_copy, require_round_over
 from ..play import start_timeout
 from ..scoring import end_round
+from ..seats import last_player_wins, retire
 from ..state import CHOOSE, COUNTERCLOCKWISE, DRAWN, MATCH_OVER, PLAY, STACK, State
 from ..turns import advance, chooser, direction_name, seat_of
 from .cards import (
@@ -47,29 +48,6 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 
 
-def new_game(
-    *,
-    players: int,
-    rng: RNG,
-    preset: str = "standard",
-    options: dict[str, bool] | None = None,
-    target_score: int = 1000,
-) -> tuple[State, list[Event]]:
-    """A new match with round 1 dealt: the dealer is a random seat."""
-    return start_match(
-        game=GAME,
-        presets=PRESETS,
-        seats=(MIN_PLAYERS, MAX_PLAYERS),
-        validate=validate_options,
-        deal_round=deal_round,
-        players=players,
-        rng=rng,
-        preset=preset,
-        options=options,
-        target_score=target_score,
-    )
-
-
 def validate_options(options: Any) -> dict[str, bool]:
     """No Mercy has no house rules: only an empty object is accepted."""
     if not isinstance(options, dict):
@@ -93,6 +71,18 @@ def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
     s.colour = None
     deal(s, list(PRESETS[s.preset].card_ids), HAND_SIZE, rng, ev)
     opening(s, s.current, s.discard_pile[0], rng, ev)
+
+
+# A new match with round 1 dealt: the dealer is a random seat.
+new_game = match_starter(
+    game=GAME,
+    presets=PRESETS,
+    seats=(MIN_PLAYERS, MAX_PLAYERS),
+    validate=validate_options,
+    deal_round=deal_round,
+    preset="standard",
+    target_score=1000,
+)
 
 
 def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
@@ -201,20 +191,7 @@ def do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
         s.stacker = None
     if s.stacker == seat:
         s.stacker = None  # nobody is paid for a card of a player who left
-    s.draw_pile = [*s.draw_pile, *me.hand]
-    ev.append(
-        {
-            "type": "left",
-            "seat": seat,
-            "count": len(me.hand),
-            "secret": {"cards": list(me.hand)},
-            "to": None,
-        }
-    )
-    me.hand = []
-    me.active = False
-    me.uno = me.exposed = False
-    me.skips = 0
+    retire(s, seat, ev)
     s.knocked_out = [i for i in s.knocked_out if i != seat]
     if had_turn:
         s.pending = None
@@ -226,14 +203,8 @@ def do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
 def _after_leave(s: State, seat: int, had_turn: bool, ev: list[Event]) -> None:
     remaining = [i for i in range(len(s.seats)) if seated(s, i)]
     if len(remaining) == 1:
-        s.winner = remaining[0]
-        s.phase = MATCH_OVER
-        s.drawn_card = None
-        s.pending = None
-        s.stack = 0
+        last_player_wins(s, remaining[0], ev)
         s.stacker = None
-        close_catch_windows(s)
-        ev.append({"type": "match_over", "winner": s.winner, "reason": "last_player_left"})
         return
     if not round_goes_on(s):
         return

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import NOT_IN_ROUND, EngineError
+from .. import colours
 from .. import view as family_view
-from ..cards import card_type
 from ..state import STACK, State
 from .cards import COLOUR_OF, DRAW_VALUE, PRESETS, RANK_OF
 from .legal import legal_actions
@@ -19,36 +18,12 @@ from .matching import STACKING, colour_in_play
 
 
 def card(card_id: str) -> dict[str, Any]:
-    return {
-        "id": card_id,
-        "type": card_type(card_id),
-        "colour": COLOUR_OF[card_id],
-        "rank": RANK_OF[card_id],
-    }
+    return colours.card_view(card_id, COLOUR_OF, RANK_OF)
 
 
 def view(state: State, seat: int) -> dict[str, Any]:
     """The position as ``seat`` sees it (a JSON-ready dict)."""
-    s = state
-    if not 0 <= seat < len(s.seats):
-        raise EngineError(NOT_IN_ROUND, f"there is no seat {seat} in this game")
-    pending = None
-    if s.pending:
-        pending = {
-            "seat": s.pending["seat"],
-            "owner": s.pending.get("owner", s.pending["seat"]),
-            "card": card(s.pending["card"]),
-            "effect": s.pending["effect"],
-            "reason": s.pending["reason"],
-        }
-    return {
-        **_public(s),
-        "you": seat,
-        "hand": [card(c) for c in s.seats[seat].hand],
-        "drawn_card": card(s.drawn_card) if s.drawn_card and s.current == seat else None,
-        "pending_choice": pending,
-        "legal_actions": [a.to_dict() for a in legal_actions(s, seat)],
-    }
+    return colours.seat_view(state, seat, card, _public(state), legal_actions)
 
 
 def moderator_view(state: State) -> dict[str, Any]:

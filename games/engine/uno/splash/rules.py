@@ -16,7 +16,7 @@ from .. import actions as A
 from ..actions import Action
 from ..calls import do_catch, do_uno
 from ..chance import shuffle
-from ..deal import deal, open_draw, open_reverse, open_skip, start_match
+from ..deal import deal, match_starter, open_draw, open_reverse, open_skip
 from ..dispatch import Handler, dispatch, on_copy, require_round_over
 from ..mercy import do_mercy
 from ..play import do_pass
@@ -49,29 +49,6 @@ REFUSED_HOUSE_RULES = {
     "force_swap_protection": "Uno Splash has no Force Swap card",
 }
 _NO_HOUSE_RULES = dict.fromkeys(HOUSE_RULES, False)
-
-
-def new_game(
-    *,
-    players: int,
-    rng: RNG,
-    preset: str = "classic",
-    options: dict[str, bool] | None = None,
-    target_score: int = 500,
-) -> tuple[State, list[Event]]:
-    """A new match with round 1 dealt: the dealer is a random seat."""
-    return start_match(
-        game=GAME,
-        presets=PRESETS,
-        seats=(MIN_PLAYERS, MAX_PLAYERS),
-        validate=validate_options,
-        deal_round=deal_round,
-        players=players,
-        rng=rng,
-        preset=preset,
-        options=options,
-        target_score=target_score,
-    )
 
 
 def validate_options(options: Any) -> dict[str, bool]:
@@ -110,6 +87,18 @@ def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
         s.draw_pile = pile[1:]
         ev.append({"type": "opening_returned", "card": returned, "next": pile[0]})
     opening(s, s.current, s.discard_pile[0], rng, ev)
+
+
+# A new match with round 1 dealt: the dealer is a random seat.
+new_game = match_starter(
+    game=GAME,
+    presets=PRESETS,
+    seats=(MIN_PLAYERS, MAX_PLAYERS),
+    validate=validate_options,
+    deal_round=deal_round,
+    preset="classic",
+    target_score=500,
+)
 
 
 def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:

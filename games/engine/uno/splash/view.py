@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import NOT_IN_ROUND, EngineError
+from .. import colours
 from .. import view as family_view
-from ..cards import card_type
 from ..state import STACK, State
 from .cards import COLOUR_OF, PRESETS, RANK_OF
 from .legal import legal_actions
@@ -21,38 +20,12 @@ from .stacking import RULES as STACKING
 
 
 def card(card_id: str) -> dict[str, Any]:
-    return {
-        "id": card_id,
-        "type": card_type(card_id),
-        "colour": COLOUR_OF[card_id],
-        "rank": RANK_OF[card_id],
-    }
+    return colours.card_view(card_id, COLOUR_OF, RANK_OF)
 
 
 def view(state: State, seat: int) -> dict[str, Any]:
     """The position as ``seat`` sees it (a JSON-ready dict)."""
-    s = state
-    if not 0 <= seat < len(s.seats):
-        # Python would happily read seats[-1]: someone else's hand. Refuse instead.
-        raise EngineError(NOT_IN_ROUND, f"there is no seat {seat} in this game")
-    pending = None
-    if s.pending:
-        # Never the recorded hand or the legality of a Wild Draw Four: the challenge tells.
-        pending = {
-            "seat": s.pending["seat"],
-            "owner": s.pending.get("owner", s.pending["seat"]),
-            "card": card(s.pending["card"]),
-            "effect": s.pending["effect"],
-            "reason": s.pending["reason"],
-        }
-    return {
-        **_public(s),
-        "you": seat,
-        "hand": [card(c) for c in s.seats[seat].hand],
-        "drawn_card": card(s.drawn_card) if s.drawn_card and s.current == seat else None,
-        "pending_choice": pending,
-        "legal_actions": [a.to_dict() for a in legal_actions(s, seat)],
-    }
+    return colours.seat_view(state, seat, card, _public(state), legal_actions)
 
 
 def moderator_view(state: State) -> dict[str, Any]:
