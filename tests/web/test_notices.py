@@ -46,8 +46,17 @@ def bob(transactional_db: None) -> Player:
 
 
 def pass_turn(player: Player, game_id: str) -> None:
-    """Draw, then pass if the drawn card could be played: the plainest way to hand the turn on."""
+    """Draw, then pass if the drawn card could be played: the plainest way to hand the turn on.
+    A choice the deal left open (an opening Targeted Draw 2's target) is made first."""
     view = player.table(game_id)
+    choices = [a for a in view["table"]["legal_actions"] if a["type"] == "choose_target"]
+    if choices:
+        body = {"type": "choose_target", "target": choices[0]["target"]}
+        response = player.act(game_id, {**body, "expected_version": view["version"]})
+        assert response.status_code == 200, response.content
+        view = player.table(game_id)
+        if not view["your_turn"]:
+            return
     response = player.act(game_id, {"type": "draw", "expected_version": view["version"]})
     assert response.status_code == 200, response.content
     view = player.table(game_id)
