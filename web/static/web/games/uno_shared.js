@@ -55,6 +55,8 @@ export function tableHead(ctx, table, options) {
       ctx.connectionState(),
     ),
     options.speed_mode ? h("div", { class: "speed-bar", "aria-hidden": "true" }, h("span", null)) : null,
+    // What just happened, in words (views/game.js): what touches me first in line and marked.
+    ctx.newsView ? ctx.newsView() : null,
   ];
 }
 

@@ -1,0 +1,107 @@
+"""The table tells you what happened (issue 21, section 1), at 390 x 844.
+
+Bob's phone at a three-player All Wild table (tests/web/positions/news.json). The others' moves
+are made on the server (games.services.act), so every step is the same each run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games import services
+from players.models import User
+from tests.web.conftest import load_scenario
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SCREEN = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 1, "has_touch": True}
+
+
+def move(game: dict[str, Any], name: str, action: dict[str, Any]) -> None:
+    """Another player's move, on the server."""
+    user = User.objects.get(username=game[name]["username"])
+    services.act(user=user, game_id=game["game_id"], action=action, expected_version=None)
+
+
+def log_lines(page: Page) -> list[str]:
+    log = page.locator("details.log")
+    if not log.evaluate("d => d.open"):
+        log.locator("summary").click()
+    expect(log.locator(".log-lines li").first).to_be_visible()
+    return [line.strip() for line in log.locator(".log-lines li").all_inner_texts()]
+
+
+def open_as_bob(clients: Any, **options: Any) -> tuple[Any, Page, dict[str, Any]]:
+    data = load_scenario("news.json")
+    game = {"game_id": data["game_id"], **{p["name"]: p for p in data["players"]}}
+    # Before Bob looks: Alice swaps hands with him.
+    move(game, "alice", {"type": "play", "card": "force_swap-1", "target": 1})
+    bob = clients("bob", **SCREEN, **options)
+    bob.sign_in_with_token(game["bob"]["token"], f"/games/{game['game_id']}")
+    return bob, bob.page, game
+
+
+def bob_plays(page: Page, name: str) -> None:
+    """Bob taps a card of his hand; the turn has passed when this returns."""
+    expect(page.locator(".prompt.mine")).to_be_visible()
+    page.locator(".hand button.card", has_text=name).first.click()
+    expect(page.locator(".prompt.mine")).to_have_count(0)
+
+
+def test_a_second_visit_says_what_happened_since_your_last_turn(clients: Any) -> None:
+    bob, page, game = open_as_bob(clients)
+    away = page.locator(".away")
+    expect(away.locator("h2")).to_have_text("Since your last turn")
+    expect(away).to_contain_text("alice played Force Swap at you.")
+    expect(away.locator("li.mine", has_text="alice swapped hands with you.")).to_contain_text(
+        "You now hold 3 cards."
+    )
+    expect(page.locator(".hand button.card")).to_have_count(3)
+    bob.shot("news-away", away)
+    bob.axe("since your last turn")
+    page.get_by_role("button", name="Got it").click()
+    expect(away).to_have_count(0)
+    expect(page.locator(".news")).to_be_attached()
+
+
+def test_the_event_that_touches_you_is_told_and_the_log_says_it_once(clients: Any) -> None:
+    bob, page, game = open_as_bob(clients)
+    page.get_by_role("button", name="Got it").click()
+    # Bob plays the Skip he was given: Carol loses her turn.
+    bob_plays(page, "Skip")
+    move(game, "alice", {"type": "play", "card": "wild-3"})
+    expect(page.locator(".news p").first).to_have_text("alice played Wild.")
+    bob_plays(page, "Wild")
+    # Carol's Targeted Draw 2 at Bob, while his table is open: told to him, with his new count.
+    move(game, "carol", {"type": "play", "card": "targeted_draw2-1", "target": 1})
+    news = page.locator(".news")
+    expect(news.locator("p.mine").last).to_have_text(
+        "You drew 2 cards from a Targeted Draw 2. (Wild, Wild) You now hold 3 cards."
+    )
+    expect(news).to_contain_text("carol played Targeted Draw 2 at you.")
+    expect(page.locator(".hand > li.arrived")).to_have_count(2)
+    page.wait_for_timeout(500)  # the cards and the line have arrived
+    bob.shot("news-targeted", news)
+    bob.axe("the news line")
+    lines = log_lines(page)
+    assert len(lines) == len(set(lines)), lines
+    assert lines.count("carol loses a turn.") == 1, lines
+    assert not any("was skipped" in line for line in lines), lines
+    assert not any("Seat " in line for line in lines), lines
+
+
+def test_the_news_does_not_move_under_reduced_motion(clients: Any) -> None:
+    bob, page, game = open_as_bob(clients, reduced_motion="reduce")
+    page.get_by_role("button", name="Got it").click()
+    bob_plays(page, "Skip")
+    move(game, "alice", {"type": "play", "card": "wild-3"})
+    bob_plays(page, "Wild")
+    move(game, "carol", {"type": "play", "card": "targeted_draw2-1", "target": 1})
+    mine = page.locator(".news p.mine").first
+    expect(mine).to_be_visible()
+    assert mine.evaluate("p => getComputedStyle(p).animationName") == "none"
+    arrived = page.locator(".hand > li.arrived > .card").first
+    assert arrived.evaluate("c => getComputedStyle(c).animationName") == "none"
