@@ -73,7 +73,7 @@ def test_the_event_that_touches_you_is_told_and_the_log_says_it_once(clients: An
     # Bob plays the Skip he was given: Carol loses her turn.
     bob_plays(page, "Skip")
     move(game, "alice", {"type": "play", "card": "wild-3"})
-    expect(page.locator(".news p").first).to_have_text("alice played Wild.")
+    expect(page.locator(".news p").last).to_have_text("alice played Wild.")
     bob_plays(page, "Wild")
     # Carol's Targeted Draw 2 at Bob, while his table is open: told to him, with his new count.
     move(game, "carol", {"type": "play", "card": "targeted_draw2-1", "target": 1})
@@ -105,3 +105,38 @@ def test_the_news_does_not_move_under_reduced_motion(clients: Any) -> None:
     assert mine.evaluate("p => getComputedStyle(p).animationName") == "none"
     arrived = page.locator(".hand > li.arrived > .card").first
     assert arrived.evaluate("c => getComputedStyle(c).animationName") == "none"
+
+
+def hand_ids(page: Page) -> list[str]:
+    return page.locator(".hand > li").evaluate_all("items => items.map((li) => li.dataset.key)")
+
+
+def test_the_hand_sorts_by_type_and_shows_my_score(clients: Any) -> None:
+    data = load_scenario("news.json")
+    alice = clients("alice", **SCREEN)
+    token = next(p["token"] for p in data["players"] if p["name"] == "alice")
+    alice.sign_in_with_token(token, f"/games/{data['game_id']}")
+    page = alice.page
+    expect(page.locator(".my-score")).to_have_text("You: 0 pts")
+    assert hand_ids(page) == ["wild-1", "force_swap-1", "skip-1", "wild-2"]
+    page.get_by_role("button", name="Sort by type").click()
+    expect(page.locator(".hand > li").first).to_have_attribute("data-key", "force_swap-1")
+    assert hand_ids(page) == ["force_swap-1", "skip-1", "wild-1", "wild-2"]
+    alice.shot("hand-sorted", page.locator(".hand-head"))
+    alice.axe("the sorted hand")
+
+
+def test_a_coloured_hand_sorts_by_colour_and_by_number(clients: Any) -> None:
+    data = load_scenario("splash_challenge.json")
+    bob = clients("bob", **SCREEN)
+    token = next(p["token"] for p in data["players"] if p["name"] == "bob")
+    bob.sign_in_with_token(token, f"/games/{data['game_id']}")
+    page = bob.page
+    expect(page.locator(".hand > li")).to_have_count(3)
+    page.get_by_role("button", name="By colour").click()
+    expect(page.locator(".hand > li").first).to_have_attribute("data-key", "yellow-7-a")
+    assert hand_ids(page) == ["yellow-7-a", "green-3-a", "blue-2-a"]
+    page.get_by_role("button", name="By number").click()
+    expect(page.locator(".hand > li").first).to_have_attribute("data-key", "blue-2-a")
+    assert hand_ids(page) == ["blue-2-a", "green-3-a", "yellow-7-a"]
+    bob.axe("a coloured hand sorted")

@@ -136,6 +136,8 @@ export function mount(root, [gameId], app) {
       // No log (offline, a slow server): the table is drawn without the summary.
     }
     clearTimeout(timer);
+    // The news box starts with the last moves, so the table never opens on an empty box.
+    if (awayState === "loading") news = log.slice(-NEWS_MOVES);
     awayState = "done";
     render();
   }
