@@ -57,9 +57,9 @@ def test_a_second_visit_says_what_happened_since_your_last_turn(clients: Any) ->
     expect(away.locator("h2")).to_have_text("Since your last turn")
     expect(away).to_contain_text("alice played Force Swap at you.")
     expect(away.locator("li.mine", has_text="alice swapped hands with you.")).to_contain_text(
-        "You now hold 3 cards."
+        "You now hold 4 cards."
     )
-    expect(page.locator(".hand button.card")).to_have_count(3)
+    expect(page.locator(".hand button.card")).to_have_count(4)
     bob.shot("news-away", away)
     bob.axe("since your last turn")
     page.get_by_role("button", name="Got it").click()
@@ -79,7 +79,7 @@ def test_the_event_that_touches_you_is_told_and_the_log_says_it_once(clients: An
     move(game, "carol", {"type": "play", "card": "targeted_draw2-1", "target": 1})
     news = page.locator(".news")
     expect(news.locator("p.mine").last).to_have_text(
-        "You drew 2 cards from a Targeted Draw 2. (Wild, Wild) You now hold 3 cards."
+        "You drew 2 cards from a Targeted Draw 2. (Wild, Wild) You now hold 4 cards."
     )
     expect(news).to_contain_text("carol played Targeted Draw 2 at you.")
     expect(page.locator(".hand > li.arrived")).to_have_count(2)
@@ -100,8 +100,9 @@ def test_the_news_does_not_move_under_reduced_motion(clients: Any) -> None:
     move(game, "alice", {"type": "play", "card": "wild-3"})
     bob_plays(page, "Wild")
     move(game, "carol", {"type": "play", "card": "targeted_draw2-1", "target": 1})
-    mine = page.locator(".news p.mine").first
+    mine = page.locator(".news p.mine.fresh", has_text="You now hold 4 cards.")
     expect(mine).to_be_visible()
+    expect(page.locator(".hand > li.arrived")).to_have_count(2)
     assert mine.evaluate("p => getComputedStyle(p).animationName") == "none"
     arrived = page.locator(".hand > li.arrived > .card").first
     assert arrived.evaluate("c => getComputedStyle(c).animationName") == "none"
@@ -118,10 +119,10 @@ def test_the_hand_sorts_by_type_and_shows_my_score(clients: Any) -> None:
     alice.sign_in_with_token(token, f"/games/{data['game_id']}")
     page = alice.page
     expect(page.locator(".my-score")).to_have_text("You: 0 pts")
-    assert hand_ids(page) == ["wild-1", "force_swap-1", "skip-1", "wild-2"]
+    assert hand_ids(page) == ["wild-1", "force_swap-1", "reverse-1", "skip-1", "wild-2"]
     page.get_by_role("button", name="Sort by type").click()
     expect(page.locator(".hand > li").first).to_have_attribute("data-key", "force_swap-1")
-    assert hand_ids(page) == ["force_swap-1", "skip-1", "wild-1", "wild-2"]
+    assert hand_ids(page) == ["force_swap-1", "reverse-1", "skip-1", "wild-1", "wild-2"]
     alice.shot("hand-sorted", page.locator(".hand-head"))
     alice.axe("the sorted hand")
 
@@ -140,3 +141,23 @@ def test_a_coloured_hand_sorts_by_colour_and_by_number(clients: Any) -> None:
     expect(page.locator(".hand > li").first).to_have_attribute("data-key", "blue-2-a")
     assert hand_ids(page) == ["blue-2-a", "green-3-a", "yellow-7-a"]
     bob.axe("a coloured hand sorted")
+
+
+def test_every_card_name_fits_its_card_in_danish(clients: Any) -> None:
+    data = load_scenario("news.json")
+    User.objects.filter(username="alice").update(language="da")
+    alice = clients("alice", locale="da-DK", **SCREEN)
+    token = next(p["token"] for p in data["players"] if p["name"] == "alice")
+    alice.sign_in_with_token(token, f"/games/{data['game_id']}")
+    page = alice.page
+    expect(page.locator(".hand button.card", has_text="Retnings")).to_be_visible()
+    expect(page.locator(".my-score")).to_have_text("Du: 0 point")
+    spills = page.locator(".card .card-name").evaluate_all(
+        """names => names.filter((n) => {
+            const card = n.closest(".card").getBoundingClientRect();
+            const r = n.getBoundingClientRect();
+            return r.left < card.left || r.right > card.right || r.bottom > card.bottom;
+        }).map((n) => n.textContent)"""
+    )
+    assert not spills, spills
+    alice.shot("da-table-hand", page.locator(".hand"))

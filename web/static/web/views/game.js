@@ -648,10 +648,19 @@ export function mount(root, [gameId], app) {
       );
     }
     const lines = newsLines(news).slice(-NEWS_LINES);
+    // What the box says, as a short hash: any change of its words draws all its lines anew.
+    let said = 0;
+    for (const ch of lines.map((l) => l.text).join("\n")) said = (said * 31 + ch.charCodeAt(0)) | 0;
+    const newest = lines.length ? `${lines[lines.length - 1].key}.${(said >>> 0).toString(36)}` : "";
+    const newestMove = newest.split("-")[0];
     return h(
       "div",
       { class: "news", key: "news", role: "status", tabindex: -1, "aria-label": t("news.label") },
-      lines.map((l) => h("p", { key: l.key, class: l.mine ? "mine" : "" }, l.text)),
+      // Keyed by what the box says too: every update draws new lines, so the older ones moving up
+      // inside the fixed box are not layout shifts; only the newest move's lines slide in.
+      lines.length
+        ? lines.map((l) => h("p", { key: `${l.key}@${newest}`, class: `${l.mine ? "mine" : ""} ${l.key.split("-")[0] === newestMove ? "fresh" : ""}` }, l.text))
+        : h("p", { key: "none" }, t("news.none")),
     );
   }
 
@@ -702,6 +711,11 @@ export function mount(root, [gameId], app) {
 
   function standings() {
     const rows = [...game.players].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
+    // Why three players tied on 0 are 2nd, 3rd and 4th (games/services/play.py, _record_standings).
+    return [standingsTable(rows), h("p", { class: "hint standings-why" }, t("results.standings_why"))];
+  }
+
+  function standingsTable(rows) {
     return h(
       "table",
       { class: "scores" },
