@@ -14,7 +14,7 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { describeFamily, drawnCards, drawPile, handOrderer, opponents, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { describeFamily, drawnCards, drawPile, handHead, handOrderer, opponents, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 // ---- the cards: every card is wild, so colour and symbol only tell the types apart -----------
 
@@ -388,7 +388,15 @@ function create(ctx) {
       h(
         "section",
         { class: "hand-area", "aria-labelledby": "hand-title" },
-        h("h2", { id: "hand-title", class: "hand-title" }, blind ? t("table.hand_hidden", { count: size }) : t("table.hand", { count: hand.length })),
+        handHead({
+          title: blind ? t("table.hand_hidden", { count: size }) : t("table.hand", { count: hand.length }),
+          score: table.seats[table.you]?.score,
+          modes: blind ? [] : ["type"],
+          onSort: (mode) => {
+            orderHand.sortBy(mode);
+            ctx.render();
+          },
+        }),
         blind
           ? // Face down: the backs only (the heading says how many), in the same fixed row.
             h(

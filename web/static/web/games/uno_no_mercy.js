@@ -15,6 +15,7 @@
 
 import { h } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
+import { handHead, handOrderer } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
@@ -73,16 +74,9 @@ function create(ctx) {
   let unoArmed = false;
   let colourFor = null;
   let targetFor = null;
-  let handOrder = [];
   let arrivedFrom = null;
 
-  function orderHand(hand) {
-    const ids = hand.map((c) => c.id);
-    const kept = handOrder.filter((id) => ids.includes(id));
-    handOrder = [...kept, ...ids.filter((id) => !kept.includes(id))];
-    const byId = new Map(hand.map((c) => [c.id, c]));
-    return handOrder.map((id) => byId.get(id));
-  }
+  const orderHand = handOrderer();
 
   function aroundMe(table) {
     const n = table.seats.length;
@@ -354,6 +348,8 @@ function create(ctx) {
         ctx.turnTimer(),
         ctx.connectionState(),
       ),
+      // What just happened, in words (views/game.js), as on the other Uno tables.
+      ctx.newsView ? ctx.newsView() : null,
       opponents(table, legal),
       pileArea(table, legal.some((a) => a.type === "draw")),
       stackBanner(table),
@@ -369,7 +365,15 @@ function create(ctx) {
       h(
         "section",
         { class: "hand-area", "aria-labelledby": "hand-title" },
-        h("h2", { id: "hand-title", class: "hand-title" }, t("table.hand", { count: hand.length })),
+        handHead({
+          title: t("table.hand", { count: hand.length }),
+          score: mine?.score,
+          modes: ["colour", "number"],
+          onSort: (mode) => {
+            orderHand.sortBy(mode);
+            ctx.render();
+          },
+        }),
         arrivedFrom !== null ? h("p", { class: "hand-arrived", role: "status" }, t("nomercy.hand_from", { name: nameOf(arrivedFrom) })) : null,
         h("ul", { class: "hand" }, hand.map((card) => handCard(card, legal, drawn))),
       ),

@@ -6,16 +6,70 @@
 import { h } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
 
-/** The hand in a stable order: cards that arrive go at the end, so the cards shown never move. */
+/** The hand in a stable order: cards that arrive go at the end, so the cards shown never move.
+ * `orderer.sortBy(mode)` (a key of HAND_SORTS) sorts it once, on the person's tap; duplicates
+ * end up side by side. */
 export function handOrderer() {
   let order = [];
-  return (hand) => {
+  let sortBy = null;
+  const orderer = (hand) => {
     const ids = hand.map((c) => c.id);
     const kept = order.filter((id) => ids.includes(id));
     order = [...kept, ...ids.filter((id) => !kept.includes(id))];
     const byId = new Map(hand.map((c) => [c.id, c]));
+    if (sortBy) {
+      const compare = HAND_SORTS[sortBy];
+      order.sort((a, b) => compare(byId.get(a), byId.get(b)) || String(a).localeCompare(String(b), "en", { numeric: true }));
+      sortBy = null;
+    }
     return order.map((id) => byId.get(id));
   };
+  orderer.sortBy = (mode) => {
+    sortBy = mode;
+  };
+  return orderer;
+}
+
+const COLOURS = ["red", "yellow", "green", "blue"];
+
+/** A card's colour (null for a wild) and rank, from the card or its id ("red-7-1", "wild-3"). */
+function faceOf(card) {
+  const parts = String(card.id).split("-");
+  const colour = card.colour !== undefined ? card.colour : parts.length === 3 ? parts[0] : null;
+  const rank = String(card.rank ?? card.type ?? (parts.length === 3 ? parts[1] : parts[0]));
+  return { colour, rank };
+}
+const colourIndex = (face) => (face.colour ? COLOURS.indexOf(face.colour) : COLOURS.length);
+// Numbers in order first, then the action cards by name.
+const rankCompare = (a, b) => {
+  const na = /^\d+$/.test(a.rank) ? Number(a.rank) : 100;
+  const nb = /^\d+$/.test(b.rank) ? Number(b.rank) : 100;
+  return na - nb || a.rank.localeCompare(b.rank);
+};
+
+/** The ways a hand can be sorted: by type (every game), by colour or by number (coloured ones). */
+export const HAND_SORTS = {
+  type: (a, b) => faceOf(a).rank.localeCompare(faceOf(b).rank),
+  colour: (a, b) => colourIndex(faceOf(a)) - colourIndex(faceOf(b)) || rankCompare(faceOf(a), faceOf(b)),
+  number: (a, b) => rankCompare(faceOf(a), faceOf(b)) || colourIndex(faceOf(a)) - colourIndex(faceOf(b)),
+};
+
+/** The hand's heading: how many cards, my score, and the sort buttons (`modes`, none when the
+ * hand is face down). `onSort(mode)` sorts the hand once; cards that arrive later go at the end. */
+export function handHead({ title, score, modes = [], onSort }) {
+  return h(
+    "div",
+    { class: "hand-head" },
+    h("h2", { id: "hand-title", class: "hand-title" }, title),
+    typeof score === "number" ? h("span", { class: "my-score" }, t("hand.my_score", { points: formatNumber(score) })) : null,
+    modes.length
+      ? h(
+          "div",
+          { class: "hand-sort", role: "group", "aria-label": t("hand.sort") },
+          modes.map((mode) => h("button", { type: "button", class: "sort-button", onclick: () => onSort(mode) }, t(`hand.sort_${mode}`))),
+        )
+      : null,
+  );
 }
 
 /** The next active seat after the current one, in the direction of play. */
@@ -55,6 +109,8 @@ export function tableHead(ctx, table, options) {
       ctx.connectionState(),
     ),
     options.speed_mode ? h("div", { class: "speed-bar", "aria-hidden": "true" }, h("span", null)) : null,
+    // What just happened, in words (views/game.js): what touches me first in line and marked.
+    ctx.newsView ? ctx.newsView() : null,
   ];
 }
 

@@ -19,7 +19,7 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { describeFamily, drawnCards, drawPile, handOrderer, opponents, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { describeFamily, drawnCards, drawPile, handHead, handOrderer, opponents, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
@@ -339,7 +339,15 @@ function create(ctx) {
       h(
         "section",
         { class: "hand-area", "aria-labelledby": "hand-title" },
-        h("h2", { id: "hand-title", class: "hand-title" }, t("table.hand", { count: hand.length })),
+        handHead({
+          title: t("table.hand", { count: hand.length }),
+          score: table.seats[table.you]?.score,
+          modes: ["colour", "number"],
+          onSort: (mode) => {
+            orderHand.sortBy(mode);
+            ctx.render();
+          },
+        }),
         h("ul", { class: `hand ${picking ? "picking picking-mercy" : ""}` }, hand.map((card) => (picking && mercy ? pickableCard(card, mercy) : handCard(card, legal, drawn)))),
       ),
       ctx.logView(),

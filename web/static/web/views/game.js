@@ -16,6 +16,15 @@ import { botLevels, describeError, select } from "./forms.js";
 import { blocked, protectButtons } from "./protect.js";
 
 const LOG_LIMIT = 60;
+// The moves the table's news line keeps, and how long the table waits for "since you were away".
+const NEWS_MOVES = 3;
+const AWAY_WAIT_MS = 2000;
+const NEWS_LINES = 3;
+// My name's stand-in while a sentence is told to me (a character no name or string contains).
+const YOU = "\u2063you\u2063";
+const AWAY_LINES = 6;
+// Events after which "You now hold N cards" is worth saying.
+const HAND_CHANGES = new Set(["swap", "hands_passed", "draw"]);
 
 export function mount(root, [gameId], app) {
   const screen = h("div", { class: "game-screen" });
@@ -30,6 +39,14 @@ export function mount(root, [gameId], app) {
   let busy = false;
   let log = [];
   let logLoaded = false;
+  // What happened lately, said on the table (newsView): the last moves that arrived live.
+  let news = [];
+  // "Since you were away": the others' moves since my last one, read once when the game opens;
+  // the table waits for it (at most AWAY_WAIT_MS) so the summary is in the first drawing, not a
+  // box that appears and pushes the table down.
+  let away = null;
+  let awayState = "unchecked";
+  let handKeys = null;
   let connection = "live";
   let botLevel = OPTIONS.default_bot_level;
   let queued = queue.get(gameId);
@@ -63,7 +80,10 @@ export function mount(root, [gameId], app) {
       render();
     },
     onMoves: (moves) => {
-      log = [...log, ...moves].slice(-LOG_LIMIT);
+      const known = new Set(log.map((m) => m.version));
+      const fresh = moves.filter((m) => !known.has(m.version));
+      log = [...log, ...fresh].slice(-LOG_LIMIT);
+      if (awayState === "done" && fresh.length) news = [...news, ...fresh].slice(-NEWS_MOVES);
       render();
     },
     onState: (state) => {
@@ -88,6 +108,44 @@ export function mount(root, [gameId], app) {
     } catch (_) {
       logLoaded = false;
     }
+  }
+
+  /** Once, when the game is first shown running: the moves since my last one, from the log. */
+  async function checkAway(version) {
+    awayState = "loading";
+    const timer = setTimeout(() => {
+      if (awayState === "loading") {
+        awayState = "done";
+        render();
+      }
+    }, AWAY_WAIT_MS);
+    try {
+      const page = await api.get(`games/${gameId}/events/?after=${Math.max(0, version - 40)}&limit=50`);
+      const me = mySeat();
+      let last = -1;
+      page.moves.forEach((m, i) => {
+        if (m.seat === me) last = i;
+      });
+      const since = page.moves.slice(last + 1).filter((m) => m.seat !== me && typeof m.seat === "number");
+      if (awayState === "loading" && since.length) away = page.moves.slice(last + 1);
+      const known = new Set(page.moves.map((m) => m.version));
+      log = [...page.moves, ...log.filter((m) => !known.has(m.version) && m.version > page.next_after)].slice(-LOG_LIMIT);
+      logLoaded = true;
+      if (page.next_after > live.cursor) live.cursor = page.next_after;
+    } catch (_) {
+      // No log (offline, a slow server): the table is drawn without the summary.
+    }
+    clearTimeout(timer);
+    // The news box starts with the last moves, so the table never opens on an empty box.
+    if (awayState === "loading") news = log.slice(-NEWS_MOVES);
+    awayState = "done";
+    render();
+  }
+
+  function mySeat() {
+    const table = game?.table;
+    if (table && typeof table.you === "number") return table.you;
+    return typeof game?.your_seat === "number" ? game.your_seat : null;
   }
 
   function take(next) {
@@ -219,7 +277,9 @@ export function mount(root, [gameId], app) {
   const player = (seat) => game.players.find((p) => p.seat === seat);
   // A bot's own seat (no person); a person's seat a bot plays for now is `taken_over`.
   const isBot = (p) => Boolean(p && p.bot_level && !p.taken_over);
-  const nameOf = (seat) => player(seat)?.name ?? t("table.seat_n", { n: seat + 1 });
+  // While a sentence is told to me (newsView), my seat is "you".
+  let youSeat = null;
+  const nameOf = (seat) => (seat === youSeat && seat !== null ? YOU : (player(seat)?.name ?? t("table.seat_n", { n: seat + 1 })));
 
   /** "Bot · hard" on a bot's seat, "Bot plays" on a person's seat a bot took over. */
   function botTag(p) {
@@ -310,6 +370,7 @@ export function mount(root, [gameId], app) {
     turnTimer,
     connectionState,
     logView: () => logView(),
+    newsView: () => newsView(),
     leaveRow,
   };
 
@@ -329,7 +390,12 @@ export function mount(root, [gameId], app) {
     }
     if (game.status === "lobby") patch(screen, ...lobby());
     else if (game.table && game.status === "active") {
-      if (view) patch(screen, ...view.table(), playersPanel());
+      if (awayState === "unchecked") checkAway(game.version);
+      if (view && awayState === "done") {
+        const before = handKeys;
+        patch(screen, ...view.table(), playersPanel());
+        markArrivals(before);
+      }
       else patch(screen, h("h1", { class: "visually-hidden" }, t("game.loading")), h("p", { class: "boot" }, t("game.loading")));
     } else patch(screen, ...results());
     maybeShowRound();
@@ -493,13 +559,123 @@ export function mount(root, [gameId], app) {
     return view?.describe(event) ?? describeCommon(event);
   }
 
+  /** A move's events as sentences, one line per event: "X was skipped." and "X loses a turn."
+   * are one event told twice (the skip is the lost turn), and a sentence said twice is said once. */
+  function moveLines(move, describeOne = describe) {
+    const lost = new Set(move.events.filter((e) => e.type === "loses_turn").map((e) => e.seat));
+    const lines = [];
+    move.events.forEach((event, i) => {
+      if (event.type === "skipped" && lost.has(event.seat)) return;
+      const text = describeOne(event);
+      if (text && !lines.some((l) => l.text === text)) lines.push({ key: `${move.version}-${i}`, text, event });
+    });
+    return lines;
+  }
+
+  /** An event of someone else's move (or a draw forced on me) that changes my hand or my turn. */
+  function touchesMe(event, me) {
+    if (me === null) return false;
+    if (event.type === "hands_passed") return true;
+    return event.seat === me || event.target === me;
+  }
+
+  /** One event told to me: my seat is "you" ("Bob swapped hands with you."), and after a change
+   * to my hand in the newest move, how many cards I hold now. */
+  function personal(event, move, me) {
+    let text;
+    if (event.type === "skipped" && event.seat === me) text = t("news.you_skipped");
+    else if (event.type === "loses_turn" && event.seat === me) text = t("news.you_lose_turns", { count: event.count ?? 1 });
+    else {
+      youSeat = me;
+      try {
+        text = describe(event);
+      } finally {
+        youSeat = null;
+      }
+      // "You" as the one who acts, "you" (Danish "dig") as the one it is done to.
+      if (text) {
+        text = text.startsWith(YOU) ? t("news.you") + text.slice(YOU.length) : text;
+        text = text.split(YOU).join(t("news.you_object"));
+      }
+    }
+    if (!text) return null;
+    const hand = game?.table?.seats?.[me]?.hand_size ?? game?.table?.hand?.length;
+    if (HAND_CHANGES.has(event.type) && move.version === game?.version && typeof hand === "number") {
+      text = `${text} ${t("news.you_hold", { count: hand })}`;
+    }
+    return text;
+  }
+
+  /** Lines of moves for the table: mine only where something was done to me. */
+  function newsLines(moves) {
+    const me = mySeat();
+    const lines = [];
+    for (const move of moves) {
+      // My own move is news only where it changed my hand without my choosing (a penalty, a swap).
+      const own = move.seat === me;
+      const told = (e) => !own || e.type === "swap" || e.type === "hands_passed" || (e.type === "draw" && e.reason !== "voluntary");
+      const say = (e) => (!told(e) ? null : touchesMe(e, me) ? personal(e, move, me) : describe(e));
+      for (const line of moveLines(move, say)) lines.push({ ...line, mine: touchesMe(line.event, me) });
+    }
+    return lines;
+  }
+
+  /** The news on the table (a fixed box: the newest lines last, what touches me marked), or the
+   * summary of what happened since my last move until it is put away. */
+  function newsView() {
+    if (away) {
+      const lines = newsLines(away);
+      const shown = lines.slice(-AWAY_LINES);
+      return h(
+        "section",
+        { class: "away", key: "away", "aria-labelledby": "away-title" },
+        h("h2", { id: "away-title" }, t("news.away_title")),
+        h("ul", null, shown.map((l) => h("li", { key: l.key, class: l.mine ? "mine" : "" }, l.text))),
+        lines.length > shown.length ? h("p", { class: "muted" }, t("news.away_more", { count: lines.length - shown.length })) : null,
+        h(
+          "button",
+          {
+            type: "button",
+            class: "away-ok",
+            onclick: () => {
+              away = null;
+              render();
+              screen.querySelector(".news")?.focus({ preventScroll: true });
+            },
+          },
+          t("news.away_ok"),
+        ),
+      );
+    }
+    const lines = newsLines(news).slice(-NEWS_LINES);
+    // What the box says, as a short hash: any change of its words draws all its lines anew.
+    let said = 0;
+    for (const ch of lines.map((l) => l.text).join("\n")) said = (said * 31 + ch.charCodeAt(0)) | 0;
+    const newest = lines.length ? `${lines[lines.length - 1].key}.${(said >>> 0).toString(36)}` : "";
+    const newestMove = newest.split("-")[0];
+    return h(
+      "div",
+      { class: "news", key: "news", role: "status", tabindex: -1, "aria-label": t("news.label") },
+      // Keyed by what the box says too: every update draws new lines, so the older ones moving up
+      // inside the fixed box are not layout shifts; only the newest move's lines slide in.
+      lines.length
+        ? lines.map((l) => h("p", { key: `${l.key}@${newest}`, class: `${l.mine ? "mine" : ""} ${l.key.split("-")[0] === newestMove ? "fresh" : ""}` }, l.text))
+        : h("p", { key: "none" }, t("news.none")),
+    );
+  }
+
+  /** Cards that joined my hand since the last drawing arrive with a motion (style.css). */
+  function markArrivals(before) {
+    const items = [...screen.querySelectorAll(".hand > li")];
+    const keys = new Set(items.map((li) => li.dataset.key));
+    if (before) for (const li of items) if (!before.has(li.dataset.key)) li.classList.add("arrived");
+    handKeys = keys;
+  }
+
   function logView() {
     const lines = [];
     for (const move of log) {
-      move.events.forEach((event, i) => {
-        const text = describe(event);
-        if (text) lines.push(h("li", { key: `${move.version}-${i}` }, text));
-      });
+      for (const line of moveLines(move)) lines.push(h("li", { key: line.key }, line.text));
     }
     lines.reverse();
     return h(
@@ -535,6 +711,11 @@ export function mount(root, [gameId], app) {
 
   function standings() {
     const rows = [...game.players].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
+    // Why three players tied on 0 are 2nd, 3rd and 4th (games/services/play.py, _record_standings).
+    return [standingsTable(rows), h("p", { class: "hint standings-why" }, t("results.standings_why"))];
+  }
+
+  function standingsTable(rows) {
     return h(
       "table",
       { class: "scores" },
