@@ -122,10 +122,20 @@ def test_one_notice_per_game_across_ten_turns_and_none_while_the_table_is_open(
     while not presence.is_watching(alice.user.pk, game_id) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert presence.is_watching(alice.user.pk, game_id)
+    # What alice had before she opened the table (the deal may have sent more than the turn: an
+    # opening Targeted Draw 2 at her) stays as it is; nothing new may reach her while she watches.
+    before = Notification.objects.filter(user=alice.user).order_by("-pk").values_list("pk")[:1]
+    latest = before[0][0] if before else 0
     for _ in range(3):  # alice plays (her API client), bob answers: the turn comes back to her
         pass_turn(alice, game_id)
         turn_to(alice, players, game_id)
     assert Game.objects.get(pk=game_id).current_user_id == alice.user.pk
     assert live_turn_notices(alice, game_id) == 0
+    new = Notification.objects.filter(user=alice.user, pk__gt=latest, cleared_at__isnull=True)
+    assert list(new.values_list("kind", flat=True)) == []
+    older = Notification.objects.filter(
+        user=alice.user, pk__lte=latest, cleared_at__isnull=True, read_at__isnull=True
+    )
+    assert not older.filter(kind="your_turn").exists()  # her turn notice went when she acted
     counts = alice.get("/api/v1/notifications/unread-count/").json()
-    assert counts == {"unread": 0, "games_waiting": 1}
+    assert counts == {"unread": older.count(), "games_waiting": 1}
