@@ -77,6 +77,7 @@ def test_the_route_list_is_what_these_tests_expect() -> None:
         "games-open",
         "games-options",
         "games-join-by-invite",
+        "games-live",
         "game",
         "game-join",
         "game-leave",
@@ -94,7 +95,7 @@ def test_the_route_list_is_what_these_tests_expect() -> None:
         "me-stats",
     }
     # games/ answers GET and POST, me/vacation/ GET, POST and DELETE, every other route one method.
-    assert len(ROUTES) == 22
+    assert len(ROUTES) == 23
 
 
 @pytest.mark.parametrize(("name", "method", "takes_id"), ROUTES, ids=lambda v: str(v))
