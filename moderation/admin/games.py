@@ -218,7 +218,11 @@ def house_rules_in_words(game: Game) -> str:
     except EngineError:  # a kind no longer registered: its raw names still say something
         schema = {}
     names = []
-    for key, value in options.items():
+    # In the order the game lists its rules, not the stored order (PostgreSQL's jsonb keeps
+    # its own key order).
+    ordered = [k for k in schema if k in options] + sorted(k for k in options if k not in schema)
+    for key in ordered:
+        value = options[key]
         text = str(schema.get(key, {}).get("description", ""))
         name = text.split(":", 1)[0] if ":" in text else key.replace("_", " ").capitalize()
         if value is True:
