@@ -19,6 +19,7 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { help } from "./uno_splash_help.js";
 import { describeFamily, drawnCards, drawPile, handHead, handOrderer, opponents, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
@@ -54,9 +55,19 @@ function cardClass(card) {
   return `card splash-card ${card.colour ? `splash-${card.colour}` : `splash-wild splash-${card.rank}`}`;
 }
 
+// A sample card of each key of the help sheet (uno_splash_help.js), drawn as in the hand.
+const HELP_SAMPLES = { number: "red-7-a", skip: "blue-skip-a", reverse: "green-reverse-a", draw2: "yellow-draw2-a", wild: "wild-1", wd4: "wd4-1" };
+
+function helpFace(key) {
+  const id = HELP_SAMPLES[key];
+  const card = { id, colour: colourOf(id), rank: rankOf(id) };
+  return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), "aria-hidden": "true" });
+}
+
 export const renderer = {
   kind: "uno_splash",
   create,
+  help: { ...help, face: helpFace },
 };
 
 function create(ctx) {

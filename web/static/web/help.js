@@ -1,0 +1,228 @@
+// The help sheet of the table (issue 21, §1): what each card does, the rules of the game in
+// short, and a first-game walkthrough, for every game.
+//
+// The words are each game's own: a renderer (games/<kind>.js) carries `help`, written beside it
+// in games/<kind>_help.js, with
+//
+//   cards(game)        [{key, name, text}]: each card (or kind of card) and what it does
+//   cardOf(id)         the key of cards() that a card of the hand (its id) is, or null
+//   rules(game)        the rules in short, one sentence or two each
+//   walkthrough(game)  the first-game walkthrough, a few steps
+//   face(key)          (the renderer's) the card drawn as on the table, for the sheet
+//
+// This module only draws them, so a game added later brings its help and needs nothing here.
+// The walkthrough is shown once per game kind on this device; closing it is remembered in
+// localStorage (`uaw.walkthrough.<kind>`) and it can be opened again from the sheet.
+
+import { h } from "./dom.js";
+import { formatNumber, t } from "./i18n.js";
+import { gameName } from "./games/index.js";
+
+// How long a finger rests on a card before its help opens, and how far it may drift meanwhile
+// (more is a scroll of the hand, not a hold).
+const HOLD_MS = 500;
+const DRIFT_PX = 10;
+const CARD = ".hand li[data-key] .card";
+
+/** A game's rules in short (`<prefix>.rule_<key>`): "score" says the game's target, or, for a
+ * target of 0, that one round decides (`<prefix>.rule_score_one`). */
+export function rulesOf(prefix, keys, game) {
+  const target = game?.target_score || 0;
+  return keys.map((key) => (key === "score" && !target ? t(`${prefix}.rule_score_one`) : t(`${prefix}.rule_${key}`, { target: formatNumber(target) })));
+}
+
+const walkKey = (kind) => `uaw.walkthrough.${kind}`;
+
+function walkthroughDismissed(kind) {
+  try {
+    return localStorage.getItem(walkKey(kind)) !== null;
+  } catch (_) {
+    // Storage off: never nag on every visit.
+    return true;
+  }
+}
+
+function dismissWalkthrough(kind) {
+  try {
+    localStorage.setItem(walkKey(kind), String(Date.now()));
+  } catch (_) {
+    // not remembered on this device
+  }
+}
+
+/**
+ * The help of one open game: `source()` gives `{kind, help, game}` as they are now (help null
+ * while the renderer loads, or for a kind without help). `dialog` is the screen's sheet.
+ */
+export function gameHelp(dialog, source) {
+  let opener = null;
+  let walkthroughShown = false;
+
+  function show(children, focus = "h2") {
+    if (!dialog.open) opener = document.activeElement;
+    dialog.replaceChildren(...children);
+    if (!dialog.open) dialog.showModal();
+    dialog.scrollTop = 0;
+    dialog.querySelector(focus)?.focus({ preventScroll: true });
+  }
+
+  function close() {
+    dialog.close();
+  }
+
+  dialog.addEventListener("close", () => {
+    const { kind } = source();
+    // Closing the walkthrough in any way (the button, Esc) counts as having seen it.
+    if (dialog.classList.contains("help-walk")) dismissWalkthrough(kind);
+    dialog.classList.remove("help-walk");
+    if (opener && opener.isConnected) opener.focus({ preventScroll: true });
+    opener = null;
+  });
+
+  const title = (text) => h("h2", { id: "help-title", tabindex: -1 }, text);
+  const face = (help, key) => (help.face ? help.face(key) : null);
+  const buttons = (...children) => h("div", { class: "help-buttons" }, ...children);
+  const closeButton = () => h("button", { type: "button", class: "primary help-close", onclick: close }, t("help.close"));
+
+  /** The whole sheet: the cards, the rules, the walkthrough again. */
+  function open() {
+    const { kind, help, game } = source();
+    if (!help) return;
+    dialog.classList.remove("help-walk");
+    show([
+      title(t("help.title", { game: gameName(kind) })),
+      h("p", { class: "hint help-tip" }, t("help.card_tip")),
+      h(
+        "section",
+        { "aria-labelledby": "help-cards-title" },
+        h("h3", { id: "help-cards-title" }, t("help.cards_title")),
+        h(
+          "ul",
+          { class: "help-cards" },
+          help.cards(game).map((card) =>
+            h("li", { key: card.key, "data-help": card.key }, face(help, card.key), h("div", null, h("strong", null, card.name), h("p", null, card.text))),
+          ),
+        ),
+      ),
+      h(
+        "section",
+        { "aria-labelledby": "help-rules-title" },
+        h("h3", { id: "help-rules-title" }, t("help.rules_title")),
+        h("ul", { class: "help-rules" }, help.rules(game).map((rule) => h("li", null, rule))),
+      ),
+      buttons(h("button", { type: "button", class: "help-walk-again", onclick: () => walkthrough() }, t("help.walk_again")), closeButton()),
+    ]);
+  }
+
+  /** One card of the hand (its id): what it does, and the way to everything else. */
+  function openCard(id) {
+    const { help, game } = source();
+    const key = help?.cardOf(id);
+    const card = key && help.cards(game).find((c) => c.key === key);
+    if (!card) return;
+    dialog.classList.remove("help-walk");
+    show([
+      title(card.name),
+      h("div", { class: "help-one", "data-help": card.key }, face(help, card.key), h("p", null, card.text)),
+      buttons(h("button", { type: "button", class: "help-all", onclick: open }, t("help.all")), closeButton()),
+    ]);
+  }
+
+  /** The first-game walkthrough (also from the sheet): a few steps, "Got it" closes it for good. */
+  function walkthrough() {
+    const { kind, help, game } = source();
+    if (!help) return;
+    show(
+      [
+        title(t("help.walk_title", { game: gameName(kind) })),
+        h("ol", { class: "help-steps" }, help.walkthrough(game).map((step) => h("li", null, step))),
+        h("p", { class: "hint" }, t("help.walk_later")),
+        buttons(h("button", { type: "button", class: "help-all", onclick: open }, t("help.all")), h("button", { type: "button", class: "primary help-got-it", onclick: close }, t("help.got_it"))),
+      ],
+      ".help-got-it",
+    );
+    dialog.classList.add("help-walk");
+  }
+
+  /** On a game's table: the walkthrough the first time this device shows a game of its kind. */
+  function maybeWalkthrough() {
+    const { kind, help } = source();
+    if (walkthroughShown || !help || dialog.open || document.querySelector("dialog[open]")) return;
+    walkthroughShown = true;
+    if (!walkthroughDismissed(kind)) walkthrough();
+  }
+
+  /** The table's head: "?" opens the sheet. */
+  function button() {
+    if (!source().help) return null;
+    return h(
+      "button",
+      { type: "button", class: "help-button", "aria-haspopup": "dialog", onclick: open },
+      h("span", { "aria-hidden": "true" }, "?"),
+      h("span", { class: "visually-hidden" }, t("help.open")),
+    );
+  }
+
+  return { open, openCard, walkthrough, maybeWalkthrough, button };
+}
+
+/**
+ * A card of the hand shows its help when held (touch, pen or mouse, HOLD_MS), on the context
+ * menu (a right click, the keyboard's menu key, Shift+F10) or on "?" while it has the focus.
+ * The tap that ends a hold does not play the card.
+ */
+export function cardHelpGestures(screen, openCard) {
+  let timer = null;
+  let start = null;
+  let held = false;
+  const idOf = (target) => target?.closest?.(CARD)?.closest("li[data-key]")?.dataset.key ?? null;
+  const stop = () => {
+    clearTimeout(timer);
+    timer = null;
+  };
+
+  screen.addEventListener("pointerdown", (e) => {
+    held = false;
+    const id = idOf(e.target);
+    if (!id || e.button > 0) return;
+    start = { x: e.clientX, y: e.clientY };
+    stop();
+    timer = setTimeout(() => {
+      timer = null;
+      held = true;
+      openCard(id);
+    }, HOLD_MS);
+  });
+  screen.addEventListener("pointermove", (e) => {
+    if (timer && start && Math.hypot(e.clientX - start.x, e.clientY - start.y) > DRIFT_PX) stop();
+  });
+  for (const type of ["pointerup", "pointercancel"]) screen.addEventListener(type, stop);
+  // Capture: the card's own click handler (a play) never sees the tap that ended a hold.
+  screen.addEventListener(
+    "click",
+    (e) => {
+      if (!held) return;
+      held = false;
+      e.preventDefault();
+      e.stopPropagation();
+    },
+    true,
+  );
+  screen.addEventListener("contextmenu", (e) => {
+    const id = idOf(e.target);
+    if (!id) return;
+    e.preventDefault();
+    // A touch hold fires both the timer and the context menu: one sheet, and the tap that ends
+    // it plays nothing. A right click or the menu key is followed by no tap.
+    if (held) return;
+    if (timer) held = true;
+    stop();
+    openCard(id);
+  });
+  screen.addEventListener("keydown", (e) => {
+    const id = e.key === "?" ? idOf(e.target) : null;
+    if (!id) return;
+    e.preventDefault();
+    openCard(id);
+  });
+}
