@@ -68,6 +68,25 @@ def open_table(clients: Any, position: str, name: str, **options: Any) -> tuple[
     return client, client.page, data["game_id"]
 
 
+def assert_head_fits(page: Page) -> None:
+    """The table's head is one line with "?" in it, and its clock is shown whole."""
+    timer = page.locator(".table-head .timer")
+    expect(timer).not_to_have_text("")
+    head = page.locator(".table-head").evaluate(
+        """el => {
+            const timer = el.querySelector(".timer");
+            const help = el.querySelector(".help-button").getBoundingClientRect();
+            return {
+                height: el.getBoundingClientRect().height,
+                clipped: timer.scrollWidth > timer.clientWidth,
+                inside: help.right <= el.getBoundingClientRect().right,
+            };
+        }"""
+    )
+    assert head == {"height": head["height"], "clipped": False, "inside": True}, head
+    assert head["height"] < 48, head
+
+
 def help_sheet(page: Page) -> Locator:
     return page.locator("dialog.help-sheet[open]")
 
@@ -107,8 +126,7 @@ def test_the_help_sheet_opens_from_the_table_and_a_held_card_shows_its_help(
     ]
     client, page, game_id = open_table(clients, position, name)
     head = page.locator(".table-head")
-    # The head keeps one line with the "?" in it.
-    assert head.evaluate("el => el.getBoundingClientRect().height") < 48
+    assert_head_fits(page)
     help_button = head.get_by_role("button", name="Help: cards and rules")
     help_button.click()
     sheet = help_sheet(page)
@@ -136,6 +154,7 @@ def test_the_help_sheet_opens_from_the_table_and_a_held_card_shows_its_help(
     one = help_sheet(page)
     expect(one.get_by_role("heading", name=card_name)).to_be_visible()
     expect(one.locator(".help-one")).to_contain_text(card_text)
+    client.shot(f"help-card-{kind}", one)
     client.axe(f"{kind}'s help of one card")
     one.get_by_role("button", name="Close").click()
     expect(help_sheet(page)).to_have_count(0)
@@ -189,11 +208,15 @@ def test_a_first_game_shows_the_walkthrough_once(clients: Any) -> None:
 def test_the_help_sheet_is_danish_in_a_danish_session(clients: Any) -> None:
     for kind, (position, name, *_rest) in GAMES.items():
         data = load_scenario(position)
-        User.objects.filter(username=name).update(language="da")
-        token = next(p["token"] for p in data["players"] if p["name"] == name)
+        player = next(p for p in data["players"] if p["name"] == name)
+        User.objects.filter(username=player["username"]).update(language="da")
+        token = player["token"]
         client = clients(f"{name}-{kind}", locale="da-DK", **SCREEN)
         page = client.page
         client.sign_in_with_token(token, f"/games/{data['game_id']}")
+        expect(page.locator(".table-head .timer")).to_contain_text("tilbage")
+        assert_head_fits(page)
+        client.shot(f"help-da-head-{kind}", page.locator(".table-head"))
         page.get_by_role("button", name="Hjælp: kort og regler").click()
         sheet = help_sheet(page)
         expect(sheet.get_by_role("heading", name="Hvad hvert kort gør")).to_be_visible()
