@@ -154,6 +154,9 @@ def test_the_help_sheet_opens_from_the_table_and_a_held_card_shows_its_help(
     one = help_sheet(page)
     expect(one.get_by_role("heading", name=card_name)).to_be_visible()
     expect(one.locator(".help-one")).to_contain_text(card_text)
+    # The card held is the one drawn beside its help.
+    symbol = card.get_attribute("data-symbol")
+    expect(one.locator(".help-one .card")).to_have_attribute("data-symbol", symbol or "")
     client.shot(f"help-card-{kind}", one)
     client.axe(f"{kind}'s help of one card")
     one.get_by_role("button", name="Close").click()
@@ -247,3 +250,30 @@ def test_players_tied_on_points_are_told_why_they_are_placed_so(clients: Any) ->
     )
     client.shot("help-standings-tie", tie)
     client.axe("the standings with a tie")
+
+
+def test_a_finger_held_on_a_card_shows_its_help_and_plays_nothing(clients: Any) -> None:
+    client, page, game_id = open_table(clients, "news.json", "alice")
+    expect(page.locator(".prompt.mine")).to_be_visible()
+    before = version(game_id)
+    card = hand_card(page, "skip-1")
+    box = card.bounding_box()
+    assert box
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    touch = client.context.new_cdp_session(page)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    page.wait_for_timeout(HOLD_MS)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    one = help_sheet(page)
+    expect(one.get_by_role("heading", name="Skip")).to_be_visible()
+    expect(one.locator(".help-one")).to_contain_text("The next player loses their turn.")
+    one.get_by_role("button", name="Close").click()
+    page.wait_for_timeout(300)
+    assert version(game_id) == before
+    expect(page.locator(".prompt.mine")).to_be_visible()
+
+    # A quick tap still plays the card.
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    expect(page.locator(".prompt.mine")).to_have_count(0)
+    assert version(game_id) == before + 1

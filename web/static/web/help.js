@@ -8,7 +8,8 @@
 //   cardOf(id)         the key of cards() that a card of the hand (its id) is, or null
 //   rules(game)        the rules in short, one sentence or two each
 //   walkthrough(game)  the first-game walkthrough, a few steps
-//   face(key)          (the renderer's) the card drawn as on the table, for the sheet
+//   face(key, id)      (the renderer's) the card drawn as on the table: the card `id` held, else
+//                      a card of that key
 //
 // This module only draws them, so a game added later brings its help and needs nothing here.
 // The walkthrough is shown once per game kind on this device; closing it is remembered in
@@ -22,6 +23,8 @@ import { gameName } from "./games/index.js";
 // (more is a scroll of the hand, not a hold).
 const HOLD_MS = 500;
 const DRIFT_PX = 10;
+// A browser may still send the tap that ends a hold to the card a moment after the finger lifts.
+const SWALLOW_MS = 600;
 const CARD = ".hand li[data-key] .card";
 
 /** A game's rules in short (`<prefix>.rule_<key>`): "score" says the game's target, or, for a
@@ -80,7 +83,7 @@ export function gameHelp(dialog, source) {
   });
 
   const title = (text) => h("h2", { id: "help-title", tabindex: -1 }, text);
-  const face = (help, key) => (help.face ? help.face(key) : null);
+  const face = (help, key, id = null) => (help.face ? help.face(key, id) : null);
   const buttons = (...children) => h("div", { class: "help-buttons" }, ...children);
   const closeButton = () => h("button", { type: "button", class: "primary help-close", onclick: close }, t("help.close"));
 
@@ -123,7 +126,7 @@ export function gameHelp(dialog, source) {
     dialog.classList.remove("help-walk");
     show([
       title(card.name),
-      h("div", { class: "help-one", "data-help": card.key }, face(help, card.key), h("p", null, card.text)),
+      h("div", { class: "help-one", "data-help": card.key }, face(help, card.key, id), h("p", null, card.text)),
       buttons(h("button", { type: "button", class: "help-all", onclick: open }, t("help.all")), closeButton()),
     ]);
   }
@@ -169,60 +172,79 @@ export function gameHelp(dialog, source) {
 /**
  * A card of the hand shows its help when held (touch, pen or mouse, HOLD_MS), on the context
  * menu (a right click, the keyboard's menu key, Shift+F10) or on "?" while it has the focus.
- * The tap that ends a hold does not play the card.
+ * The tap that ends a hold does not play the card. Returns the function that stops listening.
  */
 export function cardHelpGestures(screen, openCard) {
   let timer = null;
   let start = null;
-  let held = false;
+  // A hold opened the help and its finger is still down; then, briefly, the tap it ends in.
+  let holding = false;
+  let swallowUntil = 0;
   const idOf = (target) => target?.closest?.(CARD)?.closest("li[data-key]")?.dataset.key ?? null;
   const stop = () => {
     clearTimeout(timer);
     timer = null;
   };
+  const hold = (id) => {
+    stop();
+    holding = true;
+    openCard(id);
+  };
 
-  screen.addEventListener("pointerdown", (e) => {
-    held = false;
-    const id = idOf(e.target);
-    if (!id || e.button > 0) return;
-    start = { x: e.clientX, y: e.clientY };
-    stop();
-    timer = setTimeout(() => {
-      timer = null;
-      held = true;
-      openCard(id);
-    }, HOLD_MS);
-  });
-  screen.addEventListener("pointermove", (e) => {
-    if (timer && start && Math.hypot(e.clientX - start.x, e.clientY - start.y) > DRIFT_PX) stop();
-  });
-  for (const type of ["pointerup", "pointercancel"]) screen.addEventListener(type, stop);
-  // Capture: the card's own click handler (a play) never sees the tap that ended a hold.
-  screen.addEventListener(
-    "click",
-    (e) => {
-      if (!held) return;
-      held = false;
-      e.preventDefault();
-      e.stopPropagation();
+  const listeners = {
+    pointerdown(e) {
+      const id = idOf(e.target);
+      if (!id || e.button > 0) return;
+      start = { x: e.clientX, y: e.clientY };
+      stop();
+      timer = setTimeout(() => hold(id), HOLD_MS);
     },
-    true,
-  );
-  screen.addEventListener("contextmenu", (e) => {
-    const id = idOf(e.target);
-    if (!id) return;
-    e.preventDefault();
-    // A touch hold fires both the timer and the context menu: one sheet, and the tap that ends
-    // it plays nothing. A right click or the menu key is followed by no tap.
-    if (held) return;
-    if (timer) held = true;
+    pointermove(e) {
+      if (timer && start && Math.hypot(e.clientX - start.x, e.clientY - start.y) > DRIFT_PX) stop();
+    },
+    contextmenu(e) {
+      const id = idOf(e.target);
+      if (!id) return;
+      e.preventDefault();
+      // A touch hold fires both the timer and the context menu: one sheet. A right click or
+      // the menu key has no finger down and no tap after it.
+      if (holding) return;
+      if (timer) hold(id);
+      else openCard(id);
+    },
+    keydown(e) {
+      const id = e.key === "?" ? idOf(e.target) : null;
+      if (!id) return;
+      e.preventDefault();
+      openCard(id);
+    },
+  };
+  for (const [type, fn] of Object.entries(listeners)) screen.addEventListener(type, fn);
+  // The finger may be lifted over the sheet, outside the screen: listen on the whole page.
+  const lifted = () => {
     stop();
-    openCard(id);
-  });
-  screen.addEventListener("keydown", (e) => {
-    const id = e.key === "?" ? idOf(e.target) : null;
-    if (!id) return;
+    if (holding) swallowUntil = Date.now() + SWALLOW_MS;
+    holding = false;
+  };
+  // Capture: the card's own click handler (a play) never sees the tap that ended a hold.
+  const swallow = (e) => {
+    if (Date.now() > swallowUntil || !idOf(e.target)) return;
+    swallowUntil = 0;
     e.preventDefault();
-    openCard(id);
-  });
+    e.stopPropagation();
+  };
+  // Any new touch is a new gesture: its tap is the person's.
+  const touched = () => {
+    swallowUntil = 0;
+  };
+  document.addEventListener("pointerup", lifted, true);
+  document.addEventListener("pointercancel", lifted, true);
+  document.addEventListener("pointerdown", touched, true);
+  screen.addEventListener("click", swallow, true);
+  return () => {
+    stop();
+    document.removeEventListener("pointerup", lifted, true);
+    document.removeEventListener("pointercancel", lifted, true);
+    document.removeEventListener("pointerdown", touched, true);
+  };
 }

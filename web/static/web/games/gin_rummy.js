@@ -52,7 +52,7 @@ const HELP_SAMPLES = { ace: "As", pip: "7h", court: "Kd" };
 export const renderer = {
   kind: "gin_rummy",
   create,
-  help: { ...help, face: (key) => h("span", { class: cardClass(HELP_SAMPLES[key]), "data-symbol": cardSymbol(HELP_SAMPLES[key]), "aria-hidden": "true" }) },
+  help: { ...help, face: (key, held = null) => h("span", { class: cardClass(held || HELP_SAMPLES[key]), "data-symbol": cardSymbol(held || HELP_SAMPLES[key]), "aria-hidden": "true" }) },
 };
 
 function create(ctx) {

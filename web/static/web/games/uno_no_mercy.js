@@ -79,8 +79,8 @@ const HELP_SAMPLES = {
   roulette: "roulette-1",
 };
 
-function helpFace(key) {
-  const id = HELP_SAMPLES[key];
+function helpFace(key, held = null) {
+  const id = held || HELP_SAMPLES[key];
   const card = { id, colour: colourOf(id), rank: rankOf(id) };
   return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), "aria-hidden": "true" });
 }

@@ -58,8 +58,8 @@ function cardClass(card) {
 // A sample card of each key of the help sheet (uno_splash_help.js), drawn as in the hand.
 const HELP_SAMPLES = { number: "red-7-a", skip: "blue-skip-a", reverse: "green-reverse-a", draw2: "yellow-draw2-a", wild: "wild-1", wd4: "wd4-1" };
 
-function helpFace(key) {
-  const id = HELP_SAMPLES[key];
+function helpFace(key, held = null) {
+  const id = held || HELP_SAMPLES[key];
   const card = { id, colour: colourOf(id), rank: rankOf(id) };
   return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), "aria-hidden": "true" });
 }

@@ -330,7 +330,7 @@ export function mount(root, [gameId], app) {
   // ---- help: the sheet, a card's help, the first-game walkthrough (help.js) -------------------
 
   const help = gameHelp(helpDialog, () => ({ kind, help: (view && renderer?.help) || null, game }));
-  cardHelpGestures(screen, help.openCard);
+  const stopCardHelp = cardHelpGestures(screen, help.openCard);
 
   // ---- pieces a renderer puts on its table --------------------------------------------------
 
@@ -913,5 +913,6 @@ export function mount(root, [gameId], app) {
     if (picker.open) picker.close();
     if (roundDialog.open) roundDialog.close();
     if (helpDialog.open) helpDialog.close();
+    stopCardHelp();
   };
 }
