@@ -107,10 +107,11 @@ def fits(page: Page) -> list[str]:
             const box = sheet.getBoundingClientRect();
             const out = [];
             if (sheet.scrollWidth > sheet.clientWidth) out.push("the sheet scrolls sideways");
-            if (box.right > window.innerWidth || box.left < 0) out.push("the sheet is wider than the screen");
+            if (box.right > window.innerWidth || box.left < 0) out.push("wider than the screen");
             for (const el of sheet.querySelectorAll("h2, h3, p, li, strong, button")) {
                 const r = el.getBoundingClientRect();
-                if (el.scrollWidth > el.clientWidth + 1 || r.right > box.right + 1) out.push(el.textContent.slice(0, 40));
+                const spills = el.scrollWidth > el.clientWidth + 1 || r.right > box.right + 1;
+                if (spills) out.push(el.textContent.slice(0, 40));
             }
             return out;
         }"""
@@ -197,7 +198,9 @@ def test_a_first_game_shows_the_walkthrough_once(clients: Any) -> None:
     # Reopened from the help sheet.
     page.get_by_role("button", name="Help: cards and rules").click()
     help_sheet(page).get_by_role("button", name="Show the walkthrough again").click()
-    expect(help_sheet(page).get_by_role("heading", name="Your first game of Uno All Wild")).to_be_visible()
+    expect(
+        help_sheet(page).get_by_role("heading", name="Your first game of Uno All Wild")
+    ).to_be_visible()
     page.keyboard.press("Escape")
     expect(help_sheet(page)).to_have_count(0)
 
@@ -242,7 +245,12 @@ def test_players_tied_on_points_are_told_why_they_are_placed_so(clients: Any) ->
     places = standings.locator("tbody tr").evaluate_all(
         "rows => rows.map((r) => [...r.children].map((c) => c.textContent.trim()))"
     )
-    assert places == [["1", "alice", "180"], ["2", "bob", "0"], ["3", "carol", "0"], ["4", "dave", "0"]]
+    assert places == [
+        ["1", "alice", "180"],
+        ["2", "bob", "0"],
+        ["3", "carol", "0"],
+        ["4", "dave", "0"],
+    ]
     tie = page.locator(".standings-tie")
     expect(tie).to_have_text(
         "Places 2, 3 and 4: bob, carol and dave are tied on 0 points, so they are placed in the "
@@ -277,3 +285,18 @@ def test_a_finger_held_on_a_card_shows_its_help_and_plays_nothing(clients: Any) 
     touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     expect(page.locator(".prompt.mine")).to_have_count(0)
     assert version(game_id) == before + 1
+
+
+def test_the_help_sheet_lists_the_house_rules_the_game_plays(clients: Any) -> None:
+    client, page, _ = open_table(clients, "stacking.json", "alice")
+    page.get_by_role("button", name="Help: cards and rules").click()
+    heading = page.get_by_role("heading", name="House rules in this game")
+    house = help_sheet(page).locator("section", has=heading)
+    expect(house.locator("li strong")).to_have_count(3)
+    assert sorted(house.locator("li strong").all_inner_texts()) == [
+        "Double down",
+        "Mercy",
+        "Stacking",
+    ]
+    expect(house).to_contain_text("Targeted Draw 2 never stacks")
+    client.axe("the help sheet with house rules")

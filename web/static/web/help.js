@@ -17,7 +17,7 @@
 
 import { h } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
-import { gameName } from "./games/index.js";
+import { gameName, ruleHint, ruleName } from "./games/index.js";
 
 // How long a finger rests on a card before its help opens, and how far it may drift meanwhile
 // (more is a scroll of the hand, not a hold).
@@ -113,8 +113,21 @@ export function gameHelp(dialog, source) {
         h("h3", { id: "help-rules-title" }, t("help.rules_title")),
         h("ul", { class: "help-rules" }, help.rules(game).map((rule) => h("li", null, rule))),
       ),
+      houseRules(game),
       buttons(h("button", { type: "button", class: "help-walk-again", onclick: () => walkthrough() }, t("help.walk_again")), closeButton()),
     ]);
+  }
+
+  /** The house rules this game plays (its options switched on), with the new game screen's words. */
+  function houseRules(game) {
+    const on = Object.entries(game?.options || {}).filter(([, value]) => value === true).map(([name]) => name);
+    if (!on.length) return null;
+    return h(
+      "section",
+      { "aria-labelledby": "help-house-title" },
+      h("h3", { id: "help-house-title" }, t("help.house_title")),
+      h("ul", { class: "help-rules" }, on.map((name) => h("li", { key: name }, h("strong", null, ruleName(name)), " ", ruleHint(name)))),
+    );
   }
 
   /** One card of the hand (its id): what it does, and the way to everything else. */
