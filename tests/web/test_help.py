@@ -204,11 +204,17 @@ def test_a_first_game_shows_the_walkthrough_once(clients: Any) -> None:
     page.keyboard.press("Escape")
     expect(help_sheet(page)).to_have_count(0)
 
-    # Another game's first table has its own.
+    # Another game's first table has its own; going from it to the whole sheet is seeing it too.
     other, other_page, _ = open_table(clients, "gin_knock.json", "alice", walkthrough=True)
-    expect(
-        help_sheet(other_page).get_by_role("heading", name="Your first game of Gin Rummy")
-    ).to_be_visible()
+    walk = help_sheet(other_page)
+    expect(walk.get_by_role("heading", name="Your first game of Gin Rummy")).to_be_visible()
+    walk.get_by_role("button", name="All cards and rules").click()
+    expect(walk.get_by_role("heading", name="How to play Gin Rummy")).to_be_visible()
+    walk.get_by_role("button", name="Close").click()
+    other_page.reload()
+    expect(other_page.locator(".hand button.card").first).to_be_visible()
+    other_page.wait_for_timeout(500)
+    expect(help_sheet(other_page)).to_have_count(0)
 
 
 def test_the_help_sheet_is_danish_in_a_danish_session(clients: Any) -> None:

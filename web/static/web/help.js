@@ -53,6 +53,77 @@ function dismissWalkthrough(kind) {
   }
 }
 
+// ---- the sheet's pages -------------------------------------------------------------------------
+
+const title = (text) => h("h2", { id: "help-title", tabindex: -1 }, text);
+const face = (help, key, id = null) => (help.face ? help.face(key, id) : null);
+const buttons = (...children) => h("div", { class: "help-buttons" }, ...children);
+const closeButton = (close) => h("button", { type: "button", class: "primary help-close", onclick: close }, t("help.close"));
+const allButton = (open) => h("button", { type: "button", class: "help-all", onclick: open }, t("help.all"));
+
+/** The house rules this game plays (its options switched on), with the new game screen's words. */
+function houseRules(game) {
+  const on = Object.entries(game?.options || {})
+    .filter(([, value]) => value === true)
+    .map(([name]) => name);
+  if (!on.length) return null;
+  return h(
+    "section",
+    { "aria-labelledby": "help-house-title" },
+    h("h3", { id: "help-house-title" }, t("help.house_title")),
+    h("ul", { class: "help-rules" }, on.map((name) => h("li", { key: name }, h("strong", null, ruleName(name)), " ", ruleHint(name)))),
+  );
+}
+
+/** The whole sheet: the cards, the rules (and house rules), the walkthrough again. */
+function sheetPage({ kind, help, game }, { walkthrough, close }) {
+  return [
+    title(t("help.title", { game: gameName(kind) })),
+    h("p", { class: "hint help-tip" }, t("help.card_tip")),
+    h(
+      "section",
+      { "aria-labelledby": "help-cards-title" },
+      h("h3", { id: "help-cards-title" }, t("help.cards_title")),
+      h(
+        "ul",
+        { class: "help-cards" },
+        help.cards(game).map((card) =>
+          h("li", { key: card.key, "data-help": card.key }, face(help, card.key), h("div", null, h("strong", null, card.name), h("p", null, card.text))),
+        ),
+      ),
+    ),
+    h(
+      "section",
+      { "aria-labelledby": "help-rules-title" },
+      h("h3", { id: "help-rules-title" }, t("help.rules_title")),
+      h("ul", { class: "help-rules" }, help.rules(game).map((rule) => h("li", null, rule))),
+    ),
+    houseRules(game),
+    buttons(h("button", { type: "button", class: "help-walk-again", onclick: walkthrough }, t("help.walk_again")), closeButton(close)),
+  ];
+}
+
+/** One card of the hand (`id`, of the sheet's `card`): it, what it does, the way to the rest. */
+function cardPage({ help }, card, id, { open, close }) {
+  return [
+    title(card.name),
+    h("div", { class: "help-one", "data-help": card.key }, face(help, card.key, id), h("p", null, card.text)),
+    buttons(allButton(open), closeButton(close)),
+  ];
+}
+
+/** The first-game walkthrough: a few steps, "Got it". */
+function walkPage({ kind, help, game }, { open, close }) {
+  return [
+    title(t("help.walk_title", { game: gameName(kind) })),
+    h("ol", { class: "help-steps" }, help.walkthrough(game).map((step) => h("li", null, step))),
+    h("p", { class: "hint" }, t("help.walk_later")),
+    buttons(allButton(open), h("button", { type: "button", class: "primary help-got-it", onclick: close }, t("help.got_it"))),
+  ];
+}
+
+// ---- one open game's help ----------------------------------------------------------------------
+
 /**
  * The help of one open game: `source()` gives `{kind, help, game}` as they are now (help null
  * while the renderer loads, or for a kind without help). `dialog` is the screen's sheet.
@@ -60,8 +131,13 @@ function dismissWalkthrough(kind) {
 export function gameHelp(dialog, source) {
   let opener = null;
   let walkthroughShown = false;
+  // The walkthrough is on the sheet: leaving it in any way (Got it, Esc, to the whole sheet)
+  // counts as having seen it.
+  let onWalk = false;
 
   function show(children, focus = "h2") {
+    if (onWalk) dismissWalkthrough(source().kind);
+    onWalk = false;
     if (!dialog.open) opener = document.activeElement;
     dialog.replaceChildren(...children);
     if (!dialog.open) dialog.showModal();
@@ -69,95 +145,31 @@ export function gameHelp(dialog, source) {
     dialog.querySelector(focus)?.focus({ preventScroll: true });
   }
 
-  function close() {
-    dialog.close();
-  }
-
+  const close = () => dialog.close();
   dialog.addEventListener("close", () => {
-    const { kind } = source();
-    // Closing the walkthrough in any way (the button, Esc) counts as having seen it.
-    if (dialog.classList.contains("help-walk")) dismissWalkthrough(kind);
-    dialog.classList.remove("help-walk");
+    if (onWalk) dismissWalkthrough(source().kind);
+    onWalk = false;
     if (opener && opener.isConnected) opener.focus({ preventScroll: true });
     opener = null;
   });
 
-  const title = (text) => h("h2", { id: "help-title", tabindex: -1 }, text);
-  const face = (help, key, id = null) => (help.face ? help.face(key, id) : null);
-  const buttons = (...children) => h("div", { class: "help-buttons" }, ...children);
-  const closeButton = () => h("button", { type: "button", class: "primary help-close", onclick: close }, t("help.close"));
-
-  /** The whole sheet: the cards, the rules, the walkthrough again. */
   function open() {
-    const { kind, help, game } = source();
-    if (!help) return;
-    dialog.classList.remove("help-walk");
-    show([
-      title(t("help.title", { game: gameName(kind) })),
-      h("p", { class: "hint help-tip" }, t("help.card_tip")),
-      h(
-        "section",
-        { "aria-labelledby": "help-cards-title" },
-        h("h3", { id: "help-cards-title" }, t("help.cards_title")),
-        h(
-          "ul",
-          { class: "help-cards" },
-          help.cards(game).map((card) =>
-            h("li", { key: card.key, "data-help": card.key }, face(help, card.key), h("div", null, h("strong", null, card.name), h("p", null, card.text))),
-          ),
-        ),
-      ),
-      h(
-        "section",
-        { "aria-labelledby": "help-rules-title" },
-        h("h3", { id: "help-rules-title" }, t("help.rules_title")),
-        h("ul", { class: "help-rules" }, help.rules(game).map((rule) => h("li", null, rule))),
-      ),
-      houseRules(game),
-      buttons(h("button", { type: "button", class: "help-walk-again", onclick: () => walkthrough() }, t("help.walk_again")), closeButton()),
-    ]);
+    const now = source();
+    if (now.help) show(sheetPage(now, { walkthrough, close }));
   }
 
-  /** The house rules this game plays (its options switched on), with the new game screen's words. */
-  function houseRules(game) {
-    const on = Object.entries(game?.options || {}).filter(([, value]) => value === true).map(([name]) => name);
-    if (!on.length) return null;
-    return h(
-      "section",
-      { "aria-labelledby": "help-house-title" },
-      h("h3", { id: "help-house-title" }, t("help.house_title")),
-      h("ul", { class: "help-rules" }, on.map((name) => h("li", { key: name }, h("strong", null, ruleName(name)), " ", ruleHint(name)))),
-    );
-  }
-
-  /** One card of the hand (its id): what it does, and the way to everything else. */
   function openCard(id) {
-    const { help, game } = source();
-    const key = help?.cardOf(id);
-    const card = key && help.cards(game).find((c) => c.key === key);
-    if (!card) return;
-    dialog.classList.remove("help-walk");
-    show([
-      title(card.name),
-      h("div", { class: "help-one", "data-help": card.key }, face(help, card.key, id), h("p", null, card.text)),
-      buttons(h("button", { type: "button", class: "help-all", onclick: open }, t("help.all")), closeButton()),
-    ]);
+    const now = source();
+    const key = now.help?.cardOf(id);
+    const card = key && now.help.cards(now.game).find((c) => c.key === key);
+    if (card) show(cardPage(now, card, id, { open, close }));
   }
 
-  /** The first-game walkthrough (also from the sheet): a few steps, "Got it" closes it for good. */
   function walkthrough() {
-    const { kind, help, game } = source();
-    if (!help) return;
-    show(
-      [
-        title(t("help.walk_title", { game: gameName(kind) })),
-        h("ol", { class: "help-steps" }, help.walkthrough(game).map((step) => h("li", null, step))),
-        h("p", { class: "hint" }, t("help.walk_later")),
-        buttons(h("button", { type: "button", class: "help-all", onclick: open }, t("help.all")), h("button", { type: "button", class: "primary help-got-it", onclick: close }, t("help.got_it"))),
-      ],
-      ".help-got-it",
-    );
-    dialog.classList.add("help-walk");
+    const now = source();
+    if (!now.help) return;
+    show(walkPage(now, { open, close }), ".help-got-it");
+    onWalk = true;
   }
 
   /** On a game's table: the walkthrough the first time this device shows a game of its kind. */
