@@ -47,7 +47,7 @@ GAMES = {
         "alice",
         "Uno Show 'Em No Mercy",
         ("Wild Color Roulette", "until one of that colour comes"),
-        ("red-5-a", "Number cards (0–9)", "same colour or the same number"),
+        ("red-5-a", "Other number cards", "same colour or the same number"),
     ),
     "gin_rummy": (
         "gin_knock.json",
@@ -137,6 +137,12 @@ def test_the_help_sheet_opens_from_the_table_and_a_held_card_shows_its_help(
     explained = sheet.locator(".help-cards li", has=page.locator("strong", has_text=sheet_card))
     expect(explained).to_contain_text(sheet_text)
     assert not fits(page)
+    # Every sentence has its words (a missing string would show its key).
+    expect(sheet).not_to_contain_text("help.")
+    if kind == "uno_all_wild":
+        # The rulebook's deck (the game's preset): Shuffle Hands, no Skip Two.
+        names = sheet.locator(".help-cards strong").all_inner_texts()
+        assert "Shuffle Hands" in names and "Skip Two" not in names, names
     client.shot(f"help-sheet-{kind}", sheet)
     client.axe(f"{kind}'s help sheet")
     sheet.get_by_role("button", name="Close").click()
@@ -233,6 +239,7 @@ def test_the_help_sheet_is_danish_in_a_danish_session(clients: Any) -> None:
         sheet = help_sheet(page)
         expect(sheet.get_by_role("heading", name="Hvad hvert kort gør")).to_be_visible()
         assert_danish(client, f"{kind}'s help sheet")
+        expect(sheet).not_to_contain_text("help.")
         assert not fits(page)
         client.shot(f"help-da-{kind}", sheet)
         client.axe(f"{kind}'s Danish help sheet")

@@ -7,7 +7,7 @@ import { t } from "../i18n.js";
 
 // A card's id is its rank then its suit ("As", "Th", "Kd"): an ace, a number card or a court card.
 const KEYS = ["ace", "pip", "court"];
-const RULES = ["goal", "melds", "turn", "upcard", "knock", "gin", "score", "match"];
+const RULES = ["goal", "melds", "turn", "upcard", "knock", "gin", "score", "wall"];
 const WALK = ["hand", "offer", "turn", "knock", "help"];
 
 const prefix = "help.gin_rummy";

@@ -8,7 +8,7 @@ import { t } from "../i18n.js";
 // Every card type, in the order the rules list them; a preset deals only some of them.
 const TYPES = ["wild", "draw2", "draw4", "reverse", "skip", "skip_two", "targeted_draw2", "force_swap", "shuffle_hands"];
 const NOT_IN = { standard: new Set(["skip_two"]), mattel_2021: new Set(["shuffle_hands"]) };
-const RULES = ["goal", "turn", "draw", "uno", "out", "score"];
+const RULES = ["goal", "turn", "uno", "out", "score"];
 const WALK = ["hand", "play", "draw", "uno", "help"];
 
 const prefix = "help.uno_all_wild";
@@ -19,6 +19,7 @@ export const help = {
     return TYPES.filter((type) => !left.has(type)).map((type) => ({ key: type, name: t(`card.${type}`), text: t(`${prefix}.card_${type}`) }));
   },
   cardOf: (id) => String(id).replace(/-\d+$/, ""),
-  rules: (game) => rulesOf(prefix, RULES, game),
+  // Mattel's sheet allows a draw only in one case (docs/rules.md, "The two presets").
+  rules: (game) => rulesOf(prefix, game?.preset === "mattel_2021" ? [...RULES.slice(0, 2), "draw_mattel", ...RULES.slice(2)] : RULES, game),
   walkthrough: () => WALK.map((step) => t(`${prefix}.walk_${step}`)),
 };

@@ -14,7 +14,7 @@ const WALK = ["hand", "draw", "stack", "mercy", "help"];
 const prefix = "help.uno_no_mercy";
 
 function nameOf(key) {
-  if (key === "number") return t("help.number_cards");
+  if (key === "number") return t("help.number_cards_plain");
   if (/^\d$/.test(key)) return t("help.number_card", { n: key });
   return t(`nomercy.rank_${key}`);
 }
