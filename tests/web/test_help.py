@@ -137,8 +137,9 @@ def test_the_help_sheet_opens_from_the_table_and_a_held_card_shows_its_help(
     explained = sheet.locator(".help-cards li", has=page.locator("strong", has_text=sheet_card))
     expect(explained).to_contain_text(sheet_text)
     assert not fits(page)
-    # Every sentence has its words (a missing string would show its key).
+    # Every sentence has its words (a missing string would show its key), nothing else is said.
     expect(sheet).not_to_contain_text("help.")
+    expect(sheet).not_to_contain_text("null")
     if kind == "uno_all_wild":
         # The rulebook's deck (the game's preset): Shuffle Hands, no Skip Two.
         names = sheet.locator(".help-cards strong").all_inner_texts()

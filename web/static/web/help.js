@@ -71,7 +71,7 @@ function houseRules(game) {
     "section",
     { "aria-labelledby": "help-house-title" },
     h("h3", { id: "help-house-title" }, t("help.house_title")),
-    h("ul", { class: "help-rules" }, on.map((name) => h("li", { key: name }, h("strong", null, ruleName(name)), " ", ruleHint(name)))),
+    h("ul", { class: "help-rules" }, on.map((name) => h("li", { key: name }, h("strong", null, ruleName(name)), ": ", ruleHint(name)))),
   );
 }
 
@@ -139,7 +139,7 @@ export function gameHelp(dialog, source) {
     if (onWalk) dismissWalkthrough(source().kind);
     onWalk = false;
     if (!dialog.open) opener = document.activeElement;
-    dialog.replaceChildren(...children);
+    dialog.replaceChildren(...children.filter(Boolean));
     if (!dialog.open) dialog.showModal();
     dialog.scrollTop = 0;
     dialog.querySelector(focus)?.focus({ preventScroll: true });
