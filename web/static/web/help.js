@@ -25,7 +25,7 @@ const HOLD_MS = 500;
 const DRIFT_PX = 10;
 // A browser may still send the tap that ends a hold to the card a moment after the finger lifts.
 const SWALLOW_MS = 600;
-const CARD = ".hand li[data-key] .card";
+const CARD = ".hand .card";
 
 /** A game's rules in short (`<prefix>.rule_<key>`): "score" says the game's target, or, for a
  * target of 0, that one round decides (`<prefix>.rule_score_one`). */
@@ -205,7 +205,11 @@ export function cardHelpGestures(screen, openCard) {
   // A hold opened the help and its finger is still down; then, briefly, the tap it ends in.
   let holding = false;
   let swallowUntil = 0;
-  const idOf = (target) => target?.closest?.(CARD)?.closest("li[data-key]")?.dataset.key ?? null;
+  // A card's id: its own `data-card` if a renderer sets one, else its item's key (the card id).
+  const idOf = (target) => {
+    const card = target?.closest?.(CARD);
+    return card ? (card.dataset.card ?? card.closest("li[data-key]")?.dataset.key ?? null) : null;
+  };
   const stop = () => {
     clearTimeout(timer);
     timer = null;
