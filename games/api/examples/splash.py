@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiExample
+from games.api.examples.base import action
 
 ACTIONS = [
-    OpenApiExample(
+    action(
         "Uno Splash Wild Draw Four naming green",
-        value={"type": "play", "card": "wd4-2", "colour": "green", "expected_version": 7},
-        request_only=True,
+        type="play",
+        card="wd4-2",
+        colour="green",
+        expected_version=7,
     ),
-    OpenApiExample(
-        "Uno Splash opening Wild colour",
-        value={"type": "choose_colour", "colour": "blue", "expected_version": 1},
-        request_only=True,
+    action(
+        "Uno Splash opening Wild colour", type="choose_colour", colour="blue", expected_version=1
     ),
-    OpenApiExample(
-        "Uno Splash accept a Wild Draw Four",
-        value={"type": "accept", "expected_version": 8},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "Uno Splash challenge a Wild Draw Four",
-        value={"type": "challenge", "expected_version": 8},
-        request_only=True,
-    ),
+    action("Uno Splash accept a Wild Draw Four", type="accept", expected_version=8),
+    action("Uno Splash challenge a Wild Draw Four", type="challenge", expected_version=8),
 ]
