@@ -389,6 +389,21 @@ def notifier() -> Notifier:
     return _notifier
 
 
+def stop_notifier() -> None:
+    """Stop this process's notifier; the next use starts a new one.
+
+    For tests whose live server outlives their browsers: a WSGI server cannot see a client hang
+    up, so a closed page's long-polls and streams go on waiting (a stream even waits again after
+    each keep-alive). Left to the running notifier, its re-check would read the test database
+    while pytest blocks it between tests and after dropping it, and log each as a failure. They
+    keep the stopped notifier, whose threads have ended."""
+    global _notifier
+    with _notifier_lock:
+        stopped, _notifier = _notifier, None
+    if stopped is not None:
+        stopped.stop()
+
+
 def publish(game_id: Any, version: int) -> None:
     """Announce that ``game_id`` reached ``version``. Never raises."""
     try:

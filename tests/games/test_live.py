@@ -848,6 +848,39 @@ def test_a_players_own_key_wakes_on_publish_user_and_is_never_read_from_the_data
         notifier.stop()
 
 
+def test_requests_left_waiting_on_a_stopped_notifier_read_no_database(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What the browser tests' teardown relies on (``announce.stop_notifier``): a closed page's
+    requests go on waiting on the notifier they began with, and once it is stopped nothing reads
+    the database for them, so a test database blocked or dropped meanwhile logs nothing."""
+    asked: list[list[str]] = []
+
+    def versions(ids: list[str]) -> dict[str, int]:
+        asked.append(list(ids))
+        raise RuntimeError("no such table: games_game")
+
+    running = announce.Notifier(recheck_seconds=0.05, versions=versions, release=lambda: None)
+    monkeypatch.setattr(announce, "_notifier", running)
+    game_id = str(uuid.uuid4())
+    assert running.wait_blocking(game_id, above=1, timeout=0.3) is None
+    assert asked, "the running notifier re-checks while a request waits"
+    asked.clear()
+    caplog.clear()
+
+    announce.stop_notifier()
+
+    assert running.wait_blocking(game_id, above=1, timeout=0.3) is None
+    assert asked == [] and "re-checking" not in caplog.text
+    fresh = announce.notifier()
+    try:
+        assert fresh is not running
+        fresh.publish(game_id, 2)
+        assert fresh.wait_blocking(game_id, above=1, timeout=1) == 2
+    finally:
+        fresh.stop()
+
+
 # ---------------------------------------------------------------------------------------------
 # Redis pub/sub (only when REDIS_URL is set)
 
