@@ -33,6 +33,23 @@ def live(player: Player, **params: Any) -> dict[str, Any]:
     return body
 
 
+def waiting_poll(live_server: Any, player: Player, stamp: str) -> Poll:
+    """A long-poll of ``games/live/`` with ``stamp``, checked to be waiting."""
+    poll = Poll(f"{live_server.url}{LIVE}?since={stamp}&wait=10", player.token)
+    poll.start()
+    time.sleep(0.5)
+    assert poll.is_alive(), "the long-poll answered before anything happened"
+    return poll
+
+
+def answered(poll: Poll, since: float) -> float:
+    """How long after ``since`` the long-poll answered (200)."""
+    poll.join(timeout=10)
+    assert not poll.is_alive() and poll.error is None, poll.error
+    assert poll.status == 200, poll.body
+    return poll.finished_at - since
+
+
 def move(players: list[Player], game_id: str) -> None:
     player = player_to_move(players, game_id)
     view = player.table(game_id)
@@ -81,17 +98,11 @@ def test_my_games_long_poll_returns_within_a_second_of_a_move_in_any_game(
     start_game(alice, bob, target_score=0)
     other = start_game(alice, carol, target_score=0)
     stamp = live(alice)["stamp"]
-    poll = Poll(f"{live_server.url}{LIVE}?since={stamp}&wait=10", alice.token)
-    poll.start()
-    time.sleep(0.5)
-    assert poll.is_alive(), "the long-poll answered before anything happened"
+    poll = waiting_poll(live_server, alice, stamp)
     moved_at = time.monotonic()
     move([alice, carol], other)
-    poll.join(timeout=10)
-    assert not poll.is_alive() and poll.error is None, poll.error
-    latency = poll.finished_at - moved_at
+    latency = answered(poll, moved_at)
     print(f"\nMy games long-poll wake-up after a move: {latency:.3f} s")
-    assert poll.status == 200, poll.body
     assert poll.body["stamp"] != stamp
     assert latency < 1.0
 
@@ -127,17 +138,11 @@ def test_my_games_long_poll_wakes_within_a_second_of_an_invitation(
 ) -> None:
     old = finished_game(alice, bob)
     stamp = live(bob)["stamp"]  # bob has no game in a lobby or in progress: nothing to wait on
-    poll = Poll(f"{live_server.url}{LIVE}?since={stamp}&wait=10", bob.token)
-    poll.start()
-    time.sleep(0.5)
-    assert poll.is_alive(), "the long-poll answered before anything happened"
+    poll = waiting_poll(live_server, bob, stamp)
     invited_at = time.monotonic()
     assert alice.post(f"/api/v1/games/{old}/rematch/").status_code == 200
-    poll.join(timeout=10)
-    assert not poll.is_alive() and poll.error is None, poll.error
-    latency = poll.finished_at - invited_at
+    latency = answered(poll, invited_at)
     print(f"\nMy games long-poll wake-up after an invitation: {latency:.3f} s")
-    assert poll.status == 200, poll.body
     assert poll.body["stamp"] != stamp and poll.body["invitations"] == 1
     assert latency < 1.0
 
@@ -147,14 +152,9 @@ def test_my_games_long_poll_wakes_when_a_game_with_me_is_created_elsewhere(
     live_server: Any, alice: Player
 ) -> None:
     stamp = live(alice)["stamp"]
-    poll = Poll(f"{live_server.url}{LIVE}?since={stamp}&wait=10", alice.token)
-    poll.start()
-    time.sleep(0.5)
-    assert poll.is_alive(), "the long-poll answered before anything happened"
+    poll = waiting_poll(live_server, alice, stamp)
     created_at = time.monotonic()
     # Another tab or device of hers opens a lobby.
     assert alice.post("/api/v1/games/", {"max_players": 2}).status_code == 201
-    poll.join(timeout=10)
-    assert not poll.is_alive() and poll.error is None, poll.error
+    assert answered(poll, created_at) < 1.0
     assert poll.body["stamp"] != stamp
-    assert poll.finished_at - created_at < 1.0

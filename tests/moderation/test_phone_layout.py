@@ -31,7 +31,7 @@ from games.models import Move
 from moderation.models import AuditEntry, Report
 from players.models import User
 from tests.games.conftest import lift_throttles, make_player  # noqa: F401 - a fixture, by name
-from tests.moderation.conftest import make_moderator
+from tests.moderation.conftest import cheating_report, make_moderator
 from tests.moderation.test_admin import finished_game
 from tests.moderation.test_browser import (  # noqa: F401 - a fixture, found by name
     ARTIFACTS,
@@ -104,13 +104,7 @@ def test_every_moderation_screen_fits_a_phone_with_no_stray_boxes(
     players = [make_player(name) for name in ("alice", "bob", "carol")]
     game_id = finished_game(players)
     alice, bob = User.objects.get(username="alice"), User.objects.get(username="bob")
-    report = Report.objects.create(
-        reporter=alice,
-        reported=bob,
-        reason=Report.CHEATING,
-        reasons=[Report.CHEATING],
-        details="Bob and a friend only ever target me.",
-    )
+    report = cheating_report(alice, bob)
     AuditEntry.objects.create(
         actor_name="mo",
         action="warn",
