@@ -215,6 +215,30 @@ class OpenGamesView(APIView):
         return Response(_GAME_SUMMARIES.to_representation(data))
 
 
+class InvitationsView(APIView):
+    throttle_scope = "games"
+
+    @extend_schema(
+        operation_id="games_invitations_list",
+        summary="Lobbies I am invited to",
+        description=(
+            "At most 50 lobbies you may join by id (`games_join`) and have not joined, newest "
+            "first: the rematches another player opened of a game you played. `games/live/` "
+            "counts them (`invitations`) and its stamp changes when one comes or goes."
+        ),
+        parameters=[RETRY_AFTER],
+        responses={
+            200: s.GameSummarySerializer(many=True),
+            **_errors(write=False, throttled=True),
+        },
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        games = list(selectors.invitations(request.user).prefetch_related("seats__user")[:50])
+        data = [selectors.game_summary(g, list(g.seats.all()), request.user) for g in games]
+        return Response(_GAME_SUMMARIES.to_representation(data))
+
+
 class GameOptionsView(APIView):
     @extend_schema(
         operation_id="games_options_retrieve",
