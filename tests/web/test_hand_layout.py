@@ -25,15 +25,10 @@ from players.models import User
 from tests.web.conftest import ROOT, Client, load_scenario
 from tests.web.test_danish import assert_danish
 from tests.web.test_gin_table import axe_clean
+from tests.web.test_offline import PHONE_390
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PHONE_390: dict[str, Any] = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 MIN_TARGET = 44
 
@@ -47,7 +42,8 @@ STRIPS = """() => {
         let right = box.right;
         for (const other of buttons.slice(i + 1)) {
             const o = other.getBoundingClientRect();
-            if (o.top < box.bottom - 1 && o.bottom > box.top + 1 && o.left < right && o.right > box.left) {
+            const sameRow = o.top < box.bottom - 1 && o.bottom > box.top + 1;
+            if (sameRow && o.left < right && o.right > box.left) {
                 right = Math.min(right, o.left);
             }
         }
@@ -65,7 +61,8 @@ STRIPS = """() => {
 
 # Every "Catch!" button and every piece of words in any seat that its box meets.
 CATCH_OVERLAPS = """() => {
-    const words = ".seat-name, .seat-cards, .seat-flags, .seat-score .points, .seat-bot, .uno-badge";
+    const words = [".seat-name", ".seat-cards", ".seat-flags", ".seat-score .points", ".seat-bot",
+                   ".uno-badge"].join(", ");
     const texts = [...document.querySelectorAll(".opponents .seat")].flatMap(
         (seat) => [...seat.querySelectorAll(words)]);
     const buttons = [...document.querySelectorAll(".opponents .catch-button")];
@@ -200,6 +197,6 @@ def test_a_gin_rummy_hand_fits_the_screen(clients: Any) -> None:
         assert sizes[0] <= sizes[1] + 1, f"Gin Rummy's hand scrolls sideways at {width} px"
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width
         boxes = page.locator(".gin-hand button.card").evaluate_all(
-            "els => els.map((e) => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])"
+            "els => els.map((e) => e.getBoundingClientRect()).map((r) => [r.width, r.height])"
         )
         assert len(boxes) == 11 and all(w >= MIN_TARGET and h >= MIN_TARGET for w, h in boxes)

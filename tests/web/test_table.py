@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.conftest import DESKTOP, Client, alice_and_bob_at, card, wait_turn
+from tests.web.conftest import (
+    DESKTOP,
+    Client,
+    alice_and_bob_at,
+    card,
+    expect_hand_size,
+    wait_turn,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -84,7 +91,7 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
 
     # The table, as Alice sees it on her phone: her three cards, Bob with four, her turn.
     wait_turn(a)
-    expect(hand(a)).to_have_count(3)
+    expect_hand_size(a, 3)
     expect(seat(a, "bob").locator(".seat-cards")).to_have_text("4 cards")
     expect(b.locator(".prompt")).to_contain_text("Waiting for alice")
     alice.shot(
@@ -100,7 +107,8 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
     # 1. Alice plays the Targeted Draw 2 at Bob, by keyboard only. Bob's page gets his two new
     #    cards live, and nothing on it moves.
     b.evaluate(LAYOUT_OBSERVER)
-    assert keys(b) == ["wild-3", "wild-4", "wild-9", "wild-10"]
+    # His four Wilds are one card "×4", keyed by the newest.
+    assert keys(b) == ["wild-10"]
     card(a, "Targeted Draw 2").focus()
     a.keyboard.press("Enter")
     picker = a.locator("dialog[open]")
@@ -111,11 +119,12 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
     a.keyboard.press("Enter")
     expect(a.locator("dialog[open]")).to_have_count(0)
     acted = time.monotonic()
-    expect(hand(b)).to_have_count(6)
+    expect_hand_size(b, 6)
     seen_after = time.monotonic() - acted
     wait_turn(b)
-    # The cards Bob had stay where they were; the new ones come after them.
-    assert keys(b) == ["wild-3", "wild-4", "wild-9", "wild-10", "wild-5", "reverse-1"]
+    # The cards Bob had stay where they were: the new Wild joins them (×5), the Reverse comes after.
+    assert keys(b) == ["wild-5", "reverse-1"]
+    expect(card(b, "Wild")).to_have_attribute("data-count", "×5")
     moved = shifts(b)
     assert sum(s["value"] for s in moved) == 0, f"layout shift when cards arrived: {moved}"
     assert seen_after < 1.5, f"Bob saw Alice's move after {seen_after:.2f} s"
@@ -125,8 +134,9 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
     b.evaluate(LAYOUT_OBSERVER)
     b.get_by_role("button", name="Draw a card (102 in the pile)").click()
     expect(b.locator(".prompt")).to_contain_text("You drew Wild. Play it or keep it.")
-    expect(hand(b)).to_have_count(7)
-    expect(hand(b).nth(6)).to_have_class("card card-wild drawn")
+    expect_hand_size(b, 7)
+    # The card drawn stands apart from the other Wilds: only "Play it" plays it.
+    expect(hand(b).nth(2)).to_have_class("card card-wild drawn")
     moved = shifts(b)
     assert sum(s["value"] for s in moved) == 0, f"layout shift when a card was drawn: {moved}"
     bob.shot(
@@ -146,7 +156,7 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
     bob.axe("the table with a catch button")
     catch.click()
     expect(seat(b, "alice").locator(".seat-cards")).to_have_text("3 cards")
-    expect(hand(a)).to_have_count(3)
+    expect_hand_size(a, 3)
     expect(catch).to_have_count(0)
 
     # 4. Bob draws again and plays the card he drew.
@@ -170,7 +180,7 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
 
     # 6. Alice says UNO with her Draw 4 (two players: she plays again) and goes out.
     wait_turn(a)
-    expect(hand(a)).to_have_count(2)
+    expect_hand_size(a, 2)
     uno = a.locator(".uno-button")
     expect(uno).to_have_attribute("aria-pressed", "false")
     uno.click()

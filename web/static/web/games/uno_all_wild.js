@@ -14,25 +14,7 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import {
-  describeFamily,
-  drawnCards,
-  drawPile,
-  groupCount,
-  groupHand,
-  groupLabel,
-  handHead,
-  handOrderer,
-  opponents,
-  playableOf,
-  promptArea,
-  roundSummary,
-  showDrawnCard,
-  stackSlot,
-  tableHead,
-  unoButton,
-  unoHint,
-} from "./uno_shared.js";
+import { describeFamily, drawnCards, drawPile, groupCount, groupHand, groupLabel, handHead, handOrderer, opponents, playableOf, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 // ---- the cards: every card is wild, so colour and symbol only tell the types apart -----------
 
@@ -257,7 +239,7 @@ function create(ctx) {
       const name = cardName(card.type);
       return h(
         "li",
-        { key: card.id },
+        { key: `pick-${card.id}` },
         h(
           "button",
           {

@@ -51,7 +51,9 @@ const rankCompare = (a, b) => {
 /** Identical cards shown once (issue 21, §1): the hand's cards as groups `{key, cards}`, each
  * where its first card stands, so a card that arrives joins its group (or goes at the end) and
  * nothing on screen moves. `faceOf(card)` names what makes cards identical; the card `apart` (the
- * one just drawn, which only "Play it" may play) stays a group of its own. */
+ * one just drawn, which only "Play it" may play) stays a group of its own. A group is keyed by
+ * its newest card's id: a tap plays its first listed card, so the key (and the element, with
+ * its focus) stays, and a card that joins it makes it "arrive" (views/game.js, markArrivals). */
 export function groupHand(hand, faceOf, apart = null) {
   const groups = [];
   const byFace = new Map();
@@ -60,9 +62,10 @@ export function groupHand(hand, faceOf, apart = null) {
     const group = face === null ? null : byFace.get(face);
     if (group) {
       group.cards.push(card);
+      group.key = card.id;
       continue;
     }
-    const made = { key: face === null ? `drawn:${card.id}` : `face:${face}`, cards: [card] };
+    const made = { key: card.id, cards: [card] };
     groups.push(made);
     if (face !== null) byFace.set(face, made);
   }

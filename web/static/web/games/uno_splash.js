@@ -19,27 +19,7 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import {
-  colouredCards,
-  describeFamily,
-  drawnCards,
-  drawPile,
-  groupCount,
-  groupHand,
-  groupLabel,
-  handHead,
-  handOrderer,
-  LETTER,
-  opponents,
-  playableOf,
-  promptArea,
-  roundSummary,
-  showDrawnCard,
-  stackSlot,
-  tableHead,
-  unoButton,
-  unoHint,
-} from "./uno_shared.js";
+import { colouredCards, describeFamily, drawnCards, drawPile, groupCount, groupHand, groupLabel, handHead, handOrderer, LETTER, opponents, playableOf, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = { skip: "⊘", reverse: "⇄", draw2: "+2", wild: "W", wd4: "+4" };
@@ -206,7 +186,7 @@ function create(ctx) {
     const usable = chosen || (!ctx.busy && picked.length < 5 && mercy.choose.from.includes(card.id));
     return h(
       "li",
-      { key: card.id },
+      { key: `pick-${card.id}` },
       h(
         "button",
         {
