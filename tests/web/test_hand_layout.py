@@ -169,14 +169,20 @@ def test_the_danish_table_with_a_large_hand(clients: Any) -> None:
     alice, page, _ = open_table(clients, "hand_large_splash.json", locale="da-DK")
     timer = page.locator("#turn-timer")
     expect(timer).to_contain_text("tilbage")
-    lines = timer.evaluate(
-        """el => {
-            const range = document.createRange();
-            range.selectNodeContents(el);
-            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
-        }"""
-    )
-    assert lines == 1, f"the turn clock takes {lines} lines: {timer.inner_text()!r}"
+    for width in (390, 360):
+        page.set_viewport_size({"width": width, "height": 844})
+        lines = timer.evaluate(
+            """el => {
+                const range = document.createRange();
+                range.selectNodeContents(el);
+                return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+            }"""
+        )
+        text = timer.inner_text()
+        assert lines == 1, f"the turn clock takes {lines} lines at {width} px: {text!r}"
+        widths = timer.evaluate("el => [el.scrollWidth, el.clientWidth]")
+        assert widths[0] <= widths[1], f"the turn clock is cut short at {width} px: {widths}"
+    page.set_viewport_size({"width": 390, "height": 844})
     expect(page.locator(".hand button.card", has_text="Rød 7")).to_have_attribute(
         "aria-label", "Spil Rød 7 (2 ens)"
     )

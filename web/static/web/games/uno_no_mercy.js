@@ -5,8 +5,9 @@
 // Everything comes from the game view's `table` and its `legal_actions`: a card is playable
 // exactly when an action for it is listed, and the buttons send those actions back (through the
 // screen's `send`, which adds `expected_version` and an Idempotency-Key). Cards are drawn as Uno
-// Splash draws them (uno_splash.js): never colour alone, every card shows its colour's letter
-// and its number or symbol.
+// Splash draws them (uno_shared.colouredCards, given this game's symbols): never colour alone,
+// every card shows its colour's letter and its number or symbol; identical cards are one card
+// with a count (uno_shared.groupHand).
 //
 // A wild other than the Roulette opens the colour picker; a 7 opens the player picker (whom to
 // swap hands with). A stack owed shows its total and who must answer it, with "Take N cards" for
