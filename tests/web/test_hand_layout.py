@@ -4,8 +4,8 @@
   fits the screen's width: no sideways scrolling, rows of overlapping cards in which every card
   shows a strip of at least 44 × 44 px that a tap reaches (nothing covers it), and the page's
   width stays the screen's. Gin Rummy's hand (11 cards at most, every card unique) is checked too.
-- Identical cards show once with a count ("×2"), said to screen readers ("(2 alike)"); a tap on
-  the group plays one of its cards, and the count drops by one.
+- Identical cards show once with a count ("×2"), said to screen readers ("(2 alike)"); Enter on
+  the group plays one of its cards (the server keeps the other), and the count goes.
 - "Catch!" covers no seat's words, at tables of ten (All Wild, Splash) and six (No Mercy) where
   every other seat is catchable: bounding boxes are measured.
 - The turn clock in the table's head is one line in Danish ("23 t 59 min tilbage").
@@ -156,7 +156,9 @@ def test_identical_cards_are_one_card_with_a_count_and_a_tap_plays_one(clients: 
     alice.shot("hand-large-en", sevens)
     screenshot(page, "hand-large-en.png")
 
-    sevens.click()
+    # By keyboard, as any card: the group plays one of its two cards.
+    sevens.focus()
+    page.keyboard.press("Enter")
     expect(page.locator(".prompt.mine")).to_have_count(0)
     expect(sevens).to_have_attribute("aria-label", "Red 7")
     expect(sevens).not_to_have_attribute("data-count", re.compile(".*"))
