@@ -208,3 +208,23 @@ def test_a_gin_rummy_hand_fits_the_screen(clients: Any) -> None:
             "els => els.map((e) => e.getBoundingClientRect()).map((r) => [r.width, r.height])"
         )
         assert len(boxes) == 11 and all(w >= MIN_TARGET and h >= MIN_TARGET for w, h in boxes)
+
+
+def test_a_group_that_takes_a_target_plays_one_card_at_the_player_picked(clients: Any) -> None:
+    """All Wild: three Targeted Draw 2 are one card; playing it asks whom, and sends one id."""
+    alice, page, game_id = open_table(clients, "hand_large_all_wild.json")
+    group = page.locator(".hand button.card", has_text="Targeted Draw 2")
+    expect(group).to_have_attribute("data-count", "×3")
+    expect(group).to_have_attribute(
+        "aria-label", "Play Targeted Draw 2 and choose a player (3 alike)"
+    )
+    group.click()
+    picker = page.locator("dialog[open]")
+    picker.get_by_role("button", name="carol").click()
+    expect(page.locator(".prompt.mine")).to_have_count(0)
+    expect(group).to_have_attribute("data-count", "×2")
+    expect(page.locator(".opponents .seat", has_text="carol").locator(".seat-cards")).to_have_text(
+        "3 cards"
+    )
+    hand = Game.objects.get(pk=game_id).state["seats"][0]["hand"]
+    assert sum(1 for card in hand if card.startswith("targeted_draw2-")) == 2
