@@ -471,6 +471,116 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
+# Uno Splash played as RLCard's random agent plays (its own decisions counted the same way).
+SPLASH_LIKE_RLCARD = partial(run_splash, 2, like_rlcard=True)
+
+
+def print_header(args: argparse.Namespace, version: str | None) -> None:
+    print("# Rules engine vs RLCard: random legal playouts\n")
+    print(f"- date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+    print(f"- command: python {' '.join(['bench/engine.py', *sys.argv[1:]])}")
+    print(f"- machine: {cpu_model()}, nproc {os.cpu_count()}, {platform.system()}")
+    print(f"- python: {platform.python_implementation()} {platform.python_version()}")
+    print(f"- rlcard: {version or 'not run'}")
+    print(f"- rounds per configuration: {args.rounds}, median of {args.repeats}, seed {args.seed}")
+    print()
+
+
+def build_configs(args: argparse.Namespace) -> list[Config]:
+    """What to measure, RLCard's lines first (the ratios below read them by position)."""
+    rounds = args.rounds
+    configs: list[Config] = []
+    if not args.no_rlcard:
+        configs.append(Config("rlcard", 2, "uno", run_rlcard, rounds))
+        configs.append(Config("rlcard UnoGame", 2, "uno", run_rlcard_game, rounds))
+        configs.append(Config("rlcard UnoGame, rules only", 2, "uno", run_rlcard_rules, rounds))
+    configs.append(Config("uno_splash, RLCard's choices", 2, "classic", SPLASH_LIKE_RLCARD, rounds))
+    for players in PLAYER_COUNTS:
+        # Random players who draw whenever it is listed play rounds of up to ROUND_CAP
+        # decisions (about 1,000 on average): a tenth as many rounds.
+        uniform = partial(run_splash, players)
+        configs.append(Config("uno_splash", players, "classic", uniform, max(10, rounds // 10)))
+    if not args.splash_only:
+        configs += other_games_configs(args)
+    return configs
+
+
+def other_games_configs(args: argparse.Namespace) -> list[Config]:
+    """All Wild's lines, No Mercy's and Gin Rummy's (with its peers)."""
+    rounds = args.rounds
+    configs: list[Config] = []
+    for players in PLAYER_COUNTS:
+        for preset in args.presets:
+            configs.append(
+                Config("ours", players, preset, partial(run_ours, players, preset), rounds)
+            )
+    # Rounds of up to ROUND_CAP decisions: a tenth as many.
+    every_rule = partial(run_ours, 2, "standard", options=ALL_HOUSE_RULES)
+    configs.append(
+        Config("ours, every house rule", 2, "standard", every_rule, max(10, rounds // 10))
+    )
+    for players in NO_MERCY_PLAYERS:
+        no_mercy = partial(run_no_mercy, players)
+        configs.append(Config("uno_no_mercy", players, "standard", no_mercy, rounds))
+    configs.append(Config("gin_rummy", 2, "standard", run_gin, rounds))
+    configs.append(Config("openspiel gin_rummy", 2, "standard", run_openspiel_gin, rounds))
+    if not args.no_rlcard:
+        configs.append(Config("rlcard GinRummyGame", 2, "standard", run_rlcard_gin, rounds))
+    return configs
+
+
+def print_gin_ratios(results: list[Result]) -> None:
+    gin = {r.engine: r for r in results if "gin" in r.engine.lower()}
+    print("\nGin Rummy, actions/s (no target against C++: the ratio as measured):\n")
+    for name, r in gin.items():
+        if name != "gin_rummy":
+            ratio = gin["gin_rummy"].actions_per_s / r.actions_per_s
+            print(f"- gin_rummy / {name}: x{ratio:.2f}")
+
+
+def print_splash_ratios(results: list[Result]) -> None:
+    """Uno Splash against RLCard's game objects (``results[1]`` and ``results[2]``)."""
+    game, rules_only = results[1], results[2]
+    print("\nUno Splash / RLCard's UnoGame (the game objects alone), 2 players:\n")
+    for r in results:
+        if r.engine.startswith("uno_splash") and r.players == 2:
+            print(
+                f"- {r.engine}: {r.actions_per_s:,.0f} actions/s against"
+                f" {game.actions_per_s:,.0f}: x{r.actions_per_s / game.actions_per_s:.2f}"
+                f" (rules only {rules_only.actions_per_s:,.0f}:"
+                f" x{r.actions_per_s / rules_only.actions_per_s:.2f})"
+            )
+
+
+def print_rlcard_ratios(results: list[Result], rl: Result, min_ratio: float | None) -> bool:
+    """All Wild against RLCard's environment, 2 players; False when a ratio is under
+    ``min_ratio``."""
+    ok_all = True
+    print("\nRatio ours / RLCard, 2 players, actions (decisions) per second:\n")
+    for r in results:
+        if not r.engine.startswith("ours") or r.players != 2:
+            continue
+        ratio = r.actions_per_s / rl.actions_per_s
+        verdict = ""
+        if min_ratio is not None and r.engine == "ours":
+            ok = ratio >= min_ratio
+            ok_all = ok_all and ok
+            verdict = f"  [{'ok' if ok else 'BELOW'} --min-ratio {min_ratio:g}]"
+        print(
+            f"- {r.engine}, {r.preset}: {r.actions_per_s:,.0f} actions/s against RLCard's"
+            f" {rl.actions_per_s:,.0f}: x{ratio:.2f}{verdict}"
+        )
+    return ok_all
+
+
+def print_profiles(args: argparse.Namespace) -> None:
+    rounds = min(args.rounds, 500)
+    profile_ours("uno_splash, RLCard's choices", SPLASH_LIKE_RLCARD, rounds, args.seed)
+    if not args.splash_only:
+        for preset in args.presets:
+            profile_ours(f"ours, {preset}", partial(run_ours, 2, preset), rounds, args.seed)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     version = None if args.no_rlcard else rlcard_version()
@@ -481,97 +591,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-
-    print("# Rules engine vs RLCard: random legal playouts\n")
-    print(f"- date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
-    print(f"- command: python {' '.join(['bench/engine.py', *sys.argv[1:]])}")
-    print(f"- machine: {cpu_model()}, nproc {os.cpu_count()}, {platform.system()}")
-    print(f"- python: {platform.python_implementation()} {platform.python_version()}")
-    print(f"- rlcard: {version or 'not run'}")
-    print(f"- rounds per configuration: {args.rounds}, median of {args.repeats}, seed {args.seed}")
-    print()
-
-    configs: list[Config] = []
-    if not args.no_rlcard:
-        configs.append(Config("rlcard", 2, "uno", run_rlcard, args.rounds))
-        configs.append(Config("rlcard UnoGame", 2, "uno", run_rlcard_game, args.rounds))
-        configs.append(
-            Config("rlcard UnoGame, rules only", 2, "uno", run_rlcard_rules, args.rounds)
-        )
-    like_rlcard = partial(run_splash, 2, like_rlcard=True)
-    configs.append(Config("uno_splash, RLCard's choices", 2, "classic", like_rlcard, args.rounds))
-    for players in PLAYER_COUNTS:
-        # Random players who draw whenever it is listed play rounds of up to ROUND_CAP
-        # decisions (about 1,000 on average): a tenth as many rounds.
-        uniform = partial(run_splash, players)
-        configs.append(
-            Config("uno_splash", players, "classic", uniform, max(10, args.rounds // 10))
-        )
-    if not args.splash_only:
-        for players in PLAYER_COUNTS:
-            for preset in args.presets:
-                configs.append(
-                    Config("ours", players, preset, partial(run_ours, players, preset), args.rounds)
-                )
-        # Rounds of up to ROUND_CAP decisions: a tenth as many.
-        every_rule = partial(run_ours, 2, "standard", options=ALL_HOUSE_RULES)
-        configs.append(
-            Config("ours, every house rule", 2, "standard", every_rule, max(10, args.rounds // 10))
-        )
-        for players in NO_MERCY_PLAYERS:
-            no_mercy = partial(run_no_mercy, players)
-            configs.append(Config("uno_no_mercy", players, "standard", no_mercy, args.rounds))
-        configs.append(Config("gin_rummy", 2, "standard", run_gin, args.rounds))
-        configs.append(Config("openspiel gin_rummy", 2, "standard", run_openspiel_gin, args.rounds))
-        if not args.no_rlcard:
-            configs.append(
-                Config("rlcard GinRummyGame", 2, "standard", run_rlcard_gin, args.rounds)
-            )
-    results = measure(configs, args.repeats, args.seed)
-    rl = None if args.no_rlcard else results[0]
+    print_header(args, version)
+    results = measure(build_configs(args), args.repeats, args.seed)
     print(table(results))
-    gin = {r.engine: r for r in results if "gin" in r.engine.lower()}
-    print("\nGin Rummy, actions/s (no target against C++: the ratio as measured):\n")
-    for name, r in gin.items():
-        if name != "gin_rummy":
-            ratio = gin["gin_rummy"].actions_per_s / r.actions_per_s
-            print(f"- gin_rummy / {name}: x{ratio:.2f}")
+    print_gin_ratios(results)
+    ok = True
     if not args.no_rlcard:
-        game, rules_only = results[1], results[2]
-        print("\nUno Splash / RLCard's UnoGame (the game objects alone), 2 players:\n")
-        for r in results:
-            if r.engine.startswith("uno_splash") and r.players == 2:
-                print(
-                    f"- {r.engine}: {r.actions_per_s:,.0f} actions/s against"
-                    f" {game.actions_per_s:,.0f}: x{r.actions_per_s / game.actions_per_s:.2f}"
-                    f" (rules only {rules_only.actions_per_s:,.0f}:"
-                    f" x{r.actions_per_s / rules_only.actions_per_s:.2f})"
-                )
-
-    failed = False
-    if rl is not None:
-        print("\nRatio ours / RLCard, 2 players, actions (decisions) per second:\n")
-        for r in results:
-            if not r.engine.startswith("ours") or r.players != 2:
-                continue
-            ratio = r.actions_per_s / rl.actions_per_s
-            verdict = ""
-            if args.min_ratio is not None and r.engine == "ours":
-                ok = ratio >= args.min_ratio
-                failed = failed or not ok
-                verdict = f"  [{'ok' if ok else 'BELOW'} --min-ratio {args.min_ratio:g}]"
-            print(
-                f"- {r.engine}, {r.preset}: {r.actions_per_s:,.0f} actions/s against RLCard's"
-                f" {rl.actions_per_s:,.0f}: x{ratio:.2f}{verdict}"
-            )
-
+        print_splash_ratios(results)
+        ok = print_rlcard_ratios(results, results[0], args.min_ratio)
     if args.profile:
-        rounds = min(args.rounds, 500)
-        profile_ours("uno_splash, RLCard's choices", like_rlcard, rounds, args.seed)
-        if not args.splash_only:
-            for preset in args.presets:
-                profile_ours(f"ours, {preset}", partial(run_ours, 2, preset), rounds, args.seed)
-    return 1 if failed else 0
+        print_profiles(args)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -153,16 +153,57 @@ def build(
     from django.utils import timezone
 
     from games.models import Game, Move, Seat
-    from players.models import User
 
     if probe_finished > finished or probe_running > running or probe_running < 1:
         raise ValueError("the probe needs at least one running game, and no more than exist")
     say = progress or (lambda _msg: None)
     rng = random.Random(seed)
     now = now or timezone.now()
-    pools = StatePools(rng)
     total = finished + running
     n_users = max(20, round(total * 3 / GAMES_PER_USER))
+    probe_id, users = _create_users(seed, n_users, batch_size)
+    say(f"{n_users + 1} users")
+
+    rows = _GameRows(
+        rng,
+        StatePools(rng),
+        users,
+        probe_id,
+        now,
+        finished,
+        probe_finished,
+        probe_running,
+        moves_per_game,
+    )
+    probe_game: str | None = None
+    done = 0
+    for start in range(0, total, batch_size):
+        games: list[Game] = []
+        seats: list[Seat] = []
+        moves: list[Move] = []
+        for index in range(start, min(start + batch_size, total)):
+            game, its_seats, its_moves, probe_plays_it = rows.make(index)
+            if probe_plays_it and probe_game is None:
+                probe_game = str(game.pk)
+            games.append(game)
+            seats += its_seats
+            moves += its_moves
+        with transaction.atomic():
+            Game.objects.bulk_create(games)
+            Seat.objects.bulk_create(seats)
+            Move.objects.bulk_create(moves)
+        done += len(games)
+        if done % 20_000 < batch_size or done == total:
+            say(f"{done:,} / {total:,} games")
+    assert probe_game is not None
+    return Probe(user_id=probe_id, game_id=probe_game, now=now)
+
+
+def _create_users(seed: int, count: int, batch_size: int) -> tuple[int, list[int]]:
+    """The probe user and ``count`` others; their ids."""
+    from django.db import transaction
+
+    from players.models import User
 
     with transaction.atomic():
         probe = User.objects.create(
@@ -172,95 +213,117 @@ def build(
         for batch in _batches(
             (
                 User(username=f"scale-{seed}-{i:07d}", display_name=f"Player {i}", password="!")
-                for i in range(n_users)
+                for i in range(count)
             ),
             batch_size,
         ):
             users.extend(u.pk for u in User.objects.bulk_create(batch))
-    say(f"{n_users + 1} users")
+    return probe.pk, users
 
-    probe_game: str | None = None
-    done = 0
-    for start in range(0, total, batch_size):
-        games: list[Game] = []
-        seats: list[Seat] = []
-        moves: list[Move] = []
-        for index in range(start, min(start + batch_size, total)):
-            is_running = index >= finished
-            players = rng.choice((2, 3, 4))
-            seated = rng.sample(users, players)
-            mine = (
-                (index < probe_finished) if not is_running else (index - finished < probe_running)
+
+@dataclass
+class _GameRows:
+    """Makes the rows of one game (the game, its seats, its last moves) for ``build``: games
+    ``0 .. finished - 1`` are finished, the rest running; the probe sits at the first
+    ``probe_finished`` finished and ``probe_running`` running ones."""
+
+    rng: random.Random
+    pools: StatePools
+    users: list[int]
+    probe_id: int
+    now: datetime
+    finished: int
+    probe_finished: int
+    probe_running: int
+    moves_per_game: int
+
+    def make(self, index: int) -> tuple[Any, list[Any], list[Any], bool]:
+        """Game ``index``, its seats and moves, and whether it is a running game of the
+        probe's."""
+        from games.models import Game
+
+        rng = self.rng
+        is_running = index >= self.finished
+        players = rng.choice((2, 3, 4))
+        seated = rng.sample(self.users, players)
+        if is_running:
+            mine = index - self.finished < self.probe_running
+        else:
+            mine = index < self.probe_finished
+        if mine:
+            seated[rng.randrange(players)] = self.probe_id
+        if is_running:
+            state = self.pools.running(players)
+            created = self.now - timedelta(days=rng.uniform(0, 30))
+        else:
+            state = self.pools.finished(players)
+            created = self.now - timedelta(days=rng.uniform(1, 365))
+        started = created + timedelta(minutes=rng.uniform(1, 600))
+        version = rng.randint(max(self.moves_per_game, 30), 400)
+        game = Game(
+            host_id=seated[0],
+            preset="standard",
+            max_players=players,
+            target_score=0,
+            turn_seconds=24 * 3600,
+            status=Game.ACTIVE if is_running else Game.FINISHED,
+            version=version,
+            state=state,
+            created_at=created,
+            started_at=started,
+            invite_expires_at=started,
+            lobby_expires_at=created + timedelta(days=7),
+        )
+        if is_running:
+            game.current_user_id = seated[state["current"]]
+            game.turn_deadline = self.now + timedelta(seconds=rng.uniform(60, 24 * 3600))
+        else:
+            game.finished_at = min(self.now, started + timedelta(hours=rng.uniform(1, 24 * 7)))
+        seats = self._seats(game, seated, state, created)
+        return game, seats, self._moves(game, players, started), mine and is_running
+
+    def _seats(
+        self, game: Any, seated: list[int], state: dict[str, Any], joined: datetime
+    ) -> list[Any]:
+        """Everyone seated; in a finished game, with final scores and places (shuffled)."""
+        from games.models import Game, Seat
+
+        places = list(range(1, len(seated) + 1))
+        self.rng.shuffle(places)
+        over = game.status == Game.FINISHED
+        return [
+            Seat(
+                game=game,
+                user_id=user_id,
+                position=position,
+                joined_at=joined,
+                final_score=state["seats"][position]["score"] if over else None,
+                place=places[position] if over else None,
             )
-            if mine:
-                seated[rng.randrange(players)] = probe.pk
-            if is_running:
-                state = pools.running(players)
-                created = now - timedelta(days=rng.uniform(0, 30))
-            else:
-                state = pools.finished(players)
-                created = now - timedelta(days=rng.uniform(1, 365))
-            started = created + timedelta(minutes=rng.uniform(1, 600))
-            version = rng.randint(max(moves_per_game, 30), 400)
-            game = Game(
-                host_id=seated[0],
-                preset="standard",
-                max_players=players,
-                target_score=0,
-                turn_seconds=24 * 3600,
-                status=Game.ACTIVE if is_running else Game.FINISHED,
-                version=version,
-                state=state,
-                created_at=created,
-                started_at=started,
-                invite_expires_at=started,
-                lobby_expires_at=created + timedelta(days=7),
+            for position, user_id in enumerate(seated)
+        ]
+
+    def _moves(self, game: Any, players: int, started: datetime) -> list[Any]:
+        """The last ``moves_per_game`` moves up to the game's version: a Wild each."""
+        from games.models import Move
+
+        moves = []
+        for number in range(game.version - self.moves_per_game + 1, game.version + 1):
+            seat = number % players
+            moves.append(
+                Move(
+                    game=game,
+                    number=number,
+                    seat=seat,
+                    action={"type": "play", "seat": seat, "card": "wild-7"},
+                    events=[
+                        {"type": "played", "seat": seat, "card": "wild-7"},
+                        {"type": "turn", "seat": (seat + 1) % players},
+                    ],
+                    created_at=started + timedelta(seconds=number * 30),
+                )
             )
-            if is_running:
-                game.current_user_id = seated[state["current"]]
-                game.turn_deadline = now + timedelta(seconds=rng.uniform(60, 24 * 3600))
-                if mine and probe_game is None:
-                    probe_game = str(game.pk)
-            else:
-                game.finished_at = min(now, started + timedelta(hours=rng.uniform(1, 24 * 7)))
-            games.append(game)
-            places = list(range(1, players + 1))
-            rng.shuffle(places)
-            for position, user_id in enumerate(seated):
-                seats.append(
-                    Seat(
-                        game=game,
-                        user_id=user_id,
-                        position=position,
-                        joined_at=created,
-                        final_score=None if is_running else state["seats"][position]["score"],
-                        place=None if is_running else places[position],
-                    )
-                )
-            for number in range(version - moves_per_game + 1, version + 1):
-                seat = number % players
-                moves.append(
-                    Move(
-                        game=game,
-                        number=number,
-                        seat=seat,
-                        action={"type": "play", "seat": seat, "card": "wild-7"},
-                        events=[
-                            {"type": "played", "seat": seat, "card": "wild-7"},
-                            {"type": "turn", "seat": (seat + 1) % players},
-                        ],
-                        created_at=started + timedelta(seconds=number * 30),
-                    )
-                )
-        with transaction.atomic():
-            Game.objects.bulk_create(games)
-            Seat.objects.bulk_create(seats)
-            Move.objects.bulk_create(moves)
-        done += len(games)
-        if done % 20_000 < batch_size or done == total:
-            say(f"{done:,} / {total:,} games")
-    assert probe_game is not None
-    return Probe(user_id=probe.pk, game_id=probe_game, now=now)
+        return moves
 
 
 def analyze() -> None:
@@ -547,7 +610,7 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pg", default=DEFAULT_PG, help="server URL without database name")
     parser.add_argument(
@@ -575,12 +638,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--running", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--probe-file", help=argparse.SUPPRESS)
     parser.add_argument("--json", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.worker:
-        return worker(args)
+    return parser.parse_args(argv)
 
-    state_dir = Path(args.state_dir)
-    state_dir.mkdir(exist_ok=True)
+
+def print_header(args: argparse.Namespace) -> None:
     print("# Scale: game view, my games, timer sweep\n")
     print(f"- date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
     print(f"- command: python {' '.join(['bench/scale.py', *sys.argv[1:]])}")
@@ -589,7 +650,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"- timed runs per query set and size: {args.runs} (median)")
     print(f"- load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n", flush=True)
 
-    sizes = {"small": args.small, "large": args.large}
+
+def measure_sizes(
+    args: argparse.Namespace, sizes: dict[str, tuple[int, int]]
+) -> dict[str, dict[str, Any]]:
+    """Builds (or reuses) a database per size and times the query sets on each in worker
+    processes; every run of every round kept, by size. Drops the databases unless ``--keep``."""
+    state_dir = Path(args.state_dir)
+    state_dir.mkdir(exist_ok=True)
     names: dict[str, str] = {}
     measured: dict[str, dict[str, Any]] = {}
     probes: dict[str, Path] = {}
@@ -630,19 +698,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.keep:
             for name in names.values():
                 _admin(args.pg, f'DROP DATABASE IF EXISTS "{name}"')
+    return measured
 
+
+def print_sizes(measured: dict[str, dict[str, Any]]) -> None:
     print("\n## Database sizes\n")
-    print("| table | " + " | ".join(f"{label} rows | {label} size" for label in sizes) + " |")
-    print("|---|" + "---:|---:|" * len(sizes))
+    print("| table | " + " | ".join(f"{label} rows | {label} size" for label in measured) + " |")
+    print("|---|" + "---:|---:|" * len(measured))
     for table in measured["small"]["sizes"]:
         cells = []
-        for label in sizes:
+        for label in measured:
             rows, size = measured[label]["sizes"][table]
             cells += [f"{rows:,}", size]
         print(f"| {table} | " + " | ".join(cells) + " |")
 
-    small_label = f"{sum(args.small):,} games"
-    large_label = f"{args.large[0]:,} + {args.large[1]:,} games"
+
+def print_times(
+    measured: dict[str, dict[str, Any]], small_label: str, large_label: str, max_ratio: float
+) -> bool:
+    """The median times, small against large; False when a query set's wall time grows by
+    more than ``max_ratio``."""
     print("\n## Median time per query set\n")
     print(
         "Wall: the call through the ORM, as the API makes it (Python included). Server: "
@@ -653,26 +728,43 @@ def main(argv: Sequence[str] | None = None) -> int:
         f" | server {small_label} (ms) | server {large_label} (ms) | ratio | verdict |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-    failed = False
+    ok_all = True
     for name in QUERIES:
         small = measured["small"]["results"][name]
         large = measured["large"]["results"][name]
         wall = [statistics.median(r["times_ms"]) for r in (small, large)]
         server = [statistics.median(r["server_ms"]) for r in (small, large)]
         ratio = wall[1] / wall[0]
-        ok = ratio <= args.max_ratio
-        failed = failed or not ok
+        ok = ratio <= max_ratio
+        ok_all = ok_all and ok
         print(
             f"| {name} | {large['queries']} | {len(large['times_ms'])} | {wall[0]:.3f}"
             f" | {wall[1]:.3f} | {ratio:.2f} | {server[0]:.3f} | {server[1]:.3f}"
-            f" | {server[1] / server[0]:.2f} | {'ok' if ok else 'ABOVE'} {args.max_ratio:g} |"
+            f" | {server[1] / server[0]:.2f} | {'ok' if ok else 'ABOVE'} {max_ratio:g} |"
         )
+    return ok_all
+
+
+def print_plans(measured: dict[str, dict[str, Any]], large_label: str) -> None:
     print(f"\n## Plans on the large database ({large_label}), EXPLAIN (ANALYZE, BUFFERS)\n")
     for name in QUERIES:
         large = measured["large"]["results"][name]
         for number, (sql, plan) in enumerate(zip(large["sql"], large["plans"], strict=True), 1):
             print(f"### {name}, query {number}\n\n```sql\n{sql}\n```\n\n```\n{plan}\n```\n")
-    return 1 if failed else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.worker:
+        return worker(args)
+    print_header(args)
+    measured = measure_sizes(args, {"small": args.small, "large": args.large})
+    print_sizes(measured)
+    small_label = f"{sum(args.small):,} games"
+    large_label = f"{args.large[0]:,} + {args.large[1]:,} games"
+    ok = print_times(measured, small_label, large_label, args.max_ratio)
+    print_plans(measured, large_label)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

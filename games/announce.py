@@ -17,6 +17,13 @@ Three ways a waiter learns of a new version, so that no single one has to be rel
   moved on. A lost message, Redis being down, or a change that publishes nothing (lobby joins,
   expired lobbies) is therefore seen within about a second anyway.
 
+``publish_user`` announces, on the same three paths but the database re-check, that a player's
+list of games changed without a version of a game they wait on moving: a game created with them
+in it, a rematch they are invited to. Its key is ``user:<id>`` (``game:user:<id>`` on Redis, so
+the one pattern subscription hears it) and its "version" the wall-clock time in nanoseconds: a
+waiter waits for an announcement newer than the moment its view read the database. With Redis
+down and several processes, "My games" hears of such a game when its long-poll times out.
+
 ``publish`` never raises: a move is committed before it runs, and failing to announce it must not
 turn a successful move into an error. Failures are logged; the database re-check covers them.
 """
@@ -40,6 +47,8 @@ from games.models import Game
 logger = logging.getLogger(__name__)
 
 CHANNEL_PREFIX = "game:"
+# The key of a player's own announcements (``publish_user``); never a game id (those are UUIDs).
+USER_PREFIX = "user:"
 # The longest a client may ask to wait (`events/?wait=`): below the 30 s many proxies and mobile
 # networks allow an idle request.
 MAX_WAIT_SECONDS = 25
@@ -281,7 +290,8 @@ class Notifier:
             if self._stopped.wait(self.recheck_seconds):
                 break
             with self._lock:
-                game_ids = list(self._waiters)
+                # A player's key has no row to re-read: only games are re-checked.
+                game_ids = [key for key in self._waiters if not key.startswith(USER_PREFIX)]
             if not game_ids:
                 continue
             try:
@@ -379,9 +389,41 @@ def notifier() -> Notifier:
     return _notifier
 
 
+def stop_notifier() -> None:
+    """Stop this process's notifier; the next use starts a new one.
+
+    For tests whose live server outlives their browsers: a WSGI server cannot see a client hang
+    up, so a closed page's long-polls and streams go on waiting (a stream even waits again after
+    each keep-alive). Left to the running notifier, its re-check would read the test database
+    while pytest blocks it between tests and after dropping it, and log each as a failure. They
+    keep the stopped notifier, whose threads have ended."""
+    global _notifier
+    with _notifier_lock:
+        stopped, _notifier = _notifier, None
+    if stopped is not None:
+        stopped.stop()
+
+
 def publish(game_id: Any, version: int) -> None:
     """Announce that ``game_id`` reached ``version``. Never raises."""
     try:
         notifier().publish(game_id, version)
     except Exception:
         logger.exception("live: publishing version %s of game %s failed", version, game_id)
+
+
+def user_key(user_id: Any) -> str:
+    """The notifier's key of a player's own announcements (``publish_user``)."""
+    return f"{USER_PREFIX}{user_id}"
+
+
+def user_mark() -> int:
+    """Now, as a ``publish_user`` announcement counts it: read it before reading the database,
+    and wait on ``user_key`` for an announcement above it."""
+    return time.time_ns()
+
+
+def publish_user(user_id: Any) -> None:
+    """Announce that ``user_id``'s list of games changed (a game created with them in it, a
+    rematch they are invited to). Never raises."""
+    publish(user_key(user_id), user_mark())

@@ -102,29 +102,51 @@ def my_games(
     ).order_by("turn_rank", F("my_deadline").asc(nulls_last=True), "-created_at")
 
 
+def invitations(user: User) -> QuerySet[Game]:
+    """Lobbies ``user`` is invited to and has not joined: the rematches of games they played
+    (``services.rematch`` invites every player of the finished game, who may join by id), newest
+    first."""
+    return (
+        Game.objects.filter(status=Game.LOBBY, rematch_of__seats__user=user)
+        .exclude(seats__user=user)
+        .order_by("-created_at")
+    )
+
+
 @dataclass(frozen=True)
 class LiveGames:
     """What "My games" needs to know whether to reload (``games/live/``)."""
 
     stamp: str  # changes whenever any of the games below changes, or one joins or leaves them
     games_waiting: int  # games waiting for the player's move
-    versions: tuple[tuple[str, int], ...]  # (game id, version) of the games in a lobby or playing
+    invitations: int  # lobbies the player is invited to (``invitations``)
+    versions: tuple[tuple[str, int], ...]  # (game id, version) of all of these games
 
 
 def live_games(user: User, *, limit: int) -> LiveGames:
-    """The player's games in a lobby or in progress (those waiting for them first), in one
-    query of four columns. A game that ends leaves the set, so the stamp changes then too."""
+    """The player's games in a lobby or in progress (those waiting for them first) and the
+    lobbies they are invited to, in two queries of a few columns. A game that ends or an
+    invitation answered leaves the set, so the stamp changes then too."""
     rows = list(
         my_games(user)
         .filter(status__in=(Game.LOBBY, Game.ACTIVE))
         .values_list("pk", "version", "status", "current_user_id")[:limit]
     )
+    invited = list(invitations(user).values_list("pk", "version")[:limit])
     versions = tuple((str(pk), version) for pk, version, _, _ in rows)
+    # Marked apart from my own games: joining an invitation moves a game from one set to the
+    # other with the same version, and the stamp must change then.
+    stamped = versions + tuple((f"invited:{pk}", version) for pk, version in invited)
     waiting = sum(
         1 for _, _, status, current in rows if status == Game.ACTIVE and current == user.pk
     )
-    digest = hashlib.blake2s(repr(sorted(versions)).encode(), digest_size=8).hexdigest()
-    return LiveGames(stamp=digest, games_waiting=waiting, versions=versions)
+    digest = hashlib.blake2s(repr(sorted(stamped)).encode(), digest_size=8).hexdigest()
+    return LiveGames(
+        stamp=digest,
+        games_waiting=waiting,
+        invitations=len(invited),
+        versions=versions + tuple((str(pk), version) for pk, version in invited),
+    )
 
 
 def open_games() -> QuerySet[Game]:

@@ -43,6 +43,10 @@ def inbox_url() -> str:
 
 
 def url_for(kind: str, game_id: Any) -> str:
+    # An invitation's game is not the player's until they join it (its page would be "not
+    # found"): "My games" lists it with its Join button.
+    if kind == k.INVITED:
+        return games_url()
     return game_url(game_id) if game_id else inbox_url()
 
 

@@ -129,33 +129,20 @@ def _camel(snake: str) -> str:
     return "".join(part.title() for part in snake.split("_"))
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("lifted_game_throttles")
-@pytest.mark.parametrize("kind", ["uno_all_wild", "uno_splash", "uno_no_mercy"])
-def test_generated_client_plays_a_three_player_game_to_the_end(
-    live_server: Any, generated: GeneratedClient, kind: str
-) -> None:
+def sign_up(generated: GeneratedClient, base_url: str, names: tuple[str, ...]) -> list[Player]:
+    """Each name signs up, a public operation (the generated function takes a client without a
+    token), and gets a client with the token it was given."""
     import httpx
 
-    started = time.monotonic()
     m = generated.models
-    unset = generated.types.UNSET
     client_module = generated.module("client")
-    auth_signup = generated.api("auth", "auth_signup")
-    games_create = generated.api("games", "games_create")
-    games_join_by_invite = generated.api("games", "games_join_by_invite")
-    games_retrieve = generated.api("games", "games_retrieve")
-    games_actions_create = generated.api("games", "games_actions_create")
-    games_events_list = generated.api("games", "games_events_list")
     timeout = httpx.Timeout(30.0)
-
-    # -- sign up: a public operation, so the generated function takes a client without a token
     anonymous = client_module.Client(
-        base_url=live_server.url, raise_on_unexpected_status=True, timeout=timeout
+        base_url=base_url, raise_on_unexpected_status=True, timeout=timeout
     )
     players: list[Player] = []
-    for name in ("ann", "ben", "cat"):
-        response = auth_signup.sync_detailed(
+    for name in names:
+        response = generated.api("auth", "auth_signup").sync_detailed(
             client=anonymous,
             body=m.Signup(
                 username=f"{name}-{uuid.uuid4().hex[:6]}",
@@ -170,20 +157,25 @@ def test_generated_client_plays_a_three_player_game_to_the_end(
         assert signed_up.token.token.startswith("uaw_")
         assert signed_up.token.scope == m.ScopeEnum.PLAY
         client = client_module.AuthenticatedClient(
-            base_url=live_server.url,
+            base_url=base_url,
             token=signed_up.token.token,
             raise_on_unexpected_status=True,
             timeout=timeout,
         )
         players.append(Player(name, client))
-    host, *guests = players
+    return players
 
-    # -- create a 3-seat, one-round game; the others join by invite code
-    response = games_create.sync_detailed(
+
+def start_private_game(generated: GeneratedClient, players: list[Player], kind: str) -> Any:
+    """The first player creates a private one-round game with a seat each; the others join by
+    invite code, and the last one starts it. Returns the game's id."""
+    m = generated.models
+    host, *guests = players
+    response = generated.api("games", "games_create").sync_detailed(
         client=host.client,
         body=m.CreateGame(
             game=m.GameEnum(kind),
-            max_players=3,
+            max_players=len(players),
             target_score=0,
             visibility=m.VisibilityEnum.PRIVATE,
         ),
@@ -193,88 +185,127 @@ def test_generated_client_plays_a_three_player_game_to_the_end(
     assert isinstance(lobby, m.Game)
     assert lobby.status == m.StatusEnum.LOBBY and lobby.table is None
     assert isinstance(lobby.invite_code, str)
-    game_id = lobby.id
     for guest in guests:
-        response = games_join_by_invite.sync_detailed(
+        response = generated.api("games", "games_join_by_invite").sync_detailed(
             client=guest.client, body=m.JoinByCode(invite_code=lobby.invite_code)
         )
         assert response.status_code == 200, response.content
     assert response.parsed.status == m.StatusEnum.ACTIVE  # the last seat starts it
+    return lobby.id
 
-    def poll(player: Player) -> None:
-        response = games_retrieve.sync_detailed(
-            game_id,
-            client=player.client,
-            if_none_match=player.etag if player.etag is not None else unset,
-        )
-        player.polls[response.status_code] += 1
-        if response.status_code == 304:
-            assert player.view is not None
-            return
-        assert response.status_code == 200, response.content
-        player.view = response.parsed
-        player.etag = response.headers["ETag"]
 
-    # Nothing changed between two polls: the second is a 304 without a body.
-    poll(host)
-    poll(host)
-    assert host.polls == {200: 1, 304: 1}
+def poll(generated: GeneratedClient, game_id: Any, player: Player) -> None:
+    """The player's view, fetched with ``If-None-Match``: a 304 keeps the last one."""
+    response = generated.api("games", "games_retrieve").sync_detailed(
+        game_id,
+        client=player.client,
+        if_none_match=player.etag if player.etag is not None else generated.types.UNSET,
+    )
+    player.polls[response.status_code] += 1
+    if response.status_code == 304:
+        assert player.view is not None
+        return
+    assert response.status_code == 200, response.content
+    player.view = response.parsed
+    player.etag = response.headers["ETag"]
 
+
+def choose_an_action(
+    generated: GeneratedClient, players: list[Player], rng: random.Random
+) -> tuple[Player, Any]:
+    """Whoever has a turn action (play, draw, pass, choose a target...) picks one (mostly a
+    card: the round ends sooner); free actions (uno, catch) are picked now and then too.
+    Returns the mover and the listed action, typed, with the version it was listed at."""
+    m = generated.models
+    movers = [
+        p for p in players if any(a.type_ not in FREE_ACTIONS for a in p.view.table.legal_actions)
+    ]
+    assert len(movers) == 1, [(p.name, p.view.table.legal_actions) for p in movers]
+    mover = movers[0]
+    table = mover.view.table
+    assert table.current_seat == mover.view.your_seat or table.pending_choice is not None
+    legal = table.legal_actions
+    plays = [a for a in legal if a.type_ in ("play", "play_drawn")]
+    chosen = rng.choice(plays if plays and rng.random() < 0.85 else legal)
+    # One typed class per action, shared by the listed action and the request: the listed
+    # action goes straight back, with the version it was listed at.
+    assert isinstance(chosen, getattr(m, f"{_camel(chosen.type_)}Action")), chosen
+    chosen.expected_version = mover.view.version
+    if hasattr(chosen, "uno") and len(table.hand) == 2:
+        chosen.uno = True  # about to hold one card: say UNO with the play
+    return mover, chosen
+
+
+def play_to_the_end(
+    generated: GeneratedClient, game_id: Any, players: list[Player], started: float
+) -> int:
+    """Everyone polls, the one on turn acts (with an Idempotency-Key; the first action is sent
+    twice, and the retry answered from the first), until the game is over, within
+    TIME_LIMIT_SECONDS of ``started``. Returns how many actions were taken."""
+    m = generated.models
+    act = generated.api("games", "games_actions_create")
     rng = random.Random(20260301)
     actions_taken = 0
     replay_checked = False
     while True:
         assert time.monotonic() - started < TIME_LIMIT_SECONDS, "the game took too long"
         for player in players:
-            poll(player)
+            poll(generated, game_id, player)
         versions = {p.view.version for p in players}
         assert len(versions) == 1, versions  # nobody moved between the polls
-        if host.view.status == m.StatusEnum.FINISHED:
-            break
-        assert host.view.status == m.StatusEnum.ACTIVE
+        if players[0].view.status == m.StatusEnum.FINISHED:
+            return actions_taken
+        assert players[0].view.status == m.StatusEnum.ACTIVE
         assert actions_taken < MAX_ACTIONS, f"no end after {MAX_ACTIONS} actions"
-
-        # Whoever has a turn action (play, draw, pass, choose a target...) acts; free actions
-        # (uno, catch) are picked now and then too.
-        movers = [
-            p
-            for p in players
-            if any(a.type_ not in FREE_ACTIONS for a in p.view.table.legal_actions)
-        ]
-        assert len(movers) == 1, [(p.name, p.view.table.legal_actions) for p in movers]
-        mover = movers[0]
-        table = mover.view.table
-        assert table.current_seat == mover.view.your_seat or table.pending_choice is not None
-        legal = table.legal_actions
-        plays = [a for a in legal if a.type_ in ("play", "play_drawn")]
-        # Prefer playing cards, so the round ends in a reasonable number of moves.
-        chosen = rng.choice(plays if plays and rng.random() < 0.85 else legal)
-
-        # One typed class per action, shared by the listed action and the request: the listed
-        # action goes straight back, with the version it was listed at.
-        assert isinstance(chosen, getattr(m, f"{_camel(chosen.type_)}Action")), chosen
-        chosen.expected_version = mover.view.version
-        if hasattr(chosen, "uno") and len(table.hand) == 2:
-            chosen.uno = True  # about to hold one card: say UNO with the play
-        body = chosen
+        mover, body = choose_an_action(generated, players, rng)
         key = str(uuid.uuid4())
-        response = games_actions_create.sync_detailed(
-            game_id, client=mover.client, body=body, idempotency_key=key
-        )
-        assert response.status_code == 200, (chosen, response.content)
+        response = act.sync_detailed(game_id, client=mover.client, body=body, idempotency_key=key)
+        assert response.status_code == 200, (body, response.content)
         assert isinstance(response.parsed, m.Game)
         assert response.parsed.version > mover.view.version
         actions_taken += 1
-
         if not replay_checked:
             # A retry with the same key and body answers the first response; nothing happens.
-            again = games_actions_create.sync_detailed(
-                game_id, client=mover.client, body=body, idempotency_key=key
-            )
+            again = act.sync_detailed(game_id, client=mover.client, body=body, idempotency_key=key)
             assert again.status_code == 200, again.content
             assert again.headers.get("Idempotent-Replayed") == "true"
             assert again.parsed.version == response.parsed.version
             replay_checked = True
+
+
+def read_the_move_log(generated: GeneratedClient, game_id: Any, player: Player) -> list[Any]:
+    """Every move, paged with the generated events function."""
+    moves: list[Any] = []
+    after = 0
+    while True:
+        response = generated.api("games", "games_events_list").sync_detailed(
+            game_id, client=player.client, after=after, limit=200
+        )
+        assert response.status_code == 200, response.content
+        page = response.parsed
+        moves += page.moves
+        after = page.next_after
+        if not page.has_more:
+            return moves
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("lifted_game_throttles")
+@pytest.mark.parametrize("kind", ["uno_all_wild", "uno_splash", "uno_no_mercy"])
+def test_generated_client_plays_a_three_player_game_to_the_end(
+    live_server: Any, generated: GeneratedClient, kind: str
+) -> None:
+    started = time.monotonic()
+    players = sign_up(generated, live_server.url, ("ann", "ben", "cat"))
+    host, *guests = players
+    game_id = start_private_game(generated, players, kind)
+
+    # Nothing changed between two polls: the second is a 304 without a body.
+    poll(generated, game_id, host)
+    poll(generated, game_id, host)
+    assert host.polls == {200: 1, 304: 1}
+
+    actions_taken = play_to_the_end(generated, game_id, players, started)
 
     # -- the end: a winner, and every player placed
     final = host.view
@@ -288,19 +319,7 @@ def test_generated_client_plays_a_three_player_game_to_the_end(
     assert all(p.view.table.legal_actions == [] for p in players)
     assert all(p.polls[200] >= actions_taken for p in players)
 
-    # -- the move log, paged with the generated events function
-    moves: list[Any] = []
-    after = 0
-    while True:
-        response = games_events_list.sync_detailed(
-            game_id, client=guests[0].client, after=after, limit=200
-        )
-        assert response.status_code == 200, response.content
-        page = response.parsed
-        moves += page.moves
-        after = page.next_after
-        if not page.has_more:
-            break
+    moves = read_the_move_log(generated, game_id, guests[0])
     versions = [move.version for move in moves]
     assert versions == sorted(versions) and len(versions) == len(set(versions))
     assert versions[-1] == final.version
@@ -314,49 +333,10 @@ def test_generated_client_plays_a_round_of_gin_rummy(
 ) -> None:
     """Two players play a one-round Gin Rummy match with the typed Gin Rummy actions: they
     throw the heaviest deadwood card the view shows and knock as soon as they may."""
-    import httpx
-
     m = generated.models
-    client_module = generated.module("client")
-    timeout = httpx.Timeout(30.0)
-    anonymous = client_module.Client(
-        base_url=live_server.url, raise_on_unexpected_status=True, timeout=timeout
-    )
-    clients = []
-    for name in ("alice", "bob"):
-        response = generated.api("auth", "auth_signup").sync_detailed(
-            client=anonymous,
-            body=m.Signup(
-                username=f"{name}-{uuid.uuid4().hex[:6]}",
-                password=PASSWORD,
-                display_name=name.title(),
-                token_name="generated client test",
-            ),
-        )
-        assert response.status_code == 201, response.content
-        clients.append(
-            client_module.AuthenticatedClient(
-                base_url=live_server.url,
-                token=response.parsed.token.token,
-                raise_on_unexpected_status=True,
-                timeout=timeout,
-            )
-        )
-    response = generated.api("games", "games_create").sync_detailed(
-        client=clients[0],
-        body=m.CreateGame(
-            game=m.GameEnum("gin_rummy"),
-            max_players=2,
-            target_score=0,
-            visibility=m.VisibilityEnum.PRIVATE,
-        ),
-    )
-    assert response.status_code == 201, response.content
-    game_id = response.parsed.id
-    response = generated.api("games", "games_join_by_invite").sync_detailed(
-        client=clients[1], body=m.JoinByCode(invite_code=response.parsed.invite_code)
-    )
-    assert response.status_code == 200, response.content
+    players = sign_up(generated, live_server.url, ("alice", "bob"))
+    clients = [p.client for p in players]
+    game_id = start_private_game(generated, players, "gin_rummy")
     retrieve = generated.api("games", "games_retrieve")
     act = generated.api("games", "games_actions_create")
     for _ in range(400):

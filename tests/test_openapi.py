@@ -56,6 +56,7 @@ STABLE_OPERATION_IDS = [
     "games_leave",
     "games_list",
     "games_live_retrieve",
+    "games_invitations_list",
     "games_open_list",
     "games_options_retrieve",
     "games_reclaim",

@@ -3,7 +3,8 @@ serializers so the OpenAPI schema and what the server sends cannot drift apart."
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from drf_spectacular.utils import (
     PolymorphicProxySerializer,
@@ -227,17 +228,26 @@ PickSerializer = type(
 )
 
 
-@extend_schema_field(
-    PolymorphicProxySerializer(
-        component_name="LegalAction",
-        serializers=lambda: LEGAL_ACTION_SERIALIZERS,
-        resource_type_field_name="type",
-        many=True,
-    )
+def _legal_actions_field(
+    component_name: str, variants: Callable[[], dict[str, type[serializers.Serializer]]], doc: str
+) -> type[serializers.JSONField]:
+    """A table's ``legal_actions``: what the seat may do now, a list whose items are a union of
+    ``variants()`` (the game's action shapes, looked up when the schema is built) discriminated
+    by ``type``, rendered as the engine listed them."""
+    field = type(f"{component_name}sField", (serializers.JSONField,), {"__doc__": doc})
+    return extend_schema_field(
+        PolymorphicProxySerializer(
+            component_name=component_name,
+            serializers=variants,
+            resource_type_field_name="type",
+            many=True,
+        )
+    )(field)
+
+
+LegalActionsField = _legal_actions_field(
+    "LegalAction", lambda: LEGAL_ACTION_SERIALIZERS, "What the seat may do now in Uno All Wild."
 )
-class LegalActionsField(serializers.JSONField):
-    """What the seat may do now: a union of the game's actions, discriminated by ``type``,
-    rendered as the engine listed them."""
 
 
 @extend_schema_field(
@@ -252,8 +262,35 @@ class TableField(serializers.JSONField):
     by the game's kind (``game``), rendered as the game made it."""
 
 
-@extend_schema_serializer(component_name="UnoAllWildTable")
-class TableSerializer(serializers.Serializer):
+# Each game's table, by kind (a game added to the registry adds its view's serializer here).
+TABLE_SERIALIZERS: dict[str, type[serializers.Serializer]] = {}
+
+_Table = TypeVar("_Table", bound=type[serializers.Serializer])
+
+
+def _table(kind: str, component_name: str) -> Callable[[_Table], _Table]:
+    """Registers a game's table serializer under its kind, named ``component_name`` in the
+    schema (a member of the ``Table`` union)."""
+
+    def register(cls: _Table) -> _Table:
+        TABLE_SERIALIZERS[kind] = extend_schema_serializer(component_name=component_name)(cls)
+        return cls
+
+    return register
+
+
+class _GameTableSerializer(serializers.Serializer):
+    """A game's view for the caller's seat: its fields document the view for the schema."""
+
+    def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
+        """The game's view as it is: it already is what the fields would make of it, key order
+        included (tests/games/test_table_view.py checks this over random games with every
+        house rule), so copying it field by field would only cost time."""
+        return instance
+
+
+@_table(registry.DEFAULT_KIND, "UnoAllWildTable")
+class TableSerializer(_GameTableSerializer):
     """Uno All Wild's view for the caller's seat."""
 
     game = serializers.ChoiceField(choices=[registry.DEFAULT_KIND])
@@ -286,12 +323,6 @@ class TableSerializer(serializers.Serializer):
         help_text="What you may do now, each in the shape of its request: send one back as it "
         "is (with `expected_version`), except a template (`choose`), which needs its choices.",
     )
-
-    def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
-        """``engine.view``'s dict as it is: it already is what the fields above would make of
-        it, key order included (tests/games/test_table_view.py checks this over random games
-        with every house rule), so copying it field by field would only cost time."""
-        return instance
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -340,11 +371,6 @@ _DATETIMES = [
 # The kinds of the built-in games, as the schema's enum of them (tests may register more).
 GAME_KINDS = list(registry.kinds())
 
-# Each game's table, by kind (a game added to the registry adds its view's serializer here).
-TABLE_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
-    registry.DEFAULT_KIND: TableSerializer,
-}
-
 
 class GameSerializer(GameSummarySerializer):
     table = TableField(
@@ -372,14 +398,26 @@ class _ActionBase(ExpectedVersionSerializer):
     )
 
 
-def _action(name: str, doc: str, **fields: serializers.Field) -> type[serializers.Serializer]:
+def _game_action(
+    prefix: str, name: str, doc: str, **fields: serializers.Field
+) -> type[serializers.Serializer]:
+    """The request serializer of the action ``name``: its ``type``, then ``fields``. Its class
+    is named ``<prefix><Name>ActionSerializer``, which names its schema component, so a game
+    whose action shares a type with another's but not its fields gives its own ``prefix``."""
     attrs: dict[str, Any] = {"type": serializers.ChoiceField(choices=[name]), **fields}
     attrs["__doc__"] = doc
-    return type(f"{name.title().replace('_', '')}ActionSerializer", (_ActionBase,), attrs)
+    return type(f"{prefix}{name.title().replace('_', '')}ActionSerializer", (_ActionBase,), attrs)
+
+
+def _action(name: str, doc: str, **fields: serializers.Field) -> type[serializers.Serializer]:
+    """An action request without a game's prefix: All Wild's, and those every game shares."""
+    return _game_action("", name, doc, **fields)
 
 
 # One draw request for every game: Uno's takes no field, Gin Rummy's names its ``source`` (each
 # game's own rules refuse the other's shape).
+# (Built by hand, not by ``_action``: its ``type`` is declared before ``source``, and DRF orders
+# fields by declaration, the schema's property order with them.)
 DrawActionSerializer = type(
     "DrawActionSerializer",
     (_ActionBase,),
@@ -520,21 +558,13 @@ LEGAL_ACTION_SERIALIZERS = {
 # Uno Splash (classic UNO): its cards have colours, a wild names one, a Wild Draw Four is answered
 
 
-def _splash_action(
-    name: str, doc: str, **fields: serializers.Field
-) -> type[serializers.Serializer]:
-    attrs: dict[str, Any] = {"type": serializers.ChoiceField(choices=[name]), **fields}
-    attrs["__doc__"] = doc
-    cls_name = f"UnoSplash{name.title().replace('_', '')}ActionSerializer"
-    return type(cls_name, (_ActionBase,), attrs)
-
-
 def _splash_card_id() -> StrictCharField:
     return StrictCharField(max_length=64, help_text="Card id from your hand, e.g. red-7-b.")
 
 
 SPLASH_ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
-    "play": _splash_action(
+    "play": _game_action(
+        "UnoSplash",
         "play",
         "Uno Splash: play a playable card from your hand; a wild names its colour.",
         card=_splash_card_id(),
@@ -542,7 +572,8 @@ SPLASH_ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
         uno=_uno(),
     ),
     "draw": DrawActionSerializer,
-    "play_drawn": _splash_action(
+    "play_drawn": _game_action(
+        "UnoSplash",
         "play_drawn",
         "Uno Splash: play the playable card you just drew (a wild names its colour).",
         colour=_colour(help_text="Required when the drawn card is a wild, refused otherwise."),
@@ -576,16 +607,11 @@ SPLASH_ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
 assert tuple(SPLASH_ACTION_SERIALIZERS) == splash_rules.PLAYER_ACTIONS
 
 
-@extend_schema_field(
-    PolymorphicProxySerializer(
-        component_name="UnoSplashLegalAction",
-        serializers=lambda: SPLASH_LEGAL_ACTION_SERIALIZERS,
-        resource_type_field_name="type",
-        many=True,
-    )
+SplashLegalActionsField = _legal_actions_field(
+    "UnoSplashLegalAction",
+    lambda: SPLASH_LEGAL_ACTION_SERIALIZERS,
+    "What the seat may do now in Uno Splash: a union discriminated by ``type``.",
 )
-class SplashLegalActionsField(serializers.JSONField):
-    """What the seat may do now in Uno Splash: a union discriminated by ``type``."""
 
 
 SPLASH_RANKS = sorted(set(SPLASH_RANK_OF.values()))
@@ -627,8 +653,8 @@ class SplashPendingChoiceSerializer(serializers.Serializer):
     )
 
 
-@extend_schema_serializer(component_name="UnoSplashTable")
-class SplashTableSerializer(serializers.Serializer):
+@_table(splash_rules.GAME, "UnoSplashTable")
+class SplashTableSerializer(_GameTableSerializer):
     """Uno Splash's view for the caller's seat (docs/rules-uno-splash.md)."""
 
     game = serializers.ChoiceField(choices=[splash_rules.GAME])
@@ -667,28 +693,14 @@ class SplashTableSerializer(serializers.Serializer):
         "is (with `expected_version`); a wild is listed once per colour.",
     )
 
-    def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
-        """The game's view as it is (as ``TableSerializer``)."""
-        return instance
-
-
-TABLE_SERIALIZERS[splash_rules.GAME] = SplashTableSerializer
 
 # ---------------------------------------------------------------------------------------------
 # Uno Show 'Em No Mercy: colours as Uno Splash, official stacking, knockouts, 7 swaps, the roulette
 
 
-def _no_mercy_action(
-    name: str, doc: str, **fields: serializers.Field
-) -> type[serializers.Serializer]:
-    attrs: dict[str, Any] = {"type": serializers.ChoiceField(choices=[name]), **fields}
-    attrs["__doc__"] = doc
-    cls_name = f"UnoNoMercy{name.title().replace('_', '')}ActionSerializer"
-    return type(cls_name, (_ActionBase,), attrs)
-
-
 NO_MERCY_ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
-    "play": _no_mercy_action(
+    "play": _game_action(
+        "UnoNoMercy",
         "play",
         "Uno Show 'Em No Mercy: play a playable card (facing a stack: a Draw card the stack "
         "takes); a wild but the Roulette names its colour, a 7 the player you swap hands with.",
@@ -702,7 +714,8 @@ NO_MERCY_ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
         "Uno Show 'Em No Mercy: holding nothing playable, draw until a playable card comes; you "
         "must then play it (play_drawn).",
     ),
-    "play_drawn": _no_mercy_action(
+    "play_drawn": _game_action(
+        "UnoNoMercy",
         "play_drawn",
         "Uno Show 'Em No Mercy: play the playable card your draw ended on (its only action).",
         colour=_colour(help_text="Required when the drawn card is a Wild Draw card."),
@@ -726,16 +739,11 @@ NO_MERCY_ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
 assert tuple(NO_MERCY_ACTION_SERIALIZERS) == no_mercy_rules.PLAYER_ACTIONS
 
 
-@extend_schema_field(
-    PolymorphicProxySerializer(
-        component_name="UnoNoMercyLegalAction",
-        serializers=lambda: NO_MERCY_LEGAL_ACTION_SERIALIZERS,
-        resource_type_field_name="type",
-        many=True,
-    )
+NoMercyLegalActionsField = _legal_actions_field(
+    "UnoNoMercyLegalAction",
+    lambda: NO_MERCY_LEGAL_ACTION_SERIALIZERS,
+    "What the seat may do now in Uno Show 'Em No Mercy: a union discriminated by ``type``.",
 )
-class NoMercyLegalActionsField(serializers.JSONField):
-    """What the seat may do now in Uno Show 'Em No Mercy: a union discriminated by ``type``."""
 
 
 NO_MERCY_RANKS = sorted(set(NO_MERCY_RANK_OF.values()))
@@ -782,8 +790,8 @@ class NoMercyStackSerializer(serializers.Serializer):
     )
 
 
-@extend_schema_serializer(component_name="UnoNoMercyTable")
-class NoMercyTableSerializer(serializers.Serializer):
+@_table(no_mercy_rules.GAME, "UnoNoMercyTable")
+class NoMercyTableSerializer(_GameTableSerializer):
     """Uno Show 'Em No Mercy's view for the caller's seat (docs/rules-uno-no-mercy.md)."""
 
     game = serializers.ChoiceField(choices=[no_mercy_rules.GAME])
@@ -828,22 +836,9 @@ class NoMercyTableSerializer(serializers.Serializer):
         "is (with `expected_version`); a wild is listed once per colour, a 7 once per player.",
     )
 
-    def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
-        """The game's view as it is (as ``TableSerializer``)."""
-        return instance
-
-
-TABLE_SERIALIZERS[no_mercy_rules.GAME] = NoMercyTableSerializer
 
 # ---------------------------------------------------------------------------------------------
 # Gin Rummy: draw from the stock or the discard pile, discard, knock (docs/gin_rummy.md)
-
-
-def _gin_action(name: str, doc: str, **fields: serializers.Field) -> type[serializers.Serializer]:
-    attrs: dict[str, Any] = {"type": serializers.ChoiceField(choices=[name]), **fields}
-    attrs["__doc__"] = doc
-    cls_name = f"GinRummy{name.title().replace('_', '')}ActionSerializer"
-    return type(cls_name, (_ActionBase,), attrs)
 
 
 def _gin_card(help_text: str) -> StrictCharField:
@@ -851,7 +846,8 @@ def _gin_card(help_text: str) -> StrictCharField:
 
 
 GIN_ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
-    "take_upcard": _gin_action(
+    "take_upcard": _game_action(
+        "GinRummy",
         "take_upcard",
         "Gin Rummy, the first turn: take the upcard (that is your draw; then discard another "
         "card or knock).",
@@ -859,35 +855,32 @@ GIN_ACTION_SERIALIZERS: dict[str, type[serializers.Serializer]] = {
     # The same request as Uno's pass (no field): in Gin Rummy it passes the upcard.
     "pass": ACTION_SERIALIZERS["pass"],
     "draw": DrawActionSerializer,
-    "discard": _gin_action(
+    "discard": _game_action(
+        "GinRummy",
         "discard",
         "Gin Rummy: discard a card face up (never the card just taken from the discard pile); "
         "your turn ends.",
         card=_gin_card("The card, e.g. 7h (ranks A 2-9 T J Q K, suits s h d c)."),
     ),
-    "knock": _gin_action(
+    "knock": _game_action(
+        "GinRummy",
         "knock",
         "Gin Rummy: discard a card face down and end the round; the ten cards you keep must "
         "leave 10 deadwood or less. Gin when they all meld. Melds are laid out for you.",
         card=_gin_card("The knock discard, e.g. Kc."),
     ),
-    "big_gin": _gin_action(
-        "big_gin", "Gin Rummy: all eleven cards meld; end the round without a discard."
+    "big_gin": _game_action(
+        "GinRummy", "big_gin", "Gin Rummy: all eleven cards meld; end the round without a discard."
     ),
 }
 assert tuple(GIN_ACTION_SERIALIZERS) == gin_actions.PLAYER_ACTIONS
 
 
-@extend_schema_field(
-    PolymorphicProxySerializer(
-        component_name="GinRummyLegalAction",
-        serializers=lambda: GIN_ACTION_SERIALIZERS,
-        resource_type_field_name="type",
-        many=True,
-    )
+GinLegalActionsField = _legal_actions_field(
+    "GinRummyLegalAction",
+    lambda: GIN_ACTION_SERIALIZERS,
+    "What the seat may do now in Gin Rummy: a union discriminated by ``type``.",
 )
-class GinLegalActionsField(serializers.JSONField):
-    """What the seat may do now in Gin Rummy: a union discriminated by ``type``."""
 
 
 class GinCardSerializer(serializers.Serializer):
@@ -942,8 +935,8 @@ class GinRoundResultSerializer(serializers.Serializer):
     final_scores = serializers.ListField(child=serializers.IntegerField(), required=False)
 
 
-@extend_schema_serializer(component_name="GinRummyTable")
-class GinTableSerializer(serializers.Serializer):
+@_table("gin_rummy", "GinRummyTable")
+class GinTableSerializer(_GameTableSerializer):
     """Gin Rummy's view for the caller's seat (docs/gin_rummy.md)."""
 
     game = serializers.ChoiceField(choices=["gin_rummy"])
@@ -978,11 +971,6 @@ class GinTableSerializer(serializers.Serializer):
         help_text="What you may do now, each in the shape of its request: send one back as it is."
     )
 
-    def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
-        return instance
-
-
-TABLE_SERIALIZERS["gin_rummy"] = GinTableSerializer
 
 # Each game's action requests, by kind; a kind not here is checked by its own action_from_dict.
 ACTION_SERIALIZERS_BY_KIND: dict[str, dict[str, type[serializers.Serializer]]] = {

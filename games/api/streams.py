@@ -254,6 +254,10 @@ class MyGamesLiveSerializer(serializers.Serializer):
     games_waiting = serializers.IntegerField(
         help_text="Games waiting for your move now (the badge of the web client)."
     )
+    invitations = serializers.IntegerField(
+        help_text="Lobbies you are invited to and have not joined (`games_invitations_list`); "
+        "the web client's badge counts them with `games_waiting`."
+    )
 
 
 class MyGamesLiveView(APIView):
@@ -266,11 +270,13 @@ class MyGamesLiveView(APIView):
         summary="Know when any of my games changes (long-poll)",
         description=(
             "For a games list and a badge that stay current: `stamp` changes whenever any of "
-            "your games in a lobby or in progress changes, and `games_waiting` counts the games "
-            "waiting for your move.\n\n"
+            "your games in a lobby or in progress changes, a game with you in it is created, or "
+            "an invitation comes, is answered or runs out; `games_waiting` counts the games "
+            "waiting for your move and `invitations` the lobbies you are invited to.\n\n"
             "Long-poll with `since` and `wait`: when the stamp is still `since`, the answer waits "
             "up to `wait` seconds for a change and comes as soon as one is made (usually within "
-            "a second). Then reload `games/` if the stamp changed, and ask again."
+            "a second). Then reload `games/` (and `games/invitations/`) if the stamp changed, and "
+            "ask again."
         ),
         parameters=[
             OpenApiParameter("since", str, description="The stamp of your last answer."),
@@ -292,12 +298,22 @@ class MyGamesLiveView(APIView):
     def get(self, request: Request) -> Response:
         wait = _int_param(request, "wait", 0, 0, announce.MAX_WAIT_SECONDS)
         since = request.query_params.get("since", "")
+        # Taken before the read: an announcement for this player after it may not be in it.
+        mark = announce.user_mark()
         live = selectors.live_games(request.user, limit=LIVE_GAMES)
         response = Response(
-            MyGamesLiveSerializer({"stamp": live.stamp, "games_waiting": live.games_waiting}).data
+            MyGamesLiveSerializer(
+                {
+                    "stamp": live.stamp,
+                    "games_waiting": live.games_waiting,
+                    "invitations": live.invitations,
+                }
+            ).data
         )
         if wait and since == live.stamp:
-            response.live_wait_any = WaitAny(live.versions, wait)
+            # A new game with the player in it moves no version they wait on: their own key does.
+            mine = (announce.user_key(request.user.pk), mark)
+            response.live_wait_any = WaitAny((*live.versions, mine), wait)
         return response
 
 

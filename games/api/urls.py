@@ -8,6 +8,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", views.GameListView.as_view(), name="games"),
     path("games/open/", views.OpenGamesView.as_view(), name="games-open"),
     path("games/live/", streams.MyGamesLiveView.as_view(), name="games-live"),
+    path("games/invitations/", views.InvitationsView.as_view(), name="games-invitations"),
     path("games/join/", views.JoinByInviteView.as_view(), name="games-join-by-invite"),
     path("games/vs-computer/", views.VsComputerView.as_view(), name="games-vs-computer"),
     path("games/options/", views.GameOptionsView.as_view(), name="games-options"),

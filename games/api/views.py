@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 from config.errors import ErrorSerializer, ServiceError
 from games import selectors, services
 from games.api import serializers as s
+from games.api.examples import action_examples
 from games.engine import registry
 from games.idempotency import MAX_KEY_LENGTH, run_once
 from games.models import Game
@@ -210,6 +211,30 @@ class OpenGamesView(APIView):
     )
     def get(self, request: Request) -> Response:
         games = list(selectors.open_games().prefetch_related("seats__user")[:100])
+        data = [selectors.game_summary(g, list(g.seats.all()), request.user) for g in games]
+        return Response(_GAME_SUMMARIES.to_representation(data))
+
+
+class InvitationsView(APIView):
+    throttle_scope = "games"
+
+    @extend_schema(
+        operation_id="games_invitations_list",
+        summary="Lobbies I am invited to",
+        description=(
+            "At most 50 lobbies you may join by id (`games_join`) and have not joined, newest "
+            "first: the rematches another player opened of a game you played. `games/live/` "
+            "counts them (`invitations`) and its stamp changes when one comes or goes."
+        ),
+        parameters=[RETRY_AFTER],
+        responses={
+            200: s.GameSummarySerializer(many=True),
+            **_errors(write=False, throttled=True),
+        },
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        games = list(selectors.invitations(request.user).prefetch_related("seats__user")[:50])
         data = [selectors.game_summary(g, list(g.seats.all()), request.user) for g in games]
         return Response(_GAME_SUMMARIES.to_representation(data))
 
@@ -641,124 +666,7 @@ class ActionView(APIView):
                 throttled=True,
             ),
         },
-        examples=[
-            OpenApiExample(
-                "Play a card",
-                value={"type": "play", "card": "wild-4", "expected_version": 12},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Play a Force Swap on seat 2 and say UNO",
-                value={
-                    "type": "play",
-                    "card": "force_swap-3",
-                    "target": 2,
-                    "uno": True,
-                    "expected_version": 12,
-                },
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Draw", value={"type": "draw", "expected_version": 12}, request_only=True
-            ),
-            OpenApiExample(
-                "Play the card just drawn",
-                value={"type": "play_drawn", "expected_version": 13},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Pass after drawing",
-                value={"type": "pass", "expected_version": 13},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Say UNO", value={"type": "uno", "expected_version": 14}, request_only=True
-            ),
-            OpenApiExample(
-                "Catch seat 1 without UNO",
-                value={"type": "catch", "target": 1, "expected_version": 14},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Choose the target of the opening card",
-                value={"type": "choose_target", "target": 2, "expected_version": 1},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Uno Splash Wild Draw Four naming green",
-                value={"type": "play", "card": "wd4-2", "colour": "green", "expected_version": 7},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Uno Splash opening Wild colour",
-                value={"type": "choose_colour", "colour": "blue", "expected_version": 1},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Uno Splash accept a Wild Draw Four",
-                value={"type": "accept", "expected_version": 8},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Uno Splash challenge a Wild Draw Four",
-                value={"type": "challenge", "expected_version": 8},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Stacking: take the cards owed",
-                value={"type": "take_stack", "expected_version": 15},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Double down: two Targeted Draw 2s, at seats 1 and 2",
-                value={
-                    "type": "play_pair",
-                    "cards": ["targeted_draw2-3", "targeted_draw2-9"],
-                    "targets": [1, 2],
-                    "expected_version": 15,
-                },
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Blind play: play the top card of your hand",
-                value={"type": "play_top", "expected_version": 15},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Mercy: discard five cards",
-                value={
-                    "type": "mercy",
-                    "cards": ["draw4-1", "draw4-2", "wild-3", "wild-7", "skip-2"],
-                    "expected_version": 15,
-                },
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Gin Rummy: take the upcard",
-                value={"type": "take_upcard", "expected_version": 1},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Gin Rummy: draw from the discard pile",
-                value={"type": "draw", "source": "discard", "expected_version": 6},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Gin Rummy: discard the king of clubs",
-                value={"type": "discard", "card": "Kc", "expected_version": 7},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Gin Rummy: knock, the 4 of hearts face down",
-                value={"type": "knock", "card": "4h", "expected_version": 9},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Gin Rummy: big gin",
-                value={"type": "big_gin", "expected_version": 9},
-                request_only=True,
-            ),
-        ],
+        examples=action_examples(),
         tags=["games"],
     )
     def post(self, request: Request, game_id: UUID) -> HttpResponse:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Iterable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,7 +19,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 
 from config.errors import ServiceError
-from games.announce import publish
+from games.announce import publish, publish_user
 from games.engine import EngineError, registry
 from games.engine.interface import Game as Rules
 from games.models import Game, Move, Seat
@@ -131,6 +132,13 @@ def announce(game: Game) -> None:
     """Live clients hear of the new version once it is committed: no Redis call inside the
     transaction, and never an announcement of a version that was rolled back."""
     transaction.on_commit(partial(publish, game.pk, game.version))
+
+
+def announce_to(user_ids: Iterable[Any]) -> None:
+    """After the commit, tell these players' "My games" that their list changed though no game
+    they wait on moved (a new game with them in it, an invitation): ``announce.publish_user``."""
+    for user_id in user_ids:
+        transaction.on_commit(partial(publish_user, user_id))
 
 
 def _engine_error(exc: EngineError) -> ServiceError:

@@ -26,6 +26,7 @@ from games.services.base import (
     _bump_version,
     _locked,
     _seat_of,
+    announce_to,
     rules_of,
 )
 from games.services.play import _apply, _bots_leave_alone, _save_state
@@ -103,6 +104,8 @@ def create_game(
             rematch_of=rematch_of,
         )
         Seat.objects.create(game=game, user=host)
+        # The host's other tabs and devices list it at once.
+        announce_to([host.pk])
     return game
 
 
@@ -148,6 +151,8 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
             # ServiceError("join_refused").
             signals.joining_private_game.send(sender=Game, game=game, seats=seats, user=user)
         Seat.objects.create(game=game, user=user)
+        # The other players hear of the new version; the joiner's other tabs, of a new game.
+        announce_to([user.pk])
         _bump_version(game)
         game.save(update_fields=["version"])
         if len(seats) + 1 == game.max_players:
@@ -272,7 +277,13 @@ def rematch(*, user: User, game_id: Any) -> Game:
             rematch_of=game,
         )
         # The other players of the finished game are invited: they may join it by its id.
-        for seat in game.seats.select_related("user"):
-            if seat.user is not None and seat.user_id != user.pk:
-                signals.player_invited.send(sender=Game, user=seat.user, game=new, by=user)
+        invited = [
+            seat.user
+            for seat in game.seats.select_related("user")
+            if seat.user is not None and seat.user_id != user.pk
+        ]
+        for player in invited:
+            signals.player_invited.send(sender=Game, user=player, game=new, by=user)
+        # Their "My games" lists the invitation within a second (``selectors.invitations``).
+        announce_to(player.pk for player in invited)
         return new

@@ -12,19 +12,17 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from games import services
 from games.bots import arena, nomercy
-from games.bots.decide import decide
 from games.engine.registry import get_game
-from games.models import Game, Move, Seat
-from tests.engine.playout import run_playout
-from tests.games.conftest import API, API_TESTS, Player, start_game
+from games.models import Move, Seat
+from tests.bots.playing import (
+    heuristic_choices_are_listed,
+    play_against_the_computer,
+    seat_after_its_one_timeout,
+)
+from tests.games.conftest import API_TESTS, Player
 
 NO_MERCY = get_game("uno_no_mercy")
-
-
-def _bare(action: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in action.items() if k not in ("seat", "uno")}
 
 
 def card(card_id: str) -> dict[str, Any]:
@@ -41,28 +39,9 @@ def seat_rows(*sizes: int) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_the_heuristic_only_ever_picks_a_listed_action(players: int) -> None:
-    rng = random.Random(players)
-    asked = 0
-    for seed in range(8):
-        playout = run_playout(
-            seed,
-            players=players,
-            preset="standard",
-            options={},
-            target_score=0,
-            game=NO_MERCY,
-            prefer_plays=True,
-            keep_states=True,
-        )
-        for state in playout.states[:150]:
-            for seat in range(players):
-                view = NO_MERCY.view(state, seat)
-                chosen = decide(view, [], level="heuristic", rng=rng)
-                if chosen is None:
-                    assert seat != state.current or not view["legal_actions"]
-                    continue
-                asked += 1
-                assert _bare(chosen) in [_bare(a) for a in view["legal_actions"]], chosen
+    asked = heuristic_choices_are_listed(
+        NO_MERCY, players=players, preset="standard", options={}, seeds=8, states=150
+    )
     assert asked > 60 * players
 
 
@@ -145,26 +124,7 @@ def test_a_no_mercy_game_against_the_computer_plays_to_the_end(
 ) -> None:
     seeded_engine(3)
     body = {"game": "uno_no_mercy", "bots": 2, "level": "heuristic", "target_score": 0}
-    response = alice.post(f"{API}vs-computer/", body)
-    assert response.status_code == 201, response.content
-    game_id = response.json()["id"]
-    rng = random.Random(1)
-    for _ in range(600):
-        game = Game.objects.get(pk=game_id)
-        if game.status != Game.ACTIVE:
-            break
-        if game.current_user_id is None:  # a bot's turn: the sweep moves it
-            assert services.timeout_turn(
-                game_id=game.pk, version=game.version, now=game.turn_deadline
-            )
-            continue
-        view = alice.table(game_id)
-        legal = [a for a in view["table"]["legal_actions"] if a["type"] not in ("uno", "catch")]
-        plays = [a for a in legal if a["type"] in ("play", "play_drawn")]
-        action = rng.choice(plays or legal)
-        sent = {k: v for k, v in action.items() if k != "seat"}
-        assert alice.act(game_id, {**sent, "expected_version": view["version"]}).status_code == 200
-    assert Game.objects.get(pk=game_id).status == Game.FINISHED
+    game_id = play_against_the_computer(alice, body, turns=600)
     bots = [s.position for s in Seat.objects.filter(game_id=game_id) if s.is_bot]
     assert Move.objects.filter(game_id=game_id, seat__in=bots, action__type="play").exists()
 
@@ -172,11 +132,5 @@ def test_a_no_mercy_game_against_the_computer_plays_to_the_end(
 @API_TESTS[0]
 @API_TESTS[1]
 def test_an_absent_no_mercy_player_is_taken_over_by_a_bot(alice: Player, bob: Player) -> None:
-    game_id = start_game(alice, bob, game="uno_no_mercy")
-    Game.objects.filter(pk=game_id).update(max_timeouts=1)
-    game = Game.objects.get(pk=game_id)
-    position = NO_MERCY.state_from_dict(game.state).current
-    assert game.turn_deadline is not None
-    assert services.timeout_turn(game_id=game.pk, version=game.version, now=game.turn_deadline)
-    seat = Seat.objects.get(game_id=game_id, position=position)
+    seat = seat_after_its_one_timeout(alice, bob, NO_MERCY)
     assert seat.taken_over and seat.bot_level == "heuristic"

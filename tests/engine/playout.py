@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine.errors import ALL_CODES, EngineError
 from games.engine.interface import Game
 from games.engine.registry import get_game
 from games.engine.uno.actions import Action
@@ -142,8 +143,10 @@ class Config:
     leave_rate: float
     game: str = "uno_all_wild"
     prefer_plays: bool = False
+    max_round_actions: int = 5000
 
     def play(self, check: Check | None = None, **kwargs: Any) -> Playout:
+        kwargs.setdefault("max_round_actions", self.max_round_actions)
         return run_playout(
             self.seed,
             players=self.players,
@@ -232,13 +235,15 @@ def run_playout(
 
 
 def all_cards(state: State) -> list[str]:
-    return [c for seat in state.seats for c in seat.hand] + state.draw_pile + state.discard_pile
+    """Every card of the state: the hands, the two piles and (No Mercy) the set-aside hands."""
+    hands = [c for seat in state.seats for c in seat.hand]
+    return hands + state.draw_pile + state.discard_pile + state.set_aside
 
 
 def hidden_from(state: State, seat: int) -> set[str]:
-    """Card ids ``seat`` must not learn: other seats' hands and the whole draw pile; under blind
-    play (All Wild) its own hand as well."""
-    hidden = set(state.draw_pile)
+    """Card ids ``seat`` must not learn: other seats' hands, the whole draw pile and (No Mercy)
+    the set-aside hands; under blind play (All Wild) its own hand as well."""
+    hidden = set(state.draw_pile) | set(state.set_aside)
     blind = state.option("blind_play")
     for i, other in enumerate(state.seats):
         if i != seat or blind:
@@ -260,6 +265,40 @@ def round_end_hands(state: State) -> dict[str, list[str]]:
 
 def round_just_ended(before: State, after: State) -> bool:
     return len(after.round_results) > len(before.round_results)
+
+
+def check_listing_is_exact(
+    game: Game[Any, Any],
+    state: State,
+    space_of: Callable[[State, int], list[Action]],
+    rng: random.Random,
+    instances: int = 1,
+) -> None:
+    """For every seat of ``state``: no action is listed twice, none outside the seat's action
+    space (``space_of``, and ``instances`` random instances of each listed template), and the
+    engine accepts an action of that space if and only if it is listed (as it is, or as an
+    instance of a listed template), refusing with a known code. Nothing changes the state."""
+    snapshot = state.to_dict()
+    for seat in range(len(state.seats)):
+        legal = game.legal_actions(state, seat)
+        assert len(set(legal)) == len(legal), f"seat {seat}: duplicates in {legal}"
+        templates = [a for a in legal if a.choose is not None]
+        concrete = {a for a in legal if a.choose is None}
+        space = space_of(state, seat)
+        space += [pick_instance(t, rng) for t in templates for _ in range(instances)]
+        assert concrete <= set(space), (
+            f"seat {seat}: listed outside the space {concrete - set(space)}"
+        )
+        for action in space:
+            listed = action in concrete or any(game.covers(t, action) for t in templates)
+            try:
+                game.apply(state, action, random.Random(0))
+            except EngineError as error:
+                assert error.code in ALL_CODES, f"{action}: unknown code {error.code!r}"
+                assert not listed, f"phase {state.phase}: listed {action} refused: {error.code}"
+            else:
+                assert listed, f"phase {state.phase}: unlisted {action} was accepted"
+    assert state.to_dict() == snapshot, "listing or refusing actions changed the state"
 
 
 def check_cards_conserved(before: State, action: Action, after: State, events: list[Event]) -> None:

@@ -9,70 +9,60 @@ play when they can (``prefer_plays``), which makes stacks, and so knockouts, com
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import EngineError, replay
-from games.engine.errors import ALL_CODES
+from games.engine import replay
 from games.engine.registry import get_game
 from games.engine.uno.actions import COLOURS, Action
 from games.engine.uno.nomercy.cards import PRESETS
 from games.engine.uno.state import State
 from games.engine.uno.view import visible_events
 
-from .playout import Check, Event, Playout, run_playout
-from .test_properties import quoted_strings
+from .playout import (
+    Config,
+    Event,
+    all_cards,
+    check_json_round_trip,
+    check_listing_is_exact,
+    hidden_from,
+    quoted_strings,
+)
 
 NO_MERCY = get_game("uno_no_mercy")
 DECK = Counter(PRESETS["standard"].card_ids)
 IN_PLAY = ("play", "drawn", "choose", "stack")
 
 
-@dataclass(frozen=True)
-class Config:
-    seed: int
-    players: int
-    target_score: int
-    timeout_rate: float
-    leave_rate: float
-
-    def play(self, check: Check | None = None, **kwargs: Any) -> Playout:
-        return run_playout(
-            self.seed,
-            players=self.players,
-            preset="standard",
-            options={},
-            target_score=self.target_score,
-            check=check,
-            timeout_rate=self.timeout_rate,
-            leave_rate=self.leave_rate,
-            game=NO_MERCY,
-            prefer_plays=True,
-            max_round_actions=2000,
-            **kwargs,
-        )
+def no_mercy(seed: int, players: int, target_score: int, timeout: float, leave: float) -> Config:
+    """A No Mercy match: its one preset, no house rule, players who usually play when they can,
+    a round that fails the test after 2,000 actions."""
+    return Config(
+        seed,
+        players,
+        "standard",
+        {},
+        target_score,
+        timeout,
+        leave,
+        game="uno_no_mercy",
+        prefer_plays=True,
+        max_round_actions=2000,
+    )
 
 
 def configs() -> st.SearchStrategy[Config]:
     return st.builds(
-        Config,
+        no_mercy,
         seed=st.integers(min_value=0, max_value=2**32 - 1),
         players=st.integers(min_value=2, max_value=6),
         target_score=st.sampled_from([0, 300]),
-        timeout_rate=st.sampled_from([0.0, 0.05]),
-        leave_rate=st.sampled_from([0.0, 0.02]),
+        timeout=st.sampled_from([0.0, 0.05]),
+        leave=st.sampled_from([0.0, 0.02]),
     )
-
-
-def all_cards(state: State) -> list[str]:
-    hands = [c for seat in state.seats for c in seat.hand]
-    return hands + state.draw_pile + state.discard_pile + state.set_aside
 
 
 def check_step(before: State, action: Action, after: State, events: list[Event]) -> None:
@@ -126,7 +116,7 @@ def test_knockouts_and_bonuses_happen_in_these_seeded_playouts() -> None:
     """The checks above meet knockouts (not left to chance)."""
     events: Counter[str] = Counter()
     for seed in range(8):
-        playout = Config(seed, 2 + seed % 5, 0, 0.0, 0.0).play(check_step)
+        playout = no_mercy(seed, 2 + seed % 5, 0, 0.0, 0.0).play(check_step)
         events.update(e["type"] for _, evs in playout.steps for e in evs)
     assert events["knocked_out"] > 0 and events["bonus"] > 0 and events["swap"] > 0
 
@@ -134,12 +124,7 @@ def test_knockouts_and_bonuses_happen_in_these_seeded_playouts() -> None:
 @settings(max_examples=15)
 @given(config=configs())
 def test_the_state_round_trips_through_json_and_replays_from_the_log(config: Config) -> None:
-    def check(before: State, action: Action, after: State, events: list[Event]) -> None:
-        data = json.loads(json.dumps(NO_MERCY.state_to_dict(after)))
-        assert NO_MERCY.state_from_dict(data) == after
-        assert json.loads(json.dumps(events)) == events
-
-    playout = config.play(check, keep_states=True)
+    playout = config.play(check_json_round_trip, keep_states=True)
     assert (
         replay(playout.setup, playout.steps, playout.setup_events, "uno_no_mercy") == playout.final
     )
@@ -163,24 +148,10 @@ def concrete_actions(state: State, seat: int) -> list[Action]:
 
 
 def check_legal_actions_are_exact(state: State) -> None:
-    snapshot = state.to_dict()
-    engine_rng = random.Random(0)
+    """As every Uno game's (No Mercy lists no template: each action is concrete)."""
     for seat in range(len(state.seats)):
-        legal = NO_MERCY.legal_actions(state, seat)
-        assert len(set(legal)) == len(legal), f"seat {seat}: duplicates in {legal}"
-        assert all(a.choose is None for a in legal)
-        space = set(concrete_actions(state, seat))
-        assert set(legal) <= space, f"listed outside the space: {set(legal) - space}"
-        for action in space:
-            listed = action in legal
-            try:
-                NO_MERCY.apply(state, action, engine_rng)
-            except EngineError as error:
-                assert error.code in ALL_CODES, f"{action}: unknown code {error.code!r}"
-                assert not listed, f"phase {state.phase}: listed {action} refused: {error.code}"
-            else:
-                assert listed, f"phase {state.phase}: unlisted {action} was accepted"
-    assert state.to_dict() == snapshot, "listing or refusing actions changed the state"
+        assert all(a.choose is None for a in NO_MERCY.legal_actions(state, seat))
+    check_listing_is_exact(NO_MERCY, state, concrete_actions, random.Random(0))
 
 
 @settings(max_examples=15)
@@ -194,14 +165,6 @@ def test_an_action_is_accepted_if_and_only_if_it_is_listed(config: Config) -> No
 
     playout = config.play(check)
     check_legal_actions_are_exact(playout.initial)
-
-
-def hidden_from(state: State, seat: int) -> set[str]:
-    hidden = set(state.draw_pile) | set(state.set_aside)
-    for i, other in enumerate(state.seats):
-        if i != seat:
-            hidden.update(other.hand)
-    return hidden
 
 
 def check_no_leak(before: State, action: Action, after: State, events: list[Event]) -> None:

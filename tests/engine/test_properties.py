@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from games.engine import EngineError, replay
 from games.engine.errors import ALL_CODES
-from games.engine.uno.actions import Action, covers
+from games.engine.uno.actions import Action
 from games.engine.uno.allwild.cards import PRESETS, card_type
 from games.engine.uno.allwild.house_rules import HOUSE_RULES
 from games.engine.uno.allwild.legal import legal_actions
@@ -29,6 +29,7 @@ from games.engine.uno.state import State
 from games.engine.uno.view import visible_events
 
 from .playout import (
+    ALL_WILD,
     IN_ROUND,
     Check,
     Config,
@@ -36,9 +37,9 @@ from .playout import (
     all_cards,
     check_cards_conserved,
     check_json_round_trip,
+    check_listing_is_exact,
     hidden_from,
     pick_action,
-    pick_instance,
     quoted_strings,
     round_end_hands,
     round_just_ended,
@@ -153,37 +154,13 @@ def test_replaying_any_prefix_of_the_log_rebuilds_that_state(config: Config) -> 
 # Legal actions are exact
 
 
-def is_listed(action: Action, concrete: set[Action], templates: list[Action]) -> bool:
-    """Listed as it is, or an instance of a listed template."""
-    return action in concrete or any(covers(t, action) for t in templates)
-
-
-def check_legal_actions_are_exact(state: State, seats: list[int]) -> None:
+def check_legal_actions_are_exact(state: State) -> None:
     snapshot = state.to_dict()
     rng = random.Random(len(state.draw_pile) * 31 + state.current)
-    for seat in seats:
-        legal = legal_actions(state, seat)
-        assert len(set(legal)) == len(legal), f"seat {seat} has duplicate legal actions: {legal}"
-        templates = [a for a in legal if a.choose is not None]
-        space = concrete_actions(state, seat, rng)
-        # A few instances of every listed template (all of them must apply), in the space too.
-        space += [pick_instance(t, rng) for t in templates for _ in range(3)]
-        concrete = {a for a in legal if a.choose is None}
-        assert concrete <= set(space), (
-            f"seat {seat}: listed actions outside the action space {concrete - set(space)}"
-        )
-        for action in space:
-            try:
-                apply(state, action, random.Random(0))
-            except EngineError as error:
-                assert error.code in ALL_CODES, f"{action}: unknown code {error.code!r}"
-                assert not is_listed(action, concrete, templates), (
-                    f"phase {state.phase}: listed {action} is refused with {error.code}"
-                )
-            else:
-                assert is_listed(action, concrete, templates), (
-                    f"phase {state.phase}: unlisted {action} was accepted"
-                )
+    # A few instances of every listed template (all of them must apply), in the space too.
+    check_listing_is_exact(
+        ALL_WILD, state, lambda s, seat: concrete_actions(s, seat, rng), rng, instances=3
+    )
     # Out-of-range seats are refused, not crashed on.
     for seat in (-1, len(state.seats)):
         assert legal_actions(state, seat) == []
@@ -206,10 +183,10 @@ def test_legal_actions_are_exactly_the_accepted_actions(config: Config) -> None:
     def check(before: State, action: Action, after: State, events: list[Event]) -> None:
         # Every step for small tables; a sample of steps (and all seats) for big ones, to stay fast.
         if every_step or rng.random() < 0.5:
-            check_legal_actions_are_exact(after, list(range(len(after.seats))))
+            check_legal_actions_are_exact(after)
 
     playout = config.play(check)
-    check_legal_actions_are_exact(playout.initial, list(range(config.players)))
+    check_legal_actions_are_exact(playout.initial)
 
 
 def test_system_actions_are_refused_with_a_code_not_a_crash() -> None:
@@ -490,7 +467,7 @@ def test_invariants_hold_when_the_draw_pile_runs_dry(config: Config) -> None:
         ):
             check(state, action, after, events)
         if rng.random() < 0.1:
-            check_legal_actions_are_exact(after, list(range(config.players)))
+            check_legal_actions_are_exact(after)
         state = after
 
 
@@ -538,6 +515,6 @@ def all_checks(rng: random.Random, exact_rate: float) -> Check:
         ):
             each(before, action, after, events)
         if rng.random() < exact_rate:
-            check_legal_actions_are_exact(after, list(range(len(after.seats))))
+            check_legal_actions_are_exact(after)
 
     return check

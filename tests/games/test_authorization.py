@@ -78,6 +78,7 @@ def test_the_route_list_is_what_these_tests_expect() -> None:
         "games-options",
         "games-join-by-invite",
         "games-live",
+        "games-invitations",
         "game",
         "game-join",
         "game-leave",
@@ -95,7 +96,7 @@ def test_the_route_list_is_what_these_tests_expect() -> None:
         "me-stats",
     }
     # games/ answers GET and POST, me/vacation/ GET, POST and DELETE, every other route one method.
-    assert len(ROUTES) == 23
+    assert len(ROUTES) == 24
 
 
 @pytest.mark.parametrize(("name", "method", "takes_id"), ROUTES, ids=lambda v: str(v))

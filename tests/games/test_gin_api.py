@@ -17,6 +17,7 @@ from games.engine.gin.game import GIN_RUMMY as GIN
 from games.models import Game, Move, RoundResult, Seat
 from moderation import replay as moderation_replay
 from notifications.models import Notification
+from tests.bots.playing import seat_after_its_one_timeout
 from tests.games.conftest import API, API_TESTS, Player, start_game, strip_seat
 
 pytestmark = API_TESTS
@@ -137,14 +138,9 @@ def test_a_player_who_leaves_loses_by_forfeit(alice: Player, bob: Player) -> Non
 
 
 def test_an_absent_gin_player_is_taken_over_by_a_bot(alice: Player, bob: Player) -> None:
-    game_id = start_game(alice, bob, game="gin_rummy")
-    Game.objects.filter(pk=game_id).update(max_timeouts=1)
-    game = Game.objects.get(pk=game_id)
-    position = GIN.state_from_dict(game.state).current
-    assert services.timeout_turn(game_id=game.pk, version=game.version, now=game.turn_deadline)
-    seat = Seat.objects.get(game_id=game_id, position=position)
+    seat = seat_after_its_one_timeout(alice, bob, GIN)
     assert seat.taken_over and seat.bot_level == "heuristic"
-    assert Move.objects.filter(game_id=game_id, action__type="timeout").exists()
+    assert Move.objects.filter(game_id=seat.game_id, action__type="timeout").exists()
 
 
 def test_the_heuristic_beats_random_play() -> None:

@@ -820,6 +820,67 @@ def test_a_waiter_is_woken_only_by_a_newer_version_and_cleaned_up() -> None:
         notifier.stop()
 
 
+def test_a_players_own_key_wakes_on_publish_user_and_is_never_read_from_the_database() -> None:
+    asked: list[list[str]] = []
+
+    def versions(ids: list[str]) -> dict[str, int]:
+        asked.append(list(ids))
+        return {}
+
+    notifier = announce.Notifier(recheck_seconds=0.05, versions=versions, release=lambda: None)
+    game_id = str(uuid.uuid4())
+    try:
+
+        async def scenario() -> int | None:
+            mark = announce.user_mark()
+            game = asyncio.create_task(notifier.wait(game_id, above=1, timeout=2))
+            mine = asyncio.create_task(notifier.wait(announce.user_key(7), above=mark, timeout=2))
+            await asyncio.sleep(0.3)  # several re-checks
+            assert not mine.done()
+            notifier.publish(announce.user_key(7), announce.user_mark())
+            woke = await asyncio.wait_for(mine, 1)
+            game.cancel()
+            return woke
+
+        assert asyncio.run(scenario()) is not None
+        assert asked and all(ids == [game_id] for ids in asked)
+    finally:
+        notifier.stop()
+
+
+def test_requests_left_waiting_on_a_stopped_notifier_read_no_database(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What the browser tests' teardown relies on (``announce.stop_notifier``): a closed page's
+    requests go on waiting on the notifier they began with, and once it is stopped nothing reads
+    the database for them, so a test database blocked or dropped meanwhile logs nothing."""
+    asked: list[list[str]] = []
+
+    def versions(ids: list[str]) -> dict[str, int]:
+        asked.append(list(ids))
+        raise RuntimeError("no such table: games_game")
+
+    running = announce.Notifier(recheck_seconds=0.05, versions=versions, release=lambda: None)
+    monkeypatch.setattr(announce, "_notifier", running)
+    game_id = str(uuid.uuid4())
+    assert running.wait_blocking(game_id, above=1, timeout=0.3) is None
+    assert asked, "the running notifier re-checks while a request waits"
+    asked.clear()
+    caplog.clear()
+
+    announce.stop_notifier()
+
+    assert running.wait_blocking(game_id, above=1, timeout=0.3) is None
+    assert asked == [] and "re-checking" not in caplog.text
+    fresh = announce.notifier()
+    try:
+        assert fresh is not running
+        fresh.publish(game_id, 2)
+        assert fresh.wait_blocking(game_id, above=1, timeout=1) == 2
+    finally:
+        fresh.stop()
+
+
 # ---------------------------------------------------------------------------------------------
 # Redis pub/sub (only when REDIS_URL is set)
 
@@ -849,6 +910,27 @@ if REDIS_URL:
             woke, latency = asyncio.run(scenario())
             print(f"\nRedis pub/sub wake-up between two notifiers: {latency * 1000:.1f} ms")
             assert woke == 4 and latency < 1.0
+        finally:
+            listener.stop()
+            publisher.stop()
+
+    def test_a_players_announcement_reaches_another_process_through_redis() -> None:
+        listener = announce.Notifier(
+            redis_url=REDIS_URL, recheck_seconds=3600, versions=lambda ids: {}, release=lambda: None
+        )
+        publisher = announce.Notifier(redis_url=REDIS_URL)
+        key = announce.user_key(uuid.uuid4().int % 10**9)
+        try:
+
+            async def scenario() -> int | None:
+                task = asyncio.create_task(
+                    listener.wait(key, above=announce.user_mark(), timeout=10)
+                )
+                assert await asyncio.to_thread(listener.listening.wait, 5), "never subscribed"
+                publisher.publish(key, announce.user_mark())
+                return await asyncio.wait_for(task, 5)
+
+            assert asyncio.run(scenario()) is not None
         finally:
             listener.stop()
             publisher.stop()

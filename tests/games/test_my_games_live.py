@@ -2,7 +2,9 @@
 
 Its ``stamp`` changes whenever any of the player's unfinished games changes; with ``since`` and
 ``wait`` it long-polls, answering within a second of a move in any of them; ``games_waiting``
-counts the games waiting for the player's move.
+counts the games waiting for the player's move. An invitation (a rematch another player opened)
+and a new game with the player in it wake it too, though no game it waits on moved
+(``announce.publish_user``), and ``invitations`` counts the lobbies ``games/invitations/`` lists.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ import pytest
 from games.models import Game
 from tests.games.conftest import Player, player_to_move, random_action, start_game
 from tests.games.test_live import Poll
+from tests.games.test_lobby_api import finished_game
 
 LIVE = "/api/v1/games/live/"
+INVITATIONS = "/api/v1/games/invitations/"
 
 pytestmark = pytest.mark.usefixtures("lift_throttles")
 
@@ -27,6 +31,23 @@ def live(player: Player, **params: Any) -> dict[str, Any]:
     assert response.status_code == 200, response.content
     body: dict[str, Any] = response.json()
     return body
+
+
+def waiting_poll(live_server: Any, player: Player, stamp: str) -> Poll:
+    """A long-poll of ``games/live/`` with ``stamp``, checked to be waiting."""
+    poll = Poll(f"{live_server.url}{LIVE}?since={stamp}&wait=10", player.token)
+    poll.start()
+    time.sleep(0.5)
+    assert poll.is_alive(), "the long-poll answered before anything happened"
+    return poll
+
+
+def answered(poll: Poll, since: float) -> float:
+    """How long after ``since`` the long-poll answered (200)."""
+    poll.join(timeout=10)
+    assert not poll.is_alive() and poll.error is None, poll.error
+    assert poll.status == 200, poll.body
+    return poll.finished_at - since
 
 
 def move(players: list[Player], game_id: str) -> None:
@@ -77,16 +98,63 @@ def test_my_games_long_poll_returns_within_a_second_of_a_move_in_any_game(
     start_game(alice, bob, target_score=0)
     other = start_game(alice, carol, target_score=0)
     stamp = live(alice)["stamp"]
-    poll = Poll(f"{live_server.url}{LIVE}?since={stamp}&wait=10", alice.token)
-    poll.start()
-    time.sleep(0.5)
-    assert poll.is_alive(), "the long-poll answered before anything happened"
+    poll = waiting_poll(live_server, alice, stamp)
     moved_at = time.monotonic()
     move([alice, carol], other)
-    poll.join(timeout=10)
-    assert not poll.is_alive() and poll.error is None, poll.error
-    latency = poll.finished_at - moved_at
+    latency = answered(poll, moved_at)
     print(f"\nMy games long-poll wake-up after a move: {latency:.3f} s")
-    assert poll.status == 200, poll.body
     assert poll.body["stamp"] != stamp
     assert latency < 1.0
+
+
+@pytest.mark.django_db
+def test_an_invitation_changes_the_stamp_and_is_listed_until_answered(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    old = finished_game(alice, bob)
+    before = live(bob)
+    assert before["invitations"] == 0
+    assert bob.get(INVITATIONS).json() == []
+
+    rematch = alice.post(f"/api/v1/games/{old}/rematch/").json()
+
+    invited = live(bob)
+    assert invited["stamp"] != before["stamp"]
+    assert invited["invitations"] == 1
+    listed = bob.get(INVITATIONS).json()
+    assert [g["id"] for g in listed] == [rematch["id"]]
+    assert listed[0]["your_seat"] is None and listed[0]["invite_code"] is None
+    # Nobody else is invited, and the host's own lobby is not an invitation.
+    assert carol.get(INVITATIONS).json() == [] and live(alice)["invitations"] == 0
+    assert bob.join(rematch["id"]).status_code == 200
+    joined = live(bob)
+    assert joined["invitations"] == 0 and joined["stamp"] != invited["stamp"]
+    assert bob.get(INVITATIONS).json() == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_my_games_long_poll_wakes_within_a_second_of_an_invitation(
+    live_server: Any, alice: Player, bob: Player
+) -> None:
+    old = finished_game(alice, bob)
+    stamp = live(bob)["stamp"]  # bob has no game in a lobby or in progress: nothing to wait on
+    poll = waiting_poll(live_server, bob, stamp)
+    invited_at = time.monotonic()
+    assert alice.post(f"/api/v1/games/{old}/rematch/").status_code == 200
+    latency = answered(poll, invited_at)
+    print(f"\nMy games long-poll wake-up after an invitation: {latency:.3f} s")
+    assert poll.body["stamp"] != stamp and poll.body["invitations"] == 1
+    assert latency < 1.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_my_games_long_poll_wakes_when_a_game_with_me_is_created_elsewhere(
+    live_server: Any, alice: Player
+) -> None:
+    stamp = live(alice)["stamp"]
+    poll = waiting_poll(live_server, alice, stamp)
+    created_at = time.monotonic()
+    # Another tab or device of hers opens a lobby.
+    assert alice.post("/api/v1/games/", {"max_players": 2}).status_code == 201
+    assert answered(poll, created_at) < 1.0
+    assert poll.body["stamp"] != stamp

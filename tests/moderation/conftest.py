@@ -13,6 +13,7 @@ from django.contrib.auth.models import Group, Permission
 from django.test import Client
 
 from moderation.forms import reset_login_failures
+from moderation.models import Report
 from players.models import User
 from tests.games.conftest import (  # noqa: F401  (fixtures re-exported for this package)
     Player,
@@ -91,3 +92,14 @@ def mod_client(moderator: User) -> Client:
 @pytest.fixture
 def root_client(superuser: User) -> Client:
     return logged_in(superuser)
+
+
+def cheating_report(reporter: User, reported: User) -> Report:
+    """An open report the browser tests act on."""
+    return Report.objects.create(
+        reporter=reporter,
+        reported=reported,
+        reason=Report.CHEATING,
+        reasons=[Report.CHEATING],
+        details="Bob and a friend only ever target me.",
+    )

@@ -24,7 +24,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from moderation.models import AuditEntry, Report
 from players.models import ApiToken, User
 from tests.games.conftest import lift_throttles  # noqa: F401 - a fixture, found by name
-from tests.moderation.conftest import PASSWORD, make_moderator
+from tests.moderation.conftest import PASSWORD, cheating_report, make_moderator
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -72,13 +72,7 @@ def test_a_moderator_bans_the_reported_player_from_the_report_queue(
     alice = User.objects.create_user(username="alice", display_name="Alice")
     bob = User.objects.create_user(username="bob", display_name="Bob")
     ApiToken.issue(bob, name="bob's phone")
-    report = Report.objects.create(
-        reporter=alice,
-        reported=bob,
-        reason=Report.CHEATING,
-        reasons=[Report.CHEATING],
-        details="Bob and a friend only ever target me.",
-    )
+    report = cheating_report(alice, bob)
     wait = WebDriverWait(browser, 10)
 
     browser.get(f"{live_server.url}/admin/login/?next=/admin/moderation/report/")

@@ -228,3 +228,16 @@ def test_the_inbox_and_the_badge_take_a_fixed_number_of_queries_whatever_their_s
         assert alice.get(API, {"limit": 25}).status_code == 200
     with django_assert_num_queries(3):  # token, the count, the games waiting for a move
         assert alice.get(f"{API}unread-count/").status_code == 200
+
+
+def test_an_invitation_links_to_my_games_where_it_is_joined(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    # The invited player has no seat yet: the game's own page would answer "not found".
+    game = new_game(alice, carol)
+    services.notify_invited(user=bob.user, game=game, by=alice.user)
+
+    (item,) = bob.get(API).json()["results"]
+
+    assert item["kind"] == "invited" and item["game"] == str(game.pk)
+    assert item["url"].endswith("/games")

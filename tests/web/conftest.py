@@ -25,6 +25,7 @@ from django.core.management import call_command
 from django.urls import Resolver404, resolve
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
+from games import announce
 from tests.games.conftest import seeded_engine  # noqa: F401 - a fixture, found by name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -190,6 +191,10 @@ def clients(browser: Browser, live_server: Any) -> Iterator[Any]:
     finally:
         for client in made:
             client.close()
+        # Their long-polls and streams still wait on the server (WSGI cannot see a client go):
+        # leave them a stopped notifier, or its re-check reads the test database once pytest
+        # blocks or drops it, logging "re-checking game versions failed" at every teardown.
+        announce.stop_notifier()
 
 
 def load_scenario(name: str) -> dict[str, Any]:

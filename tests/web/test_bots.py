@@ -105,17 +105,9 @@ def play_to_the_end(page: Page, limit_seconds: float = 150) -> int:
     raise AssertionError(f"the round did not end within {limit_seconds} s ({moves} moves)")
 
 
-def test_one_player_plays_a_round_against_bots(
-    clients: Any, bots_move: None, seeded_engine: Any
-) -> None:
-    seeded_engine(SEED)
-    eve, username = new_person(clients, "eve")
+def start_a_game_against_two_bots(eve: Client) -> None:
+    """The new game screen: against the computer, two bots, medium, one round."""
     page = eve.page
-    sign_up(eve, username)
-    expect(page.get_by_role("heading", name="My games")).to_be_visible()
-    toast_gone(page)
-
-    # The new game screen: against the computer, two bots, medium, one round.
     page.get_by_role("link", name="New game").click()
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
     # Every house rule is offered, with its description.
@@ -140,7 +132,6 @@ def test_one_player_plays_a_round_against_bots(
     )
     eve.axe("new game against the computer")
     page.get_by_role("button", name="Start the game").click()
-
     # The table at once: two bot seats, marked as bots.
     expect(page.get_by_role("heading", name="Your hand:")).to_be_visible()
     seats = page.locator(".opponents .seat")
@@ -152,9 +143,10 @@ def test_one_player_plays_a_round_against_bots(
     eve.shot("bots-table", seats.first, page.locator(".hand"))
     eve.axe("the table with bots")
 
-    # A bot takes Eve's seat over (as a moderator's hand-over does); she takes it back.
-    game = Game.objects.get(seats__user__username=username)
-    user = User.objects.get(username=username)
+
+def a_bot_takes_the_seat_and_eve_takes_it_back(eve: Client, game: Game, user: User) -> None:
+    """A bot takes Eve's seat over (as a moderator's hand-over does); she takes it back."""
+    page = eve.page
     services.hand_seat_to_bot(game.pk, user, level="heuristic")
     reclaim = page.get_by_role("button", name="Take my seat back")
     eve.shot("bots-taken-over", reclaim, page.get_by_text("A bot plays for you."))
@@ -166,7 +158,11 @@ def test_one_player_plays_a_round_against_bots(
     expect(page.locator(".prompt")).not_to_contain_text("A bot plays")
     assert not Seat.objects.get(game=game, user=user).taken_over
 
-    # Eve plays by tapping; the bots answer on the server; the round ends.
+
+def the_round_ends_with_the_bots_moves_on_eves_hand(eve: Client, game: Game, user: User) -> None:
+    """Eve plays by tapping; the bots answer on the server; the round ends. Nothing on her
+    page shifts while their moves change her hand."""
+    page = eve.page
     moves = play_to_the_end(page)
     shifts = page.evaluate("() => window.__shifts")
     assert sum(s["value"] for s in shifts) == 0, f"layout shift while playing: {shifts}"
@@ -198,7 +194,10 @@ def test_one_player_plays_a_round_against_bots(
     page.locator("details.log summary").click()
     expect(page.locator(".log-lines li", has_text="(bot) played").first).to_be_visible()
 
-    # My games lists it; "Play against the computer" opens the new game screen set for bots.
+
+def my_games_offers_another_game_against_the_computer(eve: Client) -> None:
+    """My games lists it; "Play against the computer" opens the new game screen set for bots."""
+    page = eve.page
     page.get_by_role("link", name="Games", exact=True).click()
     finished = page.locator(".game-link", has_text="Ada (bot)")
     expect(finished).to_contain_text("Alan (bot)")
@@ -206,6 +205,22 @@ def test_one_player_plays_a_round_against_bots(
     expect(page.get_by_label("The computer (starts at once)")).to_be_checked()
     expect(page.get_by_label("Bots", exact=True)).to_be_visible()
     expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+
+
+def test_one_player_plays_a_round_against_bots(
+    clients: Any, bots_move: None, seeded_engine: Any
+) -> None:
+    seeded_engine(SEED)
+    eve, username = new_person(clients, "eve")
+    sign_up(eve, username)
+    expect(eve.page.get_by_role("heading", name="My games")).to_be_visible()
+    toast_gone(eve.page)
+    start_a_game_against_two_bots(eve)
+    game = Game.objects.get(seats__user__username=username)
+    user = User.objects.get(username=username)
+    a_bot_takes_the_seat_and_eve_takes_it_back(eve, game, user)
+    the_round_ends_with_the_bots_moves_on_eves_hand(eve, game, user)
+    my_games_offers_another_game_against_the_computer(eve)
 
 
 def test_the_host_seats_bots_in_the_lobby_in_danish(clients: Any) -> None:

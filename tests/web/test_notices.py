@@ -3,12 +3,15 @@ point 2), in Chromium at 390×844.
 
 - Bob moves: within about a second alice's "My games" lists the game under "your turn" and the
   badge on "Games" says 1 (it counts games, not notifications).
+- Alice offers bob a rematch from her results screen: within about a second bob's open "My
+  games" lists the invitation and the badge counts it; bob joins from there.
 - Ten turns of one game leave alice one "Your turn" in her inbox; while she has the table open,
   the turns that come to her add none (no inbox entry, no mail, no push).
 """
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -25,6 +28,7 @@ from tests.games.conftest import (
     player_to_move,
     start_game,
 )
+from tests.games.test_lobby_api import finished_game
 from tests.web.conftest import PHONE
 
 pytestmark = [
@@ -99,6 +103,44 @@ def test_my_games_and_the_badge_update_within_a_second_of_a_move(
     assert latency < 1.5
     a.shot("my-games-your-turn-badge", badge)
     a.axe("my games with the badge")
+
+
+def test_an_invitation_reaches_my_games_and_the_badge_within_a_second(
+    clients: Any, alice: Player, bob: Player
+) -> None:
+    old = finished_game(alice, bob)
+    b = clients("bob", **SIZE)
+    b.sign_in_with_token(bob.token, "/games")
+    badge = b.page.locator('nav a[href="/games"] [data-badge="games"]')
+    expect(b.page.locator(".game-row")).to_have_count(1)  # the finished game
+    expect(b.page.locator(".game-row.invitation")).to_have_count(0)
+    expect(badge).to_have_attribute("data-count", "")
+    a = clients("alice", **SIZE)
+    a.sign_in_with_token(alice.token, f"/games/{old}")
+    play_again = a.page.get_by_role("button", name="Play again")
+    expect(play_again).to_be_visible()
+    b.page.wait_for_timeout(500)  # bob's long-poll of games/live/ is waiting
+
+    invited_at = time.monotonic()
+    play_again.click()
+    invitation = b.page.locator(".game-row.invitation")
+    expect(invitation).to_have_count(1)
+    expect(invitation).to_contain_text("Alice invited you to a rematch")
+    expect(badge).to_have_attribute("data-count", "1")
+    latency = time.monotonic() - invited_at
+    print(f"\nAn invitation in bob's My games and badge: {latency:.2f} s")
+    assert latency < 1.5
+    expect(a.page).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    rematch = a.page.url.rsplit("/", 1)[1]
+    assert rematch != old
+    b.shot("my-games-invitation", invitation, badge)
+    b.axe("my games with an invitation")
+
+    invitation.get_by_role("button", name="Join the game").click()
+    expect(b.page).to_have_url(re.compile(f"/games/{rematch}$"))
+    assert Game.objects.get(pk=rematch).seats.filter(user=bob.user).exists()
+    b.goto("/games")
+    expect(b.page.locator(".game-row.invitation")).to_have_count(0)
 
 
 def test_one_notice_per_game_across_ten_turns_and_none_while_the_table_is_open(

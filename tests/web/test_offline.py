@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -44,6 +45,42 @@ def seen_online(client: Client, game_id: str) -> None:
     expect(page.locator("#offline-banner")).to_be_hidden()
 
 
+@dataclass
+class Phone:
+    """Alice's phone at 390×844, signed in, that has seen her games and the table online."""
+
+    alice: Client
+    game_id: str
+    token: str
+
+    @property
+    def page(self) -> Page:
+        return self.alice.page
+
+    def go_offline(self, path: str) -> None:
+        """The connection drops, and the client starts afresh at ``path``: from the cache."""
+        self.alice.context.set_offline(True)
+        self.alice.goto(path)
+        expect(self.page.locator("#offline-banner")).to_have_text(BANNER)
+
+    def queue_a_move(self) -> None:
+        """Taps a Wild offline: the move waits, and says so."""
+        wild(self.page).click()
+        expect(self.page.locator(".queued-notice")).to_contain_text(
+            "Your move is waiting to be sent"
+        )
+
+
+@pytest.fixture
+def phone(clients: Any) -> Phone:
+    game = load_scenario("two_players.json")
+    token = {p["name"]: p["token"] for p in game["players"]}["alice"]
+    alice = clients("alice", **PHONE_390)
+    alice.sign_in_with_token(token, "/games")
+    seen_online(alice, game["game_id"])
+    return Phone(alice, game["game_id"], token)
+
+
 def play_over_the_api(base: str, token: str, game_id: str, action: dict[str, Any]) -> None:
     """The same player on another device: a move the phone offline does not know about."""
     request = urllib.request.Request(
@@ -61,20 +98,11 @@ def wild(page: Page) -> Any:
 
 
 def test_offline_my_games_and_the_table_come_from_the_cache_and_a_move_is_sent_once(
-    clients: Any,
+    phone: Phone,
 ) -> None:
-    game = load_scenario("two_players.json")
-    game_id = game["game_id"]
-    token = {p["name"]: p["token"] for p in game["players"]}["alice"]
-    alice = clients("alice", **PHONE_390)
-    a = alice.page
-    alice.sign_in_with_token(token, "/games")
-    seen_online(alice, game_id)
-
+    alice, a, game_id = phone.alice, phone.page, phone.game_id
     # Offline, a fresh start of the client: my games as last seen, the banner, the top bar.
-    alice.context.set_offline(True)
-    alice.goto("/games")
-    expect(a.locator("#offline-banner")).to_have_text(BANNER)
+    phone.go_offline("/games")
     expect(a.get_by_role("heading", name="My games")).to_be_visible()
     expect(a.locator(".game-row")).to_have_count(1)
     expect(a.locator(".game-row")).to_contain_text("Your turn")
@@ -91,8 +119,7 @@ def test_offline_my_games_and_the_table_come_from_the_cache_and_a_move_is_sent_o
     expect(a.locator(".conn")).to_have_text("Offline")
 
     # A move tapped offline waits, said at once; a second one is refused with a word.
-    wild(a).click()
-    expect(a.locator(".queued-notice")).to_contain_text("Your move is waiting to be sent")
+    phone.queue_a_move()
     expect(a.locator("#toast")).to_have_text(
         "You are offline. Your move will be sent when the connection returns."
     )
@@ -117,21 +144,11 @@ def test_offline_my_games_and_the_table_come_from_the_cache_and_a_move_is_sent_o
 
 
 def test_a_move_queued_offline_on_a_table_that_moved_on_is_refused_and_explained(
-    clients: Any, live_server: Any
+    phone: Phone, live_server: Any
 ) -> None:
-    game = load_scenario("two_players.json")
-    game_id = game["game_id"]
-    token = {p["name"]: p["token"] for p in game["players"]}["alice"]
-    alice = clients("alice", **PHONE_390)
-    a = alice.page
-    alice.sign_in_with_token(token, "/games")
-    seen_online(alice, game_id)
-
-    alice.context.set_offline(True)
-    alice.goto(f"/games/{game_id}")
-    expect(a.locator("#offline-banner")).to_have_text(BANNER)
-    wild(a).click()
-    expect(a.locator(".queued-notice")).to_contain_text("Your move is waiting to be sent")
+    alice, a, game_id, token = phone.alice, phone.page, phone.game_id, phone.token
+    phone.go_offline(f"/games/{game_id}")
+    phone.queue_a_move()
 
     # Meanwhile Alice plays from her other device: the queued move is now a stale one.
     game_now = Game.objects.get(id=game_id)
@@ -150,21 +167,13 @@ def test_a_move_queued_offline_on_a_table_that_moved_on_is_refused_and_explained
 
 
 def test_a_move_queued_in_a_game_left_for_my_games_is_sent_once_when_back_online(
-    clients: Any,
+    phone: Phone,
 ) -> None:
-    game = load_scenario("two_players.json")
-    game_id = game["game_id"]
-    token = {p["name"]: p["token"] for p in game["players"]}["alice"]
-    alice = clients("alice", **PHONE_390)
-    a = alice.page
-    alice.sign_in_with_token(token, "/games")
-    seen_online(alice, game_id)
+    alice, a, game_id = phone.alice, phone.page, phone.game_id
     version = Game.objects.get(id=game_id).version
 
-    alice.context.set_offline(True)
-    alice.goto(f"/games/{game_id}")
-    wild(a).click()
-    expect(a.locator(".queued-notice")).to_contain_text("Your move is waiting to be sent")
+    phone.go_offline(f"/games/{game_id}")
+    phone.queue_a_move()
     # She goes back to her games while still offline; the move waits on this device.
     a.get_by_role("navigation").get_by_role("link", name="Games").click()
     expect(a.get_by_role("heading", name="My games")).to_be_visible()

@@ -83,13 +83,10 @@ def deliver_push(client: Client, payload: dict[str, Any]) -> None:
     cdp.detach()
 
 
-def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) -> None:
-    game, alice, bob = alice_and_bob_at(clients, "two_players.json")
-    game_id = game["game_id"]
-    tokens = {p["name"]: p["token"] for p in game["players"]}
-    a, b = alice.page, bob.page
-
-    # The table, as Alice sees it on her phone: her three cards, Bob with four, her turn.
+def the_opening_table(alice: Client, bob: Client) -> None:
+    """The table, as Alice sees it on her phone: her three cards, Bob with four, her turn."""
+    a = alice.page
+    b = bob.page
     wait_turn(a)
     expect_hand_size(a, 3)
     expect(seat(a, "bob").locator(".seat-cards")).to_have_text("4 cards")
@@ -104,8 +101,12 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
     alice.axe("the table")
     bob.axe("the table while waiting")
 
-    # 1. Alice plays the Targeted Draw 2 at Bob, by keyboard only. Bob's page gets his two new
-    #    cards live, and nothing on it moves.
+
+def alice_targets_bob_by_keyboard(alice: Client, bob: Client) -> None:
+    """1. Alice plays the Targeted Draw 2 at Bob, by keyboard only. Bob's page gets his two new
+    cards live, and nothing on it moves."""
+    a = alice.page
+    b = bob.page
     b.evaluate(LAYOUT_OBSERVER)
     # His four Wilds are one card "×4", keyed by the newest.
     assert keys(b) == ["wild-10"]
@@ -130,7 +131,10 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
     assert seen_after < 1.5, f"Bob saw Alice's move after {seen_after:.2f} s"
     expect(seat(a, "bob").locator(".seat-cards")).to_have_text("6 cards")
 
-    # 2. Bob draws (the card is added at the end of his hand, without a shift) and keeps it.
+
+def bob_draws_and_keeps(bob: Client) -> None:
+    """2. Bob draws (the card is added at the end of his hand, without a shift) and keeps it."""
+    b = bob.page
     b.evaluate(LAYOUT_OBSERVER)
     b.get_by_role("button", name="Draw a card (102 in the pile)").click()
     expect(b.locator(".prompt")).to_contain_text("You drew Wild. Play it or keep it.")
@@ -147,7 +151,11 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
     bob.axe("the table after drawing")
     b.get_by_role("button", name="Keep it").click()
 
-    # 3. Alice plays a Wild and forgets UNO; Bob catches her before he moves.
+
+def bob_catches_alice(alice: Client, bob: Client) -> None:
+    """3. Alice plays a Wild and forgets UNO; Bob catches her before he moves."""
+    a = alice.page
+    b = bob.page
     wait_turn(a)
     card(a, "Wild").click()
     catch = seat(b, "alice").get_by_role("button", name="Catch alice: one card and no UNO")
@@ -159,15 +167,22 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
     expect_hand_size(a, 3)
     expect(catch).to_have_count(0)
 
-    # 4. Bob draws again and plays the card he drew.
+
+def bob_draws_and_plays(bob: Client) -> None:
+    """4. Bob draws again and plays the card he drew."""
+    b = bob.page
     wait_turn(b)
     b.get_by_role("button", name="Draw a card (99 in the pile)").click()
     expect(b.locator(".prompt")).to_contain_text("You drew Wild.")
     b.get_by_role("button", name="Play it").click()
     expect(b.locator(".prompt")).to_contain_text("Waiting for alice")
 
-    # 5. Bob's network drops while Alice plays a Wild (two cards left); when it comes back his
-    #    page catches up by itself. Then Bob plays a Wild.
+
+def bob_catches_up_after_a_drop(alice: Client, bob: Client) -> None:
+    """5. Bob's network drops while Alice plays a Wild (two cards left); when it comes back his
+    page catches up by itself. Then Bob plays a Wild."""
+    a = alice.page
+    b = bob.page
     wait_turn(a)
     bob.context.set_offline(True)
     expect(b.locator(".conn")).to_have_text(re.compile("Reconnecting…|Offline"))
@@ -178,7 +193,11 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
     expect(seat(b, "alice").locator(".seat-cards")).to_have_text("2 cards")
     card(b, "Wild").click()
 
-    # 6. Alice says UNO with her Draw 4 (two players: she plays again) and goes out.
+
+def alice_says_uno_and_goes_out(alice: Client, bob: Client) -> None:
+    """6. Alice says UNO with her Draw 4 (two players: she plays again) and goes out."""
+    a = alice.page
+    b = bob.page
     wait_turn(a)
     expect_hand_size(a, 2)
     uno = a.locator(".uno-button")
@@ -194,7 +213,9 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
     wait_turn(a)
     card(a, "Wild").click()
 
-    # The results, on both phones.
+
+def the_results(alice: Client, bob: Client) -> None:
+    """The results, on both phones."""
     for client, banner in ((alice, "You won the game!"), (bob, "alice won the game!")):
         page = client.page
         expect(page.get_by_role("heading", name="Results")).to_be_visible()
@@ -206,7 +227,10 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
         )
         client.axe("the results")
 
-    # The log tells the game in words.
+
+def the_log_in_words(bob: Client) -> None:
+    """The log tells the game in words."""
+    b = bob.page
     log = b.locator("details.log")
     log.locator("summary").click()
     for line in (
@@ -223,13 +247,18 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
     bob.shot("log", log)
     bob.axe("the game log")
 
-    # The same table at desktop size: nothing cut off, still usable.
+
+def the_results_at_desktop_size(clients: Any, token: str, game_id: str) -> None:
+    """The same table at desktop size: nothing cut off, still usable."""
     desk = clients("alice-desktop", **DESKTOP)
-    desk.sign_in_with_token(tokens["alice"], f"/games/{game_id}")
+    desk.sign_in_with_token(token, f"/games/{game_id}")
     desk.shot("results-desktop", desk.page.locator("table.scores"))
 
-    # A Web Push (DevTools: ServiceWorker.deliverPushMessage) shows a notification; tapping it
-    # opens the game it is about. Alice is on her games list when it comes.
+
+def a_push_opens_the_game(alice: Client, game_id: str) -> None:
+    """A Web Push (DevTools: ServiceWorker.deliverPushMessage) shows a notification; tapping it
+    opens the game it is about. Alice is on her games list when it comes."""
+    a = alice.page
     alice.goto("/games")
     expect(a.get_by_role("heading", name="My games")).to_be_visible()
     a.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
@@ -266,3 +295,20 @@ def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) 
     )
     expect(a).to_have_url(f"{alice.base}/games/{game_id}")
     expect(a.get_by_role("heading", name="Results")).to_be_visible()
+
+
+def test_two_players_play_a_position_to_the_end(clients: Any, live_server: Any) -> None:
+    game, alice, bob = alice_and_bob_at(clients, "two_players.json")
+    game_id = game["game_id"]
+    tokens = {p["name"]: p["token"] for p in game["players"]}
+    the_opening_table(alice, bob)
+    alice_targets_bob_by_keyboard(alice, bob)
+    bob_draws_and_keeps(bob)
+    bob_catches_alice(alice, bob)
+    bob_draws_and_plays(bob)
+    bob_catches_up_after_a_drop(alice, bob)
+    alice_says_uno_and_goes_out(alice, bob)
+    the_results(alice, bob)
+    the_log_in_words(bob)
+    the_results_at_desktop_size(clients, tokens["alice"], game_id)
+    a_push_opens_the_game(alice, game_id)

@@ -24,8 +24,10 @@ const ROUTES = [
 export const app = {
   me: null,
   unread: 0,
-  // Games waiting for my move: the badge (it counts games, not notifications).
+  // Games waiting for my move and lobbies I am invited to: the badge (it counts games, not
+  // notifications).
   waiting: 0,
+  invitations: 0,
   screen: null,
   navigate,
   refreshUnread,
@@ -97,11 +99,24 @@ function drawOffline() {
   banner.textContent = since ? t("offline.banner", { time: stateTime(since) }) : "";
 }
 offline.onChange(drawOffline);
+function showAppBadge() {
+  // An installed client shows it on its icon too.
+  const count = app.waiting + app.invitations;
+  if (navigator.setAppBadge) (count ? navigator.setAppBadge(count) : navigator.clearAppBadge()).catch(() => {});
+}
+
 function setWaiting(count) {
   if (typeof count !== "number" || count === app.waiting) return false;
   app.waiting = count;
-  // An installed client shows it on its icon too.
-  if (navigator.setAppBadge) (count ? navigator.setAppBadge(count) : navigator.clearAppBadge()).catch(() => {});
+  showAppBadge();
+  return true;
+}
+
+// Only games/live/ counts invitations (notifications/unread-count/ counts games waiting).
+function setInvitations(count) {
+  if (typeof count !== "number" || count === app.invitations) return false;
+  app.invitations = count;
+  showAppBadge();
   return true;
 }
 
@@ -133,8 +148,13 @@ function startGamesLive() {
         // The first answer only sets the stamp: the screen loaded its list already.
         const changed = gamesLive.stamp !== "" && data.stamp !== gamesLive.stamp;
         gamesLive.stamp = data.stamp;
-        if (setWaiting(data.games_waiting)) drawTopbar();
-        if (changed) window.dispatchEvent(new CustomEvent("games-changed"));
+        const invitations = setInvitations(data.invitations);
+        if (setWaiting(data.games_waiting) || invitations) drawTopbar();
+        if (changed) {
+          window.dispatchEvent(new CustomEvent("games-changed"));
+          // An invitation or a game's end also brings a notice: the inbox dot follows.
+          refreshUnread();
+        }
       } catch (_) {
         if (signal.aborted) break;
         failures += 1;
@@ -168,6 +188,7 @@ function drawTopbar() {
   // The shell's link is written by the server in the browser's language: follow the chosen one.
   const skip = document.querySelector(".skip-link");
   if (skip && skip.textContent !== t("shell.skip")) skip.textContent = t("shell.skip");
+  const badge = app.waiting + app.invitations;
   const link = (href, label, extra = {}) =>
     h("a", { href, "data-link": "", "aria-current": here === href ? "page" : false, ...extra }, label);
   patch(
@@ -184,10 +205,11 @@ function drawTopbar() {
           { "aria-label": t("nav.label") },
           link("/games", [
             t("nav.games"),
-            // The badge counts games waiting for my move. The number is drawn by CSS
-            // (data-count); the words are for screen readers.
-            h("span", { class: app.waiting ? "badge" : "badge badge-empty", "data-count": app.waiting || "", "data-badge": "games" }),
+            // The badge counts games waiting for my move and invitations to answer. The number
+            // is drawn by CSS (data-count); the words are for screen readers.
+            h("span", { class: badge ? "badge" : "badge badge-empty", "data-count": badge || "", "data-badge": "games" }),
             app.waiting ? h("span", { class: "visually-hidden" }, `, ${t("nav.games_waiting", { count: app.waiting })}`) : null,
+            app.invitations ? h("span", { class: "visually-hidden" }, `, ${t("nav.invitations", { count: app.invitations })}`) : null,
           ]),
           link("/notifications", [
             t("nav.inbox"),

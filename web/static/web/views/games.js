@@ -1,4 +1,6 @@
-// My games (GET games/): the ones waiting for my move first, with the time left on each turn.
+// My games (GET games/): the ones waiting for my move first, with the time left on each turn,
+// and above them the lobbies I am invited to (GET games/invitations/: rematches others opened),
+// joined from here (POST games/{id}/join/): until then the game is not mine to open.
 
 import { api } from "../api.js";
 import { h, patch } from "../dom.js";
@@ -7,9 +9,9 @@ import { loadGames } from "../catalog.js";
 import { DEFAULT_KIND, gameName, kindOf } from "../games/names.js";
 import { errorBox, showError } from "./forms.js";
 
-// The list reloads within a second of a change in any of my games (app.js long-polls
-// games/live/ and says "games-changed"); this slower poll only catches what that misses
-// (a game I was invited to by someone else).
+// The list reloads within a second of a change in any of my games, a new game with me in it or
+// an invitation (app.js long-polls games/live/ and says "games-changed"); this slower poll only
+// catches what that misses.
 const REFRESH_MS = 60000;
 
 function inviteCodeFrom(text) {
@@ -69,10 +71,41 @@ function row(game) {
   );
 }
 
+function invitationRow(game, join) {
+  const hosts = game.players.map((p) => p.name);
+  return h(
+    "li",
+    { key: game.id, class: "game-row invitation" },
+    h(
+      "div",
+      { class: "game-link" },
+      h("span", { class: "game-title" }, t("games.invited", { names: hosts.join(", ") })),
+      h(
+        "span",
+        { class: "game-meta" },
+        h("span", { class: "pill" }, t("games.lobby_seats", { count: game.players.length, max: game.max_players })),
+        kindOf(game) !== DEFAULT_KIND ? h("span", { class: "pill pill-game" }, gameName(kindOf(game))) : null,
+      ),
+      h("button", { type: "button", class: "primary join-invitation", onclick: () => join(game) }, t("games.accept")),
+    ),
+  );
+}
+
 export function mount(root, params, app) {
   const errors = errorBox();
   const list = h("div", { class: "game-lists", "aria-live": "polite", "aria-busy": "true" });
   let games = null;
+  let invitations = [];
+
+  const join = async (game) => {
+    try {
+      await api.post(`games/${game.id}/join/`);
+      app.navigate(`/games/${game.id}`);
+    } catch (error) {
+      showError(errors, error);
+      load();
+    }
+  };
 
   const draw = () => {
     if (!games) return;
@@ -83,12 +116,13 @@ export function mount(root, params, app) {
       ["lobby", t("games.group_lobby"), games.filter((g) => g.status === "lobby")],
       ["done", t("games.group_done"), games.filter((g) => !["active", "lobby"].includes(g.status))],
     ];
-    const sections = groups
+    const sections = [["invited", t("games.group_invited"), invitations, (g) => invitationRow(g, join)]]
+      .concat(groups.map((group) => [...group, row]))
       .filter(([, , items]) => items.length)
-      .map(([key, title, items]) =>
+      .map(([key, title, items, drawRow]) =>
         h("section", { key, class: "group", "aria-labelledby": `group-${key}` },
           h("h2", { id: `group-${key}` }, title),
-          h("ul", { class: "games" }, items.map(row)),
+          h("ul", { class: "games" }, items.map(drawRow)),
         ),
       );
     patch(list, sections.length ? sections : h("p", { class: "empty" }, t("games.none")));
@@ -96,7 +130,10 @@ export function mount(root, params, app) {
 
   const load = async () => {
     try {
-      games = await api.get("games/");
+      // Invitations are extra: without them (offline, an older server) the list still shows.
+      const [mine, invited] = await Promise.all([api.get("games/"), api.get("games/invitations/").catch(() => [])]);
+      games = mine;
+      invitations = Array.isArray(invited) ? invited : [];
       // The server's names of other games (the rows redraw every second).
       if (games.some((g) => kindOf(g) !== DEFAULT_KIND)) loadGames();
       errors.clear();
