@@ -242,5 +242,15 @@ def card(page: Page, name: str) -> Any:
     return page.locator(".hand button.card", has_text=name).first
 
 
+# The cards the hand holds: identical cards are one button with a count ("×3" in data-count).
+HAND_SIZE = """() => [...document.querySelectorAll(".hand button.card")]
+    .reduce((n, b) => n + (b.dataset.count ? Number(b.dataset.count.slice(1)) : 1), 0)"""
+
+
+def expect_hand_size(page: Page, size: int) -> None:
+    """Wait until the hand shows ``size`` cards, a group counting as the cards it holds."""
+    page.wait_for_function(f"size => ({HAND_SIZE})() === size", arg=size, timeout=15_000)
+
+
 def wait_turn(page: Page) -> None:
     expect(page.locator(".prompt.mine")).to_be_visible()

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from players.models import User
-from tests.web.conftest import Client, load_scenario
+from tests.web.conftest import Client, expect_hand_size, load_scenario
 from tests.web.test_offline import PHONE_390, seen_online
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -169,6 +169,6 @@ def test_a_danish_session_meets_no_english_string(clients: Any, live_server: Any
     expect(a.locator("#offline-banner")).to_have_text(
         re.compile(r"^Offline — viser stillingen kl\. \d\d[.:]\d\d$")
     )
-    expect(a.locator(".hand button.card")).to_have_count(3)
+    expect_hand_size(a, 3)
     assert_danish(alice, "table offline")
     alice.context.set_offline(False)

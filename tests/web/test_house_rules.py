@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 from games import services
 from games.models import Game
 from players.models import ApiToken, User
-from tests.web.conftest import load_scenario
+from tests.web.conftest import expect_hand_size, load_scenario
 from tests.web.test_bots import bots_move  # noqa: F401 - a fixture, found by name
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -151,7 +151,7 @@ def test_stacking_answered_then_taken(clients: Any) -> None:
     take.focus()
     page.evaluate(SHIFTS)
     page.keyboard.press("Enter")
-    expect(hand(page)).to_have_count(13)
+    expect_hand_size(page, 13)
     expect(prompt).to_have_text("Waiting for bob.")
     expect(slot).to_have_text("")
     no_shift(page, "when the 10 cards were taken", strict=True)
@@ -163,7 +163,7 @@ def test_stacking_answered_then_taken(clients: Any) -> None:
         "alice took the stack: 10 cards.",
         "alice was skipped.",
     )
-    alice.shot("stack-taken", hand(page).nth(12), log.get_by_text("alice took the stack"))
+    alice.shot("stack-taken", hand(page).last, log.get_by_text("alice took the stack"))
     alice.axe("after taking the stack")
 
 
@@ -211,7 +211,7 @@ def test_double_down_with_a_target_per_card(clients: Any) -> None:
     picker.get_by_role("button", name="carol").click()
     expect(seat_cards(page, "bob")).to_have_text("5 cards")
     expect(seat_cards(page, "carol")).to_have_text("6 cards")
-    expect(hand(page)).to_have_count(3)
+    expect_hand_size(page, 3)
     expect(prompt).to_have_text("Waiting for bob.")
     no_shift(page, "while picking and playing a pair")
     log = log_shows(
@@ -242,7 +242,7 @@ def test_mercy_discard_with_the_speed_clock(clients: Any) -> None:
     # Whole seconds (not "0:29 min"), at most the 30 of the turn.
     expect(timer).to_have_text(re.compile(r"^([12]?[0-9]|30) s left$"))
     expect(page.locator(".speed-bar")).to_be_visible()
-    expect(hand(page)).to_have_count(16)
+    expect_hand_size(page, 16)
 
     mercy = page.get_by_role("button", name="Mercy: discard 5")
     expect(mercy).not_to_have_attribute("aria-disabled", "true")
@@ -273,7 +273,7 @@ def test_mercy_discard_with_the_speed_clock(clients: Any) -> None:
     alice.axe("mercy, five cards picked")
 
     confirm.click()
-    expect(hand(page)).to_have_count(11)
+    expect_hand_size(page, 11)
     expect(page.get_by_role("heading", name="Your hand: 11 cards")).to_be_visible()
     expect(page.get_by_role("button", name="Mercy: discard 5")).to_have_attribute(
         "aria-disabled", "true"
@@ -407,12 +407,12 @@ def test_speed_mode_runs_out(clients: Any) -> None:
     alice.shot("speed-clock", timer, page.locator(".speed-bar"))
     expect(timer).to_have_class(re.compile(r"\burgent\b"), timeout=6_000)
     # Run out: a card drawn (Skip, the top of the pile), bob's turn with a fresh 5 s.
-    expect(hand(page)).to_have_count(4, timeout=10_000)
+    expect_hand_size(page, 4)
     expect(page.get_by_role("button", name="Skip")).to_be_visible()
     expect(page.locator(".prompt p")).to_have_text("Waiting for bob.")
     no_shift(page, "while the turn ran out")
     log = log_shows(page, "alice ran out of time and drew 1 card.")
-    alice.shot("speed-timed-out", hand(page).nth(3), log)
+    alice.shot("speed-timed-out", hand(page).last, log)
     alice.axe("speed mode, after a timeout")
 
 

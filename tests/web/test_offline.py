@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Game
-from tests.web.conftest import Client, load_scenario
+from tests.web.conftest import Client, expect_hand_size, load_scenario
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -114,7 +114,7 @@ def test_offline_my_games_and_the_table_come_from_the_cache_and_a_move_is_sent_o
 
     # The table, as it was, under the same banner; the connection says offline.
     a.locator(".game-row a").click()
-    expect(a.locator(".hand button.card")).to_have_count(3)
+    expect_hand_size(a, 3)
     expect(a.locator("#offline-banner")).to_have_text(BANNER)
     expect(a.locator(".conn")).to_have_text("Offline")
 
@@ -136,7 +136,7 @@ def test_offline_my_games_and_the_table_come_from_the_cache_and_a_move_is_sent_o
     expect(a.locator(".prompt")).to_contain_text("Waiting for bob")
     expect(a.locator(".queued-notice")).to_be_empty()
     expect(a.locator("#offline-banner")).to_be_hidden()
-    expect(a.locator(".hand button.card")).to_have_count(2)
+    expect_hand_size(a, 2)
     a.wait_for_timeout(1500)
     assert len(action_posts(alice)) == 1
     assert Game.objects.get(id=game_id).version == version + 1

@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.conftest import DESKTOP, Client, alice_and_bob_at, card, wait_turn
+from tests.web.conftest import (
+    DESKTOP,
+    Client,
+    alice_and_bob_at,
+    card,
+    expect_hand_size,
+    wait_turn,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -81,7 +88,7 @@ def the_opening_table(alice: Client, bob: Client) -> None:
     a = alice.page
     b = bob.page
     wait_turn(a)
-    expect(hand(a)).to_have_count(3)
+    expect_hand_size(a, 3)
     expect(seat(a, "bob").locator(".seat-cards")).to_have_text("4 cards")
     expect(b.locator(".prompt")).to_contain_text("Waiting for alice")
     alice.shot(
@@ -101,7 +108,8 @@ def alice_targets_bob_by_keyboard(alice: Client, bob: Client) -> None:
     a = alice.page
     b = bob.page
     b.evaluate(LAYOUT_OBSERVER)
-    assert keys(b) == ["wild-3", "wild-4", "wild-9", "wild-10"]
+    # His four Wilds are one card "×4", keyed by the newest.
+    assert keys(b) == ["wild-10"]
     card(a, "Targeted Draw 2").focus()
     a.keyboard.press("Enter")
     picker = a.locator("dialog[open]")
@@ -112,11 +120,12 @@ def alice_targets_bob_by_keyboard(alice: Client, bob: Client) -> None:
     a.keyboard.press("Enter")
     expect(a.locator("dialog[open]")).to_have_count(0)
     acted = time.monotonic()
-    expect(hand(b)).to_have_count(6)
+    expect_hand_size(b, 6)
     seen_after = time.monotonic() - acted
     wait_turn(b)
-    # The cards Bob had stay where they were; the new ones come after them.
-    assert keys(b) == ["wild-3", "wild-4", "wild-9", "wild-10", "wild-5", "reverse-1"]
+    # The cards Bob had stay where they were: the new Wild joins them (×5), the Reverse comes after.
+    assert keys(b) == ["wild-5", "reverse-1"]
+    expect(card(b, "Wild")).to_have_attribute("data-count", "×5")
     moved = shifts(b)
     assert sum(s["value"] for s in moved) == 0, f"layout shift when cards arrived: {moved}"
     assert seen_after < 1.5, f"Bob saw Alice's move after {seen_after:.2f} s"
@@ -129,8 +138,9 @@ def bob_draws_and_keeps(bob: Client) -> None:
     b.evaluate(LAYOUT_OBSERVER)
     b.get_by_role("button", name="Draw a card (102 in the pile)").click()
     expect(b.locator(".prompt")).to_contain_text("You drew Wild. Play it or keep it.")
-    expect(hand(b)).to_have_count(7)
-    expect(hand(b).nth(6)).to_have_class("card card-wild drawn")
+    expect_hand_size(b, 7)
+    # The card drawn stands apart from the other Wilds: only "Play it" plays it.
+    expect(hand(b).nth(2)).to_have_class("card card-wild drawn")
     moved = shifts(b)
     assert sum(s["value"] for s in moved) == 0, f"layout shift when a card was drawn: {moved}"
     bob.shot(
@@ -154,7 +164,7 @@ def bob_catches_alice(alice: Client, bob: Client) -> None:
     bob.axe("the table with a catch button")
     catch.click()
     expect(seat(b, "alice").locator(".seat-cards")).to_have_text("3 cards")
-    expect(hand(a)).to_have_count(3)
+    expect_hand_size(a, 3)
     expect(catch).to_have_count(0)
 
 
@@ -189,7 +199,7 @@ def alice_says_uno_and_goes_out(alice: Client, bob: Client) -> None:
     a = alice.page
     b = bob.page
     wait_turn(a)
-    expect(hand(a)).to_have_count(2)
+    expect_hand_size(a, 2)
     uno = a.locator(".uno-button")
     expect(uno).to_have_attribute("aria-pressed", "false")
     uno.click()

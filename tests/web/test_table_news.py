@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from games import services
 from players.models import User
-from tests.web.conftest import load_scenario
+from tests.web.conftest import expect_hand_size, load_scenario
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,7 +59,7 @@ def test_a_second_visit_says_what_happened_since_your_last_turn(clients: Any) ->
     expect(away.locator("li.mine", has_text="alice swapped hands with you.")).to_contain_text(
         "You now hold 4 cards."
     )
-    expect(page.locator(".hand button.card")).to_have_count(4)
+    expect_hand_size(page, 4)
     bob.shot("news-away", away)
     bob.axe("since your last turn")
     page.get_by_role("button", name="Got it").click()
@@ -82,7 +82,9 @@ def test_the_event_that_touches_you_is_told_and_the_log_says_it_once(clients: An
         "You drew 2 cards from a Targeted Draw 2. (Wild, Wild) You now hold 4 cards."
     )
     expect(news).to_contain_text("carol played Targeted Draw 2 at you.")
-    expect(page.locator(".hand > li.arrived")).to_have_count(2)
+    # The two Wilds join the Wild he kept: that one card (now ×3) arrives.
+    expect(page.locator(".hand > li.arrived")).to_have_count(1)
+    expect(page.locator(".hand > li.arrived > .card")).to_have_attribute("data-count", "×3")
     page.wait_for_timeout(500)  # the cards and the line have arrived
     bob.shot("news-targeted", news)
     bob.axe("the news line")
@@ -102,7 +104,7 @@ def test_the_news_does_not_move_under_reduced_motion(clients: Any) -> None:
     move(game, "carol", {"type": "play", "card": "targeted_draw2-1", "target": 1})
     mine = page.locator(".news p.mine.fresh", has_text="You now hold 4 cards.")
     expect(mine).to_be_visible()
-    expect(page.locator(".hand > li.arrived")).to_have_count(2)
+    expect(page.locator(".hand > li.arrived")).to_have_count(1)
     assert mine.evaluate("p => getComputedStyle(p).animationName") == "none"
     arrived = page.locator(".hand > li.arrived > .card").first
     assert arrived.evaluate("c => getComputedStyle(c).animationName") == "none"
@@ -119,10 +121,11 @@ def test_the_hand_sorts_by_type_and_shows_my_score(clients: Any) -> None:
     alice.sign_in_with_token(token, f"/games/{data['game_id']}")
     page = alice.page
     expect(page.locator(".my-score")).to_have_text("You: 0 pts")
-    assert hand_ids(page) == ["wild-1", "force_swap-1", "reverse-1", "skip-1", "wild-2"]
+    # The two Wilds are one card (×2), where the first stands, keyed by the newest.
+    assert hand_ids(page) == ["wild-2", "force_swap-1", "reverse-1", "skip-1"]
     page.get_by_role("button", name="Sort by type").click()
     expect(page.locator(".hand > li").first).to_have_attribute("data-key", "force_swap-1")
-    assert hand_ids(page) == ["force_swap-1", "reverse-1", "skip-1", "wild-1", "wild-2"]
+    assert hand_ids(page) == ["force_swap-1", "reverse-1", "skip-1", "wild-2"]
     alice.shot("hand-sorted", page.locator(".hand-head"))
     alice.axe("the sorted hand")
 

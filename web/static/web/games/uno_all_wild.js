@@ -15,7 +15,7 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { help } from "./uno_all_wild_help.js";
-import { describeFamily, drawnCards, drawPile, handHead, handOrderer, opponents, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { describeFamily, drawnCards, drawPile, groupCount, groupHand, groupLabel, handHead, handOrderer, opponents, playableOf, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 // ---- the cards: every card is wild, so colour and symbol only tell the types apart -----------
 
@@ -197,29 +197,37 @@ function create(ctx) {
       render();
     };
 
-    /** A card of my hand: playable exactly when a `play` of it (or `play_drawn`) is listed. */
-    function handCard(card) {
-      const isDrawn = drawn && drawn.id === card.id;
+    /** A group of identical cards of my hand (every card of a type is alike), or the card just
+     * drawn: playable exactly when a `play` of one of them (or `play_drawn`) is listed, and a tap
+     * plays that one. */
+    function handCard(group) {
+      const count = group.cards.length;
+      const isDrawn = Boolean(drawn) && count === 1 && drawn.id === group.cards[0].id;
+      const card = isDrawn ? group.cards[0] : playableOf(group.cards, legal) || group.cards[0];
       const actions = isDrawn ? playDrawn : legal.filter((a) => a.type === "play" && a.card === card.id);
       const playable = actions.length > 0;
-      const label = playable
-        ? t(actions.some((a) => a.target !== undefined) ? "table.play_card_target" : "table.play_card", { card: cardName(card.type) })
-        : cardName(card.type);
+      const label = groupLabel(
+        playable
+          ? t(actions.some((a) => a.target !== undefined) ? "table.play_card_target" : "table.play_card", { card: cardName(card.type) })
+          : cardName(card.type),
+        count,
+      );
       return h(
         "li",
-        { key: card.id },
+        { key: group.key },
         h(
           "button",
           {
             type: "button",
             class: `card card-${card.type} ${isDrawn ? "drawn" : ""}`,
             "data-symbol": SYMBOLS[card.type],
+            "data-count": groupCount(count),
             "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
             "aria-disabled": playable ? false : "true",
             onclick: () => playable && playCard(card, actions, isDrawn ? "play_drawn" : "play"),
           },
           h("span", { class: "card-name" }, cardName(card.type)),
-        ),
+          ),
       );
     }
 
@@ -234,7 +242,7 @@ function create(ctx) {
       const name = cardName(card.type);
       return h(
         "li",
-        { key: card.id },
+        { key: `pick-${card.id}` },
         h(
           "button",
           {
@@ -407,7 +415,10 @@ function create(ctx) {
               { class: "hand hand-hidden", "aria-hidden": "true" },
               Array.from({ length: size }, (_, i) => h("li", { key: `back${i}` }, h("div", { class: "card back" }))),
             )
-          : h("ul", { class: `hand ${mode ? `picking picking-${mode}` : ""}` }, hand.map((card) => (mode ? pickableCard(card) : handCard(card)))),
+          : mode
+            ? // Picking (a pair, mercy's five) shows every card: the cards picked are ids.
+              h("ul", { class: `hand picking picking-${mode}` }, hand.map((card) => pickableCard(card)))
+            : h("ul", { class: "hand" }, groupHand(hand, (card) => card.type, drawn).map((group) => handCard(group))),
       ),
       ctx.logView(),
       ctx.leaveRow(),

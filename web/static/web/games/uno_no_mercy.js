@@ -5,8 +5,9 @@
 // Everything comes from the game view's `table` and its `legal_actions`: a card is playable
 // exactly when an action for it is listed, and the buttons send those actions back (through the
 // screen's `send`, which adds `expected_version` and an Idempotency-Key). Cards are drawn as Uno
-// Splash draws them (uno_splash.js): never colour alone, every card shows its colour's letter
-// and its number or symbol.
+// Splash draws them (uno_shared.colouredCards, given this game's symbols): never colour alone,
+// every card shows its colour's letter and its number or symbol; identical cards are one card
+// with a count (uno_shared.groupHand).
 //
 // A wild other than the Roulette opens the colour picker; a 7 opens the player picker (whom to
 // swap hands with). A stack owed shows its total and who must answer it, with "Take N cards" for
@@ -16,10 +17,9 @@
 import { h } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
 import { help } from "./uno_no_mercy_help.js";
-import { handHead, handOrderer } from "./uno_shared.js";
+import { colouredCards, colourOf, groupCount, groupHand, groupLabel, handHead, handOrderer, LETTER, playableOf, rankOf } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
-const LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
 const SYMBOL = {
   skip: "⊘",
   reverse: "⇄",
@@ -35,32 +35,7 @@ const SYMBOL = {
 const NAMES_COLOUR = new Set(["wrd4", "wd6", "wd10"]);
 
 const colourName = (colour) => t(`colour.${colour}`);
-const rankOf = (id) => {
-  const parts = String(id).split("-");
-  return parts.length === 3 ? parts[1] : parts[0];
-};
-const colourOf = (id) => {
-  const parts = String(id).split("-");
-  return parts.length === 3 ? parts[0] : null;
-};
-
-/** A card's words: "Red 7", "Blue Discard All", "Wild Draw 10". */
-function cardName(card) {
-  const rank = card.rank || rankOf(card.id);
-  const colour = card.colour === undefined ? colourOf(card.id) : card.colour;
-  const rankWords = /^\d$/.test(rank) ? rank : t(`nomercy.rank_${rank}`);
-  return colour ? t("splash.card", { colour: colourName(colour), rank: rankWords }) : rankWords;
-}
-
-function cardSymbol(card) {
-  const rank = card.rank || rankOf(card.id);
-  const symbol = SYMBOL[rank] || rank;
-  return card.colour ? `${LETTER[card.colour]}${symbol}` : symbol;
-}
-
-function cardClass(card) {
-  return `card splash-card nomercy-card ${card.colour ? `splash-${card.colour}` : `splash-wild nomercy-${card.rank}`}`;
-}
+const { cardName, cardSymbol, cardClass, faceOf } = colouredCards({ symbols: SYMBOL, names: "nomercy", classes: "nomercy-card", wildClass: "nomercy" });
 
 // A sample card of each key of the help sheet (uno_no_mercy_help.js), drawn as in the hand.
 const HELP_SAMPLES = {
@@ -236,21 +211,25 @@ function create(ctx) {
     );
   }
 
-  function handCard(card, legal, drawn) {
-    const isDrawn = drawn && drawn.id === card.id;
+  /** A group of identical cards (or the card just drawn): one button that plays one of them. */
+  function handCard(group, legal, drawn) {
+    const count = group.cards.length;
+    const isDrawn = Boolean(drawn) && count === 1 && drawn.id === group.cards[0].id;
     const type = isDrawn ? "play_drawn" : "play";
+    const card = isDrawn ? group.cards[0] : playableOf(group.cards, legal) || group.cards[0];
     const playable = isDrawn ? legal.some((a) => a.type === "play_drawn") : legal.some((a) => a.type === "play" && a.card === card.id);
     const name = cardName(card);
-    const label = playable ? t("table.play_card", { card: name }) : name;
+    const label = groupLabel(playable ? t("table.play_card", { card: name }) : name, count);
     return h(
       "li",
-      { key: card.id },
+      { key: group.key },
       h(
         "button",
         {
           type: "button",
           class: `${cardClass(card)} ${isDrawn ? "drawn" : ""}`,
           "data-symbol": cardSymbol(card),
+          "data-count": groupCount(count),
           "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
           "aria-disabled": playable ? false : "true",
           onclick: () => playable && playCard(card, type, legal),
@@ -401,7 +380,7 @@ function create(ctx) {
           },
         }),
         arrivedFrom !== null ? h("p", { class: "hand-arrived", role: "status" }, t("nomercy.hand_from", { name: nameOf(arrivedFrom) })) : null,
-        h("ul", { class: "hand" }, hand.map((card) => handCard(card, legal, drawn))),
+        h("ul", { class: "hand" }, groupHand(hand, faceOf, drawn).map((group) => handCard(group, legal, drawn))),
       ),
       logNode,
       ctx.leaveRow(),

@@ -1,7 +1,8 @@
-// What the tables of the Uno games (uno_all_wild.js, uno_splash.js) draw the same way: the
-// hand's order, the seats around me, the head of the table, the UNO button, the other seats,
-// the draw pile, the prompt, the family's events in words and the end of a round. Each game's
-// renderer keeps what is its own (its cards, its prompts, its choices) and passes the rest in.
+// What the tables of the Uno games (uno_all_wild.js, uno_splash.js, uno_no_mercy.js) draw the
+// same way: the hand's order and its groups of identical cards, the coloured cards of Splash and
+// No Mercy, the seats around me, the head of the table, the UNO button, the other seats, the draw
+// pile, the prompt, the family's events in words and the end of a round. Each game's renderer
+// keeps what is its own (its cards, its prompts, its choices) and passes the rest in.
 
 import { h } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
@@ -46,6 +47,87 @@ const rankCompare = (a, b) => {
   const nb = /^\d+$/.test(b.rank) ? Number(b.rank) : 100;
   return na - nb || a.rank.localeCompare(b.rank);
 };
+
+/** Identical cards shown once (issue 21, §1): the hand's cards as groups `{key, cards}`, each
+ * where its first card stands, so a card that arrives joins its group (or goes at the end) and
+ * nothing on screen moves. `faceOf(card)` names what makes cards identical; the card `apart` (the
+ * one just drawn, which only "Play it" may play) stays a group of its own. A group is keyed by
+ * its newest card's id: a tap plays its first listed card, so the key (and the element, with
+ * its focus) stays, and a card that joins it makes it "arrive" (views/game.js, markArrivals). */
+export function groupHand(hand, faceOf, apart = null) {
+  const groups = [];
+  const byFace = new Map();
+  for (const card of hand) {
+    const face = apart && card.id === apart.id ? null : faceOf(card);
+    const group = face === null ? null : byFace.get(face);
+    if (group) {
+      group.cards.push(card);
+      group.key = card.id;
+      continue;
+    }
+    const made = { key: card.id, cards: [card] };
+    groups.push(made);
+    if (face !== null) byFace.set(face, made);
+  }
+  return groups;
+}
+
+/** A group's card: what it says to a screen reader ("Play Red 7 (3 alike)"), and the count that
+ * CSS prints on it ("×3", from `data-count`: its words are the label's, not a second name). */
+export function groupLabel(label, count) {
+  return count > 1 ? t("hand.group_label", { card: label, count }) : label;
+}
+export function groupCount(count) {
+  return count > 1 ? `×${count}` : null;
+}
+
+/** The first card of a group whose play is listed (the one a tap on the group plays), or null. */
+export function playableOf(cards, legal) {
+  return cards.find((card) => legal.some((a) => a.type === "play" && a.card === card.id)) || null;
+}
+
+// ---- the coloured cards of Uno Splash and No Mercy (ids "red-7-b", "wd4-1", "roulette-2") --------
+
+/** Each colour's letter, printed on its cards so that colour never stands alone. */
+export const LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
+
+/** A coloured card's rank and colour (null for a wild), from its id. */
+export const rankOf = (id) => {
+  const parts = String(id).split("-");
+  return parts.length === 3 ? parts[1] : parts[0];
+};
+export const colourOf = (id) => {
+  const parts = String(id).split("-");
+  return parts.length === 3 ? parts[0] : null;
+};
+
+/** A coloured game's cards, given its symbol table, the i18n prefix of its ranks' names
+ * ("splash", "nomercy") and its extra card classes: the card's name, what is printed on it (its
+ * colour's letter and its number or symbol), its classes and its face (what identical cards
+ * share: "red-7", "wd4"). */
+export function colouredCards({ symbols, names, classes = "", wildClass }) {
+  const rank = (card) => card.rank || rankOf(card.id);
+  const colour = (card) => (card.colour === undefined ? colourOf(card.id) : card.colour);
+  return {
+    cardName(card) {
+      const r = rank(card);
+      const c = colour(card);
+      const words = /^\d$/.test(r) ? r : t(`${names}.rank_${r}`);
+      return c ? t("splash.card", { colour: t(`colour.${c}`), rank: words }) : words;
+    },
+    cardSymbol(card) {
+      const symbol = symbols[rank(card)] || rank(card);
+      return card.colour ? `${LETTER[card.colour]}${symbol}` : symbol;
+    },
+    cardClass(card) {
+      return `card splash-card ${classes} ${card.colour ? `splash-${card.colour}` : `splash-wild ${wildClass}-${rank(card)}`}`;
+    },
+    faceOf(card) {
+      const c = colour(card);
+      return c ? `${c}-${rank(card)}` : rank(card);
+    },
+  };
+}
 
 /** The ways a hand can be sorted: by type (every game), by colour or by number (coloured ones). */
 export const HAND_SORTS = {

@@ -20,40 +20,13 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { help } from "./uno_splash_help.js";
-import { describeFamily, drawnCards, drawPile, handHead, handOrderer, opponents, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { colouredCards, colourOf, describeFamily, drawnCards, drawPile, groupCount, groupHand, groupLabel, handHead, handOrderer, LETTER, opponents, playableOf, promptArea, rankOf, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
-const LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
 const SYMBOL = { skip: "⊘", reverse: "⇄", draw2: "+2", wild: "W", wd4: "+4" };
 
 const colourName = (colour) => t(`colour.${colour}`);
-const rankOf = (id) => {
-  const parts = String(id).split("-");
-  return parts.length === 3 ? parts[1] : parts[0];
-};
-const colourOf = (id) => {
-  const parts = String(id).split("-");
-  return parts.length === 3 ? parts[0] : null;
-};
-
-/** A card's words: "Red 7", "Blue Skip", "Wild Draw Four". */
-function cardName(card) {
-  const rank = card.rank || rankOf(card.id);
-  const colour = card.colour === undefined ? colourOf(card.id) : card.colour;
-  const rankWords = /^\d$/.test(rank) ? rank : t(`splash.rank_${rank}`);
-  return colour ? t("splash.card", { colour: colourName(colour), rank: rankWords }) : rankWords;
-}
-
-/** What is printed on a card: its colour's letter and its number or symbol. */
-function cardSymbol(card) {
-  const rank = card.rank || rankOf(card.id);
-  const symbol = SYMBOL[rank] || rank;
-  return card.colour ? `${LETTER[card.colour]}${symbol}` : symbol;
-}
-
-function cardClass(card) {
-  return `card splash-card ${card.colour ? `splash-${card.colour}` : `splash-wild splash-${card.rank}`}`;
-}
+const { cardName, cardSymbol, cardClass, faceOf } = colouredCards({ symbols: SYMBOL, names: "splash", wildClass: "splash" });
 
 // A sample card of each key of the help sheet (uno_splash_help.js), drawn as in the hand.
 const HELP_SAMPLES = { number: "red-7-a", skip: "blue-skip-a", reverse: "green-reverse-a", draw2: "yellow-draw2-a", wild: "wild-1", wd4: "wd4-1" };
@@ -191,21 +164,25 @@ function create(ctx) {
     );
   }
 
-  function handCard(card, legal, drawn) {
-    const isDrawn = drawn && drawn.id === card.id;
+  /** A group of identical cards (or the card just drawn): one button that plays one of them. */
+  function handCard(group, legal, drawn) {
+    const count = group.cards.length;
+    const isDrawn = Boolean(drawn) && count === 1 && drawn.id === group.cards[0].id;
     const type = isDrawn ? "play_drawn" : "play";
+    const card = isDrawn ? group.cards[0] : playableOf(group.cards, legal) || group.cards[0];
     const playable = isDrawn ? legal.some((a) => a.type === "play_drawn") : legal.some((a) => a.type === "play" && a.card === card.id);
     const name = cardName(card);
-    const label = playable ? t("table.play_card", { card: name }) : name;
+    const label = groupLabel(playable ? t("table.play_card", { card: name }) : name, count);
     return h(
       "li",
-      { key: card.id },
+      { key: group.key },
       h(
         "button",
         {
           type: "button",
           class: `${cardClass(card)} ${isDrawn ? "drawn" : ""}`,
           "data-symbol": cardSymbol(card),
+          "data-count": groupCount(count),
           "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
           "aria-disabled": playable ? false : "true",
           onclick: () => playable && playCard(card, type),
@@ -220,7 +197,7 @@ function create(ctx) {
     const usable = chosen || (!ctx.busy && picked.length < 5 && mercy.choose.from.includes(card.id));
     return h(
       "li",
-      { key: card.id },
+      { key: `pick-${card.id}` },
       h(
         "button",
         {
@@ -359,7 +336,10 @@ function create(ctx) {
             ctx.render();
           },
         }),
-        h("ul", { class: `hand ${picking ? "picking picking-mercy" : ""}` }, hand.map((card) => (picking && mercy ? pickableCard(card, mercy) : handCard(card, legal, drawn)))),
+        // Picking for mercy shows every card (the five picked are ids); playing shows groups.
+        picking && mercy
+          ? h("ul", { class: "hand picking picking-mercy" }, hand.map((card) => pickableCard(card, mercy)))
+          : h("ul", { class: "hand" }, groupHand(hand, faceOf, drawn).map((group) => handCard(group, legal, drawn))),
       ),
       ctx.logView(),
       ctx.leaveRow(),

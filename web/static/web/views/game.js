@@ -679,9 +679,12 @@ export function mount(root, [gameId], app) {
   /** Cards that joined my hand since the last drawing arrive with a motion (style.css). */
   function markArrivals(before) {
     const items = [...screen.querySelectorAll(".hand > li")];
+    // Picking cards (double down, mercy) shows each card where play shows groups: a new set of
+    // keys, not cards that arrived.
+    const picking = Boolean(screen.querySelector(".hand.picking"));
     const keys = new Set(items.map((li) => li.dataset.key));
-    if (before) for (const li of items) if (!before.has(li.dataset.key)) li.classList.add("arrived");
-    handKeys = keys;
+    if (before && before.picking === picking) for (const li of items) if (!before.has(li.dataset.key)) li.classList.add("arrived");
+    handKeys = Object.assign(keys, { picking });
   }
 
   function logView() {
