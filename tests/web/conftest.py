@@ -26,6 +26,7 @@ from django.urls import Resolver404, resolve
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
 from games import announce
+from games.engine import registry
 from tests.games.conftest import seeded_engine  # noqa: F401 - a fixture, found by name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,6 +42,13 @@ PHONE: dict[str, Any] = {
 }
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 STATIC_PATHS = ("/static/", "/sw.js", "/manifest.webmanifest")
+# The first-game walkthrough (web/static/web/help.js) is a modal sheet over the table: a browser
+# is one that has seen it for every game, unless a test asks for a new player's
+# (`walkthrough=True`).
+WALKTHROUGH_SEEN = (
+    "try { for (const kind of %s) localStorage.setItem(`uaw.walkthrough.${kind}`, 'seen'); }"
+    " catch (_) { /* about:blank has no storage */ }"
+)
 
 expect.set_options(timeout=15_000)
 
@@ -91,7 +99,14 @@ class Client:
     """One person's browser: a context of its own (storage, service worker), one page."""
 
     def __init__(
-        self, browser: Browser, base: str, name: str, *, locale: str = "en-GB", **size: Any
+        self,
+        browser: Browser,
+        base: str,
+        name: str,
+        *,
+        locale: str = "en-GB",
+        walkthrough: bool = False,
+        **size: Any,
     ) -> None:
         self.base = base
         self.name = name
@@ -99,6 +114,8 @@ class Client:
             base_url=base, locale=locale, **(size or PHONE)
         )
         self.context.grant_permissions(["notifications"], origin=base)
+        if not walkthrough:
+            self.context.add_init_script(WALKTHROUGH_SEEN % json.dumps(registry.kinds()))
         self.requests: list[tuple[str, str, str]] = []
         self.errors: list[str] = []
         self.context.on(

@@ -94,6 +94,11 @@ export function formatDateTime(iso) {
   );
 }
 
+/** "2, 3 and 4" ("2, 3 og 4"). */
+export function formatList(items) {
+  return new Intl.ListFormat(locale(), { style: "long", type: "conjunction" }).format(items);
+}
+
 export function formatNumber(n) {
   return new Intl.NumberFormat(locale()).format(n);
 }

@@ -15,6 +15,7 @@
 
 import { h } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
+import { help } from "./gin_rummy_help.js";
 
 const SUIT_SIGN = { s: "♠", h: "♥", d: "♦", c: "♣" };
 const RED = new Set(["h", "d"]);
@@ -45,9 +46,13 @@ function faceCard(id, extra = "", label = null) {
   );
 }
 
+// A sample card of each key of the help sheet (gin_rummy_help.js), drawn as in the hand.
+const HELP_SAMPLES = { ace: "As", pip: "7h", court: "Kd" };
+
 export const renderer = {
   kind: "gin_rummy",
   create,
+  help: { ...help, face: (key, held = null) => h("span", { class: cardClass(held || HELP_SAMPLES[key]), "data-symbol": cardSymbol(held || HELP_SAMPLES[key]), "aria-hidden": "true" }) },
 };
 
 function create(ctx) {
@@ -84,6 +89,7 @@ function create(ctx) {
       h("span", { class: "round" }, t("table.round", { round: table.round })),
       ctx.turnTimer(),
       ctx.connectionState(),
+      ctx.helpButton?.(),
     );
   }
 

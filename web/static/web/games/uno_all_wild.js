@@ -14,6 +14,7 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { help } from "./uno_all_wild_help.js";
 import { describeFamily, drawnCards, drawPile, groupCount, groupHand, groupLabel, handHead, handOrderer, opponents, playableOf, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 // ---- the cards: every card is wild, so colour and symbol only tell the types apart -----------
@@ -36,6 +37,8 @@ const cardType = (id) => String(id).replace(/-\d+$/, "");
 export const renderer = {
   kind: "uno_all_wild",
   create,
+  // The help sheet's words (uno_all_wild_help.js), each card drawn as in the hand.
+  help: { ...help, face: (type) => h("span", { class: `card card-${type}`, "data-symbol": SYMBOLS[type], "aria-hidden": "true" }) },
 };
 
 function create(ctx) {

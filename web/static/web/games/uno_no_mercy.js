@@ -16,7 +16,8 @@
 
 import { h } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
-import { colouredCards, groupCount, groupHand, groupLabel, handHead, handOrderer, LETTER, playableOf, rankOf } from "./uno_shared.js";
+import { help } from "./uno_no_mercy_help.js";
+import { colouredCards, colourOf, groupCount, groupHand, groupLabel, handHead, handOrderer, LETTER, playableOf, rankOf } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = {
@@ -36,9 +37,33 @@ const NAMES_COLOUR = new Set(["wrd4", "wd6", "wd10"]);
 const colourName = (colour) => t(`colour.${colour}`);
 const { cardName, cardSymbol, cardClass, faceOf } = colouredCards({ symbols: SYMBOL, names: "nomercy", classes: "nomercy-card", wildClass: "nomercy" });
 
+// A sample card of each key of the help sheet (uno_no_mercy_help.js), drawn as in the hand.
+const HELP_SAMPLES = {
+  number: "red-5-a",
+  7: "blue-7-a",
+  0: "green-0-a",
+  skip: "yellow-skip-a",
+  reverse: "red-reverse-a",
+  skip_all: "blue-skip_all-a",
+  discard_all: "green-discard_all-a",
+  draw2: "yellow-draw2-a",
+  draw4: "red-draw4-a",
+  wrd4: "wrd4-1",
+  wd6: "wd6-1",
+  wd10: "wd10-1",
+  roulette: "roulette-1",
+};
+
+function helpFace(key, held = null) {
+  const id = held || HELP_SAMPLES[key];
+  const card = { id, colour: colourOf(id), rank: rankOf(id) };
+  return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), "aria-hidden": "true" });
+}
+
 export const renderer = {
   kind: "uno_no_mercy",
   create,
+  help: { ...help, face: helpFace },
 };
 
 function create(ctx) {
@@ -326,6 +351,7 @@ function create(ctx) {
         ),
         ctx.turnTimer(),
         ctx.connectionState(),
+        ctx.helpButton?.(),
       ),
       // What just happened, in words (views/game.js), as on the other Uno tables.
       ctx.newsView ? ctx.newsView() : null,

@@ -189,6 +189,7 @@ export function tableHead(ctx, table, options) {
       ),
       ctx.turnTimer(),
       ctx.connectionState(),
+      ctx.helpButton?.(),
     ),
     options.speed_mode ? h("div", { class: "speed-bar", "aria-hidden": "true" }, h("span", null)) : null,
     // What just happened, in words (views/game.js): what touches me first in line and marked.

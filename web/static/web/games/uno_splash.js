@@ -19,7 +19,8 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { colouredCards, describeFamily, drawnCards, drawPile, groupCount, groupHand, groupLabel, handHead, handOrderer, LETTER, opponents, playableOf, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { help } from "./uno_splash_help.js";
+import { colouredCards, colourOf, describeFamily, drawnCards, drawPile, groupCount, groupHand, groupLabel, handHead, handOrderer, LETTER, opponents, playableOf, promptArea, rankOf, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = { skip: "⊘", reverse: "⇄", draw2: "+2", wild: "W", wd4: "+4" };
@@ -27,9 +28,19 @@ const SYMBOL = { skip: "⊘", reverse: "⇄", draw2: "+2", wild: "W", wd4: "+4" 
 const colourName = (colour) => t(`colour.${colour}`);
 const { cardName, cardSymbol, cardClass, faceOf } = colouredCards({ symbols: SYMBOL, names: "splash", wildClass: "splash" });
 
+// A sample card of each key of the help sheet (uno_splash_help.js), drawn as in the hand.
+const HELP_SAMPLES = { number: "red-7-a", skip: "blue-skip-a", reverse: "green-reverse-a", draw2: "yellow-draw2-a", wild: "wild-1", wd4: "wd4-1" };
+
+function helpFace(key, held = null) {
+  const id = held || HELP_SAMPLES[key];
+  const card = { id, colour: colourOf(id), rank: rankOf(id) };
+  return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), "aria-hidden": "true" });
+}
+
 export const renderer = {
   kind: "uno_splash",
   create,
+  help: { ...help, face: helpFace },
 };
 
 function create(ctx) {

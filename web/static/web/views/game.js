@@ -8,12 +8,13 @@
 
 import { act, api, newKey, queue, sendQueued } from "../api.js";
 import { h, patch, toast } from "../dom.js";
-import { formatDuration, formatNumber, t } from "../i18n.js";
+import { formatDuration, formatList, formatNumber, t } from "../i18n.js";
 import { GameLive } from "../live.js";
 import { OPTIONS } from "../options.js";
 import { DEFAULT_KIND, gameName, kindOf, presetName, rendererFor, ruleName } from "../games/index.js";
 import { botLevels, describeError, select } from "./forms.js";
 import { blocked, protectButtons } from "./protect.js";
+import { cardHelpGestures, gameHelp } from "../help.js";
 
 const LOG_LIMIT = 60;
 // The moves the table's news line keeps, and how long the table waits for "since you were away".
@@ -32,7 +33,9 @@ export function mount(root, [gameId], app) {
   const notice = h("div", { class: "queued-notice", role: "status" });
   const picker = h("dialog", { class: "sheet", "aria-labelledby": "picker-title" });
   const roundDialog = h("dialog", { class: "sheet", "aria-labelledby": "round-title" });
-  root.append(notice, screen, picker, roundDialog);
+  // What each card does, the rules in short, the first-game walkthrough (help.js).
+  const helpDialog = h("dialog", { class: "sheet help-sheet", "aria-labelledby": "help-title" });
+  root.append(notice, screen, picker, roundDialog, helpDialog);
 
   let game = null;
   let failure = null;
@@ -53,6 +56,7 @@ export function mount(root, [gameId], app) {
   let flushing = false;
   // The renderer of this game's kind, and its drawing of this game (made once it is loaded).
   let kind = null;
+  let renderer = null;
   let view = null;
   const seenKey = `uaw.rounds.${gameId}`;
 
@@ -65,8 +69,9 @@ export function mount(root, [gameId], app) {
     if (wanted !== kind) {
       kind = wanted;
       view = null;
-      rendererFor(wanted).then((renderer) => {
+      rendererFor(wanted).then((loaded) => {
         if (kind !== wanted || !screen.isConnected) return;
+        renderer = loaded;
         view = renderer.create(context);
         render();
       });
@@ -322,6 +327,11 @@ export function mount(root, [gameId], app) {
     });
   }
 
+  // ---- help: the sheet, a card's help, the first-game walkthrough (help.js) -------------------
+
+  const help = gameHelp(helpDialog, () => ({ kind, help: (view && renderer?.help) || null, game }));
+  const stopCardHelp = cardHelpGestures(screen, help.openCard);
+
   // ---- pieces a renderer puts on its table --------------------------------------------------
 
   /** The turn clock (filled in by tickTimer) and the connection's state, for the table's head. */
@@ -369,6 +379,7 @@ export function mount(root, [gameId], app) {
     botTag,
     turnTimer,
     connectionState,
+    helpButton: () => help.button(),
     logView: () => logView(),
     newsView: () => newsView(),
     leaveRow,
@@ -399,6 +410,7 @@ export function mount(root, [gameId], app) {
       else patch(screen, h("h1", { class: "visually-hidden" }, t("game.loading")), h("p", { class: "boot" }, t("game.loading")));
     } else patch(screen, ...results());
     maybeShowRound();
+    if (view && awayState === "done" && game.status === "active") help.maybeWalkthrough();
     tickTimer();
     if (view && game.status === "active") view.afterRender?.();
   }
@@ -715,7 +727,36 @@ export function mount(root, [gameId], app) {
   function standings() {
     const rows = [...game.players].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
     // Why three players tied on 0 are 2nd, 3rd and 4th (games/services/play.py, _record_standings).
-    return [standingsTable(rows), h("p", { class: "hint standings-why" }, t("results.standings_why"))];
+    return [
+      standingsTable(rows),
+      tieGroups(rows).map((group) =>
+        h(
+          "p",
+          { class: "standings-tie", key: `tie${group[0].place}` },
+          t(group[0].left ? "results.tie_left" : "results.tie", {
+            places: formatList(group.map((p) => String(p.place))),
+            names: formatList(group.map((p) => p.name)),
+            points: formatNumber(group[0].final_score ?? 0),
+          }),
+        ),
+      ),
+      h("p", { class: "hint standings-why" }, t("results.standings_why")),
+    ];
+  }
+
+  /** Players who share a score and are placed one after another by their seats (the engine
+   * sorts the winner first, then those who stayed, then those who left, by score, and keeps
+   * the seat order among equals: a stable sort over the seats). */
+  function tieGroups(rows) {
+    const groups = [];
+    for (const p of rows) {
+      if (typeof p.place !== "number" || p.place === 1) continue;
+      const last = groups[groups.length - 1];
+      const prev = last?.[last.length - 1];
+      if (prev && prev.place === p.place - 1 && prev.final_score === p.final_score && Boolean(prev.left) === Boolean(p.left)) last.push(p);
+      else groups.push([p]);
+    }
+    return groups.filter((g) => g.length > 1);
   }
 
   function standingsTable(rows) {
@@ -874,5 +915,7 @@ export function mount(root, [gameId], app) {
     live.stop();
     if (picker.open) picker.close();
     if (roundDialog.open) roundDialog.close();
+    if (helpDialog.open) helpDialog.close();
+    stopCardHelp();
   };
 }
