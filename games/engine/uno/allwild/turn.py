@@ -14,8 +14,15 @@ from ..actions import Action
 from ..cards import card_type
 from ..chance import choice
 from ..piles import can_draw, draw
-from ..play import drawn_card_to_play, put_on_table, refuse_after_draw, start_timeout
-from ..state import CHOOSE, DRAWN, PLAY, STACK, State, copy_state
+from ..play import (
+    DrawRules,
+    draw_one,
+    drawn_card_to_play,
+    put_on_table,
+    refuse_after_draw,
+    start_timeout,
+)
+from ..state import CHOOSE, DRAWN, PLAY, STACK, State
 from ..turns import advance, chooser, next_active, turn_seat
 from .cards import PRESETS, TARGETED, WILD
 from .effects import EFFECTS
@@ -113,19 +120,10 @@ def draw_refusal(s: State, seat: int) -> tuple[str, str] | None:
 
 
 def do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    seat = turn_seat(state, a)
-    if state.phase == DRAWN:
-        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you already drew: play it or pass")
-    if state.phase == STACK:
-        raise EngineError(E.STACK_PENDING, stacking.not_stackable_message(state))
-    refusal = draw_refusal(state, seat)
-    if refusal:
-        raise EngineError(*refusal)
-    s = copy_state(state, False, False)  # piles.draw assigns new lists: share the old ones
-    drawn = draw(s, seat, 1, rng, ev, "voluntary")
-    s.phase = DRAWN
-    s.drawn_card = drawn[0]
-    return s
+    return draw_one(state, turn_seat(state, a), DRAW, rng, ev)
+
+
+DRAW = DrawRules(draw_refusal, stacking.not_stackable_message, lambda s, card: True)
 
 
 def do_choose(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:

@@ -16,7 +16,7 @@ from ..calls import say_uno
 from ..cards import card_type
 from ..play import drawn_card_to_play, put_on_table
 from ..scoring import end_round
-from ..stacking import take_total
+from ..stacking import take_stack_handler, take_total
 from ..state import DRAWN, PLAY, STACK, State, copy_state
 from ..turns import advance, turn_seat
 from .cards import COLOUR_OF, DRAW_VALUE, PRESETS, RANK_OF, ROULETTE
@@ -154,15 +154,6 @@ def _playable_on(s: State) -> Callable[[str], bool]:
     return playable_cards(s).__contains__
 
 
-def do_take_stack(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    seat = turn_seat(state, a)
-    if state.phase != STACK:
-        raise EngineError(E.NO_STACK, "no stack is owed: there are no cards to take")
-    s = copy_state(state, False)  # the answer is a turn action: every catch window closes
-    take_stack(s, seat, rng, ev)
-    return s
-
-
 def take_stack(s: State, seat: int, rng: RNG, ev: list[Event]) -> None:
     """Draw the total one card at a time (Mercy checked; the last stacker is paid for a
     knockout); the turn then passes."""
@@ -171,6 +162,9 @@ def take_stack(s: State, seat: int, rng: RNG, ev: list[Event]) -> None:
     _, knocked = draw_cards(s, seat, take_total(s), rng, ev, "stack", causer=causer)
     if not knocked and round_goes_on(s):
         advance(s, ev)
+
+
+do_take_stack = take_stack_handler(take_stack)
 
 
 def chosen_colour(s: State, a: Action) -> str:

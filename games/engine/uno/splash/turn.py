@@ -16,9 +16,17 @@ from ..actions import COLOURS, Action
 from ..cards import card_type
 from ..chance import choice
 from ..piles import can_draw, draw
-from ..play import drawn_card_to_play, finish_play, put_on_table, start_timeout
+from ..play import (
+    DrawRules,
+    draw_one,
+    drawn_card_to_play,
+    finish_play,
+    put_on_table,
+    refuse_after_draw,
+    start_timeout,
+)
 from ..seats import do_leave as family_leave
-from ..state import CHOOSE, DRAWN, PLAY, RESPOND, STACK, State, copy_state
+from ..state import CHOOSE, PLAY, RESPOND, STACK, State
 from ..turns import advance, chooser, seat_of, turn_seat
 from . import stacking
 from .cards import COLOUR_OF, PRESETS, RANK_OF, WD4
@@ -80,10 +88,7 @@ def play_card(
 
 def do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     seat = turn_player(state, a)
-    if state.phase == DRAWN:
-        raise EngineError(
-            E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
-        )
+    refuse_after_draw(state)
     card = a.card
     if card is None or card not in state.seats[seat].hand:
         raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
@@ -108,23 +113,11 @@ def draw_refusal(s: State, seat: int) -> tuple[str, str] | None:
     return None
 
 
+DRAW = DrawRules(draw_refusal, stacking.not_stackable_message, playable)
+
+
 def do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    seat = turn_player(state, a)
-    if state.phase == DRAWN:
-        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you already drew: play it or pass")
-    if state.phase == STACK:
-        raise EngineError(E.STACK_PENDING, stacking.not_stackable_message(state))
-    refusal = draw_refusal(state, seat)
-    if refusal:
-        raise EngineError(*refusal)
-    s = copy_state(state, False, False)  # piles.draw assigns new lists: share the old ones
-    drawn = draw(s, seat, 1, rng, ev, "voluntary")
-    if drawn and playable(s, drawn[0]):
-        s.phase = DRAWN
-        s.drawn_card = drawn[0]
-    else:  # an unplayable card (or none at all) ends the turn at once
-        advance(s, ev)
-    return s
+    return draw_one(state, turn_player(state, a), DRAW, rng, ev)
 
 
 def do_choose_colour(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
