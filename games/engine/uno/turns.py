@@ -109,6 +109,13 @@ def require_player(s: State, seat: int) -> None:
         raise EngineError(E.NOT_IN_ROUND, "you have left this game")
 
 
+def require_house_rule(s: State, rule: str) -> None:
+    """An action of house rule ``rule`` (an option name) is refused in a game without it."""
+    if not s.options.get(rule):
+        name = rule.replace("_", " ")
+        raise EngineError(E.HOUSE_RULE_OFF, f"{name} is not a house rule of this game")
+
+
 _TURN_PHASES = (PLAY, DRAWN, STACK)
 
 
