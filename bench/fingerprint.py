@@ -10,7 +10,8 @@ it between games) leaves the hash as it was; record it on ``main`` before, compa
 ``tests/engine/test_fingerprint.py`` holds the hash of the current rules and checks it, so a
 deliberate rule change updates that test's hash in the same commit (and says why).
 
-What is hashed, at every step of every playout: the action applied (or the error an illegal
+What is hashed: each game's declarations (names, player counts, presets, the options' schema and
+what ``validate_options`` makes of good and malformed options, card names); at every step of every playout: the action applied (or the error an illegal
 one raised: its code and message), the events, the state's JSON form, every seat's view (its
 legal actions included), the moderator's view, every event as each seat and a moderator see it,
 whose turn it is and who may act, and now and then ``sample_hidden`` for a seat. The playouts:
@@ -147,6 +148,48 @@ def play_match(
         observe(game, h, state, events, players)
 
 
+# Options a game is asked to validate: good ones, unknown and malformed ones (not always a dict:
+# ``validate_options`` takes anything).
+OPTIONS_TRIED: list[Any] = [
+    {},
+    {"x": True},
+    {"mercy": 1},
+    {"stacking": None},
+    {"blind_play": True},
+    {"force_swap_protection": True},
+    {"force_swap_protection": False},
+    "str",
+]
+
+
+def declarations(game: Game[Any, Any], h: Any) -> None:
+    """What a game declares: names, counts, presets, options and their checks, card names."""
+    h.update(dump([game.kind, game.name, game.min_players, game.max_players, list(game.presets)]))
+    h.update(dump([game.default_preset, game.default_target, list(game.action_types)]))
+    h.update(dump([sorted(game.turn_ending_actions), game.options_schema()]))
+    for options in OPTIONS_TRIED + [dict.fromkeys(o, True) for o in option_sets(game)]:
+        try:
+            h.update(dump(game.validate_options(options)))
+        except EngineError as error:
+            h.update(dump([error.code, str(error)]))
+        except (TypeError, AttributeError) as error:  # a malformed value some games crash on
+            h.update(dump(repr(error)))
+    h.update(
+        dump(
+            [
+                game.card_name(card)
+                for card in game.hands(
+                    game.new_game(players=game.max_players, rng=random.Random(0), target_score=0)[0]
+                )[0]
+            ]
+        )
+    )
+    deck = getattr(game, "deck", None)
+    if deck is not None:
+        for preset in game.presets:
+            h.update(dump([(card, game.card_name(card)) for card in deck(preset)]))
+
+
 def fingerprint(matches: int = MATCHES, only: str | None = None) -> dict[str, str]:
     out: dict[str, str] = {}
     total = hashlib.sha256()
@@ -155,6 +198,7 @@ def fingerprint(matches: int = MATCHES, only: str | None = None) -> dict[str, st
             continue
         game = get_game(kind)
         h = hashlib.sha256()
+        declarations(game, h)
         for preset, options, players in configurations(game):
             for seed in range(matches):
                 play_match(game, h, seed, preset, options, players)

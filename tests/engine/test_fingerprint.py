@@ -12,10 +12,10 @@ from bench.fingerprint import fingerprint
 
 # fingerprint(matches=1): one match per configuration.
 PINNED = {
-    "uno_all_wild": "833c88f73d0103a3f1c77a7bd92f9e31dcb770b64ab9d5ece0e13ab7474d84a7",
-    "gin_rummy": "7ac02a4b35e941de4a6a9bb0894f4343de531495e2ac969d75e71f94fcdee830",
-    "uno_no_mercy": "385ae524cf3658ee46464296a709e748269cbcd71de03771474a634183f0b70e",
-    "uno_splash": "4327c6f1c99798153183d5cc1f839a50976b0e831e8fc32db4b260613c1c6a75",
+    "uno_all_wild": "ca36096693703d113427dd2bcb4cd3f1a052417a990ccc4a2fdb32b28628593d",
+    "gin_rummy": "779c612e541dc891489823d744865f912ca56015228b67cb16f8195b00f7f345",
+    "uno_no_mercy": "36b8d711b37e610db3c533b1e15517bcb16721be51fbbe0156e3c04009700d20",
+    "uno_splash": "ff82510caf1b3da2a46176ded3e0e38692abdc3c2782b8cbe125cc76a4baac4c",
 }
 
 

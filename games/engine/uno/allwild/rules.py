@@ -8,10 +8,6 @@ logged (``uno.chance``).
 
 from __future__ import annotations
 
-from typing import Any
-
-from ... import errors as E
-from ...errors import EngineError
 from ...interface import RNG, Event
 from .. import actions as A
 from ..actions import Action
@@ -21,11 +17,12 @@ from ..deal import deal, match_starter, open_draw, open_reverse, open_skip
 from ..dispatch import Handler, dispatch, on_copy, require_round_over
 from ..hands import pass_hands
 from ..mercy import do_mercy
+from ..options import HouseRules
 from ..play import do_pass
 from ..seats import do_leave
 from ..state import CHOOSE, CLOCKWISE, State
 from .cards import DRAW_AMOUNT, HAND_SIZE, PRESETS, REVERSE, SHUFFLE_HANDS, SKIP, TARGETED, WILD
-from .house_rules import HOUSE_RULES
+from .house_rules import HOUSE_RULE_TEXTS, HOUSE_RULES
 from .house_rules.blind_play import do_play_top
 from .house_rules.double_down import do_play_pair
 from .house_rules.stacking import do_take_stack
@@ -37,25 +34,8 @@ MAX_PLAYERS = 10
 # House rules this engine enforces (speed mode is the service's turn clock: nothing to enforce
 # here). A rule not in this set would be refused at creation, never ignored.
 SUPPORTED_HOUSE_RULES = frozenset(HOUSE_RULES)
-_NO_HOUSE_RULES = dict.fromkeys(HOUSE_RULES, False)
-
-
-def validate_options(options: dict[str, Any]) -> dict[str, bool]:
-    """The house rules with every default filled in; ``invalid_setup`` for anything else."""
-    if isinstance(options, dict) and not options:
-        return dict(_NO_HOUSE_RULES)
-    unknown = set(options) - set(HOUSE_RULES)
-    if unknown:
-        raise EngineError(E.INVALID_SETUP, f"unknown house rules: {', '.join(sorted(unknown))}")
-    opts = {}
-    for name in HOUSE_RULES:
-        value = options.get(name, False)
-        if not isinstance(value, bool):
-            raise EngineError(E.INVALID_SETUP, f"house rule {name} is true or false")
-        if value and name not in SUPPORTED_HOUSE_RULES:
-            raise EngineError(E.INVALID_SETUP, f"house rule {name} is not available yet")
-        opts[name] = value
-    return opts
+HOUSE = HouseRules(HOUSE_RULE_TEXTS, SUPPORTED_HOUSE_RULES)
+validate_options = HOUSE.validate
 
 
 def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
