@@ -12,10 +12,10 @@ from bench.fingerprint import fingerprint
 
 # fingerprint(matches=1): one match per configuration.
 PINNED = {
-    "uno_all_wild": "ca36096693703d113427dd2bcb4cd3f1a052417a990ccc4a2fdb32b28628593d",
-    "gin_rummy": "779c612e541dc891489823d744865f912ca56015228b67cb16f8195b00f7f345",
-    "uno_no_mercy": "36b8d711b37e610db3c533b1e15517bcb16721be51fbbe0156e3c04009700d20",
-    "uno_splash": "ff82510caf1b3da2a46176ded3e0e38692abdc3c2782b8cbe125cc76a4baac4c",
+    "uno_all_wild": "f2fb495e21ede8ed5115de7e99037784829cfae0f750cd75251d5cdcf543ce9c",
+    "gin_rummy": "eb1c93e82a805e1b13fb37a4a72a5a56b4565226d99032309b3240ff66e15b61",
+    "uno_no_mercy": "db8ac002eaf2dba3444fb569e35239a2ff09bb0c006622e0df02abffc3bc928f",
+    "uno_splash": "0cb01b70af597ad47db31179efde6f73acc6cd4a0806e55a2b5efd6e4252c6f8",
 }
 
 
