@@ -1,5 +1,6 @@
 """What every Uno game with coloured cards shares (Uno Splash, No Mercy): a deck loaded from a
-JSON table of coloured and wild cards, and the table of what may be played on the top card.
+JSON table of coloured and wild cards, the table of what may be played on the top card, and what a
+seat sees (``TableViews``).
 
 Card ids: ``<colour>-<rank>-<copy>`` with the copy a letter (``red-7-b``), a wild ``<rank>-<n>``
 (``wd4-1``). The family's card type is the id without its last part.
@@ -8,17 +9,18 @@ Card ids: ``<colour>-<rank>-<copy>`` with the copy a letter (``red-7-b``), a wil
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from string import ascii_lowercase
 from sys import intern
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import NOT_IN_ROUND, EngineError
 from .actions import Action
 from .cards import TYPE_OF, card_type
 from .state import State
+from .view import moderator_view, public_view
 
 
 @dataclass(frozen=True)
@@ -182,3 +184,36 @@ def seat_view(
         "pending_choice": pending,
         "legal_actions": [a.to_dict() for a in legal_actions(s, seat)],
     }
+
+
+class TableViews(NamedTuple):
+    """A coloured game's views, from its tables: every card by ``colour_of`` and ``rank_of``, the
+    points of ``presets``, the colour in force and the ``stack`` owed, then the game's ``own``
+    public keys; ``legal_actions`` lists what a seat may do."""
+
+    colour_of: dict[str, str | None]
+    rank_of: dict[str, str]
+    presets: Mapping[str, Preset]
+    colour_in_force: Callable[[State], str | None]
+    stack: Callable[[State], dict[str, Any] | None]
+    own: Callable[[State], dict[str, Any]]
+    legal_actions: Callable[[State, int], list[Action]]
+
+    def card(self, card_id: str) -> dict[str, Any]:
+        return card_view(card_id, self.colour_of, self.rank_of)
+
+    def public(self, s: State) -> dict[str, Any]:
+        own = {
+            "colour": self.colour_in_force(s) if s.discard_pile else None,
+            "stack": self.stack(s),
+            **self.own(s),
+        }
+        return public_view(s, self.card, self.presets[s.preset].points, own)
+
+    def view(self, state: State, seat: int) -> dict[str, Any]:
+        """The position as ``seat`` sees it (a JSON-ready dict)."""
+        return seat_view(state, seat, self.card, self.public(state), self.legal_actions)
+
+    def moderator_view(self, state: State) -> dict[str, Any]:
+        """Everything, hands and draw pile order included: for moderators only."""
+        return moderator_view(state, self.public(state), self.legal_actions)

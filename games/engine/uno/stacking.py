@@ -12,7 +12,7 @@ under its Mercy rule (``take_stack_handler`` is given it).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .. import errors as E
 from ..errors import EngineError
@@ -40,6 +40,20 @@ class StackRules(NamedTuple):
 
     def may_stack(self, s: State, card: str) -> bool:
         return self.kind(card) in self.stackable(s)
+
+    def view(
+        self, s: State, extra: Callable[[State], dict[str, Any]] | None = None
+    ) -> dict[str, Any] | None:
+        """The stack as every seat sees it (None when none is owed): the total, the seat that
+        must stack on it or take it, the game's ``extra`` facts and what may be stacked."""
+        if s.phase != STACK:
+            return None
+        return {
+            "total": s.stack,
+            "seat": s.current,
+            **(extra(s) if extra else {}),
+            "stackable": list(self.stackable(s)),
+        }
 
     def owed_message(self, s: State) -> str:
         """What a seat that owes the stack is told when it tries anything else."""
