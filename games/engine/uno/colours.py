@@ -16,8 +16,9 @@ from string import ascii_lowercase
 from sys import intern
 from typing import Any, NamedTuple
 
+from .. import errors as E
 from ..errors import NOT_IN_ROUND, EngineError
-from .actions import Action
+from .actions import COLOURS, Action
 from .cards import TYPE_OF, card_type
 from .state import State
 from .view import moderator_view, public_view
@@ -123,6 +124,15 @@ class Matching:
     def playable_cards(self, s: State) -> frozenset[str]:
         """Every card that may be played on the table now."""
         return self.table[self.match_key(s)]
+
+
+def chosen_colour(a: Action) -> str:
+    """The colour a ``choose_colour`` names (an opening Wild's, a Roulette's): a colour only."""
+    if a.colour is None:
+        raise EngineError(E.COLOUR_REQUIRED, f"name a colour: {', '.join(COLOURS)}")
+    if a.card is not None or a.target is not None or a.cards or a.targets:
+        raise EngineError(E.INVALID_ACTION, "choose_colour takes a colour only")
+    return a.colour
 
 
 def card_name(

@@ -20,7 +20,8 @@ from ..mercy import do_mercy
 from ..options import HouseRules
 from ..play import do_pass
 from ..seats import do_leave
-from ..state import CHOOSE, CLOCKWISE, State
+from ..state import CLOCKWISE, State
+from ..turns import await_choice
 from .cards import DRAW_AMOUNT, HAND_SIZE, PRESETS, REVERSE, SHUFFLE_HANDS, SKIP, TARGETED, WILD
 from .house_rules import HOUSE_RULE_TEXTS, HOUSE_RULES
 from .house_rules.blind_play import do_play_top
@@ -69,8 +70,7 @@ def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
     elif kind == REVERSE:
         open_reverse(s, ev)
     elif kind in TARGETED:  # the first player chooses the target, then takes their turn
-        s.phase = CHOOSE
-        s.pending = {"seat": first, "card": top, "effect": kind, "reason": "opening", "uno": False}
+        await_choice(s, first, top, kind, "opening", uno=False)
     elif kind == SHUFFLE_HANDS:
         pass_hands(s, CLOCKWISE, ev, first)
 

@@ -23,7 +23,7 @@ from ..play import (
     start_timeout,
 )
 from ..state import CHOOSE, DRAWN, PLAY, STACK, State
-from ..turns import advance, chooser, next_active, turn_seat
+from ..turns import advance, await_choice, chooser, next_active, turn_seat
 from .cards import PRESETS, TARGETED, WILD
 from .effects import EFFECTS
 from .house_rules import stacking
@@ -61,8 +61,7 @@ def play_unseen(state: State, seat: int, card: str, uno: bool, rng: RNG, ev: lis
         return play_card(state, seat, card, None, uno, rng, ev)
     s = put_on_table(state, seat, (card,), ev)
     ev.append({"type": "play", "seat": seat, "card": card, "card_type": kind})
-    s.phase = CHOOSE
-    s.pending = {"seat": seat, "card": card, "effect": kind, "reason": "blind", "uno": uno}
+    await_choice(s, seat, card, kind, "blind", uno=uno)
     return s
 
 

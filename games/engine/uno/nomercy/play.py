@@ -165,11 +165,3 @@ def take_stack(s: State, seat: int, rng: RNG, ev: list[Event]) -> None:
 
 
 do_take_stack = take_stack_handler(take_stack)
-
-
-def chosen_colour(s: State, a: Action) -> str:
-    if a.colour is None:
-        raise EngineError(E.COLOUR_REQUIRED, f"name a colour: {', '.join(COLOURS)}")
-    if a.card is not None or a.target is not None or a.cards or a.targets:
-        raise EngineError(E.INVALID_ACTION, "choose_colour takes a colour only")
-    return a.colour

@@ -17,13 +17,14 @@ from .. import actions as A
 from ..actions import COLOURS, Action
 from ..calls import close_catch_windows, do_catch, do_uno
 from ..chance import choice
+from ..colours import chosen_colour
 from ..deal import deal, match_starter, open_reverse, open_skip
 from ..dispatch import Handler, dispatch, on_copy, require_round_over
 from ..play import start_timeout
 from ..scoring import end_round
 from ..seats import last_player_wins, retire
 from ..state import CHOOSE, COUNTERCLOCKWISE, DRAWN, MATCH_OVER, PLAY, STACK, State
-from ..turns import advance, chooser, direction_name, seat_of
+from ..turns import advance, await_choice, chooser, direction_name, seat_of
 from .cards import (
     COLOUR_OF,
     DRAW2,
@@ -41,7 +42,7 @@ from .cards import (
     WRD4,
 )
 from .knockout import draw_cards, round_goes_on, seated
-from .play import chosen_colour, do_draw, do_play, do_play_drawn, do_take_stack, take_stack
+from .play import do_draw, do_play, do_play_drawn, do_take_stack, take_stack
 
 GAME = "uno_no_mercy"
 MIN_PLAYERS = 2
@@ -106,13 +107,12 @@ def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
             s.direction = COUNTERCLOCKWISE
             ev.append({"type": "direction", "direction": direction_name(s.direction)})
             first = s.current = s.dealer
-        s.phase = CHOOSE
-        s.pending = {"seat": first, "card": top, "effect": "colour", "reason": "opening"}
+        await_choice(s, first, top, "colour", "opening")
 
 
 def do_choose_colour(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
     seat = chooser(s, a, "colour")
-    colour = chosen_colour(s, a)
+    colour = chosen_colour(a)
     close_catch_windows(s)  # naming the colour is the chooser's turn action
     name_colour(s, seat, colour, rng, ev)
 

@@ -21,7 +21,8 @@ from ..dispatch import Handler, dispatch, on_copy, require_round_over
 from ..mercy import do_mercy
 from ..options import HouseRules
 from ..play import do_pass
-from ..state import CHOOSE, State
+from ..state import State
+from ..turns import await_choice
 from .cards import DRAW2, DRAW_AMOUNT, HAND_SIZE, PRESETS, RANK_OF, REVERSE, SKIP, WD4, WILD
 from .challenge import do_accept, do_challenge
 from .house_rules.double_down import do_play_pair
@@ -119,14 +120,7 @@ def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
     elif rank == REVERSE:
         open_reverse(s, ev)
     else:  # a Wild: the first player names the colour, then takes their turn
-        s.phase = CHOOSE
-        s.pending = {
-            "seat": first,
-            "card": top,
-            "effect": "colour",
-            "reason": "opening",
-            "uno": False,
-        }
+        await_choice(s, first, top, "colour", "opening", uno=False)
 
 
 def do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:

@@ -15,6 +15,7 @@ from ...interface import RNG, Event
 from ..actions import COLOURS, Action
 from ..cards import card_type
 from ..chance import choice
+from ..colours import chosen_colour
 from ..piles import can_draw, draw
 from ..play import (
     DrawRules,
@@ -122,11 +123,7 @@ def do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
 
 def do_choose_colour(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
     seat = chooser(s, a, "colour")
-    if a.colour is None:
-        raise EngineError(E.COLOUR_REQUIRED, f"name a colour: {', '.join(COLOURS)}")
-    if a.card is not None or a.target is not None or a.cards or a.targets:
-        raise EngineError(E.INVALID_ACTION, "choose_colour takes a colour only")
-    name_colour(s, seat, a.colour, ev)
+    name_colour(s, seat, chosen_colour(a), ev)
 
 
 def name_colour(s: State, seat: int, colour: str, ev: list[Event]) -> None:
