@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from ...interface import RNG, Event
 from .. import actions as A
-from ..actions import Action
 from ..calls import do_catch, do_uno
 from ..cards import card_type
-from ..deal import deal, match_starter, open_draw, open_reverse, open_skip
-from ..dispatch import Handler, dispatch, on_copy, require_round_over
+from ..deal import Setup, deal, match_starter, open_draw, open_reverse, open_skip
+from ..dispatch import Handler, applier, next_round, on_copy
 from ..hands import pass_hands
 from ..mercy import do_mercy
 from ..options import HouseRules
@@ -46,15 +45,8 @@ def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
 
 
 # A new match with round 1 dealt: the dealer is a random seat.
-new_game = match_starter(
-    game=GAME,
-    presets=PRESETS,
-    seats=(MIN_PLAYERS, MAX_PLAYERS),
-    validate=validate_options,
-    deal_round=deal_round,
-    preset="standard",
-    target_score=500,
-)
+SETUP = Setup(GAME, PRESETS, (MIN_PLAYERS, MAX_PLAYERS), "standard", 500)
+new_game = match_starter(SETUP, validate_options, deal_round)
 
 
 def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
@@ -75,11 +67,6 @@ def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
         pass_hands(s, CLOCKWISE, ev, first)
 
 
-def do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    require_round_over(s)
-    deal_round(s, rng, ev)
-
-
 # Applying an action: one handler per action type (``uno.dispatch``).
 HANDLERS: dict[str, Handler] = {
     A.PLAY: do_play,
@@ -91,7 +78,7 @@ HANDLERS: dict[str, Handler] = {
     A.CATCH: on_copy(do_catch),
     A.TIMEOUT: on_copy(do_timeout),
     A.LEAVE: on_copy(do_leave),
-    A.NEXT_ROUND: on_copy(do_next_round),
+    A.NEXT_ROUND: next_round(deal_round),
     A.TAKE_STACK: do_take_stack,
     A.PLAY_PAIR: do_play_pair,
     A.PLAY_TOP: do_play_top,
@@ -99,9 +86,6 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
-    """Apply ``action`` to a copy of ``state``; return the new state and its events.
-
-    Raises EngineError (state untouched) when the rules refuse the action.
-    """
-    return dispatch(HANDLERS, state, action, rng)
+apply = applier(HANDLERS)
+PLAYER_ACTIONS = A.PLAYER_ACTIONS
+ACTION_FIELDS = A.FIELDS

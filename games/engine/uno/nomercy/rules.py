@@ -18,8 +18,8 @@ from ..actions import COLOURS, Action
 from ..calls import close_catch_windows, do_catch, do_uno
 from ..chance import choice
 from ..colours import chosen_colour
-from ..deal import deal, match_starter, open_reverse, open_skip
-from ..dispatch import Handler, dispatch, on_copy, require_round_over
+from ..deal import Setup, deal, match_starter, open_reverse, open_skip
+from ..dispatch import Handler, dispatch, next_round, on_copy
 from ..play import start_timeout
 from ..scoring import end_round
 from ..seats import last_player_wins, retire
@@ -75,15 +75,8 @@ def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
 
 
 # A new match with round 1 dealt: the dealer is a random seat.
-new_game = match_starter(
-    game=GAME,
-    presets=PRESETS,
-    seats=(MIN_PLAYERS, MAX_PLAYERS),
-    validate=validate_options,
-    deal_round=deal_round,
-    preset="standard",
-    target_score=1000,
-)
+SETUP = Setup(GAME, PRESETS, (MIN_PLAYERS, MAX_PLAYERS), "standard", 1000)
+new_game = match_starter(SETUP, validate_options, deal_round)
 
 
 def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
@@ -215,11 +208,6 @@ def _after_leave(s: State, seat: int, had_turn: bool, ev: list[Event]) -> None:
         advance(s, ev)
 
 
-def do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    require_round_over(s)
-    deal_round(s, rng, ev)
-
-
 HANDLERS: dict[str, Handler] = {
     A.PLAY: do_play,
     A.PLAY_DRAWN: do_play_drawn,
@@ -230,7 +218,7 @@ HANDLERS: dict[str, Handler] = {
     A.CATCH: on_copy(do_catch),
     A.TIMEOUT: on_copy(do_timeout),
     A.LEAVE: on_copy(do_leave),
-    A.NEXT_ROUND: on_copy(do_next_round),
+    A.NEXT_ROUND: next_round(deal_round),
 }
 PLAYER_ACTIONS = (A.PLAY, A.DRAW, A.PLAY_DRAWN, A.TAKE_STACK, A.CHOOSE_COLOUR, A.UNO, A.CATCH)
 ACTION_TYPES = PLAYER_ACTIONS + A.SYSTEM_ACTIONS

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from .. import actions as A
 from ..colours import card_name as coloured_card_name
-from ..game import UnoFamilyGame, UnoRules
+from ..game import UnoFamilyGame
 from . import rules, view
-from .cards import COLOUR_OF, DEFAULT_PRESET, PRESETS, RANK_OF
+from .cards import COLOUR_OF, RANK_OF
 from .hidden import sample_hidden
 from .legal import legal_actions
 
@@ -17,14 +16,7 @@ from .legal import legal_actions
 class Splash(UnoFamilyGame):
     """Uno Splash, classic UNO: the rulings are ``shared/rules/uno_splash.md``."""
 
-    kind = rules.GAME
     name = "Uno Splash"
-    min_players = rules.MIN_PLAYERS
-    max_players = rules.MAX_PLAYERS
-    presets: Sequence[str] = tuple(PRESETS)
-    default_preset = DEFAULT_PRESET
-    default_target = 500
-    action_types: Sequence[str] = rules.PLAYER_ACTIONS
     # Actions after which the turn clock starts afresh: the turn actions, and the answer to a
     # Wild Draw Four (after it the next turn starts, the challenger's own after a success).
     turn_ending_actions = frozenset(
@@ -47,9 +39,6 @@ class Splash(UnoFamilyGame):
         """``red-7-b`` -> "Red 7", ``blue-skip-a`` -> "Blue Skip", ``wd4-2`` -> "Wild Draw Four"."""
         return coloured_card_name(card, COLOUR_OF, RANK_OF, RANK_NAMES) or super().card_name(card)
 
-    def deck(self, preset: str) -> tuple[str, ...]:
-        return PRESETS[preset].card_ids
-
 
 RANK_NAMES = {
     "skip": "Skip",
@@ -60,16 +49,4 @@ RANK_NAMES = {
 }
 
 
-SPLASH = Splash(
-    UnoRules(
-        new_game=rules.new_game,
-        validate_options=rules.validate_options,
-        legal_actions=legal_actions,
-        apply=rules.apply,
-        view=view.view,
-        moderator_view=view.moderator_view,
-        sample_hidden=sample_hidden,
-        action_types=rules.ACTION_TYPES,
-        action_fields=rules.ACTION_FIELDS,
-    )
-)
+SPLASH = Splash(rules, legal_actions, view.VIEWS, sample_hidden)

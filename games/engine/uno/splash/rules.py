@@ -16,8 +16,8 @@ from .. import actions as A
 from ..actions import Action
 from ..calls import do_catch, do_uno
 from ..chance import shuffle
-from ..deal import deal, match_starter, open_draw, open_reverse, open_skip
-from ..dispatch import Handler, dispatch, on_copy, require_round_over
+from ..deal import Setup, deal, match_starter, open_draw, open_reverse, open_skip
+from ..dispatch import Handler, dispatch, next_round, on_copy
 from ..mercy import do_mercy
 from ..options import HouseRules
 from ..play import do_pass
@@ -96,15 +96,8 @@ def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
 
 
 # A new match with round 1 dealt: the dealer is a random seat.
-new_game = match_starter(
-    game=GAME,
-    presets=PRESETS,
-    seats=(MIN_PLAYERS, MAX_PLAYERS),
-    validate=validate_options,
-    deal_round=deal_round,
-    preset="classic",
-    target_score=500,
-)
+SETUP = Setup(GAME, PRESETS, (MIN_PLAYERS, MAX_PLAYERS), "classic", 500)
+new_game = match_starter(SETUP, validate_options, deal_round)
 
 
 def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
@@ -123,11 +116,6 @@ def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
         await_choice(s, first, top, "colour", "opening", uno=False)
 
 
-def do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    require_round_over(s)
-    deal_round(s, rng, ev)
-
-
 # Applying an action: one handler per action type (``uno.dispatch``).
 HANDLERS: dict[str, Handler] = {
     A.PLAY: do_play,
@@ -144,7 +132,7 @@ HANDLERS: dict[str, Handler] = {
     A.TAKE_STACK: do_take_stack,
     A.TIMEOUT: on_copy(do_timeout),
     A.LEAVE: on_copy(do_leave),
-    A.NEXT_ROUND: on_copy(do_next_round),
+    A.NEXT_ROUND: next_round(deal_round),
 }
 PLAYER_ACTIONS = (
     A.PLAY,
