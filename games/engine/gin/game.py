@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..events import visible_event
 from ..interface import RNG, Event
 from . import actions as A
 from . import rules, view
@@ -79,7 +80,7 @@ class GinRummy:
         return f"{rank} of {suit}"
 
     def visible_event(self, event: Event, seat: int | None) -> Event | None:
-        return view.visible_event(event, seat)
+        return visible_event(event, seat)
 
     def to_move(self, state: State) -> int | None:
         return None if state.phase in (ROUND_OVER, MATCH_OVER) else state.current
