@@ -55,14 +55,7 @@ class UnoFamilyGame:
     ``views`` and its ``sample_hidden``; the interface's names and defaults come from the rules'
     ``SETUP``. A subclass adds its name, turn-ending actions, options schema and card names."""
 
-    kind: str
     name: str
-    min_players: int
-    max_players: int
-    presets: Sequence[str]
-    default_preset: str
-    default_target: int
-    action_types: Sequence[str]
     # Card type -> the name a player reads (English, as on the cards).
     card_names: ClassVar[dict[str, str]] = {}
 
@@ -77,10 +70,10 @@ class UnoFamilyGame:
         self.setup = setup = rules.SETUP
         self.kind = setup.game
         self.min_players, self.max_players = setup.seats
-        self.presets = tuple(setup.presets)
+        self.presets: Sequence[str] = tuple(setup.presets)
         self.default_preset = setup.preset
         self.default_target = setup.target_score
-        self.action_types = rules.PLAYER_ACTIONS
+        self.action_types: Sequence[str] = rules.PLAYER_ACTIONS
         # Every type action_from_dict accepts, system actions too.
         self._accepted = (*rules.PLAYER_ACTIONS, *A.SYSTEM_ACTIONS)
         self._legal_actions = legal_actions
