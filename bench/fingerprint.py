@@ -10,11 +10,13 @@ it between games) leaves the hash as it was; record it on ``main`` before, compa
 ``tests/engine/test_fingerprint.py`` holds the hash of the current rules and checks it, so a
 deliberate rule change updates that test's hash in the same commit (and says why).
 
-What is hashed: each game's declarations (names, player counts, presets, the options' schema and
-what ``validate_options`` makes of good and malformed options, card names); at every step of every playout: the action applied (or the error an illegal
-one raised: its code and message), the events, the state's JSON form, every seat's view (its
-legal actions included), the moderator's view, every event as each seat and a moderator see it,
-whose turn it is and who may act, and now and then ``sample_hidden`` for a seat. The playouts:
+What is hashed: each game's declarations (names, player counts, presets, the options' schema,
+what ``validate_options`` makes of good and malformed options and ``action_from_dict`` of good and
+malformed actions, card names); at every step of every playout: the action applied (or the error
+an illegal one raised: its code and message), the events, the state's JSON form, every seat's
+view (its legal actions included), the moderator's view, every event as each seat and a
+moderator see it, whose turn it is and who may act, and now and then ``sample_hidden`` for a
+seat. The playouts:
 every registered game, every preset, with no house rule, each house rule alone and all of them,
 at the fewest and the most players (four at most), a few seeds each; random legal actions of any
 seat that may act (a template played as a random instance), with timeouts, leaves and illegal
@@ -162,6 +164,27 @@ OPTIONS_TRIED: list[Any] = [
 ]
 
 
+# Actions' JSON forms, malformed ones too: what ``action_from_dict`` accepts or refuses, and why.
+ACTIONS_TRIED: list[Any] = [
+    None,
+    "play",
+    {},
+    {"type": "nope"},
+    {"type": ["play"]},
+    {"type": "play", "bogus": 1},
+    {"type": "play", "seat": "0"},
+    {"type": "timeout", "seat": True},
+    {"type": "draw", "seat": 0},
+    {"type": "draw", "seat": 1, "source": "stock"},
+    {"type": "discard", "seat": 0, "card": "As"},
+    {"type": "knock", "seat": 0},
+    {"type": "play", "seat": 0, "card": "red-7-a", "colour": "red"},
+    {"type": "play", "seat": 0, "card": "wild-1", "target": 1, "uno": True},
+    {"type": "choose_colour", "seat": 0, "colour": "pink"},
+    {"type": "play_pair", "seat": 0, "cards": ["a", "b"], "targets": [1, 0]},
+]
+
+
 def declarations(game: Game[Any, Any], h: Any) -> None:
     """What a game declares: names, counts, presets, options and their checks, card names."""
     h.update(dump([game.kind, game.name, game.min_players, game.max_players, list(game.presets)]))
@@ -174,16 +197,13 @@ def declarations(game: Game[Any, Any], h: Any) -> None:
             h.update(dump([error.code, str(error)]))
         except (TypeError, AttributeError) as error:  # a malformed value some games crash on
             h.update(dump(repr(error)))
-    h.update(
-        dump(
-            [
-                game.card_name(card)
-                for card in game.hands(
-                    game.new_game(players=game.max_players, rng=random.Random(0), target_score=0)[0]
-                )[0]
-            ]
-        )
-    )
+    for data in ACTIONS_TRIED:
+        try:
+            h.update(dump(game.action_to_dict(game.action_from_dict(data))))
+        except EngineError as error:
+            h.update(dump([error.code, str(error)]))
+    first, _ = game.new_game(players=game.max_players, rng=random.Random(0), target_score=0)
+    h.update(dump([game.card_name(card) for card in game.hands(first)[0]]))
     deck = getattr(game, "deck", None)
     if deck is not None:
         for preset in game.presets:

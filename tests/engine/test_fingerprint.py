@@ -12,10 +12,10 @@ from bench.fingerprint import fingerprint
 
 # fingerprint(matches=1): one match per configuration.
 PINNED = {
-    "uno_all_wild": "f2fb495e21ede8ed5115de7e99037784829cfae0f750cd75251d5cdcf543ce9c",
-    "gin_rummy": "eb1c93e82a805e1b13fb37a4a72a5a56b4565226d99032309b3240ff66e15b61",
-    "uno_no_mercy": "db8ac002eaf2dba3444fb569e35239a2ff09bb0c006622e0df02abffc3bc928f",
-    "uno_splash": "0cb01b70af597ad47db31179efde6f73acc6cd4a0806e55a2b5efd6e4252c6f8",
+    "uno_all_wild": "e2ada2a9267560792a6f6589b6b1bc816ffe38034dfff5730c2f391d47351db5",
+    "gin_rummy": "e51f9448e2cd627b35332a81a16942ed48a473bbad2f8da34062ea8a5d56a8c2",
+    "uno_no_mercy": "67534719bf5a3c0d18f67bca372e7c3596504ffe4afe2237a4025ef1ce3794e1",
+    "uno_splash": "8a649cf7c5bb1e76b1e1a933c57f7cfdcfa613faac8f9422f8419a2fb7406f03",
 }
 
 

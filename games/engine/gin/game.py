@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..events import visible_event
-from ..interface import RNG, Event
+from ..interface import RNG, Event, no_options_schema
 from . import actions as A
 from . import rules, view
 from .actions import Action
@@ -30,12 +30,7 @@ class GinRummy:
     turn_ending_actions = frozenset({A.PASS, A.DISCARD, A.TIMEOUT})
 
     def options_schema(self) -> dict[str, Any]:
-        return {
-            "type": "object",
-            "additionalProperties": False,
-            "description": "Gin Rummy has no house rules.",
-            "properties": {},
-        }
+        return no_options_schema(self.name)
 
     def validate_options(self, options: Any) -> dict[str, Any]:
         return rules.validate_options(options)

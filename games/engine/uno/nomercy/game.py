@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...interface import no_options_schema
 from .. import actions as A
 from ..colours import card_name as coloured_card_name
 from ..game import UnoFamilyGame
@@ -27,12 +28,7 @@ class NoMercy(UnoFamilyGame):
     )
 
     def options_schema(self) -> dict[str, Any]:
-        return {
-            "type": "object",
-            "additionalProperties": False,
-            "description": "Uno Show 'Em No Mercy has no house rules.",
-            "properties": {},
-        }
+        return no_options_schema(self.name)
 
     def card_name(self, card: str) -> str:
         """``red-draw4-a`` -> "Red Draw Four", ``roulette-3`` -> "Wild Color Roulette"."""
