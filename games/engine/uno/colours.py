@@ -18,9 +18,11 @@ from typing import Any, NamedTuple
 
 from .. import errors as E
 from ..errors import NOT_IN_ROUND, EngineError
+from ..interface import RNG, Event
 from .actions import COLOURS, Action
 from .cards import TYPE_OF, card_type
-from .state import State
+from .chance import choice
+from .state import PLAY, State
 from .view import moderator_view, public_view
 
 
@@ -133,6 +135,20 @@ def chosen_colour(a: Action) -> str:
     if a.card is not None or a.target is not None or a.cards or a.targets:
         raise EngineError(E.INVALID_ACTION, "choose_colour takes a colour only")
     return a.colour
+
+
+def colour_named(s: State, seat: int, colour: str, ev: list[Event]) -> None:
+    """The colour choice that play waited for is made: ``colour`` is in force, play goes on."""
+    s.colour = colour
+    s.pending = None
+    s.phase = PLAY
+    ev.append({"type": "colour_chosen", "seat": seat, "colour": colour})
+
+
+def random_colour(rng: RNG, ev: list[Event]) -> str:
+    """A colour named by chance (a timeout, a leaver who owed one), logged for replay."""
+    colour: str = choice(rng, list(COLOURS), ev)
+    return colour
 
 
 def card_name(

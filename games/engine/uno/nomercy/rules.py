@@ -14,10 +14,9 @@ from ... import errors as E
 from ...errors import EngineError
 from ...interface import RNG, Event
 from .. import actions as A
-from ..actions import COLOURS, Action
+from ..actions import Action
 from ..calls import close_catch_windows, do_catch, do_uno
-from ..chance import choice
-from ..colours import chosen_colour
+from ..colours import chosen_colour, colour_named, random_colour
 from ..deal import Setup, deal, match_starter, open_reverse, open_skip
 from ..dispatch import Handler, dispatch, next_round, on_copy
 from ..play import start_timeout
@@ -116,10 +115,7 @@ def name_colour(s: State, seat: int, colour: str, rng: RNG, ev: list[Event]) -> 
     then loses the turn."""
     pending = s.pending
     assert pending is not None
-    s.colour = colour
-    s.pending = None
-    s.phase = PLAY
-    ev.append({"type": "colour_chosen", "seat": seat, "colour": colour})
+    colour_named(s, seat, colour, ev)
     rank = RANK_OF[pending["card"]]
     if rank == ROULETTE:
         # The reveal is face up: the whole table sees the cards turned (``face_up``).
@@ -138,11 +134,6 @@ def name_colour(s: State, seat: int, colour: str, rng: RNG, ev: list[Event]) -> 
         _, knocked = draw_cards(s, seat, DRAW_VALUE[rank], rng, ev, "opening")
     if not knocked and round_goes_on(s):
         advance(s, ev)
-
-
-def random_colour(rng: RNG, ev: list[Event]) -> str:
-    colour: str = choice(rng, list(COLOURS), ev)
-    return colour
 
 
 def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:

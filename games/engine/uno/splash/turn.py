@@ -14,8 +14,7 @@ from ...errors import EngineError
 from ...interface import RNG, Event
 from ..actions import COLOURS, Action
 from ..cards import card_type
-from ..chance import choice
-from ..colours import chosen_colour
+from ..colours import chosen_colour, colour_named, random_colour
 from ..piles import can_draw, draw
 from ..play import (
     DrawRules,
@@ -128,10 +127,7 @@ def do_choose_colour(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
 
 def name_colour(s: State, seat: int, colour: str, ev: list[Event]) -> None:
     """The opening Wild's colour is named; the first player then takes their turn."""
-    s.colour = colour
-    s.pending = None
-    s.phase = PLAY
-    ev.append({"type": "colour_chosen", "seat": seat, "colour": colour})
+    colour_named(s, seat, colour, ev)
 
 
 def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
@@ -146,7 +142,7 @@ def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
         accept(s, seat, rng, ev)
         return
     if s.phase == CHOOSE:
-        name_colour(s, seat, choice(rng, list(COLOURS), ev), ev)
+        name_colour(s, seat, random_colour(rng, ev), ev)
     if s.phase == PLAY:
         draw(s, seat, 1, rng, ev, "timeout")
     advance(s, ev)
@@ -161,7 +157,7 @@ def do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
     pending = s.pending
     if pending is not None and pending["seat"] == seat and s.seats[seat].active:
         if s.phase == CHOOSE:
-            name_colour(s, seat, choice(rng, list(COLOURS), ev), ev)
+            name_colour(s, seat, random_colour(rng, ev), ev)
         elif s.phase == RESPOND:
             ev.append({"type": "response_cancelled", "seat": seat, "owner": pending["owner"]})
             s.pending = None
