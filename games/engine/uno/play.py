@@ -1,6 +1,7 @@
 """The parts of a turn every Uno game shares: cards leave the hand for the discard pile, the
 round ends when the hand is empty (else the word UNO counts and the turn passes), a drawn card
-binds the rest of the turn, and a pass after a draw ends it; the voluntary draw of one card."""
+binds the rest of the turn, and a pass after a draw ends it; the voluntary draw of one card; a
+timeout."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from .calls import close_catch_windows, say_uno
 from .hands import hand_changed
 from .piles import draw
 from .scoring import end_round
+from .stacking import take_stack
 from .state import DRAWN, PLAY, STACK, State, copy_state
 from .turns import advance, require_player, seat_of, turn_seat
 
@@ -110,6 +112,28 @@ def start_timeout(s: State, a: Action, ev: list[Event]) -> int:
     return seat
 
 
+def timeout_handler(
+    settle: Callable[[State, int, RNG, list[Event]], bool],
+) -> Callable[[State, Action, RNG, list[Event]], None]:
+    """The ``timeout`` change (for ``on_copy``) of a game that times out the family's way: a stack
+    owed is taken in full; else what the seat owes first is settled (``settle``: a choice made at
+    random, a response accepted; True when that ended the turn), then the seat draws 1 (not after
+    a draw of its own this turn) and the turn passes."""
+
+    def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+        seat = start_timeout(s, a, ev)
+        if s.phase == STACK:
+            take_stack(s, seat, rng, ev)
+            return
+        if settle(s, seat, rng, ev):
+            return
+        if s.phase == PLAY:
+            draw(s, seat, 1, rng, ev, "timeout")
+        advance(s, ev)
+
+    return do_timeout
+
+
 def do_pass(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     seat = turn_seat(state, a)
     if state.phase != DRAWN:
@@ -129,4 +153,5 @@ __all__ = [
     "put_on_table",
     "refuse_after_draw",
     "start_timeout",
+    "timeout_handler",
 ]

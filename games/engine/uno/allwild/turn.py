@@ -13,17 +13,17 @@ from .. import play
 from ..actions import Action
 from ..cards import card_type
 from ..chance import choice
-from ..piles import can_draw, draw
+from ..piles import can_draw
 from ..play import (
     DrawRules,
     draw_one,
     drawn_card_to_play,
     put_on_table,
     refuse_after_draw,
-    start_timeout,
+    timeout_handler,
 )
 from ..state import CHOOSE, DRAWN, PLAY, STACK, State
-from ..turns import advance, await_choice, chooser, next_active, turn_seat
+from ..turns import await_choice, chooser, next_active, turn_seat
 from .cards import PRESETS, TARGETED, WILD
 from .effects import EFFECTS
 from .house_rules import stacking
@@ -147,19 +147,16 @@ def resolve_choice(s: State, target: int | None, rng: RNG, ev: list[Event]) -> N
         finish_play(s, seat, pending["uno"], ev)
 
 
-def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    """The turn clock ran out: an open choice is made at random, then the player draws 1 (not
-    after a voluntary draw) and the turn passes; a stack owed is drawn in full instead."""
-    seat = start_timeout(s, a, ev)
-    if s.phase == STACK:
-        stacking.take_stack(s, seat, rng, ev)
-        return
-    if s.phase == CHOOSE and s.pending:
-        options = targets(s, seat, s.pending["effect"], False)
-        target = choice(rng, options, ev) if options != [None] else None
-        resolve_choice(s, target, rng, ev)
-        if s.phase != PLAY or s.current != seat:  # a blind-played card ended the turn
-            return
-    if s.phase == PLAY:
-        draw(s, seat, 1, rng, ev, "timeout")
-    advance(s, ev)
+def settle_timeout(s: State, seat: int, rng: RNG, ev: list[Event]) -> bool:
+    """The turn clock ran out with a choice open: it is made at random. True when that ended the
+    turn (a blind-played card); the seat then draws 1 (not after a voluntary draw) and the turn
+    passes (``uno.play.timeout_handler``)."""
+    if s.phase != CHOOSE or not s.pending:
+        return False
+    options = targets(s, seat, s.pending["effect"], False)
+    target = choice(rng, options, ev) if options != [None] else None
+    resolve_choice(s, target, rng, ev)
+    return s.phase != PLAY or s.current != seat
+
+
+do_timeout = timeout_handler(settle_timeout)

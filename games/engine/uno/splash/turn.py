@@ -15,7 +15,7 @@ from ...interface import RNG, Event
 from ..actions import COLOURS, Action
 from ..cards import card_type
 from ..colours import chosen_colour, colour_named, random_colour
-from ..piles import can_draw, draw
+from ..piles import can_draw
 from ..play import (
     DrawRules,
     draw_one,
@@ -23,11 +23,11 @@ from ..play import (
     finish_play,
     put_on_table,
     refuse_after_draw,
-    start_timeout,
+    timeout_handler,
 )
 from ..seats import do_leave as family_leave
 from ..state import CHOOSE, PLAY, RESPOND, STACK, State
-from ..turns import advance, chooser, seat_of, turn_seat
+from ..turns import chooser, seat_of, turn_seat
 from . import stacking
 from .cards import COLOUR_OF, PRESETS, RANK_OF, WD4
 from .challenge import accept, wild_draw_four
@@ -130,22 +130,20 @@ def name_colour(s: State, seat: int, colour: str, ev: list[Event]) -> None:
     colour_named(s, seat, colour, ev)
 
 
-def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    """The turn clock ran out (rulings: "Leaving, timeouts"): a response owed is an acceptance;
-    an opening colour owed is named at random; then the player draws 1 (not after a draw of
-    their own this turn) and the turn passes, whatever the drawn card."""
-    seat = start_timeout(s, a, ev)
-    if s.phase == STACK:  # a stack owed (challenge or not) is taken in full
-        stacking.take_stack(s, seat, rng, ev)
-        return
+def settle_timeout(s: State, seat: int, rng: RNG, ev: list[Event]) -> bool:
+    """The turn clock ran out (rulings: "Leaving, timeouts"): a response owed is an acceptance
+    (True: the turn is over); an opening colour owed is named at random; then the player draws 1
+    (not after a draw of their own this turn) and the turn passes, whatever the drawn card
+    (``uno.play.timeout_handler``; a stack owed, challenge or not, is taken in full)."""
     if s.phase == RESPOND:
         accept(s, seat, rng, ev)
-        return
+        return True
     if s.phase == CHOOSE:
         name_colour(s, seat, random_colour(rng, ev), ev)
-    if s.phase == PLAY:
-        draw(s, seat, 1, rng, ev, "timeout")
-    advance(s, ev)
+    return False
+
+
+do_timeout = timeout_handler(settle_timeout)
 
 
 def do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
