@@ -12,12 +12,10 @@ from ... import errors as E
 from ...errors import EngineError
 from ...interface import RNG, Event
 from ..actions import COLOURS, Action
-from ..calls import say_uno
 from ..cards import card_type
-from ..play import drawn_card_to_play, put_on_table
-from ..scoring import end_round
+from ..play import drawn_card_to_play, finish_play, put_on_table
 from ..stacking import take_stack_handler, take_total
-from ..state import DRAWN, PLAY, STACK, State, copy_state
+from ..state import DRAWN, STACK, State, copy_state
 from ..turns import advance, turn_seat
 from .cards import COLOUR_OF, DRAW_VALUE, PRESETS, RANK_OF, ROULETTE
 from .effects import EFFECTS, draw_card
@@ -78,20 +76,9 @@ def play_card(state: State, seat: int, card: str, a: Action, rng: RNG, ev: list[
         draw_card(s, seat, card, going_out, rng, ev)
     elif not going_out and rank in EFFECTS:
         EFFECTS[rank](s, seat, card, a.target, ev)
-    finish(s, seat, a.uno, ev)
+    # A stack or a Roulette waiting for another player's answer keeps the turn where it is.
+    finish_play(s, seat, a.uno, PRESETS[s.preset].points, ev)
     return s
-
-
-def finish(s: State, seat: int, uno: bool, ev: list[Event]) -> None:
-    """Out of cards wins the round; else UNO counts if one card is left, and the turn passes
-    (unless a stack or a Roulette waits for another player's answer)."""
-    if not s.seats[seat].hand:
-        end_round(s, seat, PRESETS[s.preset].points, ev)
-        return
-    if uno:
-        say_uno(s, seat, ev)
-    if s.phase == PLAY:
-        advance(s, ev)
 
 
 def turn_player(state: State, a: Action) -> int:
