@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import Any, cast
+
 # Stable codes: clients and the API depend on them, so never rename one.
 NOT_YOUR_TURN = "not_your_turn"
 CARD_NOT_IN_HAND = "card_not_in_hand"
@@ -100,3 +103,17 @@ class EngineError(Exception):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+
+
+def action_type(data: Any, types: Collection[str], fields: Collection[str]) -> str:
+    """The type of an action's JSON form, once it is an object of known ``fields`` and of one of
+    ``types``; ``invalid_action`` if not (every game reads its actions so, then its own fields)."""
+    if not isinstance(data, dict):
+        raise EngineError(INVALID_ACTION, "an action is a JSON object")
+    unknown = set(data) - set(fields)
+    if unknown:
+        raise EngineError(INVALID_ACTION, f"unknown fields: {', '.join(sorted(unknown))}")
+    kind = data.get("type")
+    if kind not in types:
+        raise EngineError(INVALID_ACTION, f"unknown action type {kind!r}")
+    return cast(str, kind)  # one of ``types``

@@ -165,3 +165,13 @@ class Game(Protocol[S, A]):
         """A state that ``seat`` cannot tell from ``state``: its own hand and everything public
         kept, every card it cannot see dealt again at random (consistent with what it saw)."""
         ...
+
+
+def no_options_schema(name: str) -> dict[str, Any]:
+    """``options_schema()`` of a game without house rules (``name``: the game's name)."""
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "description": f"{name} has no house rules.",
+        "properties": {},
+    }

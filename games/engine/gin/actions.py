@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..errors import INVALID_ACTION, EngineError
+from ..errors import INVALID_ACTION, EngineError, action_type
 
 TAKE_UPCARD = "take_upcard"  # the upcard offer: take it (that is the turn's draw)
 PASS = "pass"  # the upcard offer: pass it
@@ -33,27 +33,14 @@ class Action(NamedTuple):
     source: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": self.type}
-        if self.seat is not None:
-            data["seat"] = self.seat
-        if self.card is not None:
-            data["card"] = self.card
-        if self.source is not None:
-            data["source"] = self.source
-        return data
+        """The fields that are set, in their order (``type`` always is)."""
+        return {name: value for name, value in self._asdict().items() if value is not None}
 
     @classmethod
     def from_dict(cls, data: Any) -> Action:
         """An action from JSON, refusing anything malformed with ``invalid_action``. Whether the
         card and source fit the type is the rules' business (``rules.apply``)."""
-        if not isinstance(data, dict):
-            raise EngineError(INVALID_ACTION, "an action is a JSON object")
-        unknown = set(data) - FIELDS
-        if unknown:
-            raise EngineError(INVALID_ACTION, f"unknown fields: {', '.join(sorted(unknown))}")
-        kind = data.get("type")
-        if kind not in ACTION_TYPES:
-            raise EngineError(INVALID_ACTION, f"unknown action type {kind!r}")
+        kind = action_type(data, ACTION_TYPES, FIELDS)
         seat = data.get("seat")
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
             raise EngineError(INVALID_ACTION, "seat must be a seat number")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..interface import RNG, Event
+from ..events import visible_event
+from ..interface import RNG, Event, no_options_schema
 from . import actions as A
 from . import rules, view
 from .actions import Action
@@ -29,12 +30,7 @@ class GinRummy:
     turn_ending_actions = frozenset({A.PASS, A.DISCARD, A.TIMEOUT})
 
     def options_schema(self) -> dict[str, Any]:
-        return {
-            "type": "object",
-            "additionalProperties": False,
-            "description": "Gin Rummy has no house rules.",
-            "properties": {},
-        }
+        return no_options_schema(self.name)
 
     def validate_options(self, options: Any) -> dict[str, Any]:
         return rules.validate_options(options)
@@ -79,7 +75,7 @@ class GinRummy:
         return f"{rank} of {suit}"
 
     def visible_event(self, event: Event, seat: int | None) -> Event | None:
-        return view.visible_event(event, seat)
+        return visible_event(event, seat)
 
     def to_move(self, state: State) -> int | None:
         return None if state.phase in (ROUND_OVER, MATCH_OVER) else state.current

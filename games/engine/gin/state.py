@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from ..events import copy_json
+
 GAME = "gin_rummy"
 PRESET = "standard"
 
@@ -63,7 +65,7 @@ class State:
             "rounds_won": list(self.rounds_won),
             "target_score": self.target_score,
             "round": self.round,
-            "round_results": _copy(self.round_results),
+            "round_results": copy_json(self.round_results),
             "winner": self.winner,
             "left": self.left,
             "game": self.game,
@@ -73,7 +75,7 @@ class State:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> State:
         known = {f.name for f in fields(cls)}
-        return cls(**{k: _copy(v) for k, v in data.items() if k in known})
+        return cls(**{k: copy_json(v) for k, v in data.items() if k in known})
 
     def copy(self) -> State:
         return State(
@@ -98,11 +100,3 @@ class State:
             game=self.game,
             preset=self.preset,
         )
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value

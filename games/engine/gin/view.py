@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import NOT_IN_ROUND, EngineError
-from ..interface import Event
+from ..events import copy_json
 from .cards import RANK, RANKS, SUIT, SUITS, VALUE, mask_of
 from .melds import layout_dict, own_layout
 from .rules import legal_actions
@@ -79,25 +79,6 @@ def _public(s: State) -> dict[str, Any]:
         "discard_pile": [card(c) for c in s.discard],
         "taken": s.taken,
         "takes": [dict(t) for t in s.takes],
-        "round_results": [_copy(r) for r in s.round_results],
+        "round_results": [copy_json(r) for r in s.round_results],
         "winner": s.winner,
     }
-
-
-def visible_event(event: Event, seat: int | None) -> Event | None:
-    """The event as ``seat`` may see it (``None``: a moderator, sees all); ``None`` when the seat
-    may not see it at all (chance outcomes)."""
-    if seat is not None and event["type"] == "chance":
-        return None
-    out = {k: _copy(v) for k, v in event.items() if k not in ("secret", "to")}
-    if "secret" in event and (seat is None or event.get("to") == seat):
-        out.update(_copy(event["secret"]))
-    return out
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value

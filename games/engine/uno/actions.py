@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from itertools import combinations, product
 from typing import Any, NamedTuple
 
-from ..errors import INVALID_ACTION, EngineError
+from ..errors import INVALID_ACTION, EngineError, action_type
 
 PLAY = "play"
 DRAW = "draw"
@@ -119,14 +119,7 @@ class Action(NamedTuple):
     ) -> Action:
         """Build an action of one of ``types`` with ``fields`` from JSON, refusing anything
         malformed with ``invalid_action``."""
-        if not isinstance(data, dict):
-            raise EngineError(INVALID_ACTION, "an action is a JSON object")
-        unknown = set(data) - fields
-        if unknown:
-            raise EngineError(INVALID_ACTION, f"unknown fields: {', '.join(sorted(unknown))}")
-        kind = data.get("type")
-        if kind not in types:
-            raise EngineError(INVALID_ACTION, f"unknown action type {kind!r}")
+        kind = action_type(data, types, fields)
         seat = _opt_int(data, "seat")
         target = _opt_int(data, "target")
         card = data.get("card")

@@ -1,5 +1,6 @@
 """What every Uno game with coloured cards shares (Uno Splash, No Mercy): a deck loaded from a
-JSON table of coloured and wild cards, and the table of what may be played on the top card.
+JSON table of coloured and wild cards, the table of what may be played on the top card, and what a
+seat sees (``TableViews``).
 
 Card ids: ``<colour>-<rank>-<copy>`` with the copy a letter (``red-7-b``), a wild ``<rank>-<n>``
 (``wd4-1``). The family's card type is the id without its last part.
@@ -8,17 +9,21 @@ Card ids: ``<colour>-<rank>-<copy>`` with the copy a letter (``red-7-b``), a wil
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from string import ascii_lowercase
 from sys import intern
-from typing import Any
+from typing import Any, NamedTuple
 
+from .. import errors as E
 from ..errors import NOT_IN_ROUND, EngineError
-from .actions import Action
+from ..interface import RNG, Event
+from .actions import COLOURS, Action
 from .cards import TYPE_OF, card_type
-from .state import State
+from .chance import choice
+from .state import PLAY, State
+from .view import moderator_view, public_view
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,29 @@ class Matching:
         return self.table[self.match_key(s)]
 
 
+def chosen_colour(a: Action) -> str:
+    """The colour a ``choose_colour`` names (an opening Wild's, a Roulette's): a colour only."""
+    if a.colour is None:
+        raise EngineError(E.COLOUR_REQUIRED, f"name a colour: {', '.join(COLOURS)}")
+    if a.card is not None or a.target is not None or a.cards or a.targets:
+        raise EngineError(E.INVALID_ACTION, "choose_colour takes a colour only")
+    return a.colour
+
+
+def colour_named(s: State, seat: int, colour: str, ev: list[Event]) -> None:
+    """The colour choice that play waited for is made: ``colour`` is in force, play goes on."""
+    s.colour = colour
+    s.pending = None
+    s.phase = PLAY
+    ev.append({"type": "colour_chosen", "seat": seat, "colour": colour})
+
+
+def random_colour(rng: RNG, ev: list[Event]) -> str:
+    """A colour named by chance (a timeout, a leaver who owed one), logged for replay."""
+    colour: str = choice(rng, list(COLOURS), ev)
+    return colour
+
+
 def card_name(
     card: str,
     colour_of: dict[str, str | None],
@@ -182,3 +210,36 @@ def seat_view(
         "pending_choice": pending,
         "legal_actions": [a.to_dict() for a in legal_actions(s, seat)],
     }
+
+
+class TableViews(NamedTuple):
+    """A coloured game's views, from its tables: every card by ``colour_of`` and ``rank_of``, the
+    points of ``presets``, the colour in force and the ``stack`` owed, then the game's ``own``
+    public keys; ``legal_actions`` lists what a seat may do."""
+
+    colour_of: dict[str, str | None]
+    rank_of: dict[str, str]
+    presets: Mapping[str, Preset]
+    colour_in_force: Callable[[State], str | None]
+    stack: Callable[[State], dict[str, Any] | None]
+    own: Callable[[State], dict[str, Any]]
+    legal_actions: Callable[[State, int], list[Action]]
+
+    def card(self, card_id: str) -> dict[str, Any]:
+        return card_view(card_id, self.colour_of, self.rank_of)
+
+    def public(self, s: State) -> dict[str, Any]:
+        own = {
+            "colour": self.colour_in_force(s) if s.discard_pile else None,
+            "stack": self.stack(s),
+            **self.own(s),
+        }
+        return public_view(s, self.card, self.presets[s.preset].points, own)
+
+    def view(self, state: State, seat: int) -> dict[str, Any]:
+        """The position as ``seat`` sees it (a JSON-ready dict)."""
+        return seat_view(state, seat, self.card, self.public(state), self.legal_actions)
+
+    def moderator_view(self, state: State) -> dict[str, Any]:
+        """Everything, hands and draw pile order included: for moderators only."""
+        return moderator_view(state, self.public(state), self.legal_actions)

@@ -7,8 +7,8 @@ pile; the player clockwise from the dealer starts, and every round starts clockw
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple, Protocol
 
 from .. import errors as E
 from ..errors import EngineError
@@ -44,20 +44,32 @@ class NewGame(Protocol):
     ) -> tuple[State, list[Event]]: ...
 
 
+class Deck(Protocol):
+    """A preset's deck: every card id."""
+
+    @property
+    def card_ids(self) -> tuple[str, ...]: ...
+
+
+class Setup(NamedTuple):
+    """What a game's matches are made of: its kind, its decks by preset, (fewest, most) players,
+    the default preset and target score."""
+
+    game: str
+    presets: Mapping[str, Deck]
+    seats: tuple[int, int]
+    preset: str
+    target_score: int
+
+
 def match_starter(
-    *,
-    game: str,
-    presets: Collection[str],
-    seats: tuple[int, int],
+    setup: Setup,
     validate: Callable[[Any], dict[str, bool]],
     deal_round: Callable[[State, RNG, list[Event]], None],
-    preset: str,
-    target_score: int,
 ) -> NewGame:
-    """``game``'s ``new_game``, with ``preset`` and ``target_score`` as its defaults: a new match
-    of one of ``presets`` for ``seats`` = (fewest, most) players, options checked by ``validate``,
-    round 1 dealt by ``deal_round``."""
-    default_preset, default_target = preset, target_score
+    """The game's ``new_game``, with the ``setup``'s defaults: a new match, options checked by
+    ``validate``, round 1 dealt by ``deal_round``."""
+    game, presets, seats, default_preset, default_target = setup
 
     def new_game(
         *,

@@ -14,6 +14,7 @@ from .actions import Action
 from .state import MATCH_OVER, ROUND_OVER, State
 
 Handler = Callable[[State, Action, RNG, list[Event]], State]
+Applied = tuple[State, list[Event]]
 
 
 def on_copy(change: Callable[[State, Action, RNG, list[Event]], None]) -> Handler:
@@ -45,3 +46,23 @@ def require_round_over(s: State) -> None:
         raise EngineError(E.GAME_OVER, "the match is over")
     if s.phase != ROUND_OVER:
         raise EngineError(E.ROUND_IN_PROGRESS, "the round is still being played")
+
+
+def next_round(deal_round: Callable[[State, RNG, list[Event]], None]) -> Handler:
+    """The ``next_round`` handler: ``deal_round`` deals it, once the last round is over."""
+
+    def do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+        require_round_over(s)
+        deal_round(s, rng, ev)
+
+    return on_copy(do_next_round)
+
+
+def applier(handlers: Mapping[str, Handler]) -> Callable[[State, Action, RNG], Applied]:
+    """A game's ``apply``: ``action`` applied to a copy of ``state`` by its handler (raises
+    EngineError, state untouched, when the rules refuse it)."""
+
+    def apply(state: State, action: Action, rng: RNG) -> Applied:
+        return dispatch(handlers, state, action, rng)
+
+    return apply

@@ -1,43 +1,84 @@
 """What every Uno game's ``interface.Game`` object does the same way: the state is the family's
 ``State``, actions the family's ``Action``, and whose turn, round and match ends, scores, system
 actions, hands, piles, events and JSON forms read it alike. A game subclasses this with its own
-rules (new game, listing, applying, views, options)."""
+modules (rules, listing, views, hidden information) and its names (``Rules``, ``Views``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Protocol
 
 from ..interface import RNG, Event
 from . import actions as A
 from .actions import Action, covers
 from .cards import card_type
+from .deal import NewGame, Setup
 from .state import MATCH_OVER, ROUND_OVER, State
 from .view import visible_event
 
 
-class UnoRules(NamedTuple):
-    """A game's own rules, as the functions its ``Game`` object hands its work to."""
+class Rules(Protocol):
+    """A game's ``rules`` module, as its ``Game`` object reads it: the match setup, new match,
+    options, applying, and the action types it accepts."""
 
-    new_game: Callable[..., tuple[State, list[Event]]]
-    validate_options: Callable[[Any], dict[str, bool]]
-    legal_actions: Callable[[State, int], list[Action]]
-    apply: Callable[[State, Action, RNG], tuple[State, list[Event]]]
-    view: Callable[[State, int], dict[str, Any]]
-    moderator_view: Callable[[State], dict[str, Any]]
-    sample_hidden: Callable[[State, int, RNG], State]
-    action_types: tuple[str, ...]  # every type action_from_dict accepts, system actions too
-    action_fields: frozenset[str] = A.FIELDS
+    @property
+    def SETUP(self) -> Setup: ...
+
+    @property
+    def new_game(self) -> NewGame: ...
+
+    @property
+    def validate_options(self) -> Callable[[Any], dict[str, bool]]: ...
+
+    @property
+    def apply(self) -> Callable[[State, Action, RNG], tuple[State, list[Event]]]: ...
+
+    @property
+    def PLAYER_ACTIONS(self) -> tuple[str, ...]: ...  # what a player may send
+
+    @property
+    def ACTION_FIELDS(self) -> frozenset[str]: ...  # the fields an action's JSON may have
+
+
+class Views(Protocol):
+    """A game's ``view`` module (or its ``uno.colours.TableViews``)."""
+
+    @property
+    def view(self) -> Callable[[State, int], dict[str, Any]]: ...
+
+    @property
+    def moderator_view(self) -> Callable[[State], dict[str, Any]]: ...
 
 
 class UnoFamilyGame:
-    default_preset: str
-    default_target: int
+    """A game of the family, built from its modules: ``rules``, its ``legal_actions``, its
+    ``views`` and its ``sample_hidden``; the interface's names and defaults come from the rules'
+    ``SETUP``. A subclass adds its name, turn-ending actions, options schema and card names."""
+
+    name: str
     # Card type -> the name a player reads (English, as on the cards).
     card_names: ClassVar[dict[str, str]] = {}
 
-    def __init__(self, rules: UnoRules) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        legal_actions: Callable[[State, int], list[Action]],
+        views: Views,
+        sample_hidden: Callable[[State, int, RNG], State],
+    ) -> None:
         self.rules = rules
+        self.setup = setup = rules.SETUP
+        self.kind = setup.game
+        self.min_players, self.max_players = setup.seats
+        self.presets: Sequence[str] = tuple(setup.presets)
+        self.default_preset = setup.preset
+        self.default_target = setup.target_score
+        self.action_types: Sequence[str] = rules.PLAYER_ACTIONS
+        # Every type action_from_dict accepts, system actions too.
+        self._accepted = (*rules.PLAYER_ACTIONS, *A.SYSTEM_ACTIONS)
+        self._legal_actions = legal_actions
+        self.views = views
+        self._sample_hidden = sample_hidden
 
     def validate_options(self, options: Any) -> dict[str, Any]:
         return self.rules.validate_options(options)
@@ -60,30 +101,30 @@ class UnoFamilyGame:
         )
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return self.rules.legal_actions(state, seat)
+        return self._legal_actions(state, seat)
 
     def apply(self, state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
         return self.rules.apply(state, action, rng)
 
     def view(self, state: State, seat: int) -> dict[str, Any]:
-        return self.rules.view(state, seat)
+        return self.views.view(state, seat)
 
     def moderator_view(self, state: State) -> dict[str, Any]:
-        return self.rules.moderator_view(state)
+        return self.views.moderator_view(state)
 
     def actors(self, state: State) -> frozenset[int]:
-        legal = self.rules.legal_actions
+        legal = self._legal_actions
         return frozenset(i for i in range(len(state.seats)) if legal(state, i))
 
     def sample_hidden(self, state: State, seat: int, rng: RNG) -> State:
-        return self.rules.sample_hidden(state, seat, rng)
+        return self._sample_hidden(state, seat, rng)
 
     def action_from_dict(self, data: Any) -> Action:
-        return Action.from_dict(data, self.rules.action_types, self.rules.action_fields)
+        return Action.from_dict(data, self._accepted, self.rules.ACTION_FIELDS)
 
     def deck(self, preset: str) -> tuple[str, ...]:
         """Every card id of ``preset``'s deck (scenario positions are built from it)."""
-        raise NotImplementedError
+        return self.setup.presets[preset].card_ids
 
     def covers(self, listed: Action, action: Action) -> bool:
         return covers(listed, action)

@@ -14,7 +14,7 @@ from ..interface import RNG, Event
 from .actions import MERCY, Action, Pick
 from .hands import MERCY_COUNT, MERCY_MIN, hand_changed
 from .state import DRAWN, State
-from .turns import require_player, seat_of
+from .turns import require_house_rule, require_player, seat_of
 
 
 def mercy_refusal(s: State, seat: int) -> tuple[str, str] | None:
@@ -42,8 +42,7 @@ def mercy_actions(s: State, seat: int) -> list[Action]:
 
 
 def do_mercy(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    if not s.options.get("mercy"):
-        raise EngineError(E.HOUSE_RULE_OFF, "mercy is not a house rule of this game")
+    require_house_rule(s, "mercy")
     seat = seat_of(s, a)
     require_player(s, seat)
     refusal = mercy_refusal(s, seat)

@@ -1,10 +1,12 @@
 """The parts of a turn every Uno game shares: cards leave the hand for the discard pile, the
 round ends when the hand is empty (else the word UNO counts and the turn passes), a drawn card
-binds the rest of the turn, and a pass after a draw ends it."""
+binds the rest of the turn, and a pass after a draw ends it; the voluntary draw of one card; a
+timeout."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 from .. import errors as E
 from ..errors import EngineError
@@ -12,8 +14,10 @@ from ..interface import RNG, Event
 from .actions import Action
 from .calls import close_catch_windows, say_uno
 from .hands import hand_changed
+from .piles import draw
 from .scoring import end_round
-from .state import DRAWN, PLAY, State, copy_state
+from .stacking import take_stack
+from .state import DRAWN, PLAY, STACK, State, copy_state
 from .turns import advance, require_player, seat_of, turn_seat
 
 
@@ -67,6 +71,35 @@ def drawn_card_to_play(state: State, a: Action) -> str:
     return drawn
 
 
+class DrawRules(NamedTuple):
+    """A game's voluntary draw of one card: ``refusal`` says why it is refused now (None: it is
+    allowed), ``owed`` what a seat that owes a stack is told, and ``keeps`` whether the drawn card
+    waits to be played or kept (phase ``drawn``) or the turn passes at once."""
+
+    refusal: Callable[[State, int], tuple[str, str] | None]
+    owed: Callable[[State], str]
+    keeps: Callable[[State, str], bool]
+
+
+def draw_one(state: State, seat: int, rules: DrawRules, rng: RNG, ev: list[Event]) -> State:
+    """``seat`` (whose turn it is) draws one card, if ``rules`` allow it now; the new state."""
+    if state.phase == DRAWN:
+        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you already drew: play it or pass")
+    if state.phase == STACK:
+        raise EngineError(E.STACK_PENDING, rules.owed(state))
+    refusal = rules.refusal(state, seat)
+    if refusal:
+        raise EngineError(*refusal)
+    s = copy_state(state, False, False)  # piles.draw assigns new lists: share the old ones
+    drawn = draw(s, seat, 1, rng, ev, "voluntary")
+    if drawn and rules.keeps(s, drawn[0]):
+        s.phase = DRAWN
+        s.drawn_card = drawn[0]
+    else:  # a card that cannot be played (or none at all) ends the turn at once
+        advance(s, ev)
+    return s
+
+
 def start_timeout(s: State, a: Action, ev: list[Event]) -> int:
     """The seat whose turn clock ran out (it must be the current one); a timeout is a turn
     action: every catch window closes."""
@@ -77,6 +110,28 @@ def start_timeout(s: State, a: Action, ev: list[Event]) -> int:
     close_catch_windows(s)
     ev.append({"type": "timeout", "seat": seat})
     return seat
+
+
+def timeout_handler(
+    settle: Callable[[State, int, RNG, list[Event]], bool],
+) -> Callable[[State, Action, RNG, list[Event]], None]:
+    """The ``timeout`` change (for ``on_copy``) of a game that times out the family's way: a stack
+    owed is taken in full; else what the seat owes first is settled (``settle``: a choice made at
+    random, a response accepted; True when that ended the turn), then the seat draws 1 (not after
+    a draw of its own this turn) and the turn passes."""
+
+    def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
+        seat = start_timeout(s, a, ev)
+        if s.phase == STACK:
+            take_stack(s, seat, rng, ev)
+            return
+        if settle(s, seat, rng, ev):
+            return
+        if s.phase == PLAY:
+            draw(s, seat, 1, rng, ev, "timeout")
+        advance(s, ev)
+
+    return do_timeout
 
 
 def do_pass(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
@@ -90,10 +145,13 @@ def do_pass(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
 
 
 __all__ = [
+    "DrawRules",
     "do_pass",
+    "draw_one",
     "drawn_card_to_play",
     "finish_play",
     "put_on_table",
     "refuse_after_draw",
     "start_timeout",
+    "timeout_handler",
 ]

@@ -7,6 +7,8 @@ passes over that seat.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import errors as E
 from ..errors import EngineError
 from ..interface import Event
@@ -107,6 +109,20 @@ def require_player(s: State, seat: int) -> None:
     require_round(s)
     if not s.seats[seat].active:
         raise EngineError(E.NOT_IN_ROUND, "you have left this game")
+
+
+def require_house_rule(s: State, rule: str) -> None:
+    """An action of house rule ``rule`` (an option name) is refused in a game without it."""
+    if not s.options.get(rule):
+        name = rule.replace("_", " ")
+        raise EngineError(E.HOUSE_RULE_OFF, f"{name} is not a house rule of this game")
+
+
+def await_choice(s: State, seat: int, card: str, effect: str, reason: str, **more: Any) -> None:
+    """Play waits (phase ``choose``) for ``seat`` to choose what ``card`` needs (a target, a
+    colour: ``effect``), for ``reason`` (an opening card, a blind play, a Roulette)."""
+    s.phase = CHOOSE
+    s.pending = {"seat": seat, "card": card, "effect": effect, "reason": reason, **more}
 
 
 _TURN_PHASES = (PLAY, DRAWN, STACK)

@@ -8,24 +8,21 @@ logged (``uno.chance``).
 
 from __future__ import annotations
 
-from typing import Any
-
-from ... import errors as E
-from ...errors import EngineError
 from ...interface import RNG, Event
 from .. import actions as A
-from ..actions import Action
 from ..calls import do_catch, do_uno
 from ..cards import card_type
-from ..deal import deal, match_starter, open_draw, open_reverse, open_skip
-from ..dispatch import Handler, dispatch, on_copy, require_round_over
+from ..deal import Setup, deal, match_starter, open_draw, open_reverse, open_skip
+from ..dispatch import Handler, applier, next_round, on_copy
 from ..hands import pass_hands
 from ..mercy import do_mercy
+from ..options import HouseRules
 from ..play import do_pass
 from ..seats import do_leave
-from ..state import CHOOSE, CLOCKWISE, State
+from ..state import CLOCKWISE, State
+from ..turns import await_choice
 from .cards import DRAW_AMOUNT, HAND_SIZE, PRESETS, REVERSE, SHUFFLE_HANDS, SKIP, TARGETED, WILD
-from .house_rules import HOUSE_RULES
+from .house_rules import HOUSE_RULE_TEXTS, HOUSE_RULES
 from .house_rules.blind_play import do_play_top
 from .house_rules.double_down import do_play_pair
 from .house_rules.stacking import do_take_stack
@@ -37,25 +34,8 @@ MAX_PLAYERS = 10
 # House rules this engine enforces (speed mode is the service's turn clock: nothing to enforce
 # here). A rule not in this set would be refused at creation, never ignored.
 SUPPORTED_HOUSE_RULES = frozenset(HOUSE_RULES)
-_NO_HOUSE_RULES = dict.fromkeys(HOUSE_RULES, False)
-
-
-def validate_options(options: dict[str, Any]) -> dict[str, bool]:
-    """The house rules with every default filled in; ``invalid_setup`` for anything else."""
-    if isinstance(options, dict) and not options:
-        return dict(_NO_HOUSE_RULES)
-    unknown = set(options) - set(HOUSE_RULES)
-    if unknown:
-        raise EngineError(E.INVALID_SETUP, f"unknown house rules: {', '.join(sorted(unknown))}")
-    opts = {}
-    for name in HOUSE_RULES:
-        value = options.get(name, False)
-        if not isinstance(value, bool):
-            raise EngineError(E.INVALID_SETUP, f"house rule {name} is true or false")
-        if value and name not in SUPPORTED_HOUSE_RULES:
-            raise EngineError(E.INVALID_SETUP, f"house rule {name} is not available yet")
-        opts[name] = value
-    return opts
+HOUSE = HouseRules(HOUSE_RULE_TEXTS, SUPPORTED_HOUSE_RULES)
+validate_options = HOUSE.validate
 
 
 def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
@@ -65,15 +45,8 @@ def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
 
 
 # A new match with round 1 dealt: the dealer is a random seat.
-new_game = match_starter(
-    game=GAME,
-    presets=PRESETS,
-    seats=(MIN_PLAYERS, MAX_PLAYERS),
-    validate=validate_options,
-    deal_round=deal_round,
-    preset="standard",
-    target_score=500,
-)
+SETUP = Setup(GAME, PRESETS, (MIN_PLAYERS, MAX_PLAYERS), "standard", 500)
+new_game = match_starter(SETUP, validate_options, deal_round)
 
 
 def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
@@ -89,15 +62,9 @@ def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
     elif kind == REVERSE:
         open_reverse(s, ev)
     elif kind in TARGETED:  # the first player chooses the target, then takes their turn
-        s.phase = CHOOSE
-        s.pending = {"seat": first, "card": top, "effect": kind, "reason": "opening", "uno": False}
+        await_choice(s, first, top, kind, "opening", uno=False)
     elif kind == SHUFFLE_HANDS:
         pass_hands(s, CLOCKWISE, ev, first)
-
-
-def do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    require_round_over(s)
-    deal_round(s, rng, ev)
 
 
 # Applying an action: one handler per action type (``uno.dispatch``).
@@ -111,7 +78,7 @@ HANDLERS: dict[str, Handler] = {
     A.CATCH: on_copy(do_catch),
     A.TIMEOUT: on_copy(do_timeout),
     A.LEAVE: on_copy(do_leave),
-    A.NEXT_ROUND: on_copy(do_next_round),
+    A.NEXT_ROUND: next_round(deal_round),
     A.TAKE_STACK: do_take_stack,
     A.PLAY_PAIR: do_play_pair,
     A.PLAY_TOP: do_play_top,
@@ -119,9 +86,6 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
-    """Apply ``action`` to a copy of ``state``; return the new state and its events.
-
-    Raises EngineError (state untouched) when the rules refuse the action.
-    """
-    return dispatch(HANDLERS, state, action, rng)
+apply = applier(HANDLERS)
+PLAYER_ACTIONS = A.PLAYER_ACTIONS
+ACTION_FIELDS = A.FIELDS

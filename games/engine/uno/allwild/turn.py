@@ -13,10 +13,17 @@ from .. import play
 from ..actions import Action
 from ..cards import card_type
 from ..chance import choice
-from ..piles import can_draw, draw
-from ..play import drawn_card_to_play, put_on_table, refuse_after_draw, start_timeout
-from ..state import CHOOSE, DRAWN, PLAY, STACK, State, copy_state
-from ..turns import advance, chooser, next_active, turn_seat
+from ..piles import can_draw
+from ..play import (
+    DrawRules,
+    draw_one,
+    drawn_card_to_play,
+    put_on_table,
+    refuse_after_draw,
+    timeout_handler,
+)
+from ..state import CHOOSE, DRAWN, PLAY, STACK, State
+from ..turns import await_choice, chooser, next_active, turn_seat
 from .cards import PRESETS, TARGETED, WILD
 from .effects import EFFECTS
 from .house_rules import stacking
@@ -54,8 +61,7 @@ def play_unseen(state: State, seat: int, card: str, uno: bool, rng: RNG, ev: lis
         return play_card(state, seat, card, None, uno, rng, ev)
     s = put_on_table(state, seat, (card,), ev)
     ev.append({"type": "play", "seat": seat, "card": card, "card_type": kind})
-    s.phase = CHOOSE
-    s.pending = {"seat": seat, "card": card, "effect": kind, "reason": "blind", "uno": uno}
+    await_choice(s, seat, card, kind, "blind", uno=uno)
     return s
 
 
@@ -113,19 +119,10 @@ def draw_refusal(s: State, seat: int) -> tuple[str, str] | None:
 
 
 def do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    seat = turn_seat(state, a)
-    if state.phase == DRAWN:
-        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you already drew: play it or pass")
-    if state.phase == STACK:
-        raise EngineError(E.STACK_PENDING, stacking.not_stackable_message(state))
-    refusal = draw_refusal(state, seat)
-    if refusal:
-        raise EngineError(*refusal)
-    s = copy_state(state, False, False)  # piles.draw assigns new lists: share the old ones
-    drawn = draw(s, seat, 1, rng, ev, "voluntary")
-    s.phase = DRAWN
-    s.drawn_card = drawn[0]
-    return s
+    return draw_one(state, turn_seat(state, a), DRAW, rng, ev)
+
+
+DRAW = DrawRules(draw_refusal, stacking.not_stackable_message, lambda s, card: True)
 
 
 def do_choose(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
@@ -150,19 +147,16 @@ def resolve_choice(s: State, target: int | None, rng: RNG, ev: list[Event]) -> N
         finish_play(s, seat, pending["uno"], ev)
 
 
-def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    """The turn clock ran out: an open choice is made at random, then the player draws 1 (not
-    after a voluntary draw) and the turn passes; a stack owed is drawn in full instead."""
-    seat = start_timeout(s, a, ev)
-    if s.phase == STACK:
-        stacking.take_stack(s, seat, rng, ev)
-        return
-    if s.phase == CHOOSE and s.pending:
-        options = targets(s, seat, s.pending["effect"], False)
-        target = choice(rng, options, ev) if options != [None] else None
-        resolve_choice(s, target, rng, ev)
-        if s.phase != PLAY or s.current != seat:  # a blind-played card ended the turn
-            return
-    if s.phase == PLAY:
-        draw(s, seat, 1, rng, ev, "timeout")
-    advance(s, ev)
+def settle_timeout(s: State, seat: int, rng: RNG, ev: list[Event]) -> bool:
+    """The turn clock ran out with a choice open: it is made at random. True when that ended the
+    turn (a blind-played card); the seat then draws 1 (not after a voluntary draw) and the turn
+    passes (``uno.play.timeout_handler``)."""
+    if s.phase != CHOOSE or not s.pending:
+        return False
+    options = targets(s, seat, s.pending["effect"], False)
+    target = choice(rng, options, ev) if options != [None] else None
+    resolve_choice(s, target, rng, ev)
+    return s.phase != PLAY or s.current != seat
+
+
+do_timeout = timeout_handler(settle_timeout)

@@ -12,9 +12,9 @@ from typing import Any
 from ...errors import NOT_IN_ROUND, EngineError
 from .. import view as family_view
 from ..cards import card_type
-from ..state import STACK, State
+from ..state import State
 from .cards import PRESETS
-from .house_rules.stacking import stackable_types
+from .house_rules.stacking import RULES as STACKING
 from .legal import legal_actions
 
 
@@ -63,9 +63,5 @@ def moderator_view(state: State) -> dict[str, Any]:
 
 def _public(s: State) -> dict[str, Any]:
     # Stacking: the total owed and the seat that must stack on it or take it.
-    stack = (
-        {"total": s.stack, "seat": s.current, "stackable": list(stackable_types(s))}
-        if s.phase == STACK
-        else None
-    )
+    stack = STACKING.view(s)
     return family_view.public_view(s, card, PRESETS[s.preset].points, {"stack": stack})

@@ -10,8 +10,8 @@ from ...interface import RNG, Event
 from .. import effects as family
 from ..hands import hand_changed, pass_hands, swap
 from ..stacking import pass_on
-from ..state import CHOOSE, State
-from ..turns import active_count, direction_name, next_active
+from ..state import State
+from ..turns import active_count, await_choice, direction_name, next_active
 from .cards import (
     COLOUR_OF,
     DISCARD_ALL,
@@ -69,15 +69,8 @@ def discard_all(s: State, seat: int, card: str, target: int | None, ev: list[Eve
 def roulette(s: State, seat: int, card: str, target: int | None, ev: list[Event]) -> None:
     """The next player names a colour (phase ``choose``), then reveals until it comes."""
     victim = next_active(s, seat, s.direction)
-    s.phase = CHOOSE
     s.current = victim
-    s.pending = {
-        "seat": victim,
-        "card": card,
-        "effect": "colour",
-        "reason": "roulette",
-        "owner": seat,
-    }
+    await_choice(s, victim, card, "colour", "roulette", owner=seat)
 
 
 EFFECTS: dict[str, Effect] = {

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
+from ...interface import no_options_schema
 from .. import actions as A
 from ..colours import card_name as coloured_card_name
-from ..game import UnoFamilyGame, UnoRules
+from ..game import UnoFamilyGame
 from ..state import State
 from . import rules, view
-from .cards import COLOUR_OF, DEFAULT_PRESET, PRESETS, RANK_OF
+from .cards import COLOUR_OF, RANK_OF
 from .hidden import sample_hidden
 from .knockout import seated
 from .legal import legal_actions
@@ -19,14 +19,7 @@ from .legal import legal_actions
 class NoMercy(UnoFamilyGame):
     """Uno Show 'Em No Mercy: the rulings are ``shared/rules/uno_no_mercy.md``."""
 
-    kind = rules.GAME
     name = "Uno Show 'Em No Mercy"
-    min_players = rules.MIN_PLAYERS
-    max_players = rules.MAX_PLAYERS
-    presets: Sequence[str] = tuple(PRESETS)
-    default_preset = DEFAULT_PRESET
-    default_target = 1000
-    action_types: Sequence[str] = rules.PLAYER_ACTIONS
     # Actions after which the turn clock starts afresh: the turn actions, answering a stack and
     # naming a colour (a Roulette victim's whole turn). A draw binds the drawn card to be played
     # in the same turn.
@@ -35,19 +28,11 @@ class NoMercy(UnoFamilyGame):
     )
 
     def options_schema(self) -> dict[str, Any]:
-        return {
-            "type": "object",
-            "additionalProperties": False,
-            "description": "Uno Show 'Em No Mercy has no house rules.",
-            "properties": {},
-        }
+        return no_options_schema(self.name)
 
     def card_name(self, card: str) -> str:
         """``red-draw4-a`` -> "Red Draw Four", ``roulette-3`` -> "Wild Color Roulette"."""
         return coloured_card_name(card, COLOUR_OF, RANK_OF, RANK_NAMES) or super().card_name(card)
-
-    def deck(self, preset: str) -> tuple[str, ...]:
-        return PRESETS[preset].card_ids
 
     def piles(self, state: State) -> dict[str, list[str]]:
         # The knocked-out hands lie face down beside the piles until the next reshuffle.
@@ -72,16 +57,4 @@ RANK_NAMES = {
 }
 
 
-NO_MERCY = NoMercy(
-    UnoRules(
-        new_game=rules.new_game,
-        validate_options=rules.validate_options,
-        legal_actions=legal_actions,
-        apply=rules.apply,
-        view=view.view,
-        moderator_view=view.moderator_view,
-        sample_hidden=sample_hidden,
-        action_types=rules.ACTION_TYPES,
-        action_fields=rules.ACTION_FIELDS,
-    )
-)
+NO_MERCY = NoMercy(rules, legal_actions, view.VIEWS, sample_hidden)

@@ -12,12 +12,10 @@ from ... import errors as E
 from ...errors import EngineError
 from ...interface import RNG, Event
 from ..actions import COLOURS, Action
-from ..calls import say_uno
 from ..cards import card_type
-from ..play import drawn_card_to_play, put_on_table
-from ..scoring import end_round
-from ..stacking import take_total
-from ..state import DRAWN, PLAY, STACK, State, copy_state
+from ..play import drawn_card_to_play, finish_play, put_on_table
+from ..stacking import take_stack_handler, take_total
+from ..state import DRAWN, STACK, State, copy_state
 from ..turns import advance, turn_seat
 from .cards import COLOUR_OF, DRAW_VALUE, PRESETS, RANK_OF, ROULETTE
 from .effects import EFFECTS, draw_card
@@ -78,20 +76,9 @@ def play_card(state: State, seat: int, card: str, a: Action, rng: RNG, ev: list[
         draw_card(s, seat, card, going_out, rng, ev)
     elif not going_out and rank in EFFECTS:
         EFFECTS[rank](s, seat, card, a.target, ev)
-    finish(s, seat, a.uno, ev)
+    # A stack or a Roulette waiting for another player's answer keeps the turn where it is.
+    finish_play(s, seat, a.uno, PRESETS[s.preset].points, ev)
     return s
-
-
-def finish(s: State, seat: int, uno: bool, ev: list[Event]) -> None:
-    """Out of cards wins the round; else UNO counts if one card is left, and the turn passes
-    (unless a stack or a Roulette waits for another player's answer)."""
-    if not s.seats[seat].hand:
-        end_round(s, seat, PRESETS[s.preset].points, ev)
-        return
-    if uno:
-        say_uno(s, seat, ev)
-    if s.phase == PLAY:
-        advance(s, ev)
 
 
 def turn_player(state: State, a: Action) -> int:
@@ -154,15 +141,6 @@ def _playable_on(s: State) -> Callable[[str], bool]:
     return playable_cards(s).__contains__
 
 
-def do_take_stack(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    seat = turn_seat(state, a)
-    if state.phase != STACK:
-        raise EngineError(E.NO_STACK, "no stack is owed: there are no cards to take")
-    s = copy_state(state, False)  # the answer is a turn action: every catch window closes
-    take_stack(s, seat, rng, ev)
-    return s
-
-
 def take_stack(s: State, seat: int, rng: RNG, ev: list[Event]) -> None:
     """Draw the total one card at a time (Mercy checked; the last stacker is paid for a
     knockout); the turn then passes."""
@@ -173,9 +151,4 @@ def take_stack(s: State, seat: int, rng: RNG, ev: list[Event]) -> None:
         advance(s, ev)
 
 
-def chosen_colour(s: State, a: Action) -> str:
-    if a.colour is None:
-        raise EngineError(E.COLOUR_REQUIRED, f"name a colour: {', '.join(COLOURS)}")
-    if a.card is not None or a.target is not None or a.cards or a.targets:
-        raise EngineError(E.INVALID_ACTION, "choose_colour takes a colour only")
-    return a.colour
+do_take_stack = take_stack_handler(take_stack)

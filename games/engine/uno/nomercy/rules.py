@@ -14,16 +14,16 @@ from ... import errors as E
 from ...errors import EngineError
 from ...interface import RNG, Event
 from .. import actions as A
-from ..actions import COLOURS, Action
+from ..actions import Action
 from ..calls import close_catch_windows, do_catch, do_uno
-from ..chance import choice
-from ..deal import deal, match_starter, open_reverse, open_skip
-from ..dispatch import Handler, dispatch, on_copy, require_round_over
+from ..colours import chosen_colour, colour_named, random_colour
+from ..deal import Setup, deal, match_starter, open_reverse, open_skip
+from ..dispatch import Handler, dispatch, next_round, on_copy
 from ..play import start_timeout
 from ..scoring import end_round
 from ..seats import last_player_wins, retire
 from ..state import CHOOSE, COUNTERCLOCKWISE, DRAWN, MATCH_OVER, PLAY, STACK, State
-from ..turns import advance, chooser, direction_name, seat_of
+from ..turns import advance, await_choice, chooser, direction_name, seat_of
 from .cards import (
     COLOUR_OF,
     DRAW2,
@@ -41,7 +41,7 @@ from .cards import (
     WRD4,
 )
 from .knockout import draw_cards, round_goes_on, seated
-from .play import chosen_colour, do_draw, do_play, do_play_drawn, do_take_stack, take_stack
+from .play import do_draw, do_play, do_play_drawn, do_take_stack, take_stack
 
 GAME = "uno_no_mercy"
 MIN_PLAYERS = 2
@@ -74,15 +74,8 @@ def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
 
 
 # A new match with round 1 dealt: the dealer is a random seat.
-new_game = match_starter(
-    game=GAME,
-    presets=PRESETS,
-    seats=(MIN_PLAYERS, MAX_PLAYERS),
-    validate=validate_options,
-    deal_round=deal_round,
-    preset="standard",
-    target_score=1000,
-)
+SETUP = Setup(GAME, PRESETS, (MIN_PLAYERS, MAX_PLAYERS), "standard", 1000)
+new_game = match_starter(SETUP, validate_options, deal_round)
 
 
 def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
@@ -106,13 +99,12 @@ def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
             s.direction = COUNTERCLOCKWISE
             ev.append({"type": "direction", "direction": direction_name(s.direction)})
             first = s.current = s.dealer
-        s.phase = CHOOSE
-        s.pending = {"seat": first, "card": top, "effect": "colour", "reason": "opening"}
+        await_choice(s, first, top, "colour", "opening")
 
 
 def do_choose_colour(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
     seat = chooser(s, a, "colour")
-    colour = chosen_colour(s, a)
+    colour = chosen_colour(a)
     close_catch_windows(s)  # naming the colour is the chooser's turn action
     name_colour(s, seat, colour, rng, ev)
 
@@ -123,10 +115,7 @@ def name_colour(s: State, seat: int, colour: str, rng: RNG, ev: list[Event]) -> 
     then loses the turn."""
     pending = s.pending
     assert pending is not None
-    s.colour = colour
-    s.pending = None
-    s.phase = PLAY
-    ev.append({"type": "colour_chosen", "seat": seat, "colour": colour})
+    colour_named(s, seat, colour, ev)
     rank = RANK_OF[pending["card"]]
     if rank == ROULETTE:
         # The reveal is face up: the whole table sees the cards turned (``face_up``).
@@ -145,11 +134,6 @@ def name_colour(s: State, seat: int, colour: str, rng: RNG, ev: list[Event]) -> 
         _, knocked = draw_cards(s, seat, DRAW_VALUE[rank], rng, ev, "opening")
     if not knocked and round_goes_on(s):
         advance(s, ev)
-
-
-def random_colour(rng: RNG, ev: list[Event]) -> str:
-    colour: str = choice(rng, list(COLOURS), ev)
-    return colour
 
 
 def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
@@ -215,11 +199,6 @@ def _after_leave(s: State, seat: int, had_turn: bool, ev: list[Event]) -> None:
         advance(s, ev)
 
 
-def do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    require_round_over(s)
-    deal_round(s, rng, ev)
-
-
 HANDLERS: dict[str, Handler] = {
     A.PLAY: do_play,
     A.PLAY_DRAWN: do_play_drawn,
@@ -230,7 +209,7 @@ HANDLERS: dict[str, Handler] = {
     A.CATCH: on_copy(do_catch),
     A.TIMEOUT: on_copy(do_timeout),
     A.LEAVE: on_copy(do_leave),
-    A.NEXT_ROUND: on_copy(do_next_round),
+    A.NEXT_ROUND: next_round(deal_round),
 }
 PLAYER_ACTIONS = (A.PLAY, A.DRAW, A.PLAY_DRAWN, A.TAKE_STACK, A.CHOOSE_COLOUR, A.UNO, A.CATCH)
 ACTION_TYPES = PLAYER_ACTIONS + A.SYSTEM_ACTIONS

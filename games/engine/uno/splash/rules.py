@@ -16,11 +16,13 @@ from .. import actions as A
 from ..actions import Action
 from ..calls import do_catch, do_uno
 from ..chance import shuffle
-from ..deal import deal, match_starter, open_draw, open_reverse, open_skip
-from ..dispatch import Handler, dispatch, on_copy, require_round_over
+from ..deal import Setup, deal, match_starter, open_draw, open_reverse, open_skip
+from ..dispatch import Handler, dispatch, next_round, on_copy
 from ..mercy import do_mercy
+from ..options import HouseRules
 from ..play import do_pass
-from ..state import CHOOSE, State
+from ..state import State
+from ..turns import await_choice
 from .cards import DRAW2, DRAW_AMOUNT, HAND_SIZE, PRESETS, RANK_OF, REVERSE, SKIP, WD4, WILD
 from .challenge import do_accept, do_challenge
 from .house_rules.double_down import do_play_pair
@@ -37,10 +39,30 @@ from .turn import (
 GAME = "uno_splash"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
-# The house rules the rulings allow, in the order of the page. Speed mode is the service's turn
-# clock and Mercy the family's (``uno.mercy``). A rule allowed but not built would be listed
-# here as allowed and left out of SUPPORTED_HOUSE_RULES: creation refuses it, never ignores it.
-HOUSE_RULES = ("stacking", "speed_mode", "double_down", "mercy")
+# The house rules the rulings allow, in the order of the page, and what each does, written for
+# players (clients show these as they are). Speed mode is the service's turn clock and Mercy the
+# family's (``uno.mercy``). A rule allowed but not built would be listed here and left out of
+# SUPPORTED_HOUSE_RULES: creation refuses it, never ignores it.
+HOUSE_RULE_TEXTS = {
+    "stacking": "Stacking: hit by a Draw Two or a Wild Draw Four, you may pass it on instead of "
+    "drawing: any Draw Two or a Wild Draw Four on a Draw Two, only a Wild Draw Four on a Wild "
+    "Draw Four. The amounts add up; the first player who does not stack takes the total and loses "
+    "the turn. Every Wild Draw Four may still be challenged by the player it passes to, before "
+    "answering: if it succeeds its player draws 4 and the total drops by 4; if it fails you draw "
+    "the total + 2 and lose the turn. A Draw Two pair (double down) adds 4.",
+    "speed_mode": "Speed mode: every turn has a short time limit (`speed_seconds`, 5 s unless "
+    "chosen). When it runs out you draw a card and the turn passes; a Wild Draw Four you owe an "
+    "answer to is accepted. Running out of time here never hands your seat to a bot.",
+    "double_down": "Double down: you may play two identical cards (same colour and same number "
+    "or symbol) at once; both take effect: two Draw Twos make the next player draw 4, two Skips "
+    "skip two players, two Reverses leave the direction as it was (with 2 players: two skips). "
+    "Wilds are never paired.",
+    "mercy": "Mercy: holding 15 cards or more, you may once discard 5 cards of your choice, at "
+    "any moment and without using your turn; they go under the top card, so the colour in force "
+    "stays. Not while you owe a choice (the opening colour, an answer to a Wild Draw Four). You "
+    "get the right back once your hand has dropped below 15.",
+}
+HOUSE_RULES = tuple(HOUSE_RULE_TEXTS)
 SUPPORTED_HOUSE_RULES = frozenset({"stacking", "speed_mode", "double_down", "mercy"})
 # Refused for good (rulings: "House rules"), with the reason a player reads.
 REFUSED_HOUSE_RULES = {
@@ -48,30 +70,14 @@ REFUSED_HOUSE_RULES = {
     " says what becomes of an unplayable one",
     "force_swap_protection": "Uno Splash has no Force Swap card",
 }
-_NO_HOUSE_RULES = dict.fromkeys(HOUSE_RULES, False)
+HOUSE = HouseRules(HOUSE_RULE_TEXTS, SUPPORTED_HOUSE_RULES, REFUSED_HOUSE_RULES)
 
 
 def validate_options(options: Any) -> dict[str, bool]:
     """The house rules with every default filled in; ``invalid_setup`` for anything else."""
     if not isinstance(options, dict):
         raise EngineError(E.INVALID_SETUP, "options are an object of house rules")
-    for name in options:
-        if name in REFUSED_HOUSE_RULES and options[name] is not False:
-            raise EngineError(
-                E.INVALID_SETUP, f"house rule {name} is not offered: {REFUSED_HOUSE_RULES[name]}"
-            )
-    unknown = set(options) - set(HOUSE_RULES) - set(REFUSED_HOUSE_RULES)
-    if unknown:
-        raise EngineError(E.INVALID_SETUP, f"unknown house rules: {', '.join(sorted(unknown))}")
-    opts = dict(_NO_HOUSE_RULES)
-    for name in HOUSE_RULES:
-        value = options.get(name, False)
-        if not isinstance(value, bool):
-            raise EngineError(E.INVALID_SETUP, f"house rule {name} is true or false")
-        if value and name not in SUPPORTED_HOUSE_RULES:
-            raise EngineError(E.INVALID_SETUP, f"house rule {name} is not available yet")
-        opts[name] = value
-    return opts
+    return HOUSE.validate(options)
 
 
 def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
@@ -90,15 +96,8 @@ def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
 
 
 # A new match with round 1 dealt: the dealer is a random seat.
-new_game = match_starter(
-    game=GAME,
-    presets=PRESETS,
-    seats=(MIN_PLAYERS, MAX_PLAYERS),
-    validate=validate_options,
-    deal_round=deal_round,
-    preset="classic",
-    target_score=500,
-)
+SETUP = Setup(GAME, PRESETS, (MIN_PLAYERS, MAX_PLAYERS), "classic", 500)
+new_game = match_starter(SETUP, validate_options, deal_round)
 
 
 def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
@@ -114,19 +113,7 @@ def opening(s: State, first: int, top: str, rng: RNG, ev: list[Event]) -> None:
     elif rank == REVERSE:
         open_reverse(s, ev)
     else:  # a Wild: the first player names the colour, then takes their turn
-        s.phase = CHOOSE
-        s.pending = {
-            "seat": first,
-            "card": top,
-            "effect": "colour",
-            "reason": "opening",
-            "uno": False,
-        }
-
-
-def do_next_round(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    require_round_over(s)
-    deal_round(s, rng, ev)
+        await_choice(s, first, top, "colour", "opening", uno=False)
 
 
 # Applying an action: one handler per action type (``uno.dispatch``).
@@ -145,7 +132,7 @@ HANDLERS: dict[str, Handler] = {
     A.TAKE_STACK: do_take_stack,
     A.TIMEOUT: on_copy(do_timeout),
     A.LEAVE: on_copy(do_leave),
-    A.NEXT_ROUND: on_copy(do_next_round),
+    A.NEXT_ROUND: next_round(deal_round),
 }
 PLAYER_ACTIONS = (
     A.PLAY,

@@ -17,15 +17,18 @@ from ... import errors as E
 from ...errors import EngineError
 from ...interface import RNG, Event
 from .. import effects as family
-from ..actions import Action
-from ..piles import draw
-from ..stacking import StackRules, pass_on, take_total
-from ..state import STACK, State, copy_state
-from ..turns import advance, turn_seat
+from ..stacking import StackRules, pass_on, take_stack_handler, take_total
+from ..stacking import take_stack as take_stack
+from ..state import STACK, State
 from .cards import DRAW2, RANK_OF, WD4
 
-RULES = StackRules(RANK_OF.__getitem__, {DRAW2: (DRAW2, WD4), WD4: (WD4,)})
-_NAMES = {DRAW2: "Draw Two", WD4: "Wild Draw Four"}
+RULES = StackRules(
+    RANK_OF.__getitem__,
+    {DRAW2: (DRAW2, WD4), WD4: (WD4,)},
+    {DRAW2: "Draw Two", WD4: "Wild Draw Four"},
+)
+not_stackable_message = RULES.owed_message
+do_take_stack = take_stack_handler()
 
 
 def stacking_on(s: State) -> bool:
@@ -48,29 +51,7 @@ def add_draw(
     return True
 
 
-def not_stackable_message(s: State) -> str:
-    allowed = " or a ".join(_NAMES[k] for k in RULES.stackable(s))
-    return f"{s.stack} cards are owed: stack a {allowed} on them, or take them (take_stack)"
-
-
 def check_stack_play(s: State, card: str) -> None:
     """While a stack is owed only a card the table allows answers it."""
     if s.phase == STACK and not RULES.may_stack(s, card):
         raise EngineError(E.NOT_STACKABLE, not_stackable_message(s))
-
-
-def take_stack(s: State, seat: int, rng: RNG, ev: list[Event]) -> None:
-    """The seat that does not stack draws the total and loses this turn (no challenge left)."""
-    s.pending = None
-    draw(s, seat, take_total(s), rng, ev, "stack")
-    ev.append({"type": "skipped", "seat": seat})
-    advance(s, ev)
-
-
-def do_take_stack(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    seat = turn_seat(state, a)
-    if state.phase != STACK:
-        raise EngineError(E.NO_STACK, "no stack is owed: there are no cards to take")
-    s = copy_state(state, False)  # a stack answer is a turn action: it closes catch windows
-    take_stack(s, seat, rng, ev)
-    return s

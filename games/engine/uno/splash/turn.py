@@ -14,12 +14,20 @@ from ...errors import EngineError
 from ...interface import RNG, Event
 from ..actions import COLOURS, Action
 from ..cards import card_type
-from ..chance import choice
-from ..piles import can_draw, draw
-from ..play import drawn_card_to_play, finish_play, put_on_table, start_timeout
+from ..colours import chosen_colour, colour_named, random_colour
+from ..piles import can_draw
+from ..play import (
+    DrawRules,
+    draw_one,
+    drawn_card_to_play,
+    finish_play,
+    put_on_table,
+    refuse_after_draw,
+    timeout_handler,
+)
 from ..seats import do_leave as family_leave
-from ..state import CHOOSE, DRAWN, PLAY, RESPOND, STACK, State, copy_state
-from ..turns import advance, chooser, seat_of, turn_seat
+from ..state import CHOOSE, PLAY, RESPOND, STACK, State
+from ..turns import chooser, seat_of, turn_seat
 from . import stacking
 from .cards import COLOUR_OF, PRESETS, RANK_OF, WD4
 from .challenge import accept, wild_draw_four
@@ -80,10 +88,7 @@ def play_card(
 
 def do_play(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     seat = turn_player(state, a)
-    if state.phase == DRAWN:
-        raise EngineError(
-            E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you drew: play the drawn card (play_drawn) or pass"
-        )
+    refuse_after_draw(state)
     card = a.card
     if card is None or card not in state.seats[seat].hand:
         raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
@@ -108,58 +113,37 @@ def draw_refusal(s: State, seat: int) -> tuple[str, str] | None:
     return None
 
 
+DRAW = DrawRules(draw_refusal, stacking.not_stackable_message, playable)
+
+
 def do_draw(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    seat = turn_player(state, a)
-    if state.phase == DRAWN:
-        raise EngineError(E.MUST_PLAY_DRAWN_CARD_OR_PASS, "you already drew: play it or pass")
-    if state.phase == STACK:
-        raise EngineError(E.STACK_PENDING, stacking.not_stackable_message(state))
-    refusal = draw_refusal(state, seat)
-    if refusal:
-        raise EngineError(*refusal)
-    s = copy_state(state, False, False)  # piles.draw assigns new lists: share the old ones
-    drawn = draw(s, seat, 1, rng, ev, "voluntary")
-    if drawn and playable(s, drawn[0]):
-        s.phase = DRAWN
-        s.drawn_card = drawn[0]
-    else:  # an unplayable card (or none at all) ends the turn at once
-        advance(s, ev)
-    return s
+    return draw_one(state, turn_player(state, a), DRAW, rng, ev)
 
 
 def do_choose_colour(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
     seat = chooser(s, a, "colour")
-    if a.colour is None:
-        raise EngineError(E.COLOUR_REQUIRED, f"name a colour: {', '.join(COLOURS)}")
-    if a.card is not None or a.target is not None or a.cards or a.targets:
-        raise EngineError(E.INVALID_ACTION, "choose_colour takes a colour only")
-    name_colour(s, seat, a.colour, ev)
+    name_colour(s, seat, chosen_colour(a), ev)
 
 
 def name_colour(s: State, seat: int, colour: str, ev: list[Event]) -> None:
     """The opening Wild's colour is named; the first player then takes their turn."""
-    s.colour = colour
-    s.pending = None
-    s.phase = PLAY
-    ev.append({"type": "colour_chosen", "seat": seat, "colour": colour})
+    colour_named(s, seat, colour, ev)
 
 
-def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-    """The turn clock ran out (rulings: "Leaving, timeouts"): a response owed is an acceptance;
-    an opening colour owed is named at random; then the player draws 1 (not after a draw of
-    their own this turn) and the turn passes, whatever the drawn card."""
-    seat = start_timeout(s, a, ev)
-    if s.phase == STACK:  # a stack owed (challenge or not) is taken in full
-        stacking.take_stack(s, seat, rng, ev)
-        return
+def settle_timeout(s: State, seat: int, rng: RNG, ev: list[Event]) -> bool:
+    """The turn clock ran out (rulings: "Leaving, timeouts"): a response owed is an acceptance
+    (True: the turn is over); an opening colour owed is named at random; then the player draws 1
+    (not after a draw of their own this turn) and the turn passes, whatever the drawn card
+    (``uno.play.timeout_handler``; a stack owed, challenge or not, is taken in full)."""
     if s.phase == RESPOND:
         accept(s, seat, rng, ev)
-        return
+        return True
     if s.phase == CHOOSE:
-        name_colour(s, seat, choice(rng, list(COLOURS), ev), ev)
-    if s.phase == PLAY:
-        draw(s, seat, 1, rng, ev, "timeout")
-    advance(s, ev)
+        name_colour(s, seat, random_colour(rng, ev), ev)
+    return False
+
+
+do_timeout = timeout_handler(settle_timeout)
 
 
 def do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
@@ -171,7 +155,7 @@ def do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
     pending = s.pending
     if pending is not None and pending["seat"] == seat and s.seats[seat].active:
         if s.phase == CHOOSE:
-            name_colour(s, seat, choice(rng, list(COLOURS), ev), ev)
+            name_colour(s, seat, random_colour(rng, ev), ev)
         elif s.phase == RESPOND:
             ev.append({"type": "response_cancelled", "seat": seat, "owner": pending["owner"]})
             s.pending = None

@@ -15,15 +15,14 @@ from ...actions import Action
 from ...cards import card_type
 from ...play import refuse_after_draw
 from ...state import STACK, State, copy_state
-from ...turns import turn_seat
+from ...turns import require_house_rule, turn_seat
 from ..turn import play_unseen
 from .stacking import stackable_types, take_stack
 
 
 def do_play_top(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     """The top card of the face-down hand, revealed as it is played."""
-    if not state.options.get("blind_play"):
-        raise EngineError(E.HOUSE_RULE_OFF, "blind play is not a house rule of this game")
+    require_house_rule(state, "blind_play")
     seat = turn_seat(state, a)
     refuse_after_draw(state)
     if a.card is not None or a.target is not None:

@@ -15,9 +15,10 @@ from ....errors import EngineError
 from ....interface import RNG, Event
 from ...actions import PLAY_PAIR, Action, Pick
 from ...cards import card_type
+from ...pairs import pair_of
 from ...play import put_on_table, refuse_after_draw
 from ...state import STACK, State
-from ...turns import turn_seat
+from ...turns import require_house_rule, turn_seat
 from ..cards import DRAW_AMOUNT, FORCE_SWAP
 from ..effects import EFFECTS, draw_next
 from ..targets import check_target, pair_targets
@@ -26,15 +27,17 @@ from .stacking import not_stackable_message, stackable_types
 
 
 def do_play_pair(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    if not state.options.get("double_down"):
-        raise EngineError(E.HOUSE_RULE_OFF, "double down is not a house rule of this game")
+    require_house_rule(state, "double_down")
     seat = turn_seat(state, a)
     refuse_after_draw(state)
     if state.options.get("blind_play"):
         raise EngineError(E.HAND_FACE_DOWN, "your hand is face down: you cannot pick a pair")
     if a.card is not None or a.target is not None:
         raise EngineError(E.INVALID_ACTION, "play_pair takes cards and targets (lists)")
-    kind = _pair_kind(state, seat, a.cards)
+    first, _ = pair_of(
+        state, seat, a.cards, _same_type, "double down plays two different cards of one type"
+    )
+    kind = card_type(first)
     if state.phase == STACK and kind not in stackable_types(state):
         raise EngineError(E.NOT_STACKABLE, not_stackable_message(state))
     going_out = len(state.seats[seat].hand) == 2
@@ -54,19 +57,8 @@ def do_play_pair(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
     return s
 
 
-def _pair_kind(state: State, seat: int, cards: tuple[str, ...] | None) -> str:
-    """The type of a valid pair: two different cards of one type, both in hand."""
-    if cards is None or len(cards) != 2:
-        raise EngineError(E.WRONG_CARD_COUNT, "double down plays exactly two cards")
-    hand = state.seats[seat].hand
-    for card in cards:
-        if card not in hand:
-            raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
-    first, second = cards
-    kind = card_type(first)
-    if first == second or card_type(second) != kind:
-        raise EngineError(E.NOT_A_PAIR, "double down plays two different cards of one type")
-    return kind
+def _same_type(first: str, second: str) -> bool:
+    return card_type(first) == card_type(second)
 
 
 def _checked_targets(

@@ -16,9 +16,10 @@ from ....interface import RNG, Event
 from ... import effects as family
 from ...actions import PLAY_PAIR, Action, Pick
 from ...cards import card_type
+from ...pairs import pair_of
 from ...play import finish_play, put_on_table, refuse_after_draw
 from ...state import STACK, State
-from ...turns import next_active
+from ...turns import next_active, require_house_rule
 from .. import stacking
 from ..cards import COLOUR_OF, DRAW2, DRAW_AMOUNT, PRESETS, RANK_OF
 from ..effects import EFFECTS
@@ -41,31 +42,24 @@ def pair_actions(s: State, seat: int, hand: list[str]) -> list[Action]:
 
 
 def do_play_pair(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
-    if not state.options.get("double_down"):
-        raise EngineError(E.HOUSE_RULE_OFF, "double down is not a house rule of this game")
+    require_house_rule(state, "double_down")
     seat = turn_player(state, a)
     refuse_after_draw(state)
     if a.card is not None or a.target is not None or a.targets is not None or a.colour:
         raise EngineError(E.INVALID_ACTION, "play_pair takes two cards (a list) only")
-    cards = a.cards
-    if cards is None or len(cards) != 2:
-        raise EngineError(E.WRONG_CARD_COUNT, "double down plays exactly two cards")
-    hand = state.seats[seat].hand
-    for card in cards:
-        if card not in hand:
-            raise EngineError(E.CARD_NOT_IN_HAND, f"{card!r} is not in your hand")
-    first, second = cards
-    if first == second or card_type(first) != card_type(second) or COLOUR_OF[first] is None:
-        raise EngineError(E.NOT_A_PAIR, "double down plays two cards of one colour and rank")
+    cards = pair_of(
+        state, seat, a.cards, _alike, "double down plays two cards of one colour and rank"
+    )
+    first = cards[0]
     if first not in playable_cards(state):
         raise EngineError(E.CARD_NOT_PLAYABLE, f"{first} does not match the card on top")
     stacking.check_stack_play(state, first)
     s = put_on_table(state, seat, cards, ev)
     s.colour = None
     ev.append(
-        {"type": "play_pair", "seat": seat, "cards": list(cards), "card_type": card_type(first)}
+        {"type": "play_pair", "seat": seat, "cards": list(cards), "card_type": card_type(cards[0])}
     )
-    rank = RANK_OF[first]
+    rank = RANK_OF[cards[0]]
     if rank == DRAW2:
         victim = next_active(s, seat, s.direction)
         amount = 2 * DRAW_AMOUNT[DRAW2]  # with stacking the pair adds 4 to the total
@@ -76,3 +70,8 @@ def do_play_pair(state: State, a: Action, rng: RNG, ev: list[Event]) -> State:
             EFFECTS[rank](s, seat, rng, ev)
     finish_play(s, seat, a.uno, PRESETS[s.preset].points, ev)
     return s
+
+
+def _alike(first: str, second: str) -> bool:
+    """Two cards of one colour and rank (one type): never wilds."""
+    return card_type(first) == card_type(second) and COLOUR_OF[first] is not None

@@ -1,0 +1,25 @@
+"""The engine's behaviour, pinned: a hash over seeded random playouts of every game.
+
+``bench/fingerprint.py`` plays every registered game, preset and house rule set at random and
+hashes every state, event, view and error on the way. A refactoring (rule code moved or shared
+between games) must leave the hash as it is; a deliberate change of the rules updates ``PINNED``
+in the same commit, and its message says which rule changed.
+"""
+
+from __future__ import annotations
+
+from bench.fingerprint import fingerprint
+
+# fingerprint(matches=1): one match per configuration.
+PINNED = {
+    "uno_all_wild": "e2ada2a9267560792a6f6589b6b1bc816ffe38034dfff5730c2f391d47351db5",
+    "gin_rummy": "e51f9448e2cd627b35332a81a16942ed48a473bbad2f8da34062ea8a5d56a8c2",
+    "uno_no_mercy": "67534719bf5a3c0d18f67bca372e7c3596504ffe4afe2237a4025ef1ce3794e1",
+    "uno_splash": "8a649cf7c5bb1e76b1e1a933c57f7cfdcfa613faac8f9422f8419a2fb7406f03",
+}
+
+
+def test_every_game_plays_as_pinned() -> None:
+    found = fingerprint(matches=1)
+    del found["all"]
+    assert found == PINNED
