@@ -194,7 +194,7 @@ def test_a_first_game_shows_the_walkthrough_once(clients: Any) -> None:
     client.axe("the first-game walkthrough")
     walk.get_by_role("button", name="Got it").click()
     expect(help_sheet(page)).to_have_count(0)
-    assert page.evaluate("() => localStorage.getItem('uaw.walkthrough.uno_all_wild')")
+    page.wait_for_function("() => localStorage.getItem('uaw.walkthrough.uno_all_wild') !== null")
 
     # Not again: neither on this table opened anew, nor after a reload.
     page.reload()

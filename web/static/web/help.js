@@ -136,8 +136,7 @@ export function gameHelp(dialog, source) {
   let onWalk = false;
 
   function show(children, focus = "h2") {
-    if (onWalk) dismissWalkthrough(source().kind);
-    onWalk = false;
+    leaveWalk();
     if (!dialog.open) opener = document.activeElement;
     dialog.replaceChildren(...children.filter(Boolean));
     if (!dialog.open) dialog.showModal();
@@ -145,10 +144,18 @@ export function gameHelp(dialog, source) {
     dialog.querySelector(focus)?.focus({ preventScroll: true });
   }
 
-  const close = () => dialog.close();
-  dialog.addEventListener("close", () => {
+  // Remembered before closing: the dialog's "close" event comes a task later, and a page left at
+  // once (a tap on the next screen) would show the walkthrough again.
+  const leaveWalk = () => {
     if (onWalk) dismissWalkthrough(source().kind);
     onWalk = false;
+  };
+  const close = () => {
+    leaveWalk();
+    dialog.close();
+  };
+  dialog.addEventListener("close", () => {
+    leaveWalk();
     if (opener && opener.isConnected) opener.focus({ preventScroll: true });
     opener = null;
   });
