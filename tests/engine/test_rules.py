@@ -209,6 +209,8 @@ def test_every_preset_has_112_distinct_card_ids(preset: str) -> None:
         ({"players": 4, "options": {"no_such_rule": True}}, "unknown house rule"),
         ({"players": 4, "options": {"stacking": "yes"}}, "house rule not a boolean"),
         ({"players": 4, "options": {"force_swap_protection": "yes"}}, "not a boolean"),
+        ({"players": 4, "options": 5}, "options not an object"),
+        ({"players": 4, "options": ["stacking"]}, "options a list"),
     ],
 )
 def test_a_bad_setup_is_refused_with_invalid_setup(setup: dict[str, Any], why: str) -> None:

@@ -46,6 +46,8 @@ class HouseRules(NamedTuple):
 
     def validate(self, options: Any) -> dict[str, bool]:
         """The house rules with every default filled in; ``invalid_setup`` for anything else."""
+        if not isinstance(options, dict):
+            raise EngineError(E.INVALID_SETUP, "options are an object of house rules")
         for name in options:
             if name in self.refused and options[name] is not False:
                 raise EngineError(

@@ -7,8 +7,6 @@ randomness goes through the ``rng`` passed in and is logged (``uno.chance``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from ... import errors as E
 from ...errors import EngineError
 from ...interface import RNG, Event
@@ -73,11 +71,7 @@ REFUSED_HOUSE_RULES = {
 HOUSE = HouseRules(HOUSE_RULE_TEXTS, SUPPORTED_HOUSE_RULES, REFUSED_HOUSE_RULES)
 
 
-def validate_options(options: Any) -> dict[str, bool]:
-    """The house rules with every default filled in; ``invalid_setup`` for anything else."""
-    if not isinstance(options, dict):
-        raise EngineError(E.INVALID_SETUP, "options are an object of house rules")
-    return HOUSE.validate(options)
+validate_options = HOUSE.validate
 
 
 def deal_round(s: State, rng: RNG, ev: list[Event]) -> None:
