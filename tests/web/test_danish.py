@@ -69,7 +69,7 @@ def english_patterns() -> list[tuple[str, re.Pattern[str]]]:
 
 
 PATTERNS = english_patterns()
-# A word both tables use ("Wild" is All Wild's card in Danish too) is Danish where it is met.
+# A string both tables share (a name such as "Uno All Wild", a number) is Danish where it is met.
 DANISH = set(json.loads((I18N / "da.json").read_text()).values())
 
 
@@ -79,7 +79,7 @@ def assert_danish(client: Client, screen: str) -> None:
     for text in texts:
         if text == "English":  # the language picker names each language in its own words
             continue
-        # A string both tables share ("Wild" is All Wild's card in Danish too) is Danish here.
+        # A string both tables share (the service's name, a number) is Danish here.
         key = None if text in DANISH else next((k for k, p in PATTERNS if p.match(text)), None)
         words = ENGLISH_WORDS.findall(text)
         if key:
