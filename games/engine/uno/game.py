@@ -56,6 +56,9 @@ class UnoFamilyGame:
     ``SETUP``. A subclass adds its name, turn-ending actions, options schema and card names."""
 
     name: str
+    # ``interface.Game``'s two per-decision functions (set in __init__).
+    legal_actions: Callable[[State, int], list[Action]]
+    apply: Callable[[State, Action, RNG], tuple[State, list[Event]]]
     # Card type -> the name a player reads (English, as on the cards).
     card_names: ClassVar[dict[str, str]] = {}
 
@@ -76,7 +79,10 @@ class UnoFamilyGame:
         self.action_types: Sequence[str] = rules.PLAYER_ACTIONS
         # Every type action_from_dict accepts, system actions too.
         self._accepted = (*rules.PLAYER_ACTIONS, *A.SYSTEM_ACTIONS)
-        self._legal_actions = legal_actions
+        # The interface's legal_actions and apply are the game's own functions, bound as they
+        # are: a method wrapping each would be one more call per decision.
+        self.legal_actions = self._legal_actions = legal_actions
+        self.apply = rules.apply
         self.views = views
         self._sample_hidden = sample_hidden
 
@@ -99,12 +105,6 @@ class UnoFamilyGame:
             options=options,
             target_score=self.default_target if target_score is None else target_score,
         )
-
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return self._legal_actions(state, seat)
-
-    def apply(self, state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
-        return self.rules.apply(state, action, rng)
 
     def view(self, state: State, seat: int) -> dict[str, Any]:
         return self.views.view(state, seat)

@@ -138,8 +138,9 @@ def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = Tru
     Hand-written (about 20x faster than deepcopy): it must assign every field of State and Seat,
     which _check_copy_state verifies at import.
 
-    ``copy_lists=False`` shares the hands and the two piles with ``s`` instead of copying them: a
-    turn changes one or two of these lists at most. The turn actions (play, draw, pass) copy so,
+    ``copy_lists=False`` shares the hands, the two piles and No Mercy's ``knocked_out`` and
+    ``set_aside`` with ``s`` instead of copying them: a turn changes one or two of these lists at
+    most. The turn actions (play, draw, pass) copy so,
     and the code they run never changes one of these lists in place: it assigns a new list
     (``piles.draw``, ``turn.play_card``). Anything that changes a hand or a pile in place must
     work on a full copy.
@@ -179,8 +180,12 @@ def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = Tru
     new.winner = s.winner
     new.game = s.game
     new.colour = s.colour
-    new.knocked_out = s.knocked_out.copy()
-    new.set_aside = s.set_aside.copy()
+    if copy_lists:
+        new.knocked_out = s.knocked_out.copy()
+        new.set_aside = s.set_aside.copy()
+    else:  # No Mercy's lists, like the piles: assigned anew, never changed in place
+        new.knocked_out = s.knocked_out
+        new.set_aside = s.set_aside
     new.stacker = s.stacker
     new.house = s.house
     return new
