@@ -19,11 +19,16 @@ from typing import Any, NamedTuple
 from .. import errors as E
 from ..errors import NOT_IN_ROUND, EngineError
 from ..interface import RNG, Event
+from . import actions as A
 from .actions import COLOURS, Action
 from .cards import TYPE_OF, card_type
 from .chance import choice
 from .state import PLAY, State
 from .view import moderator_view, public_view
+
+# The action types that may name a colour (a wild played, an opening Wild's colour): any other
+# naming one is refused (``dispatch.applier``).
+COLOUR_NAMING = frozenset({A.PLAY, A.PLAY_DRAWN, A.CHOOSE_COLOUR})
 
 
 @dataclass(frozen=True)

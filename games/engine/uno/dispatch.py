@@ -28,18 +28,6 @@ def on_copy(change: Callable[[State, Action, RNG, list[Event]], None]) -> Handle
     return handler
 
 
-def dispatch(
-    handlers: Mapping[str, Handler], state: State, action: Action, rng: RNG
-) -> tuple[State, list[Event]]:
-    """Apply ``action`` to a copy of ``state``; the new state and its events. Raises EngineError
-    (state untouched) when the rules refuse the action."""
-    handler = handlers.get(action.type)
-    if handler is None:
-        raise EngineError(E.INVALID_ACTION, f"unknown action type {action.type!r}")
-    events: list[Event] = []
-    return handler(state, action, rng, events), events
-
-
 def require_round_over(s: State) -> None:
     """The next round may be dealt: the last one is over, the match is not."""
     if s.phase == MATCH_OVER:
@@ -58,11 +46,22 @@ def next_round(deal_round: Callable[[State, RNG, list[Event]], None]) -> Handler
     return on_copy(do_next_round)
 
 
-def applier(handlers: Mapping[str, Handler]) -> Callable[[State, Action, RNG], Applied]:
-    """A game's ``apply``: ``action`` applied to a copy of ``state`` by its handler (raises
-    EngineError, state untouched, when the rules refuse it)."""
+def applier(
+    handlers: Mapping[str, Handler], colour_types: frozenset[str] | None = None
+) -> Callable[[State, Action, RNG], Applied]:
+    """A game's ``apply``: ``action`` applied to a copy of ``state`` by its handler; the new
+    state and its events. Raises EngineError (state untouched) when the rules refuse it. In a
+    game with colours (``colour_types``: the action types that may name one), a colour named by
+    any other action is refused first."""
 
     def apply(state: State, action: Action, rng: RNG) -> Applied:
-        return dispatch(handlers, state, action, rng)
+        kind = action.type
+        if colour_types is not None and action.colour is not None and kind not in colour_types:
+            raise EngineError(E.COLOUR_NOT_ALLOWED, f"{kind} names no colour")
+        handler = handlers.get(kind)
+        if handler is None:
+            raise EngineError(E.INVALID_ACTION, f"unknown action type {kind!r}")
+        events: list[Event] = []
+        return handler(state, action, rng, events), events
 
     return apply

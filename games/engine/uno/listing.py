@@ -7,7 +7,7 @@ shared by the lists returned."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol, TypeVar
 
 from .actions import Action
@@ -31,30 +31,37 @@ class FreeActions(Protocol):
 T = TypeVar("T", bound=FreeActions)
 
 
-def tables_by_size(build: Callable[[int, int], T]) -> Callable[[int], list[T]]:
-    """``tables(n)``: the prebuilt tables of seats 0 to n - 1 at a table of n, built once."""
-    built: dict[int, list[T]] = {}
+class Tables(dict[int, list[T]]):
+    """Table size -> the prebuilt tables of seats 0 to n - 1, built on first use: indexed, not
+    called, so finding a seat's table costs no Python call per listing."""
 
-    def tables(n: int) -> list[T]:
-        found = built.get(n)
-        if found is None:
-            found = built[n] = [build(n, i) for i in range(n)]
+    __slots__ = ("build",)
+
+    def __init__(self, build: Callable[[int, int], T]) -> None:
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, n: int) -> list[T]:
+        found = self[n] = [self.build(n, i) for i in range(n)]
         return found
 
-    return tables
+
+def tables_by_size(build: Callable[[int, int], T]) -> Tables[T]:
+    """``tables[n]``: the prebuilt tables of seats 0 to n - 1 at a table of n, built once."""
+    return Tables(build)
 
 
 def list_actions(
     s: State,
     seat: int,
-    tables: Callable[[int], Sequence[T]],
+    tables: Mapping[int, Sequence[T]],
     turn_actions: Callable[[State, int, list[str], T], list[Action]],
 ) -> list[Action]:
     """Every action ``seat`` may take now. A ``uno`` flag may be added to any listed play."""
     seats = s.seats
     if s.phase in _OVER or not 0 <= seat < len(seats) or not seats[seat].active:
         return []
-    table = tables(len(seats))[seat]
+    table = tables[len(seats)][seat]
     hand = seats[seat].hand
     out = turn_actions(s, seat, hand, table) if seat == s.current else []
     if len(hand) == 1 and not seats[seat].uno:

@@ -145,7 +145,8 @@ def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = Tru
     (``piles.draw``, ``turn.play_card``). Anything that changes a hand or a pile in place must
     work on a full copy.
     """
-    seats = []
+    seats: list[Seat] = []
+    add = seats.append
     for old in s.seats:
         seat = _new(Seat)
         # hands, piles: typed lists; .copy() beats list() and [:]
@@ -156,7 +157,7 @@ def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = Tru
         seat.skips = old.skips
         seat.score = old.score
         seat.mercy_used = old.mercy_used
-        seats.append(seat)
+        add(seat)
     new = _new(State)
     new.preset = s.preset
     new.seats = seats

@@ -16,9 +16,9 @@ from ...interface import RNG, Event
 from .. import actions as A
 from ..actions import Action
 from ..calls import close_catch_windows, do_catch, do_uno
-from ..colours import chosen_colour, colour_named, random_colour
+from ..colours import COLOUR_NAMING, chosen_colour, colour_named, random_colour
 from ..deal import Setup, deal, match_starter, open_reverse, open_skip
-from ..dispatch import Handler, dispatch, next_round, on_copy
+from ..dispatch import Handler, applier, next_round, on_copy
 from ..play import start_timeout
 from ..scoring import end_round
 from ..seats import last_player_wins, retire
@@ -216,10 +216,6 @@ ACTION_TYPES = PLAYER_ACTIONS + A.SYSTEM_ACTIONS
 ACTION_FIELDS = A.FIELDS | {"colour"}
 
 
-def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
-    """Apply ``action`` to a copy of ``state``; return the new state and its events.
-
-    Raises EngineError (state untouched) when the rules refuse the action."""
-    if action.colour is not None and action.type not in (A.PLAY, A.PLAY_DRAWN, A.CHOOSE_COLOUR):
-        raise EngineError(E.COLOUR_NOT_ALLOWED, f"{action.type} names no colour")
-    return dispatch(HANDLERS, state, action, rng)
+# Applying an action to a copy of the state: the new state and its events; EngineError (state
+# untouched) when the rules refuse it, a colour named by an action that names none first.
+apply = applier(HANDLERS, COLOUR_NAMING)

@@ -102,7 +102,10 @@ def _turn_actions(s: State, seat: int, hand: list[str], table: SeatActions) -> l
     phase = s.phase
     if phase == PLAY_PHASE:
         plays = table.plays_on[match_key(s)]
-        out = [a for card in hand if card in plays for a in plays[card]]
+        out: list[Action] = []
+        for card in hand:  # a loop, not a comprehension: no call of its own (CPython 3.11)
+            if card in plays:
+                out += plays[card]
         if s.house and s.options.get("double_down"):
             out += pair_actions(s, seat, hand)
         if draw_refusal(s, seat) is None:

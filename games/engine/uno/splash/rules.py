@@ -7,15 +7,13 @@ randomness goes through the ``rng`` passed in and is logged (``uno.chance``).
 
 from __future__ import annotations
 
-from ... import errors as E
-from ...errors import EngineError
 from ...interface import RNG, Event
 from .. import actions as A
-from ..actions import Action
 from ..calls import do_catch, do_uno
 from ..chance import shuffle
+from ..colours import COLOUR_NAMING
 from ..deal import Setup, deal, match_starter, open_draw, open_reverse, open_skip
-from ..dispatch import Handler, dispatch, next_round, on_copy
+from ..dispatch import Handler, applier, next_round, on_copy
 from ..mercy import do_mercy
 from ..options import HouseRules
 from ..play import do_pass
@@ -146,11 +144,6 @@ ACTION_TYPES = PLAYER_ACTIONS + A.SYSTEM_ACTIONS
 ACTION_FIELDS = A.FIELDS | {"colour"}
 
 
-def apply(state: State, action: Action, rng: RNG) -> tuple[State, list[Event]]:
-    """Apply ``action`` to a copy of ``state``; return the new state and its events.
-
-    Raises EngineError (state untouched) when the rules refuse the action.
-    """
-    if action.colour is not None and action.type not in (A.PLAY, A.PLAY_DRAWN, A.CHOOSE_COLOUR):
-        raise EngineError(E.COLOUR_NOT_ALLOWED, f"{action.type} names no colour")
-    return dispatch(HANDLERS, state, action, rng)
+# Applying an action to a copy of the state: the new state and its events; EngineError (state
+# untouched) when the rules refuse it, a colour named by an action that names none first.
+apply = applier(HANDLERS, COLOUR_NAMING)

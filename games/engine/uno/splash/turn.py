@@ -13,7 +13,7 @@ from ... import errors as E
 from ...errors import EngineError
 from ...interface import RNG, Event
 from ..actions import COLOURS, Action
-from ..cards import card_type
+from ..cards import TYPE_OF
 from ..colours import chosen_colour, colour_named, random_colour
 from ..piles import can_draw
 from ..play import (
@@ -72,7 +72,8 @@ def play_card(
     against = colour_in_force(state) if rank == WD4 else None
     s = put_on_table(state, seat, (card,), ev)
     s.colour = colour
-    event: Event = {"type": "play", "seat": seat, "card": card, "card_type": card_type(card)}
+    # A card of the deck (RANK_OF knows it) is registered in TYPE_OF: read, not parsed.
+    event: Event = {"type": "play", "seat": seat, "card": card, "card_type": TYPE_OF[card]}
     if colour is not None:
         event["colour"] = colour
     ev.append(event)
