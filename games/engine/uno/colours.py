@@ -88,6 +88,9 @@ class Matching:
     card or None) pair's playable cards are built once, so listing a hand is a set lookup a
     card."""
 
+    # Read on every listing and every play: slots, not an instance dict.
+    __slots__ = ("colour_of", "rank_of", "table", "key_of", "wild_key")
+
     def __init__(
         self,
         cards: Iterable[str],
