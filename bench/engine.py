@@ -5,6 +5,7 @@ Run from the repository root::
     python bench/engine.py              # 2000 rounds per configuration, median of 3 repeats
     python bench/engine.py --quick      # ~10 s smoke run
     python bench/engine.py --min-ratio 5  # exit 1 if ours/RLCard actions/s (2 players) is below 5
+    python bench/engine.py --cpu          # CPU time, not wall time (a loaded, shared machine)
 
 The figure that counts is **actions per second**: decisions, each one ``legal_actions`` then
 ``apply``. Rounds differ in length between the two games (an All Wild ``standard`` round is about
@@ -102,6 +103,9 @@ QUICK_ROUNDS = 300
 OVER = (ROUND_OVER, MATCH_OVER)
 ALL_HOUSE_RULES = dict.fromkeys(HOUSE_RULES, True)
 ROUND_CAP = 2000  # decisions, with every house rule on (see the docstring)
+# What every run is timed by: wall time, or with --cpu this process's CPU time, which another
+# process's load on a shared machine disturbs far less (set once, in main).
+clock: Callable[[], float] = time.perf_counter
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,10 +164,10 @@ def run_ours(
     """Time ``rounds`` random rounds; return (seconds, actions)."""
     rng = random.Random(seed)
     taken = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(rounds):
         taken += play_round(players, preset, rng, options)
-    return time.perf_counter() - start, taken
+    return clock() - start, taken
 
 
 def rlcard_choice(acts: list[Action], rng: random.Random) -> Action:
@@ -192,7 +196,7 @@ def run_splash(
     choose = rlcard_choice if like_rlcard else (lambda acts, rng: instance(rng.choice(acts), rng))
     rng = random.Random(seed)
     taken = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(rounds):
         state, _ = game.new_game(players=players, rng=rng, target_score=0)
         played = 0
@@ -201,7 +205,7 @@ def run_splash(
             state, _ = game.apply(state, choose(acts, rng), rng)
             played += 1
         taken += played
-    return time.perf_counter() - start, taken
+    return clock() - start, taken
 
 
 NO_MERCY_PLAYERS = (2, 6)
@@ -213,7 +217,7 @@ def run_no_mercy(players: int, rounds: int, seed: int) -> tuple[float, int]:
     game = get_game("uno_no_mercy")
     rng = random.Random(seed)
     taken = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(rounds):
         state, _ = game.new_game(players=players, rng=rng, target_score=0)
         played = 0
@@ -222,7 +226,7 @@ def run_no_mercy(players: int, rounds: int, seed: int) -> tuple[float, int]:
             state, _ = game.apply(state, rng.choice(acts), rng)
             played += 1
         taken += played
-    return time.perf_counter() - start, taken
+    return clock() - start, taken
 
 
 # ---------------------------------------------------------------------------------------------
@@ -247,12 +251,12 @@ def run_rlcard(rounds: int, seed: int) -> tuple[float, int]:
     env.set_agents([RandomAgent(num_actions=env.num_actions)] * env.num_players)
     np.random.seed(seed)  # RandomAgent draws from numpy's global generator
     taken = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(rounds):
         trajectories, _ = env.run(is_training=False)
         # Each player's trajectory is state, (action, state)*: one action per pair.
         taken += sum((len(t) - 1) // 2 for t in trajectories)
-    return time.perf_counter() - start, taken
+    return clock() - start, taken
 
 
 def run_rlcard_game(rounds: int, seed: int) -> tuple[float, int]:
@@ -266,13 +270,13 @@ def run_rlcard_game(rounds: int, seed: int) -> tuple[float, int]:
     game.np_random = np.random.RandomState(seed)
     rng = random.Random(seed)
     taken = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(rounds):
         game.init_game()
         while not game.is_over():
             game.step(rng.choice(game.get_legal_actions()))
             taken += 1
-    return time.perf_counter() - start, taken
+    return clock() - start, taken
 
 
 def run_rlcard_rules(rounds: int, seed: int) -> tuple[float, int]:
@@ -287,13 +291,13 @@ def run_rlcard_rules(rounds: int, seed: int) -> tuple[float, int]:
     game.np_random = np.random.RandomState(seed)
     rng = random.Random(seed)
     taken = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(rounds):
         game.init_game()
         while not game.is_over():
             game.round.proceed_round(game.players, rng.choice(game.get_legal_actions()))
             taken += 1
-    return time.perf_counter() - start, taken
+    return clock() - start, taken
 
 
 # ---------------------------------------------------------------------------------------------
@@ -306,14 +310,14 @@ def run_gin(rounds: int, seed: int) -> tuple[float, int]:
     game = get_game("gin_rummy")
     rng = random.Random(seed)
     taken = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(rounds):
         state, _ = game.new_game(players=2, rng=rng, target_score=0)
         while state.phase not in OVER:
             acts = game.legal_actions(state, state.current)
             state, _ = game.apply(state, rng.choice(acts), rng)
             taken += 1
-    return time.perf_counter() - start, taken
+    return clock() - start, taken
 
 
 def run_openspiel_gin(rounds: int, seed: int) -> tuple[float, int]:
@@ -325,7 +329,7 @@ def run_openspiel_gin(rounds: int, seed: int) -> tuple[float, int]:
     game = pyspiel.load_game("gin_rummy")
     rng = random.Random(seed)
     taken = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(rounds):
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -334,7 +338,7 @@ def run_openspiel_gin(rounds: int, seed: int) -> tuple[float, int]:
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
                 taken += 1
-    return time.perf_counter() - start, taken
+    return clock() - start, taken
 
 
 def run_rlcard_gin(rounds: int, seed: int) -> tuple[float, int]:
@@ -347,13 +351,13 @@ def run_rlcard_gin(rounds: int, seed: int) -> tuple[float, int]:
     game.np_random = np.random.RandomState(seed)
     rng = random.Random(seed)
     taken = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(rounds):
         game.init_game()
         while not game.is_over():
             game.step(rng.choice(game.judge.get_legal_actions()))
             taken += 1
-    return time.perf_counter() - start, taken
+    return clock() - start, taken
 
 
 # ---------------------------------------------------------------------------------------------
@@ -461,6 +465,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--profile", action="store_true", help="also print cProfile hot spots (2 players)"
     )
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time this process's CPU seconds (time.process_time), not wall time: a loaded,"
+        " shared machine disturbs CPU time far less",
+    )
     args = parser.parse_args(argv)
     if args.rounds is None:
         args.rounds = QUICK_ROUNDS if args.quick else DEFAULT_ROUNDS
@@ -483,6 +493,8 @@ def print_header(args: argparse.Namespace, version: str | None) -> None:
     print(f"- python: {platform.python_implementation()} {platform.python_version()}")
     print(f"- rlcard: {version or 'not run'}")
     print(f"- rounds per configuration: {args.rounds}, median of {args.repeats}, seed {args.seed}")
+    timer = "CPU time of this process (--cpu)" if args.cpu else "wall time"
+    print(f"- clock: {timer}; load average at the start: {os.getloadavg()[0]:.2f}")
     print()
 
 
@@ -591,6 +603,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    global clock
+    clock = time.process_time if args.cpu else time.perf_counter
     print_header(args, version)
     results = measure(build_configs(args), args.repeats, args.seed)
     print(table(results))
