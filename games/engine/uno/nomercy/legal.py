@@ -7,6 +7,8 @@ other seat (filtered to the players in the round when listed).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..actions import CATCH, CHOOSE_COLOUR, COLOURS, DRAW, PLAY, PLAY_DRAWN, TAKE_STACK, UNO, Action
 from ..listing import list_actions, tables_by_size
 from ..state import CHOOSE, DRAWN, STACK, State
@@ -49,7 +51,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     return list_actions(state, seat, seat_actions, _turn_actions)
 
 
-def _in_round(s: State, actions: tuple[Action, ...]) -> list[Action]:
+def _in_round(s: State, actions: Sequence[Action]) -> list[Action]:
     # A 7 targets a player in the round only; other plays carry no target.
     return [a for a in actions if a.target is None or s.seats[a.target].active]
 
@@ -58,7 +60,12 @@ def _turn_actions(s: State, seat: int, hand: list[str], table: SeatActions) -> l
     phase = s.phase
     if phase == PLAY_PHASE:
         matches = playable_cards(s)
-        out = [a for card in hand if card in matches for a in _in_round(s, table.plays[card])]
+        plays = table.plays
+        listed: list[Action] = []
+        for card in hand:  # a loop, not a comprehension: no call of its own (CPython 3.11)
+            if card in matches:
+                listed += plays[card]
+        out = _in_round(s, listed)  # once for the whole list, not once a card
         if draw_refusal(s, seat) is None:
             out.append(table.draw)
         return out
