@@ -22,7 +22,7 @@ from ..actions import (
     Action,
 )
 from ..cards import TYPE_OF, card_type
-from ..listing import list_actions, tables_by_size
+from ..listing import lister
 from ..state import DRAWN, STACK, Seat, State
 from ..state import PLAY as PLAY_PHASE
 from .cards import PRESETS
@@ -62,14 +62,6 @@ class SeatActions:
         self.catch = [Action(CATCH, seat, target=other) for other in range(n)]
         self.take = Action(TAKE_STACK, seat)
         self.top = Action(PLAY_TOP, seat)
-
-
-seat_actions = tables_by_size(SeatActions)
-
-
-def legal_actions(state: State, seat: int) -> list[Action]:
-    """Every action ``seat`` may take now (``uno.listing``)."""
-    return list_actions(state, seat, seat_actions, _turn_actions)
 
 
 def _turn_actions(s: State, seat: int, hand: list[str], table: SeatActions) -> list[Action]:
@@ -134,3 +126,7 @@ def _plays(s: State, seat: int, hand: list[str], table: SeatActions) -> list[Act
             found = targets_of[kind] = targets(s, seat, kind, going_out)
         out += [Action(PLAY, seat, card, t) for t in found]
     return out
+
+
+# Every action a seat may take now (``uno.listing``).
+legal_actions = lister(SeatActions, _turn_actions)

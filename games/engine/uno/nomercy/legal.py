@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..actions import CATCH, CHOOSE_COLOUR, COLOURS, DRAW, PLAY, PLAY_DRAWN, TAKE_STACK, UNO, Action
-from ..listing import list_actions, tables_by_size
+from ..listing import lister
 from ..state import CHOOSE, DRAWN, STACK, State
 from ..state import PLAY as PLAY_PHASE
 from .cards import COLOUR_OF, PRESETS, RANK_OF, ROULETTE
@@ -43,14 +43,6 @@ class SeatActions:
         self.colours = [Action(CHOOSE_COLOUR, seat, colour=c) for c in COLOURS]
 
 
-seat_actions = tables_by_size(SeatActions)
-
-
-def legal_actions(state: State, seat: int) -> list[Action]:
-    """Every action ``seat`` may take now (``uno.listing``)."""
-    return list_actions(state, seat, seat_actions, _turn_actions)
-
-
 def _in_round(s: State, actions: Sequence[Action]) -> list[Action]:
     # A 7 targets a player in the round only; other plays carry no target.
     return [a for a in actions if a.target is None or s.seats[a.target].active]
@@ -81,3 +73,7 @@ def _turn_actions(s: State, seat: int, hand: list[str], table: SeatActions) -> l
     if phase == CHOOSE and s.pending and s.pending["seat"] == seat:
         return list(table.colours)
     return []
+
+
+# Every action a seat may take now (``uno.listing``).
+legal_actions = lister(SeatActions, _turn_actions)

@@ -22,7 +22,7 @@ from ..actions import (
     UNO,
     Action,
 )
-from ..listing import list_actions, tables_by_size
+from ..listing import lister
 from ..state import CHOOSE, DRAWN, RESPOND, STACK, State
 from ..state import PLAY as PLAY_PHASE
 from .cards import COLOUR_OF, PRESETS
@@ -90,14 +90,6 @@ class SeatActions:
         self.take = Action(TAKE_STACK, seat)
 
 
-seat_actions = tables_by_size(SeatActions)
-
-
-def legal_actions(state: State, seat: int) -> list[Action]:
-    """Every action ``seat`` may take now (``uno.listing``)."""
-    return list_actions(state, seat, seat_actions, _turn_actions)
-
-
 def _turn_actions(s: State, seat: int, hand: list[str], table: SeatActions) -> list[Action]:
     phase = s.phase
     if phase == PLAY_PHASE:
@@ -135,3 +127,7 @@ def _stack_answers(s: State, seat: int, hand: list[str], table: SeatActions) -> 
         out += pair_actions(s, seat, hand)
     out.append(table.take)
     return out
+
+
+# Every action a seat may take now (``uno.listing``).
+legal_actions = lister(SeatActions, _turn_actions)
