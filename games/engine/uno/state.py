@@ -140,10 +140,9 @@ def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = Tru
 
     ``copy_lists=False`` shares the hands, the two piles and No Mercy's ``knocked_out`` and
     ``set_aside`` with ``s`` instead of copying them: a turn changes one or two of these lists at
-    most. The turn actions (play, draw, pass) copy so,
-    and the code they run never changes one of these lists in place: it assigns a new list
-    (``piles.draw``, ``turn.play_card``). Anything that changes a hand or a pile in place must
-    work on a full copy.
+    most. The turn actions (play, draw, pass) copy so, and the code they run never changes one of
+    these lists in place: it assigns a new list (``piles.draw``, ``turn.play_card``). Anything
+    that changes a hand, a pile or one of those two lists in place must work on a full copy.
     """
     seats: list[Seat] = []
     add = seats.append
