@@ -98,7 +98,7 @@ def my_games(s: Shooter) -> None:
 
     alice, bob, carol = (make_player(n) for n in ("alice", "bob", "carol"))
     for host, guest, kind in ((bob, alice, "uno_splash"), (carol, alice, "gin_rummy")):
-        game_id = start_game(host, guest, kind=kind)
+        game_id = start_game(host, guest, game=kind)
         turn_to(alice, [alice, host], game_id)
     waiting = start_game(alice, carol)
     turn_to(carol, [alice, carol], waiting)

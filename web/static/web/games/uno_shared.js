@@ -370,6 +370,7 @@ export function stackSlot(stack) {
     "div",
     { class: `stack-slot ${stack ? "owed" : ""}` },
     stack ? h("span", { class: "stack-total", key: `st${stack.total}` }, `+${stack.total}`) : null,
-    stack ? h("span", { class: "stack-word" }, t("table.stack_word")) : null,
+    // Empty, the slot says so: an unlabelled dashed box reads as something that failed to load.
+    h("span", { class: "stack-word" }, stack ? t("table.stack_word") : t("table.stack_none")),
   );
 }
