@@ -92,14 +92,19 @@ def sign_up(s: Shooter) -> None:
 
 
 def my_games(s: Shooter) -> None:
-    from tests.games.conftest import game_url, make_player, start_game
+    from tests.games.conftest import game_url, make_player, player_to_move, start_game
     from tests.games.test_lobby_api import finished_game
     from tests.web.test_notices import turn_to
 
     alice, bob, carol = (make_player(n) for n in ("alice", "bob", "carol"))
-    for host, guest, kind in ((bob, alice, "uno_splash"), (carol, alice, "gin_rummy")):
-        game_id = start_game(host, guest, game=kind)
-        turn_to(alice, [alice, host], game_id)
+    splash = start_game(bob, alice, game="uno_splash")
+    turn_to(alice, [alice, bob], splash)
+    gin = start_game(carol, alice, game="gin_rummy")
+    if player_to_move([alice, carol], gin) is carol:
+        # The upcard is offered to the non-dealer first: carol passes it on to alice.
+        view = carol.table(gin)
+        response = carol.act(gin, {"type": "pass", "expected_version": view["version"]})
+        assert response.status_code == 200, response.content
     waiting = start_game(alice, carol)
     turn_to(carol, [alice, carol], waiting)
     old = finished_game(bob, alice)
@@ -182,6 +187,21 @@ def player(s: Shooter) -> None:
     s.save(client, "player")
 
 
+def report(s: Shooter) -> None:
+    """The report sheet, opened from the player's screen, a reason picked."""
+    from tests.games.conftest import make_player, start_game
+
+    alice, bob = make_player("alice"), make_player("bob")
+    start_game(alice, bob)
+    client = s.signed_in(alice.user, alice.token, f"/players/{bob.user.pk}")
+    page = client.page
+    page.get_by_role("button", name=words(s.lang, "Report Bob", "Anmeld Bob")).click()
+    sheet = page.locator("dialog[open]")
+    sheet.get_by_role("radio").nth(1).check()
+    expect(sheet.get_by_role("radio").nth(1)).to_be_checked()
+    s.save(client, "report")
+
+
 def moderator(s: Shooter) -> tuple[Client, str, int]:
     """A moderator signed in to the panel; a finished game of three and a report about bob."""
     from tests.games.conftest import make_player
@@ -207,7 +227,11 @@ def moderator(s: Shooter) -> tuple[Client, str, int]:
 def moderation_report(s: Shooter) -> None:
     client, _, report = moderator(s)
     client.goto(f"/admin/moderation/report/{report}/change/")
-    expect(client.page.locator("#content h1")).to_be_visible()
+    panel = client.page.locator(".moderation-panel").first
+    expect(panel).to_be_visible()
+    # The part a moderator acts on: who is reported by whom, the actions apart from Ban, the
+    # reported player's recent games (the report's fields above are the admin's usual form).
+    panel.evaluate("el => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 8)")
     s.save(client, "moderation-report")
 
 
@@ -232,6 +256,7 @@ SCREENS: dict[str, Callable[[Shooter], None]] = {
     "help": help_sheet,
     "settings": settings,
     "player": player,
+    "report": report,
     "moderation-report": moderation_report,
     "moderation-replay": moderation_replay,
 }

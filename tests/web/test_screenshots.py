@@ -32,7 +32,7 @@ def png_size(path: Path) -> tuple[int, int]:
 
 
 def test_every_screen_the_docs_show_is_390x844_in_both_languages() -> None:
-    section = DOC.read_text().split("## Screenshots", 1)
+    section = DOC.read_text().split("\n## Screenshots\n", 1)
     assert len(section) == 2, "docs/web-client.md has no '## Screenshots' section"
     shown = SHOWN.findall(section[1].split("\n## ", 1)[0])
     screens = {screen for screen, _ in shown}
