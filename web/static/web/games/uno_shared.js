@@ -371,6 +371,9 @@ export function stackSlot(stack) {
     { class: `stack-slot ${stack ? "owed" : ""}` },
     stack ? h("span", { class: "stack-total", key: `st${stack.total}` }, `+${stack.total}`) : null,
     // Empty, the slot says so: an unlabelled dashed box reads as something that failed to load.
-    h("span", { class: "stack-word" }, stack ? t("table.stack_word") : t("table.stack_none")),
+    // Its own element (a key of its own), so the words of an owed stack arrive, never move.
+    stack
+      ? h("span", { class: "stack-word", key: "owed" }, t("table.stack_word"))
+      : h("span", { class: "stack-word", key: "none" }, t("table.stack_none")),
   );
 }
