@@ -82,6 +82,10 @@ class Game(models.Model):
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
+    # Players invited to this rematch who said no: it leaves their invitations.
+    declined_by = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="declined_invitations"
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -103,12 +103,13 @@ def my_games(
 
 
 def invitations(user: User) -> QuerySet[Game]:
-    """Lobbies ``user`` is invited to and has not joined: the rematches of games they played
-    (``services.rematch`` invites every player of the finished game, who may join by id), newest
-    first."""
+    """Lobbies ``user`` is invited to and has neither joined nor declined: the rematches of
+    games they played (``services.rematch`` invites every player of the finished game, who may
+    join by id), newest first."""
     return (
         Game.objects.filter(status=Game.LOBBY, rematch_of__seats__user=user)
         .exclude(seats__user=user)
+        .exclude(declined_by=user)
         .order_by("-created_at")
     )
 

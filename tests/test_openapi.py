@@ -57,6 +57,7 @@ STABLE_OPERATION_IDS = [
     "games_list",
     "games_live_retrieve",
     "games_invitations_list",
+    "games_invitation_decline",
     "games_open_list",
     "games_options_retrieve",
     "games_reclaim",

@@ -180,6 +180,12 @@ def world_for(operation_id: str, path_names: set[str]) -> World:
             status=Game.FINISHED, finished_at=timezone.now(), turn_deadline=None
         )
         world.path["game_id"] = str(game.pk)
+    elif operation_id == "games_invitation_decline":
+        game = _active_game(other, me)
+        Game.objects.filter(pk=game.pk).update(
+            status=Game.FINISHED, finished_at=timezone.now(), turn_deadline=None
+        )
+        world.path["game_id"] = str(game_services.rematch(user=other, game_id=game.pk).pk)
     elif operation_id == "games_bots_create":
         world.path["game_id"] = str(game_services.create_game(host=me, max_players=3).pk)
     elif operation_id == "games_bots_destroy":

@@ -18,6 +18,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<uuid:game_id>/start/", views.StartGameView.as_view(), name="game-start"),
     path("games/<uuid:game_id>/invite/", views.InviteView.as_view(), name="game-invite"),
     path("games/<uuid:game_id>/rematch/", views.RematchView.as_view(), name="game-rematch"),
+    path(
+        "games/<uuid:game_id>/decline/",
+        views.DeclineInvitationView.as_view(),
+        name="game-decline",
+    ),
     path("games/<uuid:game_id>/actions/", views.ActionView.as_view(), name="game-actions"),
     path("games/<uuid:game_id>/bots/", views.BotsView.as_view(), name="game-bots"),
     path(

@@ -428,6 +428,31 @@ class RematchView(APIView):
         return Response(_render_game(game, request))
 
 
+class DeclineInvitationView(APIView):
+    @extend_schema(
+        operation_id="games_invitation_decline",
+        summary="Decline a rematch you are invited to",
+        description=(
+            "The lobby leaves your invitations (`games_invitations_list`, the badge). You may "
+            "still join it by id while it waits."
+        ),
+        request=None,
+        responses={
+            204: None,
+            **_errors(
+                {
+                    404: _error("`not_found`: no such game, or no invitation of yours."),
+                    409: _error("`already_joined` or `game_already_started`."),
+                }
+            ),
+        },
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        services.decline_invitation(user=request.user, game_id=game_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class VsComputerView(APIView):
     throttle_scope = "games"
 

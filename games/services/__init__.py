@@ -37,6 +37,7 @@ from games.services.clocks import (
 )
 from games.services.lobby import (
     create_game,
+    decline_invitation,
     expire_lobbies,
     join_game,
     leave_game,
@@ -71,6 +72,7 @@ __all__ = [
     "reclaim_seat",
     "regenerate_invite",
     "remove_bot",
+    "decline_invitation",
     "rematch",
     "rules_of",
     "start_game",

@@ -276,14 +276,41 @@ def rematch(*, user: User, game_id: Any) -> Game:
             options=game.options,
             rematch_of=game,
         )
-        # The other players of the finished game are invited: they may join it by its id.
-        invited = [
-            seat.user
-            for seat in game.seats.select_related("user")
-            if seat.user is not None and seat.user_id != user.pk
-        ]
+        # The other players of the finished game are invited: they may join it by its id. Not
+        # those the lobby would refuse (moderation: the host blocked them); for them it is
+        # declined from the start, so it never shows as an invitation they cannot take.
+        seated = list(new.seats.select_related("user"))
+        invited, refused = [], []
+        for seat in game.seats.select_related("user"):
+            if seat.user is None or seat.user_id == user.pk:
+                continue
+            try:
+                signals.joining_private_game.send(
+                    sender=Game, game=new, seats=seated, user=seat.user
+                )
+            except ServiceError:
+                refused.append(seat.user)
+            else:
+                invited.append(seat.user)
+        new.declined_by.add(*refused)
         for player in invited:
             signals.player_invited.send(sender=Game, user=player, game=new, by=user)
         # Their "My games" lists the invitation within a second (``selectors.invitations``).
         announce_to(player.pk for player in invited)
         return new
+
+
+def decline_invitation(*, user: User, game_id: Any) -> None:
+    """Say no to a rematch one is invited to: it leaves one's invitations (and the badge). One may
+    still join it by id while it waits, e.g. on second thoughts from the finished game."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.rematch_of_id is None or not _may_join_without_code(game, user):
+            # Only a rematch invites; any other game is invisible here, as in join_game.
+            raise ServiceError("not_found", "No such game.", 404)
+        if game.seats.filter(user=user).exists():
+            raise ServiceError("already_joined", "You already have a seat in this game.", 409)
+        if game.status != Game.LOBBY:
+            raise ServiceError("game_already_started", "This game is no longer open.", 409)
+        game.declined_by.add(user)
+        announce_to([user.pk])

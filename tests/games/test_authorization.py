@@ -85,6 +85,7 @@ def test_the_route_list_is_what_these_tests_expect() -> None:
         "game-start",
         "game-invite",
         "game-rematch",
+        "game-decline",
         "game-actions",
         "game-events",
         "game-stream",
@@ -96,7 +97,7 @@ def test_the_route_list_is_what_these_tests_expect() -> None:
         "me-stats",
     }
     # games/ answers GET and POST, me/vacation/ GET, POST and DELETE, every other route one method.
-    assert len(ROUTES) == 24
+    assert len(ROUTES) == 25
 
 
 @pytest.mark.parametrize(("name", "method", "takes_id"), ROUTES, ids=lambda v: str(v))

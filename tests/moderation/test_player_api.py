@@ -9,6 +9,7 @@ import pytest
 from django.core.cache.backends.locmem import LocMemCache
 from rest_framework.throttling import ScopedRateThrottle
 
+from games.models import Game
 from moderation.models import Block, Report
 from moderation.services import resolve_report
 from tests.games.conftest import API_TESTS, Player, new_lobby, start_game
@@ -169,6 +170,21 @@ def test_a_block_does_not_keep_anyone_out_of_public_games(alice: Player, bob: Pl
     block(alice, bob)
     lobby = new_lobby(alice, max_players=3, visibility="public")
     assert bob.join(lobby["id"]).status_code == 200
+
+
+def test_a_rematch_does_not_invite_a_player_the_host_blocked(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    game_id = start_game(alice, bob, carol)
+    Game.objects.filter(pk=game_id).update(status=Game.FINISHED)
+    block(alice, bob)
+    response = alice.post(f"/api/v1/games/{game_id}/rematch/")
+    assert response.status_code == 200, response.content
+    invited = {p.name: p.get("/api/v1/games/invitations/").json() for p in (bob, carol)}
+    assert invited["bob"] == []  # the lobby would refuse him: no invitation he cannot take
+    assert [g["id"] for g in invited["carol"]] == [response.json()["id"]]
+    assert not bob.user.notifications.filter(kind="invited").exists()
+    assert carol.user.notifications.filter(kind="invited").exists()
 
 
 def test_blocking_works_one_way(alice: Player, bob: Player) -> None:

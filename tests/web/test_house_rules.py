@@ -102,7 +102,7 @@ def test_stacking_answered_then_taken(clients: Any) -> None:
     expect(prompt).to_have_text("Waiting for bob.")
     slot = page.locator(".stack-slot")
     expect(slot).to_be_visible()
-    expect(slot).to_have_text("")
+    expect(slot).to_have_text("No stack")
 
     # Bob hits Alice with a Draw 2: the total, who must answer, the stackable cards, "Take".
     move(game, "bob", {"type": "play", "card": "draw2-2"})
@@ -153,7 +153,7 @@ def test_stacking_answered_then_taken(clients: Any) -> None:
     page.keyboard.press("Enter")
     expect_hand_size(page, 13)
     expect(prompt).to_have_text("Waiting for bob.")
-    expect(slot).to_have_text("")
+    expect(slot).to_have_text("No stack")
     no_shift(page, "when the 10 cards were taken", strict=True)
     log = log_shows(
         page,

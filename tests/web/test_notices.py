@@ -143,6 +143,30 @@ def test_an_invitation_reaches_my_games_and_the_badge_within_a_second(
     expect(b.page.locator(".game-row.invitation")).to_have_count(0)
 
 
+def test_a_declined_invitation_leaves_my_games_and_the_badge(
+    clients: Any, alice: Player, bob: Player
+) -> None:
+    old = finished_game(alice, bob)
+    response = alice.post(f"/api/v1/games/{old}/rematch/")
+    assert response.status_code == 200, response.content
+    rematch = response.json()["id"]
+    b = clients("bob", **SIZE)
+    b.sign_in_with_token(bob.token, "/games")
+    badge = b.page.locator('nav a[href="/games"] [data-badge="games"]')
+    invitation = b.page.locator(".game-row.invitation")
+    expect(invitation).to_have_count(1)
+    expect(badge).to_have_attribute("data-count", "1")
+
+    invitation.get_by_role("button", name="Decline").click()
+    expect(invitation).to_have_count(0)
+    expect(badge).to_have_attribute("data-count", "")
+    assert Game.objects.get(pk=rematch).declined_by.filter(pk=bob.user.pk).exists()
+    assert not Game.objects.get(pk=rematch).seats.filter(user=bob.user).exists()
+    b.goto("/games")  # declined for good, not only on this screen
+    expect(b.page.locator(".game-row")).to_have_count(1)  # the finished game
+    expect(invitation).to_have_count(0)
+
+
 def test_one_notice_per_game_across_ten_turns_and_none_while_the_table_is_open(
     clients: Any, alice: Player, bob: Player
 ) -> None:

@@ -370,6 +370,10 @@ export function stackSlot(stack) {
     "div",
     { class: `stack-slot ${stack ? "owed" : ""}` },
     stack ? h("span", { class: "stack-total", key: `st${stack.total}` }, `+${stack.total}`) : null,
-    stack ? h("span", { class: "stack-word" }, t("table.stack_word")) : null,
+    // Empty, the slot says so: an unlabelled dashed box reads as something that failed to load.
+    // Its own element (a key of its own), so the words of an owed stack arrive, never move.
+    stack
+      ? h("span", { class: "stack-word", key: "owed" }, t("table.stack_word"))
+      : h("span", { class: "stack-word", key: "none" }, t("table.stack_none")),
   );
 }

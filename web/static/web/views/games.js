@@ -71,7 +71,7 @@ function row(game) {
   );
 }
 
-function invitationRow(game, join) {
+function invitationRow(game, join, decline) {
   const hosts = game.players.map((p) => p.name);
   return h(
     "li",
@@ -86,7 +86,12 @@ function invitationRow(game, join) {
         h("span", { class: "pill" }, t("games.lobby_seats", { count: game.players.length, max: game.max_players })),
         kindOf(game) !== DEFAULT_KIND ? h("span", { class: "pill pill-game" }, gameName(kindOf(game))) : null,
       ),
-      h("button", { type: "button", class: "primary join-invitation", onclick: () => join(game) }, t("games.accept")),
+      h(
+        "span",
+        { class: "invitation-actions" },
+        h("button", { type: "button", class: "primary join-invitation", onclick: () => join(game) }, t("games.accept")),
+        h("button", { type: "button", class: "decline-invitation", onclick: () => decline(game) }, t("games.decline")),
+      ),
     ),
   );
 }
@@ -107,6 +112,17 @@ export function mount(root, params, app) {
     }
   };
 
+  const decline = async (game) => {
+    try {
+      await api.post(`games/${game.id}/decline/`);
+      invitations = invitations.filter((g) => g.id !== game.id);
+      draw();
+    } catch (error) {
+      showError(errors, error);
+    }
+    load();
+  };
+
   const draw = () => {
     if (!games) return;
     list.setAttribute("aria-busy", "false");
@@ -116,7 +132,7 @@ export function mount(root, params, app) {
       ["lobby", t("games.group_lobby"), games.filter((g) => g.status === "lobby")],
       ["done", t("games.group_done"), games.filter((g) => !["active", "lobby"].includes(g.status))],
     ];
-    const sections = [["invited", t("games.group_invited"), invitations, (g) => invitationRow(g, join)]]
+    const sections = [["invited", t("games.group_invited"), invitations, (g) => invitationRow(g, join, decline)]]
       .concat(groups.map((group) => [...group, row]))
       .filter(([, , items]) => items.length)
       .map(([key, title, items, drawRow]) =>

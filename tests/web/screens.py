@@ -1,0 +1,276 @@
+"""What each screenshot of docs/web-client.md shows and how it is reached (see
+tests/web/screenshots.py for the command that regenerates them)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, expect
+
+from games.models import Game, Move
+from players.models import User
+from tests.web.conftest import Client, load_scenario
+from tests.web.screenshots import ONLY_ENV, OUT_ENV, SIZE
+
+LOCALES = {"en": "en-GB", "da": "da-DK"}
+PHONE_1X: dict[str, Any] = {
+    "viewport": {"width": SIZE[0], "height": SIZE[1]},
+    "device_scale_factor": 1,
+    "is_mobile": True,
+    "has_touch": True,
+}
+MODERATOR_PASSWORD = "correct-horse-battery-7"
+
+
+@dataclass
+class Shooter:
+    """One screen in one language: browsers made for it, and where its PNG goes."""
+
+    browser: Browser
+    base: str
+    lang: str
+    out: Path
+    made: list[Client] = field(default_factory=list)
+
+    def client(self, name: str) -> Client:
+        client = Client(self.browser, self.base, name, locale=LOCALES[self.lang], **PHONE_1X)
+        self.made.append(client)
+        return client
+
+    def signed_in(self, user: User, token: str, path: str) -> Client:
+        """The player's browser on ``path``, with the player's language chosen in the profile."""
+        User.objects.filter(pk=user.pk).update(language=self.lang)
+        client = self.client(user.username)
+        client.sign_in_with_token(token, path)
+        return client
+
+    def save(self, client: Client, screen: str) -> Path:
+        page = client.page
+        # Web fonts and the last frame of an entrance animation, before the picture is taken.
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        page.wait_for_timeout(400)
+        self.out.mkdir(parents=True, exist_ok=True)
+        path = self.out / f"{screen}-{self.lang}.png"
+        page.screenshot(path=str(path), full_page=False, animations="disabled")
+        return path
+
+    def close(self) -> list[str]:
+        """Close every browser; the errors the client pages reported (the admin's are not ours)."""
+        errors = [e for c in self.made if c.name != "moderator" for e in c.errors]
+        for client in self.made:
+            client.close()
+        return errors
+
+
+def words(lang: str, en: str, da: str) -> str:
+    return da if lang == "da" else en
+
+
+# -- the screens ----------------------------------------------------------------------------
+
+
+def sign_in(s: Shooter) -> None:
+    client = s.client("visitor")
+    client.goto("/login")
+    expect(client.page.locator("form input[type=password]")).to_be_visible()
+    s.save(client, "sign-in")
+
+
+def sign_up(s: Shooter) -> None:
+    client = s.client("visitor")
+    page = client.page
+    client.goto("/signup")
+    page.get_by_label(words(s.lang, "Username", "Brugernavn")).fill("lars")
+    page.get_by_label(words(s.lang, "Password", "Adgangskode")).fill("abc")
+    page.locator("form button[type=submit]").click()
+    expect(page.get_by_role("alert")).not_to_have_text("")
+    s.save(client, "sign-up")
+
+
+def my_games(s: Shooter) -> None:
+    from tests.games.conftest import game_url, make_player, player_to_move, start_game
+    from tests.games.test_lobby_api import finished_game
+    from tests.web.test_notices import turn_to
+
+    alice, bob, carol = (make_player(n) for n in ("alice", "bob", "carol"))
+    splash = start_game(bob, alice, game="uno_splash")
+    turn_to(alice, [alice, bob], splash)
+    gin = start_game(carol, alice, game="gin_rummy")
+    if player_to_move([alice, carol], gin) is carol:
+        # The upcard is offered to the non-dealer first: carol passes it on to alice.
+        view = carol.table(gin)
+        response = carol.act(gin, {"type": "pass", "expected_version": view["version"]})
+        assert response.status_code == 200, response.content
+    waiting = start_game(alice, carol)
+    turn_to(carol, [alice, carol], waiting)
+    old = finished_game(bob, alice)
+    assert bob.post(game_url(old, "rematch/")).status_code == 200
+    client = s.signed_in(alice.user, alice.token, "/games")
+    expect(client.page.locator(".game-row.invitation")).to_have_count(1)
+    expect(client.page.locator(".game-row.mine")).to_have_count(2)
+    s.save(client, "my-games")
+
+
+def new_game(s: Shooter) -> None:
+    from tests.games.conftest import make_player
+
+    alice = make_player("alice")
+    client = s.signed_in(alice.user, alice.token, "/games/new")
+    expect(client.page.locator("form")).to_be_visible()
+    s.save(client, "new-game")
+
+
+def at_table(s: Shooter, position: str) -> Client:
+    """The scenario's game opened by the player whose turn it is."""
+    data = load_scenario(position)
+    current = Game.objects.values_list("current_user_id", flat=True).get(pk=data["game_id"])
+    player = next(
+        p for p in data["players"] if User.objects.get(username=p["username"]).pk == current
+    )
+    user = User.objects.get(username=player["username"])
+    client = s.signed_in(user, player["token"], f"/games/{data['game_id']}")
+    expect(client.page.locator(".prompt.mine")).to_be_visible()
+    return client
+
+
+def table(position: str, screen: str) -> Callable[[Shooter], None]:
+    def shoot(s: Shooter) -> None:
+        s.save(at_table(s, position), screen)
+
+    shoot.__name__ = screen
+    return shoot
+
+
+def standings(s: Shooter) -> None:
+    data = load_scenario("tie.json")
+    player = next(p for p in data["players"] if p["name"] == "alice")
+    user = User.objects.get(username=player["username"])
+    client = s.signed_in(user, player["token"], f"/games/{data['game_id']}")
+    # Alice goes out with her last card; the game ends with three players tied on 0.
+    expect(client.page.locator(".prompt.mine")).to_be_visible()
+    client.page.locator(".hand button.card").first.click()
+    tie = client.page.locator(".standings-tie")
+    expect(tie).to_be_visible()
+    tie.scroll_into_view_if_needed()
+    s.save(client, "standings")
+
+
+def help_sheet(s: Shooter) -> None:
+    client = at_table(s, "stacking.json")
+    client.page.locator(".table-head .help-button").click()
+    expect(client.page.locator("dialog.help-sheet[open]")).to_be_visible()
+    s.save(client, "help")
+
+
+def settings(s: Shooter) -> None:
+    from tests.games.conftest import make_player
+
+    alice = make_player("alice")
+    client = s.signed_in(alice.user, alice.token, "/settings")
+    expect(client.page.locator("form").first).to_be_visible()
+    s.save(client, "settings")
+
+
+def player(s: Shooter) -> None:
+    from tests.games.conftest import make_player, start_game
+    from tests.moderation.conftest import cheating_report
+
+    alice, bob = make_player("alice"), make_player("bob")
+    start_game(alice, bob)
+    cheating_report(alice.user, bob.user)
+    client = s.signed_in(alice.user, alice.token, f"/players/{bob.user.pk}")
+    expect(client.page.locator(".reports")).to_be_visible()
+    s.save(client, "player")
+
+
+def report(s: Shooter) -> None:
+    """The report sheet, opened from the player's screen, a reason picked."""
+    from tests.games.conftest import make_player, start_game
+
+    alice, bob = make_player("alice"), make_player("bob")
+    start_game(alice, bob)
+    client = s.signed_in(alice.user, alice.token, f"/players/{bob.user.pk}")
+    page = client.page
+    page.get_by_role("button", name=words(s.lang, "Report Bob", "Anmeld Bob")).click()
+    sheet = page.locator("dialog[open]")
+    sheet.get_by_role("radio").nth(1).check()
+    expect(sheet.get_by_role("radio").nth(1)).to_be_checked()
+    s.save(client, "report")
+
+
+def moderator(s: Shooter) -> tuple[Client, str, int]:
+    """A moderator signed in to the panel; a finished game of three and a report about bob."""
+    from tests.games.conftest import make_player
+    from tests.moderation.conftest import cheating_report, moderators_group
+    from tests.moderation.test_admin import finished_game
+
+    mo = User.objects.create_user(username="mo", password=MODERATOR_PASSWORD, is_staff=True)
+    mo.groups.add(moderators_group())
+    players = [make_player(name) for name in ("alice", "bob", "carol")]
+    game_id = finished_game(players)
+    report = cheating_report(players[0].user, players[1].user)
+    report.game_id = game_id
+    report.save(update_fields=["game"])
+    client = s.client("moderator")
+    client.goto("/admin/login/?next=/admin/")
+    client.page.locator("#id_username").fill("mo")
+    client.page.locator("#id_password").fill(MODERATOR_PASSWORD)
+    client.page.locator("form [type=submit]").click()
+    expect(client.page.locator("#user-tools")).to_be_visible()
+    return client, game_id, report.pk
+
+
+def moderation_report(s: Shooter) -> None:
+    client, _, report = moderator(s)
+    client.goto(f"/admin/moderation/report/{report}/change/")
+    panel = client.page.locator(".moderation-panel").first
+    expect(panel).to_be_visible()
+    # The part a moderator acts on: who is reported by whom, the actions apart from Ban, the
+    # reported player's recent games (the report's fields above are the admin's usual form).
+    panel.evaluate("el => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 8)")
+    s.save(client, "moderation-report")
+
+
+def moderation_replay(s: Shooter) -> None:
+    client, game_id, _ = moderator(s)
+    numbers = list(Move.objects.filter(game_id=game_id).values_list("number", flat=True))
+    client.goto(f"/admin/games/game/{game_id}/replay/?move={numbers[len(numbers) // 2]}")
+    expect(client.page.locator("#replay-table")).to_be_visible()
+    s.save(client, "moderation-replay")
+
+
+SCREENS: dict[str, Callable[[Shooter], None]] = {
+    "sign-in": sign_in,
+    "sign-up": sign_up,
+    "my-games": my_games,
+    "new-game": new_game,
+    "table-all-wild": table("stacking.json", "table-all-wild"),
+    "table-splash": table("splash_challenge.json", "table-splash"),
+    "table-no-mercy": table("no_mercy_knockout.json", "table-no-mercy"),
+    "table-gin": table("gin_knock.json", "table-gin"),
+    "standings": standings,
+    "help": help_sheet,
+    "settings": settings,
+    "player": player,
+    "report": report,
+    "moderation-report": moderation_report,
+    "moderation-replay": moderation_replay,
+}
+# What the normal test run captures (into a temporary directory): a signed-out screen, a table
+# and the moderator's panel, one of each kind of setup.
+QUICK = ("sign-up", "table-gin", "moderation-replay")
+
+
+def selected() -> list[str]:
+    """The screens this run captures: all when regenerating, else QUICK."""
+    if not os.environ.get(OUT_ENV):
+        return list(QUICK)
+    only = [name for name in os.environ.get(ONLY_ENV, "").split(",") if name]
+    unknown = set(only) - set(SCREENS)
+    if unknown:
+        raise ValueError(f"unknown screens: {sorted(unknown)}; known: {list(SCREENS)}")
+    return only or list(SCREENS)
