@@ -40,6 +40,25 @@ def get_game_for(user: User, game_id: Any) -> Game | None:
         return None  # a malformed id is just another game that does not exist
 
 
+def game_with_seats(user: User, game_id: Any) -> tuple[Game, list[Seat]] | None:
+    """The game and its seats with their users, if ``user`` may see it (as ``get_game_for``);
+    None otherwise. One query: the seats, each joined to the game and its user (every game has
+    a seat, its host's or one a player left), in ``game_view``'s order."""
+    try:
+        seats = list(Seat.objects.filter(game_id=game_id).select_related("game", "user"))
+    except (ValidationError, ValueError, TypeError):
+        return None
+    if not seats:
+        return None
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game  # one Game instance for all, as game.seats would give
+    seated = any(seat.user_id == user.pk for seat in seats)
+    if not seated and not (game.visibility == Game.PUBLIC and game.status == Game.LOBBY):
+        return None
+    return game, seats
+
+
 @dataclass(frozen=True)
 class Progress:
     """Where a game stands, without its engine state: all a live channel needs to page moves."""
