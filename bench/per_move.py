@@ -60,7 +60,7 @@ from django.test.utils import (  # noqa: E402
 )
 from rest_framework.test import APIClient  # noqa: E402
 
-from games import announce, selectors  # noqa: E402
+from games import announce  # noqa: E402
 from games.api import streams  # noqa: E402
 from games.models import Game, Seat  # noqa: E402
 from games.services import base  # noqa: E402
@@ -185,7 +185,7 @@ def play(moves: int, news_on: bool, players: list[Seated], rng: random.Random, o
             )
             assert answer.status_code == 200, answer.content
             version = answer.json()["version"]
-            measured(out["live"], lambda v=version: live.deliver(v, news_on))
+            measured(out["live"], lambda v=version, s=live: s.deliver(v, news_on))
             done += 1
 
 
