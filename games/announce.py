@@ -279,16 +279,24 @@ class Notifier:
 
     # -- waiting --------------------------------------------------------------------------------
 
-    async def wait(self, game_id: Any, *, above: int, timeout: float) -> int | None:
-        """Wait up to ``timeout`` seconds for a version of ``game_id`` above ``above``.
+    async def wait(
+        self,
+        game_id: Any,
+        *,
+        above: int,
+        timeout: float | None,
+        poke: asyncio.Event | None = None,
+    ) -> int | None:
+        """Wait up to ``timeout`` seconds (None: no limit) for a version of ``game_id`` above
+        ``above``, or until ``poke`` is set (the caller clears it first).
 
-        Returns the version that woke us, or None on timeout. Holds no thread and no database
-        connection while waiting; cancelling (a client that hung up) cleans up."""
+        Returns the version that woke us, or None on timeout or poke. Holds no thread and no
+        database connection while waiting; cancelling (a client that hung up) cleans up."""
         loop = asyncio.get_running_loop()
-        event = asyncio.Event()
+        event = poke if poke is not None else asyncio.Event()
         key, waiter = self._add(game_id, above, lambda: loop.call_soon_threadsafe(event.set))
         try:
-            async with asyncio.timeout(max(timeout, 0)):
+            async with asyncio.timeout(None if timeout is None else max(timeout, 0)):
                 await event.wait()
         except TimeoutError:
             return None

@@ -44,6 +44,7 @@ from rest_framework.views import APIView
 
 from config.errors import ServiceError
 from games import announce, presence, selectors
+from games.api import keepalive
 from games.api import serializers as s
 from games.api.views import NO_GAME, _error, _errors, _int_param
 from games.models import Game
@@ -603,7 +604,14 @@ class _Fetch:
 @dataclass(frozen=True)
 class _Wait:
     above: int
-    timeout: float
+    timeout: float | None  # None: until a version or the keep-alive loop's beat
+
+
+@dataclass(frozen=True)
+class _Beat:
+    """The keep-alive loop's turn (``games.api.keepalive``): write a keep-alive, or end."""
+
+    reason: str  # why the stream must end; "" to go on
 
 
 @dataclass(frozen=True)
@@ -615,10 +623,13 @@ class _Watching:
 _Step = bytes | _Fetch | _Wait | _Watching
 
 
-def _steps(plan: StreamPlan) -> Generator[_Step, Any, None]:
+def _steps(plan: StreamPlan, *, batched: bool = False) -> Generator[_Step, Any, None]:
     """The stream as a sequence of steps, with no I/O of its own: bytes to send, or a request to
     the driver (fetch an update, wait for a version, mark the user as watching) whose result is
-    sent back in. ``_events`` drives it under ASGI, ``_blocking_events`` under WSGI."""
+    sent back in. ``_events`` drives it under ASGI, ``_blocking_events`` under WSGI.
+
+    ``batched``: the keep-alives come from the process's keep-alive loop (a wait's result is
+    then a ``_Beat`` when it is this stream's turn), not from the stream's own timer."""
     heartbeat = _setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
     lifetime = _setting("LIVE_STREAM_MAX_SECONDS", STREAM_MAX_SECONDS)
     started = last_sent = time.monotonic()
@@ -643,7 +654,7 @@ def _steps(plan: StreamPlan) -> Generator[_Step, Any, None]:
             now = time.monotonic()
             if now - started >= lifetime:
                 return  # EventSource reconnects with Last-Event-ID
-            if now - last_sent >= heartbeat:
+            if not batched and now - last_sent >= heartbeat:
                 yield b": keep-alive\n\n"
                 last_sent = now
                 # The moves forwarded from the news check no credentials: a revoked token
@@ -654,7 +665,13 @@ def _steps(plan: StreamPlan) -> Generator[_Step, Any, None]:
                     return
                 continue
             timeout = min(heartbeat - (now - last_sent), lifetime - (now - started))
-            woken = yield _Wait(version, timeout)
+            woken = yield _Wait(version, None if batched else timeout)
+            if isinstance(woken, _Beat):
+                if woken.reason:
+                    yield _sse("end", {"reason": woken.reason})
+                    return
+                yield b": keep-alive\n\n"
+                continue
             if woken is not None:
                 break
         update, reason = yield _Fetch(cursor, version, woken)
@@ -662,14 +679,17 @@ def _steps(plan: StreamPlan) -> Generator[_Step, Any, None]:
 
 
 async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
-    """Drive the stream under ASGI: waiting holds no thread."""
+    """Drive the stream under ASGI: waiting holds no thread, and no timer (the keep-alives
+    come from the process's loop, ``games.api.keepalive``)."""
     notifier = announce.notifier()
     fetch = sync_to_async(_fetch)
     fetch_private = sync_to_async(_fetch_private)
     keep_alive = sync_to_async(_keep_alive)
-    steps = _steps(plan)
+    steps = _steps(plan, batched=True)
     result: Any = None
     tab = uuid.uuid4().hex  # this stream's own presence mark (games.presence)
+    beats = keepalive.for_loop(_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
+    member = beats.join(plan.user.pk, plan.token_id, plan.game_id, tab)
     try:
         while True:
             try:
@@ -688,11 +708,20 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
                 else:
                     result = await fetch(plan, step.after)
             elif isinstance(step, _Wait):
+                if member.due:
+                    result = _Beat(member.take())
+                    continue
                 release_request_thread()
-                result = await notifier.wait(plan.game_id, above=step.above, timeout=step.timeout)
+                member.poke.clear()
+                result = await notifier.wait(
+                    plan.game_id, above=step.above, timeout=step.timeout, poke=member.poke
+                )
+                if result is None and member.due:
+                    result = _Beat(member.take())
             else:
                 result = await keep_alive(plan, step, tab)
     finally:
+        beats.leave(member)
         steps.close()
         # The stream ended (the client closed the game or hid it, which drops the stream):
         # no longer watching in this tab.
