@@ -77,9 +77,10 @@ REDIS_PUBLISH_TIMEOUT = 0.5
 # Latest version seen per game, so a waiter registering just after a publish is not missed.
 KNOWN_VERSIONS = 10_000
 # News kept per game (``news_after``): a stream a few versions behind still needs no query.
-NEWS_PER_GAME = 8
-# Games whose news is kept (the oldest announced go first).
-NEWS_GAMES = 5_000
+NEWS_PER_GAME = 4
+# Games whose news is kept, the least recently announced going first: a bound on memory (a
+# news is about a kilobyte), not on correctness (a stream without news reads the database).
+NEWS_GAMES = 2_000
 # Redis key of a player's announcement counter (``user_mark``).
 USER_MARK_KEY = "live:user-mark:"
 
@@ -210,6 +211,8 @@ class Notifier:
             kept = self._news[game_id] = OrderedDict()
             while len(self._news) > NEWS_GAMES:
                 self._news.popitem(last=False)
+        else:
+            self._news.move_to_end(game_id)
         kept[version] = news
         while len(kept) > NEWS_PER_GAME:
             kept.popitem(last=False)

@@ -146,3 +146,22 @@ def test_a_stream_without_a_seat_or_without_the_news_reads_the_database() -> Non
         None,
     )
     assert streams._from_news(seated, streams._Fetch(after=3), notifier) == (None, None)
+
+
+def test_news_is_kept_for_the_games_announced_last(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(announce, "NEWS_GAMES", 2)
+    monkeypatch.setattr(announce, "NEWS_PER_GAME", 2)
+    notifier = announce.Notifier(versions=lambda ids: {}, release=lambda: None)
+
+    def news(version: int) -> dict[str, Any]:
+        return {"version": version, "status": "active", "turn": 0, "moves": [], "private": []}
+
+    for version in (1, 2, 3):
+        notifier.notify("a", version, news(version))
+    notifier.notify("b", 1, news(1))
+    notifier.notify("a", 4, news(4))  # "a" announced last: "b" goes first
+    notifier.notify("c", 1, news(1))
+    assert notifier.news_after("a", 2, 4) == [news(3), news(4)]
+    assert notifier.news_after("a", 1, 4) is None  # version 2 no longer kept
+    assert notifier.news_after("b", 0, 1) is None
+    assert notifier.news_after("c", 0, 1) == [news(1)]
