@@ -358,6 +358,11 @@ class Notifier:
                 thread.start()
                 self._threads.append(thread)
 
+    @property
+    def stopped(self) -> bool:
+        """Whether ``stop`` was called (``stop_notifier``: a test's server outlives it)."""
+        return self._stopped.is_set()
+
     def stop(self) -> None:
         """Stop the background threads (tests; the process's own notifier never stops)."""
         self._stopped.set()

@@ -756,6 +756,10 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
                 result = notifier.wait_blocking(
                     plan.game_id, above=step.above, timeout=step.timeout
                 )
+            elif notifier.stopped:
+                # A closed page's stream on a test's live server (``announce.stop_notifier``):
+                # end it rather than re-check its token in a database that may be gone.
+                return
             else:
                 # A WSGI thread may block: the sync call directly (no event loop to start, which
                 # also fails once the interpreter is shutting down with a stream still open).

@@ -129,3 +129,22 @@ def test_the_batched_check_refuses_revoked_tokens_and_inactive_users() -> None:
     }
     assert presence.is_watching(alice.pk, game_id)
     assert not presence.is_watching(bob.pk, game_id)
+
+
+def test_a_wsgi_stream_on_a_stopped_notifier_ends_without_reading_the_database(
+    monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """What the browser tests' teardown relies on (``announce.stop_notifier``): a closed page's
+    stream on the live server would otherwise re-check its token at its next keep-alive, in a
+    test database that may be gone."""
+    settings.LIVE_HEARTBEAT_SECONDS = 0.05
+    notifier = announce.Notifier(versions=lambda ids: {}, release=lambda: None)
+    notifier.stop()
+    monkeypatch.setattr(announce, "_notifier", notifier)
+
+    def no_database(*args: Any) -> bool:
+        raise AssertionError("read the database")
+
+    monkeypatch.setattr(streams, "_authorized", no_database)
+    chunks = list(streams._blocking_events(plan_for(1, str(uuid.uuid4()))))
+    assert chunks and chunks[0].startswith(b"retry:")
