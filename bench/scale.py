@@ -17,8 +17,8 @@ unless ``--keep``. Exit status 1 when a wall-time ratio is above ``--max-ratio``
 
 What is timed (each the code the API runs, called in-process through the ORM):
 
-* **game view**: ``selectors.get_game_for`` and the seats-with-users query of
-  ``selectors.game_view`` for one running game of the probe user (the engine's rendering of the
+* **game view**: ``selectors.game_with_seats`` (the game's seats, each joined to the game and
+  its user: one query) for one running game of the probe user (the engine's rendering of the
   view, which does not touch the database, is left out);
 * **my games**: ``selectors.my_games(user).prefetch_related("seats__user")[:200]``, as
   ``GameListView`` runs it, for the probe user (a fixed 20 finished + 5 running games at every
@@ -347,11 +347,10 @@ def game_view(probe: Probe) -> None:
     from players.models import User
 
     user = User(pk=probe.user_id)
-    game = selectors.get_game_for(user, probe.game_id)
-    assert game is not None
-    # What selectors.game_view reads; the rest of it renders the engine's view in memory.
-    seats = list(game.seats.select_related("user"))
-    assert any(s.user_id == probe.user_id for s in seats)
+    # What GameDetailView reads (the rest of it renders the engine's view in memory).
+    found = selectors.game_with_seats(user, probe.game_id)
+    assert found is not None
+    assert any(s.user_id == probe.user_id for s in found[1])
 
 
 def my_games(probe: Probe) -> None:

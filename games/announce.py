@@ -20,9 +20,20 @@ Three ways a waiter learns of a new version, so that no single one has to be rel
 ``publish_user`` announces, on the same three paths but the database re-check, that a player's
 list of games changed without a version of a game they wait on moving: a game created with them
 in it, a rematch they are invited to. Its key is ``user:<id>`` (``game:user:<id>`` on Redis, so
-the one pattern subscription hears it) and its "version" the wall-clock time in nanoseconds: a
-waiter waits for an announcement newer than the moment its view read the database. With Redis
-down and several processes, "My games" hears of such a game when its long-poll times out.
+the one pattern subscription hears it) and its "version" a counter of the player's own
+(``user_mark``: a Redis ``INCR`` shared by every process, or this process's own counter without
+Redis): a waiter reads it before reading the database and waits for an announcement above it.
+With Redis down and several processes, "My games" hears of such a game when its long-poll times
+out.
+
+**The news.** A move's announcement carries its public news (``selectors.move_news``: the new
+version and status, whose turn, and the move with the events a player without a seat may see),
+on all three paths but the database re-check. The notifier keeps the last few per game, so a
+stream woken by a version forwards it without reading the game back (``news_after``); a stream
+that lacks one (a lost message, a version only the re-check saw) reads the database as before.
+The news is sent to every process and every stream of the game as it is, so it never holds what
+any one seat may not see; ``private`` names the seats that see more of the move (a card they
+drew), whose streams read their own events.
 
 ``publish`` never raises: a move is committed before it runs, and failing to announce it must not
 turn a successful move into an error. Failures are logged; the database re-check covers them.
@@ -32,15 +43,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import json
 import logging
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import close_old_connections
+from rest_framework.utils.encoders import JSONEncoder
 
 from games.models import Game
 
@@ -61,6 +76,13 @@ REDIS_RETRY_SECONDS = 5.0
 REDIS_PUBLISH_TIMEOUT = 0.5
 # Latest version seen per game, so a waiter registering just after a publish is not missed.
 KNOWN_VERSIONS = 10_000
+# News kept per game (``news_after``): a stream a few versions behind still needs no query.
+NEWS_PER_GAME = 4
+# Games whose news is kept, the least recently announced going first: a bound on memory (a
+# news is about a kilobyte), not on correctness (a stream without news reads the database).
+NEWS_GAMES = 2_000
+# Redis key of a player's announcement counter (``user_mark``).
+USER_MARK_KEY = "live:user-mark:"
 
 VersionSource = Callable[[list[str]], dict[str, int]]
 
@@ -134,6 +156,11 @@ class Notifier:
         self._lock = threading.Lock()
         self._waiters: dict[str, set[_Waiter]] = {}
         self._known: OrderedDict[str, int] = OrderedDict()
+        self._news: OrderedDict[str, OrderedDict[int, dict[str, Any]]] = OrderedDict()
+        self._user_marks: dict[str, int] = {}
+        # A mark lives within one request of this process (read, then waited on): no need to
+        # survive a restart.
+        self._mark_counter = itertools.count(1)
         self._watching = threading.Event()  # set when a waiter registers
         self._stopped = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -144,23 +171,26 @@ class Notifier:
 
     # -- announcing -----------------------------------------------------------------------------
 
-    def publish(self, game_id: Any, version: int) -> None:
-        """Announce a version: wake local waiters, and tell other processes through Redis."""
+    def publish(self, game_id: Any, version: int, news: dict[str, Any] | None = None) -> None:
+        """Announce a version (with its public ``news``, if any): wake local waiters, and tell
+        other processes through Redis."""
         key = str(game_id)
         try:
-            self.notify(key, int(version))
+            self.notify(key, int(version), news)
         except Exception:
             logger.exception("live: waking local waiters of game %s failed", key)
         if self.redis_url:
-            self._publish_redis(key, int(version))
+            self._publish_redis(key, int(version), news)
 
-    def notify(self, game_id: str, version: int) -> int:
+    def notify(self, game_id: str, version: int, news: dict[str, Any] | None = None) -> int:
         """Wake this process's waiters of ``game_id`` that wait for less than ``version``.
 
         Returns how many were woken."""
         woken = 0
         with self._lock:
             self._remember(game_id, version)
+            if news is not None:
+                self._keep_news(game_id, version, news)
             for waiter in self._waiters.get(game_id, ()):
                 if version > waiter.above and waiter.version is None:
                     waiter.fire(version)
@@ -175,20 +205,71 @@ class Notifier:
         while len(self._known) > KNOWN_VERSIONS:
             self._known.popitem(last=False)
 
-    def _publish_redis(self, game_id: str, version: int) -> None:
+    def _keep_news(self, game_id: str, version: int, news: dict[str, Any]) -> None:
+        kept = self._news.get(game_id)
+        if kept is None:
+            kept = self._news[game_id] = OrderedDict()
+            while len(self._news) > NEWS_GAMES:
+                self._news.popitem(last=False)
+        else:
+            self._news.move_to_end(game_id)
+        kept[version] = news
+        while len(kept) > NEWS_PER_GAME:
+            kept.popitem(last=False)
+
+    def news_after(self, game_id: str, after: int, upto: int) -> list[dict[str, Any]] | None:
+        """The news of every version of ``game_id`` from ``after`` + 1 to ``upto``, in order;
+        None when any is missing (the caller reads the database instead)."""
+        with self._lock:
+            kept = self._news.get(game_id)
+            if kept is None or upto <= after:
+                return None
+            found = [kept.get(version) for version in range(after + 1, upto + 1)]
+        if any(news is None for news in found):
+            return None
+        return found  # type: ignore[return-value]
+
+    def _redis(self) -> Any:
+        if self._publisher is None:
+            import redis
+
+            self._publisher = redis.Redis.from_url(
+                self.redis_url,
+                socket_timeout=REDIS_PUBLISH_TIMEOUT,
+                socket_connect_timeout=REDIS_PUBLISH_TIMEOUT,
+            )
+        return self._publisher
+
+    def user_mark(self, user_id: Any, *, advance: bool = False) -> int:
+        """The player's announcement counter (``publish_user``), advanced first if asked.
+
+        One counter for all processes on Redis (``INCR``); this process's own without it, or
+        while Redis is down (then other processes' announcements do not arrive anyway)."""
+        key = f"{USER_MARK_KEY}{user_id}"
+        if self.redis_url and time.monotonic() >= self._redis_down_until:
+            try:
+                client = self._redis()
+                return int(client.incr(key) if advance else client.get(key) or 0)
+            except Exception as exc:
+                self._redis_down_until = time.monotonic() + REDIS_RETRY_SECONDS
+                logger.warning("live: the player's counter on Redis failed (%s)", exc)
+        with self._lock:
+            if advance:
+                self._user_marks[key] = next(self._mark_counter)
+            return self._user_marks.get(key, 0)
+
+    def _publish_redis(
+        self, game_id: str, version: int, news: dict[str, Any] | None = None
+    ) -> None:
         now = time.monotonic()
         if now < self._redis_down_until:
             return
         try:
-            if self._publisher is None:
-                import redis
-
-                self._publisher = redis.Redis.from_url(
-                    self.redis_url,
-                    socket_timeout=REDIS_PUBLISH_TIMEOUT,
-                    socket_connect_timeout=REDIS_PUBLISH_TIMEOUT,
-                )
-            self._publisher.publish(channel(game_id), str(version))
+            if news is None:
+                payload = str(version)
+            else:
+                payload = json.dumps({"version": version, "news": news}, cls=JSONEncoder)
+            self._redis().publish(channel(game_id), payload)
         except Exception as exc:
             self._redis_down_until = now + REDIS_RETRY_SECONDS
             logger.warning(
@@ -201,16 +282,24 @@ class Notifier:
 
     # -- waiting --------------------------------------------------------------------------------
 
-    async def wait(self, game_id: Any, *, above: int, timeout: float) -> int | None:
-        """Wait up to ``timeout`` seconds for a version of ``game_id`` above ``above``.
+    async def wait(
+        self,
+        game_id: Any,
+        *,
+        above: int,
+        timeout: float | None,
+        poke: asyncio.Event | None = None,
+    ) -> int | None:
+        """Wait up to ``timeout`` seconds (None: no limit) for a version of ``game_id`` above
+        ``above``, or until ``poke`` is set (the caller clears it first).
 
-        Returns the version that woke us, or None on timeout. Holds no thread and no database
-        connection while waiting; cancelling (a client that hung up) cleans up."""
+        Returns the version that woke us, or None on timeout or poke. Holds no thread and no
+        database connection while waiting; cancelling (a client that hung up) cleans up."""
         loop = asyncio.get_running_loop()
-        event = asyncio.Event()
+        event = poke if poke is not None else asyncio.Event()
         key, waiter = self._add(game_id, above, lambda: loop.call_soon_threadsafe(event.set))
         try:
-            async with asyncio.timeout(max(timeout, 0)):
+            async with asyncio.timeout(None if timeout is None else max(timeout, 0)):
                 await event.wait()
         except TimeoutError:
             return None
@@ -268,6 +357,11 @@ class Notifier:
                 thread = threading.Thread(target=target, name=name, daemon=True)
                 thread.start()
                 self._threads.append(thread)
+
+    @property
+    def stopped(self) -> bool:
+        """Whether ``stop`` was called (``stop_notifier``: a test's server outlives it)."""
+        return self._stopped.is_set()
 
     def stop(self) -> None:
         """Stop the background threads (tests; the process's own notifier never stops)."""
@@ -363,9 +457,22 @@ class Notifier:
             data = message["data"]
             name = name.decode() if isinstance(name, bytes) else str(name)
             data = data.decode() if isinstance(data, bytes) else str(data)
-            self.notify(name.removeprefix(CHANNEL_PREFIX), int(data))
+            if data.startswith("{"):
+                body = json.loads(data)
+                news = _news_from_json(body["news"])
+                self.notify(name.removeprefix(CHANNEL_PREFIX), int(body["version"]), news)
+            else:
+                self.notify(name.removeprefix(CHANNEL_PREFIX), int(data))
         except Exception:
             logger.warning("live: ignoring a malformed Redis message %r", message)
+
+
+def _news_from_json(news: dict[str, Any]) -> dict[str, Any]:
+    """News as it came through Redis: the moves' times back to datetimes, as the database gives
+    them (the serializers then write them alike whichever way the news came)."""
+    for move in news.get("moves", ()):
+        move["created_at"] = datetime.fromisoformat(move["created_at"])
+    return news
 
 
 _notifier: Notifier | None = None
@@ -404,10 +511,10 @@ def stop_notifier() -> None:
         stopped.stop()
 
 
-def publish(game_id: Any, version: int) -> None:
-    """Announce that ``game_id`` reached ``version``. Never raises."""
+def publish(game_id: Any, version: int, news: dict[str, Any] | None = None) -> None:
+    """Announce that ``game_id`` reached ``version`` (with its public ``news``). Never raises."""
     try:
-        notifier().publish(game_id, version)
+        notifier().publish(game_id, version, news)
     except Exception:
         logger.exception("live: publishing version %s of game %s failed", version, game_id)
 
@@ -417,13 +524,20 @@ def user_key(user_id: Any) -> str:
     return f"{USER_PREFIX}{user_id}"
 
 
-def user_mark() -> int:
-    """Now, as a ``publish_user`` announcement counts it: read it before reading the database,
-    and wait on ``user_key`` for an announcement above it."""
-    return time.time_ns()
+def user_mark(user_id: Any) -> int:
+    """The player's last ``publish_user`` announcement, as a number: read it before reading the
+    database, and wait on ``user_key`` for an announcement above it."""
+    try:
+        return notifier().user_mark(user_id)
+    except Exception:
+        logger.exception("live: reading the announcement counter of player %s failed", user_id)
+        return 0
 
 
 def publish_user(user_id: Any) -> None:
     """Announce that ``user_id``'s list of games changed (a game created with them in it, a
     rematch they are invited to). Never raises."""
-    publish(user_key(user_id), user_mark())
+    try:
+        publish(user_key(user_id), notifier().user_mark(user_id, advance=True))
+    except Exception:
+        logger.exception("live: announcing to player %s failed", user_id)

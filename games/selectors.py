@@ -40,6 +40,25 @@ def get_game_for(user: User, game_id: Any) -> Game | None:
         return None  # a malformed id is just another game that does not exist
 
 
+def game_with_seats(user: User, game_id: Any) -> tuple[Game, list[Seat]] | None:
+    """The game and its seats with their users, if ``user`` may see it (as ``get_game_for``);
+    None otherwise. One query: the seats, each joined to the game and its user (every game has
+    a seat, its host's or one a player left), in ``game_view``'s order."""
+    try:
+        seats = list(Seat.objects.filter(game_id=game_id).select_related("game", "user"))
+    except (ValidationError, ValueError, TypeError):
+        return None
+    if not seats:
+        return None
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game  # one Game instance for all, as game.seats would give
+    seated = any(seat.user_id == user.pk for seat in seats)
+    if not seated and not (game.visibility == Game.PUBLIC and game.status == Game.LOBBY):
+        return None
+    return game, seats
+
+
 @dataclass(frozen=True)
 class Progress:
     """Where a game stands, without its engine state: all a live channel needs to page moves."""
@@ -227,36 +246,83 @@ def game_view(
     return data
 
 
+def _move_for(move: Move, rules: Any, reader: int) -> dict[str, Any]:
+    """One logged move with the events ``reader`` may see (-1: someone without a seat)."""
+    return {
+        "version": move.number,
+        "seat": move.seat,
+        # A play names its card, which lands face up: actions hold no secrets.
+        "action": move.action,
+        "created_at": move.created_at,
+        "events": [
+            e for e in (rules.visible_event(e, reader) for e in move.events) if e is not None
+        ],
+    }
+
+
+# ``events_for``'s ``seat`` when the caller has not read it: read it.
+UNKNOWN_SEAT: Any = object()
+
+
 def events_for(
-    game: Game | Progress, user: User, *, after: int, limit: int
+    game: Game | Progress,
+    user: User,
+    *,
+    after: int,
+    limit: int,
+    seat: int | None = UNKNOWN_SEAT,
 ) -> tuple[list[dict[str, Any]], bool]:
-    """Moves after version ``after`` with the events this user may see, and whether more exist."""
-    seat = (
-        Seat.objects.filter(game_id=game.pk, user=user).values_list("position", flat=True).first()
-    )
+    """Moves after version ``after`` with the events this user may see, and whether more exist.
+
+    ``seat``: the user's position in the game (None: no seat), when the caller knows it; one
+    query fewer."""
+    if seat is UNKNOWN_SEAT:
+        seat = (
+            Seat.objects.filter(game_id=game.pk, user=user)
+            .values_list("position", flat=True)
+            .first()
+        )
     moves = list(
         Move.objects.filter(game_id=game.pk, number__gt=after).order_by("number")[: limit + 1]
     )
     more = len(moves) > limit
     rules = registry.get_game(game.kind)
     reader = seat if seat is not None else -1
-    out = []
-    for move in moves[:limit]:
-        out.append(
-            {
-                "version": move.number,
-                "seat": move.seat,
-                # A play names its card, which lands face up: actions hold no secrets.
-                "action": move.action,
-                "created_at": move.created_at,
-                "events": [
-                    e
-                    for e in (rules.visible_event(e, reader) for e in move.events)
-                    if e is not None
-                ],
-            }
-        )
-    return out, more
+    return [_move_for(move, rules, reader) for move in moves[:limit]], more
+
+
+def seat_position(game_id: Any, user: User) -> int | None:
+    """``user``'s position in the game (None: no seat, or not dealt one yet)."""
+    return (
+        Seat.objects.filter(game_id=game_id, user=user).values_list("position", flat=True).first()
+    )
+
+
+def move_news(
+    game: Game, move: Move | None, positions: list[int], turn: int | None
+) -> dict[str, Any]:
+    """What every seat may know of a change, for the live announcement (``games.announce``):
+    the game's new version and status, whose turn (a seat position), and the move with the
+    events as someone without a seat sees them (``events_for`` with no seat). ``private``
+    lists the seats that see more of this move than that (a card they drew): their streams read
+    their own events from the database. Nothing any one seat may not see goes in: the news is
+    sent to every process, and forwarded to every stream of the game as it is.
+
+    ``move`` None: the version moved without a move (a lobby change, a seat handed to a bot)."""
+    moves: list[dict[str, Any]] = []
+    private: list[int] = []
+    if move is not None:
+        rules = registry.get_game(game.kind)
+        public = _move_for(move, rules, -1)
+        moves.append(public)
+        private = [p for p in positions if _move_for(move, rules, p)["events"] != public["events"]]
+    return {
+        "version": game.version,
+        "status": game.status,
+        "turn": turn,
+        "moves": moves,
+        "private": private,
+    }
 
 
 def player_stats(user: User) -> dict[str, int]:

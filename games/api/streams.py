@@ -44,6 +44,7 @@ from rest_framework.views import APIView
 
 from config.errors import ServiceError
 from games import announce, presence, selectors
+from games.api import keepalive
 from games.api import serializers as s
 from games.api.views import NO_GAME, _error, _errors, _int_param
 from games.models import Game
@@ -299,7 +300,7 @@ class MyGamesLiveView(APIView):
         wait = _int_param(request, "wait", 0, 0, announce.MAX_WAIT_SECONDS)
         since = request.query_params.get("since", "")
         # Taken before the read: an announcement for this player after it may not be in it.
-        mark = announce.user_mark()
+        mark = announce.user_mark(request.user.pk)
         live = selectors.live_games(request.user, limit=LIVE_GAMES)
         response = Response(
             MyGamesLiveSerializer(
@@ -333,17 +334,30 @@ class LiveUpdateSerializer(s.EventPageSerializer):
 @dataclass(frozen=True)
 class StreamPlan:
     game_id: str
+    kind: str
     user: User
     token_id: int | None
+    seat: int | None  # the user's position in the game; None: no seat, or not dealt one yet
     update: dict[str, Any]  # the first event: the LiveUpdate the view answered
 
 
-def _update(game: Game | selectors.Progress, user: User, after: int) -> dict[str, Any]:
-    moves, more = selectors.events_for(game, user, after=after, limit=STREAM_PAGE)
+def _update(
+    game: Game | selectors.Progress,
+    user: User,
+    after: int,
+    seat: Any = selectors.UNKNOWN_SEAT,
+) -> dict[str, Any]:
+    moves, more = selectors.events_for(game, user, after=after, limit=STREAM_PAGE, seat=seat)
+    return _live_update(game.version, game.status, moves, after, more)
+
+
+def _live_update(
+    version: int, status: str, moves: list[dict[str, Any]], after: int, more: bool
+) -> dict[str, Any]:
     return LiveUpdateSerializer(
         {
-            "version": game.version,
-            "status": game.status,
+            "version": version,
+            "status": status,
             "moves": moves,
             "next_after": moves[-1]["version"] if moves else after,
             "has_more": more,
@@ -454,13 +468,16 @@ class GameStreamView(APIView):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = _progress_or_404(request, game_id)
-        update = _update(game, request.user, _cursor(request))
+        seat = selectors.seat_position(game.pk, request.user)
+        update = _update(game, request.user, _cursor(request), seat)
         response = Response(update)
         auth = request.auth
         response.live_stream = StreamPlan(
             game_id=str(game.pk),
+            kind=game.kind,
             user=request.user,
             token_id=auth.pk if isinstance(auth, ApiToken) else None,
+            seat=seat,
             update=update,
         )
         return response
@@ -505,14 +522,31 @@ def _sse(event: str, data: Any, *, event_id: int | None = None) -> bytes:
     return "\n".join(lines).encode()
 
 
+def _authorized(plan: StreamPlan) -> bool:
+    """Whether the stream's token (or, for a session, its user) is still good: one query."""
+    if plan.token_id is not None:
+        token = ApiToken.objects.select_related("user").filter(pk=plan.token_id).first()
+        return token is not None and token.is_live and token.user.is_active
+    return User.objects.filter(pk=plan.user.pk, is_active=True).exists()
+
+
+def _keep_alive(plan: StreamPlan, step: _Watching, tab: str) -> str:
+    """Mark the user as watching for ``step.ttl`` s; with ``step.check``, first re-check the
+    credentials (the moves forwarded from the news do not). Returns why the stream must end,
+    or ""."""
+    try:
+        if step.check and not _authorized(plan):
+            return "authentication_failed"
+    finally:
+        release_connections()
+    presence.mark_watching(plan.user.pk, plan.game_id, int(step.ttl), tab)
+    return ""
+
+
 def _fetch(plan: StreamPlan, after: int) -> tuple[dict[str, Any] | None, str]:
     """The update after ``after``, or None and why the stream must end."""
     try:
-        if plan.token_id is not None:
-            token = ApiToken.objects.select_related("user").filter(pk=plan.token_id).first()
-            if token is None or not token.is_live or not token.user.is_active:
-                return None, "authentication_failed"
-        elif not User.objects.filter(pk=plan.user.pk, is_active=True).exists():
+        if not _authorized(plan):
             return None, "authentication_failed"
         game = selectors.progress_for(plan.user, plan.game_id)
         if game is None:
@@ -522,34 +556,85 @@ def _fetch(plan: StreamPlan, after: int) -> tuple[dict[str, Any] | None, str]:
         release_connections()
 
 
+def _from_news(
+    plan: StreamPlan, step: _Fetch, notifier: announce.Notifier
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The update after ``step.after`` from the announcements' news, with no query.
+
+    Returns (the update, the last news); (None, the last news) when this seat sees more of a
+    move than its news says (``private``: a card it drew), for ``_fetch_private`` to read its
+    own events; (None, None) when there is no news to go by (a stranger's stream, a lost
+    announcement), for ``_fetch`` to read everything."""
+    if step.upto is None or plan.seat is None:
+        # Without a seat the game may stop being visible (a public lobby that starts): only
+        # the database says.
+        return None, None
+    news = notifier.news_after(plan.game_id, step.version, step.upto)
+    if news is None:
+        return None, None
+    last = news[-1]
+    if any(plan.seat in item["private"] for item in news):
+        return None, last
+    moves = [move for item in news for move in item["moves"] if move["version"] > step.after]
+    return _live_update(last["version"], last["status"], moves, step.after, False), last
+
+
+def _fetch_private(
+    plan: StreamPlan, after: int, last: dict[str, Any]
+) -> tuple[dict[str, Any] | None, str]:
+    """The update after ``after`` for a seat that sees more of a move than its news: the game's
+    version and status from the news, the seat's own events in one query."""
+    try:
+        progress = selectors.Progress(plan.game_id, plan.kind, last["version"], last["status"])
+        moves, more = selectors.events_for(
+            progress, plan.user, after=after, limit=STREAM_PAGE, seat=plan.seat
+        )
+        return _live_update(progress.version, progress.status, moves, after, more), ""
+    finally:
+        release_connections()
+
+
 @dataclass(frozen=True)
 class _Fetch:
-    after: int
+    after: int  # the cursor: moves after it
+    version: int = 0  # the game's version the stream has sent
+    upto: int | None = None  # the version it was woken for (None: read the database)
 
 
 @dataclass(frozen=True)
 class _Wait:
     above: int
-    timeout: float
+    timeout: float | None  # None: until a version or the keep-alive loop's beat
+
+
+@dataclass(frozen=True)
+class _Beat:
+    """The keep-alive loop's turn (``games.api.keepalive``): write a keep-alive, or end."""
+
+    reason: str  # why the stream must end; "" to go on
 
 
 @dataclass(frozen=True)
 class _Watching:
     ttl: float
+    check: bool = True  # re-check the credentials (not at the start: the view just did)
 
 
 _Step = bytes | _Fetch | _Wait | _Watching
 
 
-def _steps(plan: StreamPlan) -> Generator[_Step, Any, None]:
+def _steps(plan: StreamPlan, *, batched: bool = False) -> Generator[_Step, Any, None]:
     """The stream as a sequence of steps, with no I/O of its own: bytes to send, or a request to
     the driver (fetch an update, wait for a version, mark the user as watching) whose result is
-    sent back in. ``_events`` drives it under ASGI, ``_blocking_events`` under WSGI."""
+    sent back in. ``_events`` drives it under ASGI, ``_blocking_events`` under WSGI.
+
+    ``batched``: the keep-alives come from the process's keep-alive loop (a wait's result is
+    then a ``_Beat`` when it is this stream's turn), not from the stream's own timer."""
     heartbeat = _setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
     lifetime = _setting("LIVE_STREAM_MAX_SECONDS", STREAM_MAX_SECONDS)
     started = last_sent = time.monotonic()
     yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
-    yield _Watching(2 * heartbeat + 5)
+    yield _Watching(2 * heartbeat + 5, check=False)
     update: dict[str, Any] | None = plan.update
     version, reason = -1, ""
     while update is not None:
@@ -569,25 +654,42 @@ def _steps(plan: StreamPlan) -> Generator[_Step, Any, None]:
             now = time.monotonic()
             if now - started >= lifetime:
                 return  # EventSource reconnects with Last-Event-ID
-            if now - last_sent >= heartbeat:
+            if not batched and now - last_sent >= heartbeat:
                 yield b": keep-alive\n\n"
                 last_sent = now
-                yield _Watching(2 * heartbeat + 5)
+                # The moves forwarded from the news check no credentials: a revoked token
+                # ends its streams here, within a keep-alive.
+                reason = yield _Watching(2 * heartbeat + 5)
+                if reason:
+                    yield _sse("end", {"reason": reason})
+                    return
                 continue
             timeout = min(heartbeat - (now - last_sent), lifetime - (now - started))
-            if (yield _Wait(version, timeout)) is not None:
+            woken = yield _Wait(version, None if batched else timeout)
+            if isinstance(woken, _Beat):
+                if woken.reason:
+                    yield _sse("end", {"reason": woken.reason})
+                    return
+                yield b": keep-alive\n\n"
+                continue
+            if woken is not None:
                 break
-        update, reason = yield _Fetch(cursor)
+        update, reason = yield _Fetch(cursor, version, woken)
     yield _sse("end", {"reason": reason})
 
 
 async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
-    """Drive the stream under ASGI: waiting holds no thread."""
+    """Drive the stream under ASGI: waiting holds no thread, and no timer (the keep-alives
+    come from the process's loop, ``games.api.keepalive``)."""
     notifier = announce.notifier()
     fetch = sync_to_async(_fetch)
-    steps = _steps(plan)
+    fetch_private = sync_to_async(_fetch_private)
+    keep_alive = sync_to_async(_keep_alive)
+    steps = _steps(plan, batched=True)
     result: Any = None
     tab = uuid.uuid4().hex  # this stream's own presence mark (games.presence)
+    beats = keepalive.for_loop(_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
+    member = beats.join(plan.user.pk, plan.token_id, plan.game_id, tab)
     try:
         while True:
             try:
@@ -598,13 +700,28 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
             if isinstance(step, bytes):
                 yield step
             elif isinstance(step, _Fetch):
-                result = await fetch(plan, step.after)
+                update, last = _from_news(plan, step, notifier)
+                if update is not None:
+                    result = (update, "")
+                elif last is not None:
+                    result = await fetch_private(plan, step.after, last)
+                else:
+                    result = await fetch(plan, step.after)
             elif isinstance(step, _Wait):
+                if member.due:
+                    result = _Beat(member.take())
+                    continue
                 release_request_thread()
-                result = await notifier.wait(plan.game_id, above=step.above, timeout=step.timeout)
+                member.poke.clear()
+                result = await notifier.wait(
+                    plan.game_id, above=step.above, timeout=step.timeout, poke=member.poke
+                )
+                if result is None and member.due:
+                    result = _Beat(member.take())
             else:
-                await mark_watching(plan.user.pk, plan.game_id, step.ttl, tab)
+                result = await keep_alive(plan, step, tab)
     finally:
+        beats.leave(member)
         steps.close()
         # The stream ended (the client closed the game or hid it, which drops the stream):
         # no longer watching in this tab.
@@ -628,15 +745,25 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
             if isinstance(step, bytes):
                 yield step
             elif isinstance(step, _Fetch):
-                result = _fetch(plan, step.after)
+                update, last = _from_news(plan, step, notifier)
+                if update is not None:
+                    result = (update, "")
+                elif last is not None:
+                    result = _fetch_private(plan, step.after, last)
+                else:
+                    result = _fetch(plan, step.after)
             elif isinstance(step, _Wait):
                 result = notifier.wait_blocking(
                     plan.game_id, above=step.above, timeout=step.timeout
                 )
+            elif notifier.stopped:
+                # A closed page's stream on a test's live server (``announce.stop_notifier``):
+                # end it rather than re-check its token in a database that may be gone.
+                return
             else:
                 # A WSGI thread may block: the sync call directly (no event loop to start, which
                 # also fails once the interpreter is shutting down with a stream still open).
-                presence.mark_watching(plan.user.pk, plan.game_id, int(step.ttl), tab)
+                result = _keep_alive(plan, step, tab)
     finally:
         steps.close()
         presence.stop_watching(plan.user.pk, plan.game_id, tab)

@@ -293,9 +293,13 @@ class GameDetailView(APIView):
             etag = etag_for(game_id, version, request.user.pk)
             if etag_matches(if_none_match, etag):
                 return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
-        game = _game_or_404(request, game_id)
+        found = selectors.game_with_seats(request.user, game_id)  # one query
+        if found is None:
+            raise ServiceError("not_found", "No such game.", 404)
+        game, seats = found
         etag = etag_for(game.pk, game.version, request.user.pk)
-        return Response(_render_game(game, request), headers={"ETag": etag})
+        view = selectors.game_view(game, request.user, seats=seats)
+        return Response(GAME_SERIALIZER.to_representation(view), headers={"ETag": etag})
 
 
 def _lobby_operation(

@@ -23,6 +23,7 @@ from games.announce import publish, publish_user
 from games.engine import EngineError, registry
 from games.engine.interface import Game as Rules
 from games.models import Game, Move, Seat
+from games.selectors import move_news
 from players.models import User
 
 # Lowered only by tests and demos (TURN_SECONDS_MIN) that want to watch a turn time out.
@@ -128,10 +129,22 @@ def _bump_version(game: Game) -> None:
     announce(game)
 
 
-def announce(game: Game) -> None:
+def announce(
+    game: Game,
+    *,
+    move: Move | None = None,
+    seats: list[Seat] | None = None,
+    turn: int | None = None,
+) -> None:
     """Live clients hear of the new version once it is committed: no Redis call inside the
-    transaction, and never an announcement of a version that was rolled back."""
-    transaction.on_commit(partial(publish, game.pk, game.version))
+    transaction, and never an announcement of a version that was rolled back.
+
+    The announcement carries the public news of the change (``selectors.move_news``: ``move``,
+    or none when the version moved without one), so that streams forward it without reading
+    the game back; ``seats`` name the positions whose own view of the move may differ."""
+    positions = [s.position for s in seats or () if s.position is not None]
+    news = move_news(game, move, positions, turn)
+    transaction.on_commit(partial(publish, game.pk, game.version, news))
 
 
 def announce_to(user_ids: Iterable[Any]) -> None:

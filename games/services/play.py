@@ -194,7 +194,8 @@ def _save_state(
         seats=seats,
         turn_passed=turn_passed,
     )
-    announce(game)
+    turn = None if game.status == Game.FINISHED else rules.to_move(state)
+    announce(game, move=move, seats=seats, turn=turn)
     _schedule_bots(game, state, seats)
     return Played(game=game, move=move, seats=seats, state=state)
 

@@ -832,12 +832,14 @@ def test_a_players_own_key_wakes_on_publish_user_and_is_never_read_from_the_data
     try:
 
         async def scenario() -> int | None:
-            mark = announce.user_mark()
+            mark = notifier.user_mark(7)
             game = asyncio.create_task(notifier.wait(game_id, above=1, timeout=2))
             mine = asyncio.create_task(notifier.wait(announce.user_key(7), above=mark, timeout=2))
             await asyncio.sleep(0.3)  # several re-checks
             assert not mine.done()
-            notifier.publish(announce.user_key(7), announce.user_mark())
+            assert notifier.user_mark(8, advance=True) > mark  # another player's counter
+            assert notifier.user_mark(7) == mark
+            notifier.publish(announce.user_key(7), notifier.user_mark(7, advance=True))
             woke = await asyncio.wait_for(mine, 1)
             game.cancel()
             return woke
@@ -919,18 +921,21 @@ if REDIS_URL:
             redis_url=REDIS_URL, recheck_seconds=3600, versions=lambda ids: {}, release=lambda: None
         )
         publisher = announce.Notifier(redis_url=REDIS_URL)
-        key = announce.user_key(uuid.uuid4().int % 10**9)
+        user_id = uuid.uuid4().int % 10**9
+        key = announce.user_key(user_id)
         try:
 
             async def scenario() -> int | None:
-                task = asyncio.create_task(
-                    listener.wait(key, above=announce.user_mark(), timeout=10)
-                )
+                # One counter for both processes (Redis INCR), whatever their clocks say.
+                mark = listener.user_mark(user_id)
+                task = asyncio.create_task(listener.wait(key, above=mark, timeout=10))
                 assert await asyncio.to_thread(listener.listening.wait, 5), "never subscribed"
-                publisher.publish(key, announce.user_mark())
+                advanced = publisher.user_mark(user_id, advance=True)
+                assert advanced == mark + 1 == listener.user_mark(user_id)
+                publisher.publish(key, advanced)
                 return await asyncio.wait_for(task, 5)
 
-            assert asyncio.run(scenario()) is not None
+            assert asyncio.run(scenario()) == listener.user_mark(user_id)
         finally:
             listener.stop()
             publisher.stop()

@@ -41,9 +41,9 @@ def inside(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
         seen.append((f"redis {args[0]}", connection.in_atomic_block))
         return real_command(self, *args, **options)
 
-    def publish(self: Any, game_id: Any, version: int) -> None:
+    def publish(self: Any, game_id: Any, version: int, news: Any = None) -> None:
         seen.append(("announce", connection.in_atomic_block))
-        real_publish(self, game_id, version)
+        real_publish(self, game_id, version, news)
 
     monkeypatch.setattr(redis.Redis, "execute_command", command)
     monkeypatch.setattr(announce.Notifier, "publish", publish)

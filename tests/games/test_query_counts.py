@@ -22,7 +22,9 @@ from tests.games.conftest import API_TESTS, Player, start_game
 pytestmark = API_TESTS
 
 # Pinned after measuring (identical on SQLite and PostgreSQL).
-VIEW_QUERIES = 3  # token, the game (if visible to me), seats with their users
+# token, then one: the game's seats, each joined to the game and its user (selectors.
+# game_with_seats), whose seats say whether I may see it.
+VIEW_QUERIES = 2
 # A conditional GET (If-None-Match) of a client still current: token, the game's version (if
 # visible to me). The game itself is not loaded.
 VIEW_NOT_MODIFIED_QUERIES = 2
@@ -49,6 +51,10 @@ TURN_PASSING_TO_A_SUBSCRIBER_QUERIES = TURN_PASSING_ACTION_QUERIES + 3
 KEYED_ACTION_QUERIES = ACTION_QUERIES + 3
 EVENTS_QUERIES = 4  # token, the game (if visible to me), my seat, one page of moves
 LIST_QUERIES = 4  # token, the games, their seats, the seats' users
+# token, my lobbies and running games, the lobbies I am invited to (selectors.live_games). The
+# player's announcement mark is not a query (games.announce.user_mark).
+LIVE_QUERIES = 3
+INVITATIONS_QUERIES = 4  # token, the lobbies, their seats, the seats' users
 
 
 def advance(game_id: str, players: list[Player], count: int, rng: random.Random) -> None:
@@ -188,3 +194,24 @@ def test_the_game_lists_take_the_same_queries_whatever_their_length(
         django_assert_num_queries, LIST_QUERIES, lambda: bob.get("/api/v1/games/open/")
     )
     assert len(response.json()) == count
+
+
+@pytest.mark.parametrize("count", [1, 10])
+def test_my_games_live_and_the_invitations_take_the_same_queries_whatever_their_number(
+    alice: Player, bob: Player, django_assert_num_queries: Any, count: int
+) -> None:
+    for _ in range(count):
+        finished = start_game(alice, bob)
+        Game.objects.filter(pk=finished).update(status=Game.FINISHED)
+        assert alice.post(f"/api/v1/games/{finished}/rematch/").status_code in (200, 201)
+        start_game(alice, bob)
+    assert bob.get("/api/v1/games/").status_code == 200
+
+    live = measure(django_assert_num_queries, LIVE_QUERIES, lambda: bob.get("/api/v1/games/live/"))
+    assert live.json()["invitations"] == count
+    invited = measure(
+        django_assert_num_queries,
+        INVITATIONS_QUERIES,
+        lambda: bob.get("/api/v1/games/invitations/"),
+    )
+    assert len(invited.json()) == count

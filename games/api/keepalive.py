@@ -1,0 +1,149 @@
+"""The keep-alives of the live streams under ASGI: one periodic loop per process, not a timer per
+connection.
+
+An idle Server-Sent Events stream needs, every ``HEARTBEAT_SECONDS``: a comment line (so proxies
+keep it open), its player's "watching" mark renewed (``games.presence``), and its credentials
+checked again (moves forwarded from the announcements' news check none). Done stream by stream,
+2,000 idle streams cost 2,000 timers, 133 thread hops and as many token queries and cache writes a
+second. Here one loop per event loop does it for all of them: each stream joins a slot, every
+``HEARTBEAT_SECONDS / SLOTS`` the loop takes the next slot's streams, checks their tokens in one
+query, renews their marks in one cache round trip (``presence.mark_watching_many``), all in one
+thread hop, and wakes each stream, which writes its comment line (or its ``end`` event when its
+credentials are gone). The slots spread the work over the period instead of a burst.
+
+Under WSGI a stream holds its thread anyway and keeps its own timer (``streams._blocking_events``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import weakref
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+
+from games import presence
+from players.models import ApiToken, User
+
+logger = logging.getLogger(__name__)
+
+# The period is cut into this many slots; each tick serves one.
+SLOTS = 15
+
+
+@dataclass(eq=False)
+class Member:
+    """One stream in the keep-alive loop."""
+
+    user_id: int
+    token_id: int | None  # None: a session; its user is checked instead
+    game_id: str
+    tab: str
+    slot: int
+    poke: asyncio.Event = field(default_factory=asyncio.Event)
+    due: bool = False  # a keep-alive to write
+    reason: str = ""  # why the stream must end ("": it may go on)
+
+    def take(self) -> str:
+        """The keep-alive is being written: returns why the stream must end, or ""."""
+        self.due = False
+        return self.reason
+
+
+def check_and_mark(members: Iterable[Member], ttl: int) -> dict[int, str]:
+    """Re-check the credentials of ``members`` (one query per kind) and renew the watching marks
+    of those still allowed (one cache round trip). Returns why each refused one must end, by
+    ``id()``."""
+    members = list(members)
+    refused: dict[int, str] = {}
+    try:
+        token_ids = {m.token_id for m in members if m.token_id is not None}
+        live_tokens = {
+            token.pk
+            for token in ApiToken.objects.select_related("user").filter(pk__in=token_ids)
+            if token.is_live and token.user.is_active
+        }
+        session_users = {m.user_id for m in members if m.token_id is None}
+        active = set(
+            User.objects.filter(pk__in=session_users, is_active=True).values_list("pk", flat=True)
+            if session_users
+            else ()
+        )
+    finally:
+        # This pool thread's connection: honour CONN_MAX_AGE, as a request's end does.
+        close_old_connections()
+    for member in members:
+        allowed = (
+            member.token_id in live_tokens
+            if member.token_id is not None
+            else member.user_id in active
+        )
+        if not allowed:
+            refused[id(member)] = "authentication_failed"
+    presence.mark_watching_many(
+        [(m.user_id, m.game_id, m.tab) for m in members if id(m) not in refused], ttl
+    )
+    return refused
+
+
+class KeepAlive:
+    """The keep-alive loop of one event loop (``for_loop``)."""
+
+    def __init__(self, heartbeat: float) -> None:
+        self.heartbeat = heartbeat
+        self.slots: list[set[Member]] = [set() for _ in range(SLOTS)]
+        self._next_slot = itertools.count()
+        self._task: asyncio.Task[None] | None = None
+        self._check = sync_to_async(check_and_mark, thread_sensitive=False)
+
+    def join(self, user_id: int, token_id: int | None, game_id: str, tab: str) -> Member:
+        member = Member(user_id, token_id, game_id, tab, next(self._next_slot) % SLOTS)
+        self.slots[member.slot].add(member)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        return member
+
+    def leave(self, member: Member) -> None:
+        self.slots[member.slot].discard(member)
+
+    def members(self) -> int:
+        return sum(len(slot) for slot in self.slots)
+
+    async def _run(self) -> None:
+        tick = self.heartbeat / SLOTS
+        ttl = int(2 * self.heartbeat + 5)
+        for slot in itertools.cycle(range(SLOTS)):
+            if not self.members():
+                return  # the next stream to join starts the loop again
+            await asyncio.sleep(tick)
+            members = list(self.slots[slot])
+            if not members:
+                continue
+            try:
+                refused = await self._check(members, ttl)
+            except Exception:
+                # Fail open, as presence does: a keep-alive must not end a stream.
+                logger.warning("live: the keep-alive check failed", exc_info=True)
+                refused = {}
+            for member in members:
+                member.reason = refused.get(id(member), "")
+                member.due = True
+                member.poke.set()
+
+
+_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, KeepAlive] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def for_loop(heartbeat: float) -> KeepAlive:
+    """The keep-alive loop of the running event loop."""
+    loop = asyncio.get_running_loop()
+    keepalive = _loops.get(loop)
+    if keepalive is None or keepalive.heartbeat != heartbeat:
+        keepalive = _loops[loop] = KeepAlive(heartbeat)
+    return keepalive
