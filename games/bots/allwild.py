@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -39,7 +39,7 @@ from games.engine.uno.allwild.cards import (
 )
 from games.engine.uno.state import CHOOSE, DRAWN, MATCH_OVER, PLAY, ROUND_OVER, Seat, State
 
-from . import house
+from . import allwild_beliefs, house
 from .heuristic import (
     ALL_RULES,
     ATTACK_LIMIT,
@@ -68,6 +68,8 @@ SUPPORTED_OPTIONS = frozenset({"force_swap_protection", "speed_mode"})
 # measured to keep rounds going (playouts of 200 actions that rarely finish, long moves), and
 # at three seats or more to play worse than the heuristic (docs/bots.md).
 SWOLLEN = ATTACK_LIMIT
+# Deal the search's samples following what the other seats' plays revealed (allwild_beliefs).
+INFER = True
 
 
 def supported(view: dict[str, Any]) -> bool:
@@ -118,6 +120,16 @@ class AllWildBots(GameBots):
         if max(t.sizes) >= SWOLLEN:
             return quick, False  # a swollen round: the heuristic's move
         return quick, True
+
+    def sampler(
+        self, game: AnyGame, state: Any, seat: int, history: list[dict[str, Any]]
+    ) -> Callable[[Any], Any]:
+        # The hidden cards dealt as the other seats' plays suggest (allwild_beliefs), where the
+        # history replays to the state's hand sizes; otherwise uniformly.
+        beliefs = allwild_beliefs.read(history, seat) if INFER else None
+        if beliefs is None or not allwild_beliefs.consistent(beliefs, state, seat):
+            return super().sampler(game, state, seat, history)
+        return lambda rng: allwild_beliefs.deal(state, seat, beliefs, rng)
 
     def candidates(self, game: AnyGame, state: Any, seat: int, rng: random.Random) -> list[Any]:
         s: State = state
