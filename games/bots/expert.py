@@ -56,7 +56,7 @@ Z = 2.0
 # near-equal moves is mostly noise (measured in docs/bots.md): there it must win by
 # ``SWITCH_Z`` standard errors, after at least ``MIN_SWITCH_SAMPLES`` samples.
 HEADS_UP_SWITCH_Z = 0.0
-SWITCH_Z = 2.5
+SWITCH_Z = 3.0
 MIN_SWITCH_SAMPLES = 8
 # A fixed amount of work (``playouts``) also caps the engine actions played in all, so that a
 # move in a swollen round (long playouts, many candidates) stays as cheap as an ordinary one.
