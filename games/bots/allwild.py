@@ -124,9 +124,13 @@ class AllWildBots(GameBots):
     def sampler(
         self, game: AnyGame, state: Any, seat: int, history: list[dict[str, Any]]
     ) -> Callable[[Any], Any]:
-        # The hidden cards dealt as the other seats' plays suggest (allwild_beliefs), where the
-        # history replays to the state's hand sizes; otherwise uniformly.
-        beliefs = allwild_beliefs.read(history, seat) if INFER else None
+        # At three seats or more the hidden cards are dealt as the other seats' plays suggest
+        # (allwild_beliefs), where the history replays to the state's hand sizes; otherwise
+        # uniformly. Heads-up the beliefs were measured to play worse (docs/bots.md): there
+        # the heuristic attacks and chains, whose plays the replay reads less well.
+        beliefs = None
+        if INFER and sum(x.active for x in state.seats) > 2:
+            beliefs = allwild_beliefs.read(history, seat)
         if beliefs is None or not allwild_beliefs.consistent(beliefs, state, seat):
             return super().sampler(game, state, seat, history)
         return lambda rng: allwild_beliefs.deal(state, seat, beliefs, rng)
