@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -39,9 +39,10 @@ from games.engine.uno.allwild.cards import (
 )
 from games.engine.uno.state import CHOOSE, DRAWN, MATCH_OVER, PLAY, ROUND_OVER, Seat, State
 
-from . import house
+from . import allwild_beliefs, house
 from .heuristic import (
     ALL_RULES,
+    ATTACK_LIMIT,
     ATTACK_RANK,
     CHAIN_ORDER,
     CLOSE,
@@ -62,11 +63,13 @@ _OVER = (ROUND_OVER, MATCH_OVER)
 # the expert plays as the heuristic does.
 SUPPORTED_OPTIONS = frozenset({"force_swap_protection", "speed_mode"})
 # A hand this big means a swollen round (draw cards and Force Swaps have put most cards in the
-# hands). At three seats or more the expert then plays the heuristic's move (as measured in
-# docs/bots.md). Not heads-up: there two heuristics, once swollen, can cycle for ever (each
-# ends up holding only Force Swaps and Shuffle Hands and hands the short hand over; seen with
-# a period of 88 turns), and the search at least sometimes breaks the cycle.
-SWOLLEN = 16
+# hands): the expert then plays the heuristic's move, which stops attacking heads-up at that
+# size (``heuristic.ATTACK_LIMIT``) and so lets the round shrink and end. Searching there was
+# measured to keep rounds going (playouts of 200 actions that rarely finish, long moves), and
+# at three seats or more to play worse than the heuristic (docs/bots.md).
+SWOLLEN = ATTACK_LIMIT
+# Deal the search's samples following what the other seats' plays revealed (allwild_beliefs).
+INFER = True
 
 
 def supported(view: dict[str, Any]) -> bool:
@@ -114,9 +117,23 @@ class AllWildBots(GameBots):
             return quick, False  # a catch, UNO, or nothing: never worth a search
         if s.phase == PLAY and len(t.hand) == 1:
             return quick, False  # going out
-        if max(t.sizes) >= SWOLLEN and sum(t.active) > 2:
-            return quick, False  # a swollen round at three seats or more: the heuristic's move
+        if max(t.sizes) >= SWOLLEN:
+            return quick, False  # a swollen round: the heuristic's move
         return quick, True
+
+    def sampler(
+        self, game: AnyGame, state: Any, seat: int, history: list[dict[str, Any]]
+    ) -> Callable[[Any], Any]:
+        # At three seats or more the hidden cards are dealt as the other seats' plays suggest
+        # (allwild_beliefs), where the history replays to the state's hand sizes; otherwise
+        # uniformly. Heads-up the beliefs were measured to play worse (docs/bots.md): there
+        # the heuristic attacks and chains, whose plays the replay reads less well.
+        beliefs = None
+        if INFER and sum(x.active for x in state.seats) > 2:
+            beliefs = allwild_beliefs.read(history, seat)
+        if beliefs is None or not allwild_beliefs.consistent(beliefs, state, seat):
+            return super().sampler(game, state, seat, history)
+        return lambda rng: allwild_beliefs.deal(state, seat, beliefs, rng)
 
     def candidates(self, game: AnyGame, state: Any, seat: int, rng: random.Random) -> list[Any]:
         s: State = state
@@ -339,7 +356,9 @@ def playout_policy(s: State, me: int) -> Action | None:
     ):
         return play(SHUFFLE_HANDS, None)
 
-    attack = two or min(sizes(i) for i in opponents) <= CLOSE
+    attack = (two and sizes(opponents[0]) < ATTACK_LIMIT) or min(
+        sizes(i) for i in opponents
+    ) <= CLOSE
 
     def rank(kind: str) -> float:
         if attack and kind in ATTACK_RANK:

@@ -40,7 +40,8 @@ TURN_TYPES = (
     "challenge",
 )
 # Bots that all swap with the shortest hand and attack early can keep every card in the hands
-# and pass them around for a very long time (seen at 4+ seats). Such a round is abandoned,
+# and pass them around for a very long time (seen at 4+ seats, and heads-up before the
+# heuristic's ``ATTACK_LIMIT``). Such a round is abandoned,
 # counted, and left out of the win rates.
 MAX_ROUND_TURNS = 500
 

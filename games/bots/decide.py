@@ -53,9 +53,9 @@ def decide(
     """The action the bot at ``view["you"]`` takes now, as a dict like those of
     ``view["legal_actions"]`` (without ``seat``, maybe with ``uno``), or None to do nothing now.
 
-    ``history`` is the seat's visible events (``engine.visible_events``) of the game so far. The
-    current levels find everything they use in the view; it is part of the contract so that a
-    level may track cards (a swap tells you what your old hand became) without a new signature.
+    ``history`` is the seat's visible events (``engine.visible_events``) of the game so far: the
+    expert deals its samples consistently with what the other seats revealed in it
+    (``GameBots.sampler``); the other levels find everything they use in the view.
     ``playouts`` makes the expert's search a fixed amount of work instead of ``budget_ms`` of it
     (reproducible tests and arenas).
 
@@ -75,7 +75,14 @@ def decide(
         picked = None
         if base == "expert":
             picked, searched = _expert(
-                view, kind, ablated, rng, budget_ms=budget_ms, playouts=playouts, state=state
+                view,
+                history,
+                kind,
+                ablated,
+                rng,
+                budget_ms=budget_ms,
+                playouts=playouts,
+                state=state,
             )
             if searched:
                 return _checked(picked, legal, rng, kind)
@@ -112,6 +119,7 @@ HEURISTICS: dict[str, Callable[[dict[str, Any], str | None, random.Random], Any]
 
 def _expert(
     view: dict[str, Any],
+    history: list[dict[str, Any]],
     kind: str,
     ablated: str | None,
     rng: random.Random,
@@ -130,7 +138,14 @@ def _expert(
             return None, False
     game = get_game(kind)
     picked = expert.search(
-        game, state, view["you"], rng, budget_ms=budget_ms, playouts=playouts, bots=bots
+        game,
+        state,
+        view["you"],
+        rng,
+        budget_ms=budget_ms,
+        playouts=playouts,
+        bots=bots,
+        history=history,
     )
     return picked, True
 

@@ -56,7 +56,7 @@ Z = 2.0
 # near-equal moves is mostly noise (measured in docs/bots.md): there it must win by
 # ``SWITCH_Z`` standard errors, after at least ``MIN_SWITCH_SAMPLES`` samples.
 HEADS_UP_SWITCH_Z = 0.0
-SWITCH_Z = 2.5
+SWITCH_Z = 3.0
 MIN_SWITCH_SAMPLES = 8
 # A fixed amount of work (``playouts``) also caps the engine actions played in all, so that a
 # move in a swollen round (long playouts, many candidates) stays as cheap as an ordinary one.
@@ -81,6 +81,10 @@ class CanonicalRNG:
     def choice(self, seq: Any) -> Any:
         return self._rng.choice(sorted(seq, key=_order))
 
+    def random(self) -> float:
+        """A float in [0, 1): for weighted dealing over cards the caller has put in order."""
+        return self._rng.random()
+
 
 def _order(item: Any) -> tuple[str, str]:
     return type(item).__name__, repr(item)
@@ -95,12 +99,15 @@ def search(
     budget_ms: float,
     playouts: int | None = None,
     bots: GameBots | None = None,
+    history: list[dict[str, Any]] | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Any | None:
     """The expert's action for ``seat`` in ``state`` (None: nothing to do now).
 
     ``budget_ms`` bounds the thinking time; ``playouts`` (tests, reproducible arenas) fixes the
     work instead: that many samples, and at most ``playouts * ACTIONS_PER_SAMPLE`` actions.
+    ``history`` (the seat's visible events of the round) lets the game's bots deal the samples
+    consistently with what the other seats revealed (``GameBots.sampler``).
     """
     bots = for_kind(game.kind) if bots is None else bots
     quick, worth = bots.presearch(game, state, seat, rng)
@@ -122,8 +129,9 @@ def search(
     results: list[list[float]] = [[] for _ in candidates]
     samples = 0
     sampler = CanonicalRNG(rng)
+    deal = bots.sampler(game, state, seat, history or [])
     while playouts is None or samples < playouts:
-        world = game.sample_hidden(state, seat, sampler)
+        world = deal(sampler)
         seed = rng.getrandbits(48)
         outcome: list[float] = []
         for k in alive:

@@ -5,11 +5,13 @@ arena can switch one off and measure what it adds (docs/bots.md, the ablation):
 
 - ``dump_wilds``: play plain Wilds before the other action cards.
 - ``attack_early``: ours, and against the rulebook's "save powerful cards": heads-up, play Draw
-  4, Draw 2 and Targeted Draw 2 as soon as nothing more urgent is on. Otherwise (and without
-  the rule) they are held, as the rulebook says, until an opponent is close to going out
-  (``CLOSE`` cards). The arena measures that holding loses heads-up (docs/bots.md): a held
-  card is lost when the round is lost, or given away by the next Force Swap or Shuffle Hands
-  (20 of the 112 cards). Force Swap is always held (for a swap that pays or a player to stop).
+  4, Draw 2 and Targeted Draw 2 as soon as nothing more urgent is on (while the opponent holds
+  fewer than ``ATTACK_LIMIT`` cards: past it, attacks only swell a round that never ends).
+  Otherwise (and without the rule) they are held, as the rulebook says, until an opponent is
+  close to going out (``CLOSE`` cards). The arena measures that holding loses heads-up
+  (docs/bots.md): a held card is lost when the round is lost, or given away by the next Force
+  Swap or Shuffle Hands (20 of the 112 cards). Force Swap is always held (for a swap that
+  pays or a player to stop).
 - ``stop_threat``: when the next player is about to go out (one card), stop them: Draw 4 /
   Draw 2, Force Swap to steal their near-empty hand, Targeted Draw 2, Shuffle Hands, and (to
   win time) Skip or Reverse. A player further on is left to whoever plays before them (the
@@ -98,6 +100,11 @@ PLAIN_RANK = {
 ATTACK_RANK = {DRAW4: -3, DRAW2: -2, TARGETED_DRAW2: -1}
 # "Close to going out", for the rulebook's "hold them for when opponents are close to winning".
 CLOSE = 2
+# Heads-up, attack_early stops once the opponent holds this many cards: past it, every draw card
+# played swells both hands (the victim's draws, then a Force Swap hands them back) and a chain
+# of them kept rounds going past 500 turns (docs/bots.md). The cards are then held, as at three
+# seats or more, until the opponent is close to going out.
+ATTACK_LIMIT = 16
 # A swap / shuffle is worth its card when the hand received is this much smaller than the
 # hand given away (after the card itself has left it).
 SWAP_GAIN = 2
@@ -239,13 +246,14 @@ def _stop_next(
 def _attack_now(t: Table, rules: Rules) -> bool:
     """Play draw cards now rather than hold them?
 
-    Heads-up only: at three seats or more, bots that all attack early keep every card in the
-    hands and pass them round for hundreds of turns (docs/bots.md), so there the rulebook's
-    holding applies."""
+    Heads-up only, and only while the opponent holds fewer than ``ATTACK_LIMIT`` cards: at
+    three seats or more (or against a swollen hand), bots that attack early keep every card in
+    the hands and pass them round for hundreds of turns (docs/bots.md), so there the
+    rulebook's holding applies."""
     opponents = t.opponents()
     if min(t.sizes[s] for s in opponents) <= CLOSE:
         return True
-    return rules.attack_early and len(opponents) == 1
+    return rules.attack_early and len(opponents) == 1 and t.sizes[opponents[0]] < ATTACK_LIMIT
 
 
 def _ordinary(t: Table, by_type: dict[str, str], rules: Rules, rng: random.Random) -> Action:

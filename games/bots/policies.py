@@ -56,6 +56,16 @@ class GameBots:
             return None, True
         return None, False
 
+    def sampler(
+        self, game: AnyGame, state: Any, seat: int, history: list[dict[str, Any]]
+    ) -> Callable[[Any], Any]:
+        """How the search deals a world (a state ``seat`` cannot tell from ``state``), given the
+        seat's visible ``history`` of the round: called once per move, its result once per
+        sample with the search's ``CanonicalRNG``. By default the game's ``sample_hidden``:
+        every card the seat cannot see dealt uniformly at random. A game's bots may deal the
+        cards consistently with what the other seats revealed by their plays instead."""
+        return lambda rng: game.sample_hidden(state, seat, rng)
+
     def candidates(self, game: AnyGame, state: Any, seat: int, rng: random.Random) -> list[Any]:
         """The distinct moves to compare: listed actions, templates expanded (or sampled)."""
         out: list[Any] = []

@@ -56,6 +56,14 @@ def test_it_attacks_with_draw_cards_first_and_holds_them_without_the_rule() -> N
     assert played(action, close, 0) == "targeted_draw2" and action["target"] == 1
 
 
+def test_heads_up_it_stops_attacking_a_swollen_hand() -> None:
+    # Against 16 cards a draw card only swells a round that never ends: held, as at 3+ seats.
+    swollen = position([["wild", "targeted_draw2", "draw2", "skip"], ["wild"] * 16])
+    assert played(heuristic(swollen, 0), swollen, 0) == "wild"
+    below = position([["wild", "targeted_draw2", "draw2", "skip"], ["wild"] * 15])
+    assert played(heuristic(below, 0), below, 0) == "draw2"
+
+
 def test_it_stops_the_next_player_about_to_go_out() -> None:
     # Four players, the next one (seat 1) holds one card: Draw 4 on them.
     state = position([["wild", "draw4", "wild"], ["wild"], ["wild"] * 5, ["wild"] * 5], uno=(1,))
