@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from moderation.models import AuditEntry, Report
 
@@ -22,6 +26,62 @@ MODERATOR_GRANTED = "moderator_granted"
 MODERATOR_REMOVED = "moderator_removed"
 
 SYSTEM = "(system)"
+
+# The actions as the audit list names them, in the moderator's language (the stored codes stay).
+ACTION_LABELS = {
+    REPORT_DISMISSED: _("Report dismissed"),
+    PLAYER_WARNED: _("Player warned"),
+    PLAYER_SUSPENDED: _("Player suspended"),
+    PLAYER_BANNED: _("Player banned"),
+    PLAYER_UNBANNED: _("Player unbanned"),
+    SUSPENSION_EXPIRED: _("Suspension ran out"),
+    NAME_RESET: _("Display name reset"),
+    GAME_ABORTED: _("Game aborted"),
+    PLAYER_REMOVED: _("Player removed from a game"),
+    TURN_TIMED_OUT: _("Turn forced to time out"),
+    REPLAY_VIEWED: _("Replay viewed"),
+    MODERATOR_GRANTED: _("Made a moderator"),
+    MODERATOR_REMOVED: _("No longer a moderator"),
+}
+
+# The stored target is an English snapshot (the CSV export keeps it as written); shown, it is
+# put into the moderator's language by its shape.
+_TARGETS = [
+    (
+        re.compile(r"^player (?P<name>.+) \(#(?P<id>\d+)\) in game (?P<game>\S+)$"),
+        _("player %(name)s (#%(id)s) in game %(game)s"),
+    ),
+    (re.compile(r"^player (?P<name>.+) \(#(?P<id>\d+)\)$"), _("player %(name)s (#%(id)s)")),
+    (
+        re.compile(r"^turn of (?P<name>.+) in game (?P<game>\S+)$"),
+        _("turn of %(name)s in game %(game)s"),
+    ),
+    (re.compile(r"^report #(?P<id>\d+)$"), _("report #%(id)s")),
+    (re.compile(r"^game (?P<game>\S+)$"), _("game %(game)s")),
+]
+
+
+def action_label(action: str) -> str:
+    label = ACTION_LABELS.get(action)
+    return str(label) if label is not None else action
+
+
+def target_in_words(target: str) -> str:
+    for pattern, words in _TARGETS:
+        match = pattern.match(target)
+        if match:
+            return str(words) % match.groupdict()
+    return target
+
+
+def reason_in_words(entry: AuditEntry) -> str:
+    """The entry's reason as the moderator reads it: a moderator's own words as typed, the
+    service's fixed texts (marked with gettext_noop where written) in the moderator's
+    language."""
+    move = entry.details.get("move") if isinstance(entry.details, dict) else None
+    if entry.action == REPLAY_VIEWED and isinstance(move, int):
+        return gettext("Opened the replay at move %(move)d.") % {"move": move}
+    return gettext(entry.reason) if entry.reason else entry.reason
 
 
 def record(

@@ -1,0 +1,178 @@
+"""The replay's game words in the moderator's language: card names, moves and events, the
+table's phase and direction.
+
+The engine names cards and logs moves in English (``Game.card_name``, the action and event
+``type``); the panel translates the words it knows and shows any other as it is, so a card or
+move a game adds later still reads, in English, until the catalogue has it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+COLOURS = {
+    "red": pgettext_lazy("card colour", "Red"),
+    "yellow": pgettext_lazy("card colour", "Yellow"),
+    "green": pgettext_lazy("card colour", "Green"),
+    "blue": pgettext_lazy("card colour", "Blue"),
+}
+
+# Every card name (without its colour) the games give, English as on the cards.
+CARD_NAMES = {
+    "Wild": pgettext_lazy("card", "Wild"),
+    "Draw 2": pgettext_lazy("card", "Draw 2"),
+    "Draw 4": pgettext_lazy("card", "Draw 4"),
+    "Reverse": pgettext_lazy("card", "Reverse"),
+    "Skip": pgettext_lazy("card", "Skip"),
+    "Skip Two": pgettext_lazy("card", "Skip Two"),
+    "Targeted Draw 2": pgettext_lazy("card", "Targeted Draw 2"),
+    "Force Swap": pgettext_lazy("card", "Force Swap"),
+    "Shuffle Hands": pgettext_lazy("card", "Shuffle Hands"),
+    "Draw Two": pgettext_lazy("card", "Draw Two"),
+    "Draw Four": pgettext_lazy("card", "Draw Four"),
+    "Wild Draw Four": pgettext_lazy("card", "Wild Draw Four"),
+    "Discard All": pgettext_lazy("card", "Discard All"),
+    "Skip Everyone": pgettext_lazy("card", "Skip Everyone"),
+    "Wild Reverse Draw Four": pgettext_lazy("card", "Wild Reverse Draw Four"),
+    "Wild Draw Six": pgettext_lazy("card", "Wild Draw Six"),
+    "Wild Draw Ten": pgettext_lazy("card", "Wild Draw Ten"),
+    "Wild Color Roulette": pgettext_lazy("card", "Wild Color Roulette"),
+}
+
+# Gin Rummy: "10 of hearts", "Ace of spades".
+_PLAYING_CARD = re.compile(r"^(?P<rank>\w+) of (?P<suit>\w+)$")
+RANKS = {
+    "Ace": pgettext_lazy("playing card", "Ace"),
+    "Jack": pgettext_lazy("playing card", "Jack"),
+    "Queen": pgettext_lazy("playing card", "Queen"),
+    "King": pgettext_lazy("playing card", "King"),
+}
+SUITS = {
+    "spades": pgettext_lazy("playing card", "spades"),
+    "hearts": pgettext_lazy("playing card", "hearts"),
+    "diamonds": pgettext_lazy("playing card", "diamonds"),
+    "clubs": pgettext_lazy("playing card", "clubs"),
+}
+
+# Moves and events by their logged ``type`` (and the few keys the replay names).
+TYPES = {
+    "start": _("start"),
+    "play": _("play"),
+    "draw": _("draw"),
+    "play_drawn": _("play the drawn card"),
+    "pass": _("pass"),
+    "uno": _("call Uno"),
+    "catch": _("catch"),
+    "choose_target": _("choose a target"),
+    "choose_colour": _("choose a colour"),
+    "accept": _("accept"),
+    "challenge": _("challenge"),
+    "take_stack": _("take the stack"),
+    "play_pair": _("play a pair"),
+    "play_top": _("play the top card"),
+    "mercy": _("knocked out by the mercy rule"),
+    "timeout": _("timed out"),
+    "leave": _("leave"),
+    "next_round": _("next round"),
+    "chance": _("chance"),
+    "skipped": _("skipped"),
+    "match_over": _("match over"),
+    "direction": _("direction"),
+    "opening_effect": _("opening card's effect"),
+    "stack_cancelled": _("stack cancelled"),
+    "round_over": _("round over"),
+    "reshuffled": _("draw pile reshuffled"),
+    "left": _("left"),
+    "fizzled": _("fizzled"),
+    "colour_chosen": _("colour chosen"),
+    "target_chosen": _("target chosen"),
+    "take_upcard": _("take the upcard"),
+    "swap": _("swap hands"),
+    "stacked": _("stacked"),
+    "round_started": _("round started"),
+    "response_required": _("answer required"),
+    "response_cancelled": _("answer cancelled"),
+    "refused": _("refused"),
+    "opening_returned": _("opening card returned"),
+    "not_stackable": _("not stackable"),
+    "no_effect": _("no effect"),
+    "loses_turn": _("loses a turn"),
+    "knocked_out": _("knocked out"),
+    "knock": _("knock"),
+    "hands_passed": _("hands passed on"),
+    "discarded_all": _("discarded all"),
+    "discard": _("discard"),
+    "deal": _("deal"),
+    "caught": _("caught"),
+    "bonus": _("bonus"),
+    "big_gin": _("big gin"),
+    "accepted": _("accepted"),
+    "target": _("target"),
+    "targets": _("target"),
+    "hand": _("hand"),
+    "succeeded": _("succeeded"),
+    "legal": _("legal"),
+    "colour": _("colour"),
+    "count": _("count"),
+    "cards": _("cards"),
+    "card": _("card"),
+    "reason": _("reason"),
+    "from": _("from"),
+    "to": _("to"),
+    "total": _("total"),
+    "yes": _("yes"),
+    "no": _("no"),
+}
+
+PHASES = {
+    "play": _("play"),
+    "drawn": _("a drawn card to play or keep"),
+    "choose": _("a choice to make"),
+    "stack": _("stacking"),
+    "respond": _("an answer to a Wild Draw Four"),
+    "round_over": _("round over"),
+    "match_over": _("match over"),
+}
+
+DIRECTIONS = {"clockwise": _("clockwise"), "counterclockwise": _("counterclockwise")}
+
+
+def card(name: str) -> str:
+    """An English card name from ``Game.card_name`` in the moderator's language."""
+    if name in CARD_NAMES:
+        return str(CARD_NAMES[name])
+    colour, _space, rest = name.partition(" ")
+    if colour.lower() in COLOURS and rest:
+        return f"{COLOURS[colour.lower()]} {CARD_NAMES.get(rest, rest)}"
+    match = _PLAYING_CARD.match(name)
+    if match:
+        rank, suit = match["rank"], match["suit"]
+        return str(_("%(rank)s of %(suit)s")) % {
+            "rank": RANKS.get(rank, rank),
+            "suit": SUITS.get(suit, suit),
+        }
+    return name
+
+
+def word(key: str) -> str:
+    """A move's or event's type, or a key, in words ("play_drawn" -> "play the drawn card")."""
+    label = TYPES.get(key)
+    return str(label) if label is not None else key.replace("_", " ")
+
+
+def colour(value: str) -> str:
+    label = COLOURS.get(value)
+    return str(label).lower() if label is not None else value
+
+
+def phase(value: str) -> str:
+    label = PHASES.get(value)
+    return str(label) if label is not None else value.replace("_", " ")
+
+
+def direction(value: str) -> str:
+    label = DIRECTIONS.get(value)
+    return str(label) if label is not None else value.replace("_", " ")
