@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
+from moderation import words
 from moderation.models import Block, Report, Sanction
 
 
@@ -75,6 +76,7 @@ def recent_games(user: Any, *, limit: int = 10) -> list[Any]:
     for game in games:
         seats = sorted(game.seats.all(), key=lambda s: (s.position is None, s.position))
         game.player_names = [seat_name(s) for s in seats]
+        game.status_shown = words.status(game.status)
     return games
 
 

@@ -1,5 +1,5 @@
-"""The replay's game words in the moderator's language: card names, moves and events, the
-table's phase and direction.
+"""Game words in the moderator's language: a game's status, and the replay's card names, moves
+and events, the table's phase and direction.
 
 The engine names cards and logs moves in English (``Game.card_name``, the action and event
 ``type``); the panel translates the words it knows and shows any other as it is, so a card or
@@ -12,6 +12,18 @@ import re
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+from games.models import Game
+
+# The games app names its statuses in English; the panel says them in the moderator's language.
+GAME_STATUSES = {
+    Game.LOBBY: _("Waiting for players"),
+    Game.ACTIVE: _("In progress"),
+    Game.FINISHED: _("Finished"),
+    Game.ABORTED: _("Aborted"),
+    Game.EXPIRED: _("Expired"),
+}
+VISIBILITIES = {Game.PUBLIC: _("Public"), Game.PRIVATE: _("Private")}
 
 COLOURS = {
     "red": pgettext_lazy("card colour", "Red"),
@@ -138,6 +150,11 @@ PHASES = {
 }
 
 DIRECTIONS = {"clockwise": _("clockwise"), "counterclockwise": _("counterclockwise")}
+
+
+def status(value: str) -> str:
+    label = GAME_STATUSES.get(value)
+    return str(label) if label is not None else value
 
 
 def card(name: str) -> str:

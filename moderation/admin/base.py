@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from config.errors import ServiceError
+from moderation import words
 from moderation.forms import RateLimitedAdminLoginForm
 
 admin.site.login_form = RateLimitedAdminLoginForm
@@ -41,7 +42,7 @@ def game_link(game: Any) -> str:
     if game is None:
         return "-"
     url = reverse("admin:games_game_change", args=[game.pk])
-    return format_html('<a href="{}">{} ({})</a>', url, str(game.pk)[:8], game.get_status_display())
+    return format_html('<a href="{}">{} ({})</a>', url, str(game.pk)[:8], words.status(game.status))
 
 
 def service_error_message(request: HttpRequest, exc: ServiceError) -> None:

@@ -61,28 +61,12 @@ class PlayerFilter(admin.SimpleListFilter):
         return queryset.filter(seats__user_id=int(value))
 
 
-# The games app names its statuses in English; the panel says them in the moderator's language.
-GAME_STATUSES = {
-    Game.LOBBY: _("Waiting for players"),
-    Game.ACTIVE: _("In progress"),
-    Game.FINISHED: _("Finished"),
-    Game.ABORTED: _("Aborted"),
-    Game.EXPIRED: _("Expired"),
-}
-VISIBILITIES = {Game.PUBLIC: _("Public"), Game.PRIVATE: _("Private")}
-
-
-def status_in_words(status: str) -> str:
-    label = GAME_STATUSES.get(status)
-    return str(label) if label is not None else status
-
-
 class StatusFilter(admin.SimpleListFilter):
     title = _("status")
     parameter_name = "status"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
-        return list(GAME_STATUSES.items())
+        return list(words.GAME_STATUSES.items())
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
         value = self.value()
@@ -169,7 +153,7 @@ class GameAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("Status"), ordering="status")
     def status_shown(self, game: Game) -> str:
-        return status_in_words(game.status)
+        return words.status(game.status)
 
     @admin.display(description=_("Preset"), ordering="preset")
     def preset_shown(self, game: Game) -> str:
@@ -177,7 +161,7 @@ class GameAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("Visibility"))
     def visibility_shown(self, game: Game) -> str:
-        label = VISIBILITIES.get(game.visibility)
+        label = words.VISIBILITIES.get(game.visibility)
         return str(label) if label is not None else game.visibility
 
     @admin.display(description=_("Created"), ordering="created_at")
