@@ -13,6 +13,9 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -96,7 +99,10 @@ class Report(models.Model):
         verbose_name_plural = _("reports")
 
     def __str__(self) -> str:
-        return f"report #{self.pk} about {self.reported.username}"
+        return gettext("report #%(id)s about %(username)s") % {
+            "id": self.pk,
+            "username": self.reported.username,
+        }
 
 
 class Block(models.Model):
@@ -187,7 +193,10 @@ class Sanction(models.Model):
         verbose_name_plural = _("sanctions")
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} of {self.user_id}"
+        return gettext("%(kind)s of player #%(id)s") % {
+            "kind": self.get_kind_display(),
+            "id": self.user_id,
+        }
 
     @property
     def in_force(self) -> bool:
@@ -254,7 +263,8 @@ class AuditEntry(models.Model):
         verbose_name_plural = _("audit log")
 
     def __str__(self) -> str:
-        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.target}"
+        when = date_format(localtime(self.created_at), "SHORT_DATETIME_FORMAT")
+        return f"{when} {self.actor_name} {self.action} {self.target}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:

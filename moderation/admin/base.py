@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.apps import apps
 from django.contrib import admin, messages
 from django.http import HttpRequest
 from django.urls import reverse
@@ -13,6 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from config.errors import ServiceError
+from games.models import Game
 from moderation import words
 from moderation.forms import RateLimitedAdminLoginForm
 
@@ -21,6 +23,15 @@ admin.site.login_form = RateLimitedAdminLoginForm
 admin.site.site_header = _("Uno All Wild moderation")
 admin.site.site_title = _("Uno All Wild moderation")
 admin.site.index_title = _("Moderation")
+
+# The panel also names, in the moderator's language, the apps and the model it shows from the
+# games and players apps: their own names are English literals (AppConfig.verbose_name, Game's
+# default verbose name). Lazy names change no English word, and no migration: migrations compare
+# a model's declared Meta options, not these runtime names.
+apps.get_app_config("games").verbose_name = _("Games")
+apps.get_app_config("players").verbose_name = _("Players")
+Game._meta.verbose_name = _("game")
+Game._meta.verbose_name_plural = _("games")
 
 
 def user_link(user: Any) -> str:

@@ -216,6 +216,14 @@ class GameAdmin(ReadOnlyAdmin):
             for seat in seats:
                 seat.shown_name = selectors.seat_name(seat)  # bots as bots, not "(deleted)"
             context.update(
+                # The games app's str(game) is English: the page's title and breadcrumb say it in
+                # the moderator's language.
+                subtitle=gettext("%(preset)s game %(id)s (%(status)s)")
+                % {
+                    "preset": game.preset,
+                    "id": game.pk,
+                    "status": words.status(game.status).lower(),
+                },
                 seats=seats,
                 seated=seated,
                 may_replay=not seated and request.user.has_perm("moderation.view_replay"),

@@ -89,7 +89,7 @@ class ReportAdmin(ReadOnlyAdmin):
     @admin.display(description=_("Reasons given"))
     def all_reasons(self, report: Report) -> str:
         labels = dict(Report.REASONS)
-        return ", ".join(labels.get(r, r) for r in report.reasons)
+        return ", ".join(str(labels.get(r, r)) for r in report.reasons)
 
     @admin.display(description=_("Game"))
     def game_link(self, report: Report) -> str:
