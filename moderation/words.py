@@ -125,6 +125,28 @@ TYPES = {
     "target": _("target"),
     "targets": _("target"),
     "hand": _("hand"),
+    "hand_sizes": _("hand sizes"),
+    "kind": _("kind"),
+    "shuffle": _("shuffle"),
+    "choice": _("choice"),
+    "order": _("order"),
+    "options": _("options"),
+    "value": _("value"),
+    "winner": _("winner"),
+    "source": _("source"),
+    "secret": _("secret"),
+    "owner": _("played by"),
+    "victim": _("victim"),
+    "upcard": _("upcard"),
+    "round": _("round"),
+    "points": _("points"),
+    "next": _("next"),
+    "description": _("description"),
+    "default": _("default"),
+    "dealer": _("dealer"),
+    "code": _("code"),
+    "by": _("by"),
+    "action": _("action"),
     "succeeded": _("succeeded"),
     "legal": _("legal"),
     "colour": _("colour"),
@@ -137,6 +159,17 @@ TYPES = {
     "total": _("total"),
     "yes": _("yes"),
     "no": _("no"),
+}
+
+# House rules by their option key (the games' own names are the English start of each option's
+# description).
+HOUSE_RULES = {
+    "stacking": _("Stacking"),
+    "speed_mode": _("Speed mode"),
+    "blind_play": _("Blind play"),
+    "double_down": _("Double down"),
+    "force_swap_protection": _("Force Swap protection"),
+    "mercy": _("Mercy"),
 }
 
 PHASES = {
@@ -155,6 +188,13 @@ DIRECTIONS = {"clockwise": _("clockwise"), "counterclockwise": _("counterclockwi
 def status(value: str) -> str:
     label = GAME_STATUSES.get(value)
     return str(label) if label is not None else value
+
+
+def house_rule(key: str, name: str) -> str:
+    """A house rule's name in the moderator's language; ``name`` (the game's English) when the
+    catalogue does not know the rule."""
+    label = HOUSE_RULES.get(key)
+    return str(label) if label is not None else name
 
 
 def card(name: str) -> str:
@@ -183,6 +223,15 @@ def word(key: str) -> str:
 def colour(value: str) -> str:
     label = COLOURS.get(value)
     return str(label).lower() if label is not None else value
+
+
+def value(text: str) -> str:
+    """A logged value in words: a colour, a direction or a logged type the catalogue knows
+    ("counterclockwise" -> "mod uret"), anything else (a name, a number) as it is."""
+    if text in COLOURS:
+        return colour(text)
+    label = DIRECTIONS.get(text) or TYPES.get(text)
+    return str(label) if label is not None else text
 
 
 def phase(value: str) -> str:

@@ -320,6 +320,7 @@ def house_rules_in_words(game: Game) -> str:
         value = options[key]
         text = str(schema.get(key, {}).get("description", ""))
         name = text.split(":", 1)[0] if ":" in text else key.replace("_", " ").capitalize()
+        name = words.house_rule(key, name)
         if value is True:
             names.append(name)
         elif value not in (False, None, "", 0):
@@ -441,24 +442,44 @@ def _action_words(action: dict[str, Any], who: Any, rules: Any) -> str:
         if key == "card" and isinstance(value, str):
             parts.append(words.card(rules.card_name(value)))
         elif key == "cards" and isinstance(value, list):
-            parts.append(
-                ", ".join(words.card(rules.card_name(c)) for c in value if isinstance(c, str))
-            )
-        elif key == "hand" and isinstance(value, list):
-            names = ", ".join(words.card(rules.card_name(c)) for c in value if isinstance(c, str))
-            parts.append(f"{words.word('hand')}: {names}")
+            parts.append(_cards_words(value, rules))
         elif isinstance(value, bool) and key in _SAID_WHEN_FALSE:
             parts.append(f"{words.word(key)}: {words.word('yes' if value else 'no')}")
-        elif key in ("target", "targets") and isinstance(value, (int, list)):
-            targets = value if isinstance(value, list) else [value]
-            parts.append(f"{words.word('target')}: " + ", ".join(who(t) for t in targets))
         elif value is True:
             parts.append(words.word(key))
-        elif key == "colour" and isinstance(value, str):
-            parts.append(f"{words.word(key)}: {words.colour(value)}")
         else:
-            parts.append(f"{words.word(key)}: {value}")
+            parts.append(f"{words.word(key)}: {_value_words(key, value, who, rules)}")
     return f"{kind} {'; '.join(parts)}".strip()
+
+
+# Keys whose number is a seat: said as the seat's player.
+_SEAT_KEYS = frozenset({"target", "targets", "winner", "owner", "victim", "dealer", "by"})
+# A list of cards longer than this (a shuffle's whole deck) is said as its size.
+_LISTED_CARDS = 20
+
+
+def _value_words(key: str, value: Any, who: Any, rules: Any) -> str:
+    """One logged value in words: seats as names, cards by name, lists without brackets."""
+    if key in _SEAT_KEYS and isinstance(value, (int, list)):
+        seats = value if isinstance(value, list) else [value]
+        return ", ".join(who(t) if isinstance(t, int) else str(t) for t in seats)
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return _cards_words(value, rules)  # the logs' lists of words are cards (or colours)
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, str):
+        return words.value(value)
+    return str(value)
+
+
+def _cards_words(cards: list[Any], rules: Any) -> str:
+    if len(cards) > _LISTED_CARDS:
+        return ngettext("%(count)d card", "%(count)d cards", len(cards)) % {"count": len(cards)}
+    return ", ".join(
+        words.value(c) if words.value(c) != c else words.card(rules.card_name(c))
+        for c in cards
+        if isinstance(c, str)
+    )
 
 
 def _table_in_words(table: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 
 import polib
 import pytest
@@ -21,7 +20,7 @@ from games.models import Move
 from moderation import services
 from moderation.models import Report
 from players.models import User
-from tests.games.conftest import API_TESTS, Player
+from tests.games.conftest import API_TESTS, Player, new_lobby
 from tests.moderation.conftest import logged_in, make_moderator
 from tests.moderation.test_admin import finished_game
 
@@ -177,9 +176,15 @@ def test_a_danish_moderator_meets_no_english_on_the_main_pages(
     html = assert_danish(client, reverse("admin:games_game_change", args=[game_id]))
     assert "1 dag pr. tur" in html
     assert_danish(client, reverse("admin:games_game_changelist"))
+    lobby = new_lobby(alice, options={"stacking": True, "mercy": True}, turn_seconds=5400)
+    html = assert_danish(client, reverse("admin:games_game_change", args=[lobby["id"]]))
+    assert "Stabling, Nåde" in html and "1 time 30 minutter pr. tur" in html
     replay = reverse("admin:games_game_replay", args=[game_id])
     html = assert_danish(client, f"{replay}?move={numbers[len(numbers) // 2]}")
     assert "Trækbunke" in html and "Efter træk" in html
+    # Every move's events in words (the move log above lists every move's action).
+    for number in numbers[::2]:
+        assert_danish(client, f"{replay}?move={number}")
     html = assert_danish(client, reverse("admin:moderation_auditentry_changelist"))
     assert "Spiller advaret" in html and "Genafspilning set" in html
     assert "Åbnede genafspilningen ved træk" in html
