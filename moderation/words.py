@@ -173,7 +173,7 @@ HOUSE_RULES = {
 }
 
 PHASES = {
-    "play": _("play"),
+    "play": pgettext_lazy("table phase", "play"),
     "drawn": _("a drawn card to play or keep"),
     "choose": _("a choice to make"),
     "stack": _("stacking"),
