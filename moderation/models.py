@@ -48,7 +48,7 @@ class Report(models.Model):
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
         related_name="reports_received",
-        verbose_name=_("reported player"),
+        verbose_name=_("reported"),
     )
     reason = models.CharField(_("reason"), max_length=20, choices=REASONS)
     # Every reason given, in order, when reports were merged (``reason`` is the first).
@@ -68,10 +68,10 @@ class Report(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=STATUSES, default=OPEN, db_index=True
     )
-    created_at = models.DateTimeField(_("created"), default=timezone.now)
-    last_reported_at = models.DateTimeField(_("last reported"), default=timezone.now)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    last_reported_at = models.DateTimeField(_("last reported at"), default=timezone.now)
     resolution = models.CharField(_("resolution"), max_length=20, blank=True)
-    resolution_reason = models.TextField(_("reason for the resolution"), blank=True)
+    resolution_reason = models.TextField(_("resolution reason"), blank=True)
     resolved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -80,7 +80,7 @@ class Report(models.Model):
         related_name="+",
         verbose_name=_("resolved by"),
     )
-    resolved_at = models.DateTimeField(_("resolved"), null=True, blank=True)
+    resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-last_reported_at"]
@@ -152,7 +152,7 @@ class Sanction(models.Model):
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
         related_name="sanctions",
-        verbose_name=_("player"),
+        verbose_name=_("user"),
     )
     kind = models.CharField(_("kind"), max_length=12, choices=KINDS)
     reason = models.TextField(_("reason"))
@@ -162,9 +162,9 @@ class Sanction(models.Model):
         on_delete=models.SET_NULL,
         null=True,
         related_name="+",
-        verbose_name=_("by"),
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
     report = models.ForeignKey(
         Report,
         on_delete=models.SET_NULL,
@@ -173,7 +173,7 @@ class Sanction(models.Model):
         related_name="sanctions",
         verbose_name=_("report"),
     )
-    lifted_at = models.DateTimeField(_("lifted"), null=True, blank=True)
+    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
     lifted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -220,7 +220,7 @@ class AuditEntry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     # Snapshots: the log must still read right after an account is renamed or deleted.
-    actor_name = models.CharField(_("moderator"), max_length=150)
+    actor_name = models.CharField(_("actor name"), max_length=150)
     action = models.CharField(_("action"), max_length=40, db_index=True)
     target_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -228,7 +228,7 @@ class AuditEntry(models.Model):
         null=True,
         blank=True,
         related_name="+",
-        verbose_name=_("player"),
+        verbose_name=_("target user"),
     )
     target_game = models.ForeignKey(
         "games.Game",
@@ -236,7 +236,7 @@ class AuditEntry(models.Model):
         null=True,
         blank=True,
         related_name="+",
-        verbose_name=_("game"),
+        verbose_name=_("target game"),
     )
     report = models.ForeignKey(
         Report,
@@ -251,7 +251,7 @@ class AuditEntry(models.Model):
     )
     reason = models.TextField(_("reason"))
     details = models.JSONField(_("details"), default=dict, blank=True)
-    created_at = models.DateTimeField(_("when"), default=timezone.now, db_index=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
 
     objects = AuditQuerySet.as_manager()
 

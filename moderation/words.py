@@ -126,6 +126,8 @@ TYPES = {
     "targets": _("target"),
     "hand": _("hand"),
     "hand_sizes": _("hand sizes"),
+    "hands": _("hands"),
+    "scores": _("scores"),
     "kind": _("kind"),
     "shuffle": _("shuffle"),
     "choice": _("choice"),

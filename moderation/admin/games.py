@@ -12,14 +12,13 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import display_for_value
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.formats import date_format
-from django.utils.timezone import localtime
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -82,7 +81,7 @@ class PresetFilter(admin.AllValuesFieldListFilter):
 class CreatedFilter(admin.DateFieldListFilter):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.title = _("created")
+        self.title = _("created at")
 
 
 class GameForm(forms.ModelForm):
@@ -92,20 +91,22 @@ class GameForm(forms.ModelForm):
     class Meta:
         model = Game
         fields: list[str] = []
+        # The English is Django's own label for each field (unchanged); Danish comes from the
+        # catalogue.
         labels = {
-            "id": _("Game"),
-            "preset": _("Preset"),
-            "max_players": _("Seats"),
-            "target_score": _("Target score"),
-            "max_timeouts": _("Timeouts before a bot takes the seat"),
-            "version": _("Version"),
-            "host": _("Host"),
-            "current_user": _("To move"),
-            "turn_deadline": _("Turn deadline"),
-            "created_at": _("Created"),
-            "started_at": _("Started"),
-            "finished_at": _("Finished"),
-            "rematch_of": _("Rematch of"),
+            "id": _("id"),
+            "preset": _("preset"),
+            "max_players": _("max players"),
+            "target_score": _("target score"),
+            "max_timeouts": _("max timeouts"),
+            "version": _("version"),
+            "host": _("host"),
+            "current_user": _("current user"),
+            "turn_deadline": _("turn deadline"),
+            "created_at": _("created at"),
+            "started_at": _("started at"),
+            "finished_at": _("finished at"),
+            "rematch_of": _("rematch of"),
         }
 
 
@@ -164,15 +165,13 @@ class GameAdmin(ReadOnlyAdmin):
         label = words.VISIBILITIES.get(game.visibility)
         return str(label) if label is not None else game.visibility
 
-    @admin.display(description=_("Created"), ordering="created_at")
+    @admin.display(description=_("Created at"), ordering="created_at")
     def created(self, game: Game) -> str:
-        return date_format(localtime(game.created_at), "SHORT_DATETIME_FORMAT")
+        return str(display_for_value(game.created_at, "-"))
 
-    @admin.display(description=_("Finished"), ordering="finished_at")
+    @admin.display(description=_("Finished at"), ordering="finished_at")
     def finished(self, game: Game) -> str:
-        if game.finished_at is None:
-            return "-"
-        return date_format(localtime(game.finished_at), "SHORT_DATETIME_FORMAT")
+        return str(display_for_value(game.finished_at, "-"))
 
     @admin.display(description=_("Players"))
     def players(self, game: Game) -> str:
@@ -467,6 +466,11 @@ def _value_words(key: str, value: Any, who: Any, rules: Any) -> str:
         return _cards_words(value, rules)  # the logs' lists of words are cards (or colours)
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):  # by seat ("hands" at a round's end): each seat's by name
+        return "; ".join(
+            f"{who(int(k)) if str(k).isdigit() else k}: {_value_words(key, v, who, rules)}"
+            for k, v in value.items()
+        )
     if isinstance(value, str):
         return words.value(value)
     return str(value)

@@ -42,7 +42,7 @@ PROFILE_LABELS = {
     "display_name": _("display name"),
     "time_zone": _("time zone"),
     "language": _("language"),
-    "email_verified": _("e-mail verified"),
+    "email_verified": _("email verified"),
 }
 
 

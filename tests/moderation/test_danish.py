@@ -183,7 +183,7 @@ def test_a_danish_moderator_meets_no_english_on_the_main_pages(
     html = assert_danish(client, f"{replay}?move={numbers[len(numbers) // 2]}")
     assert "Trækbunke" in html and "Efter træk" in html
     # Every move's events in words (the move log above lists every move's action).
-    for number in numbers[::2]:
+    for number in numbers:
         assert_danish(client, f"{replay}?move={number}")
     html = assert_danish(client, reverse("admin:moderation_auditentry_changelist"))
     assert "Spiller advaret" in html and "Genafspilning set" in html
