@@ -382,7 +382,7 @@ def _replay_table(game: Game, result: replay.Replayed) -> dict[str, Any]:
             return selectors.seat_name(seat)
         return gettext("seat %(position)s") % {"position": position}
 
-    table = _table_in_words(rules.moderator_view(state))
+    table = _table_in_words(rules.moderator_view(state), rules)
     discard = cards(piles.get("discard", []))
     return {
         "move": result.move,
@@ -451,27 +451,38 @@ def _action_words(action: dict[str, Any], who: Any, rules: Any) -> str:
     return f"{kind} {'; '.join(parts)}".strip()
 
 
-# Keys whose number is a seat: said as the seat's player.
-_SEAT_KEYS = frozenset({"target", "targets", "winner", "owner", "victim", "dealer", "by"})
+# Keys whose number is a seat: said as the seat's player. Keys whose text is a card.
+_SEAT_KEYS = frozenset(
+    {"target", "targets", "winner", "owner", "victim", "dealer", "by", "knocker", "next_dealer"}
+)
+_CARD_KEYS = frozenset({"card", "upcard", "knock_discard"})
 # A list of cards longer than this (a shuffle's whole deck) is said as its size.
 _LISTED_CARDS = 20
 
 
 def _value_words(key: str, value: Any, who: Any, rules: Any) -> str:
-    """One logged value in words: seats as names, cards by name, lists without brackets."""
-    if key in _SEAT_KEYS and isinstance(value, (int, list)):
-        seats = value if isinstance(value, list) else [value]
-        return ", ".join(who(t) if isinstance(t, int) else str(t) for t in seats)
-    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-        return _cards_words(value, rules)  # the logs' lists of words are cards (or colours)
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    if isinstance(value, dict):  # by seat ("hands" at a round's end): each seat's by name
+    """One logged value in words: seats as names, cards by name, lists and nested records
+    (a Gin round's layouts by seat) without brackets or quotes."""
+    if key in _SEAT_KEYS and isinstance(value, int):
+        return str(who(value))
+    if key in _SEAT_KEYS and isinstance(value, list):
+        return ", ".join(who(t) if isinstance(t, int) else str(t) for t in value)
+    if isinstance(value, dict):  # by seat ("hands" at a round's end), or a record
         return "; ".join(
-            f"{who(int(k)) if str(k).isdigit() else k}: {_value_words(key, v, who, rules)}"
+            f"{who(int(k))}: {_value_words(key, v, who, rules)}"
+            if str(k).isdigit()
+            else f"{words.word(str(k))}: {_value_words(str(k), v, who, rules)}"
             for k, v in value.items()
         )
+    if isinstance(value, list):
+        if value and all(isinstance(v, str) for v in value):
+            return _cards_words(value, rules)  # the logs' lists of words are cards (or colours)
+        if any(isinstance(v, (list, dict)) for v in value):
+            return " / ".join(_value_words(key, v, who, rules) for v in value)
+        return ", ".join(str(v) for v in value)
     if isinstance(value, str):
+        if key in _CARD_KEYS:
+            return words.card(rules.card_name(value))
         return words.value(value)
     return str(value)
 
@@ -486,9 +497,26 @@ def _cards_words(cards: list[Any], rules: Any) -> str:
     )
 
 
-def _table_in_words(table: dict[str, Any]) -> dict[str, Any]:
-    """The moderator's view of the table with its phase, direction and colour in words."""
+def _table_in_words(table: dict[str, Any], rules: Any) -> dict[str, Any]:
+    """The moderator's view of the table with its phase, direction and colour in words, and
+    the choice play waits for (``state.pending``) with its cards by name."""
     shown = dict(table)
+    state = shown.get("state")
+    pending = state.get("pending") if isinstance(state, dict) else None
+    if isinstance(pending, dict):
+        pending = dict(pending)
+        effect = str(pending.get("effect", ""))
+        card = pending.get("card")
+        if words.value(effect) != effect or not isinstance(card, str):
+            pending["effect"] = words.value(effect)
+        else:  # the card's own effect (a Targeted Draw 2 waiting for its target)
+            pending["effect"] = words.card(rules.card_name(card))
+        pending["reason"] = words.value(str(pending.get("reason", "")))
+        if isinstance(pending.get("against"), str):
+            pending["against"] = words.colour(pending["against"])
+        if isinstance(pending.get("hand"), list):
+            pending["hand"] = [words.card(rules.card_name(c)) for c in pending["hand"]]
+        shown["state"] = {**state, "pending": pending}
     for key, say in (
         ("phase", words.phase),
         ("direction", words.direction),

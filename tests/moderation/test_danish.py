@@ -7,6 +7,7 @@ so a machine without gettext's tools serves the same Danish."""
 
 from __future__ import annotations
 
+import random
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,11 +17,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Move
+from games.models import Game, Move
 from moderation import services
 from moderation.models import Report
 from players.models import User
-from tests.games.conftest import API_TESTS, Player, new_lobby
+from tests.games.conftest import API_TESTS, Player, new_lobby, random_action, start_game
 from tests.moderation.conftest import logged_in, make_moderator
 from tests.moderation.test_admin import finished_game
 
@@ -190,3 +191,32 @@ def test_a_danish_moderator_meets_no_english_on_the_main_pages(
     assert "Åbnede genafspilningen ved træk" in html
     assert_danish(client, reverse("admin:moderation_sanction_changelist"))
     assert_danish(client, reverse("admin:index"))
+
+
+def play_a_round(players: list[Player], game_id: str, rng: random.Random) -> list[Move]:
+    """Random legal actions for whoever is to move until the first round ends (a whole random
+    match of some games runs to thousands of moves); the game's moves so far."""
+    by_user = {p.user.pk: p for p in players}
+    for _ in range(2000):
+        last = Move.objects.filter(game_id=game_id).order_by("-number").first()
+        if last is not None and any(e.get("type") == "round_over" for e in last.events):
+            return list(Move.objects.filter(game_id=game_id))
+        player = by_user[Game.objects.get(pk=game_id).current_user_id]
+        response = player.act(game_id, random_action(player.table(game_id), rng))
+        assert response.status_code == 200, response.content
+    raise AssertionError("no round ended within 2000 moves")
+
+
+@pytest.mark.parametrize("kind", ["uno_splash", "uno_no_mercy", "gin_rummy"])
+def test_every_games_replay_is_danish_for_a_danish_moderator(
+    danish_moderator: User, alice: Player, bob: Player, kind: str
+) -> None:
+    """Each game names its own cards and logs its own moves: all of them read in Danish."""
+    game_id = start_game(alice, bob, game=kind)
+    # Up to a round's end, with everything it logs (a Gin round: layouts, melds, deadwood).
+    moves = play_a_round([alice, bob], game_id, random.Random(3))
+    client = logged_in(danish_moderator)
+    replay = reverse("admin:games_game_replay", args=[game_id])
+    # Each page replays the log up to its move: about sixty pages, the round's end included.
+    for move in [*moves[: -1 : max(1, len(moves) // 60)], moves[-1]]:
+        assert_danish(client, f"{replay}?move={move.number}")
