@@ -18,6 +18,8 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from moderation.actions import action_label, target_in_words
+
 
 class Report(models.Model):
     """A player's report about another player. One open report per reporter and player: a
@@ -263,8 +265,11 @@ class AuditEntry(models.Model):
         verbose_name_plural = _("audit log")
 
     def __str__(self) -> str:
+
         when = date_format(localtime(self.created_at), "SHORT_DATETIME_FORMAT")
-        return f"{when} {self.actor_name} {self.action} {self.target}"
+        return (
+            f"{when} {self.actor_name} {action_label(self.action)} {target_in_words(self.target)}"
+        )
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:

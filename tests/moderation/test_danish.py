@@ -18,8 +18,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game, Move
-from moderation import services
-from moderation.models import Report
+from moderation import audit, services
+from moderation.models import AuditEntry, Report
 from players.models import User
 from tests.games.conftest import API_TESTS, Player, new_lobby, random_action, start_game
 from tests.moderation.conftest import logged_in, make_moderator
@@ -189,8 +189,17 @@ def test_a_danish_moderator_meets_no_english_on_the_main_pages(
     html = assert_danish(client, reverse("admin:moderation_auditentry_changelist"))
     assert "Spiller advaret" in html and "Genafspilning set" in html
     assert "Åbnede genafspilningen ved træk" in html
+    entry = AuditEntry.objects.filter(action=audit.PLAYER_WARNED).get()
+    assert_danish(client, reverse("admin:moderation_auditentry_change", args=[entry.pk]))
     assert_danish(client, reverse("admin:moderation_sanction_changelist"))
+    assert_danish(client, reverse("admin:moderation_collusionsignal_changelist") + "?all=1")
     assert_danish(client, reverse("admin:index"))
+    # What an act answers, in the moderator's language too.
+    resolve = reverse("admin:moderation_report_resolve", args=[report.pk])
+    response = client.post(resolve, {"action": "warn", "reason": "Stop."}, follow=True)
+    assert "Advarede bob." in response.content.decode()
+    response = client.post(resolve, {"action": "warn", "reason": "Igen."}, follow=True)
+    assert "Anmeldelsen er allerede lukket. (report_closed)" in response.content.decode()
 
 
 def play_a_round(players: list[Player], game_id: str, rng: random.Random) -> list[Move]:
