@@ -455,7 +455,7 @@ def _action_words(action: dict[str, Any], who: Any, rules: Any) -> str:
 _SEAT_KEYS = frozenset(
     {"target", "targets", "winner", "owner", "victim", "dealer", "by", "knocker", "next_dealer"}
 )
-_CARD_KEYS = frozenset({"card", "upcard", "knock_discard"})
+_CARD_KEYS = frozenset({"card", "upcard", "knock_discard", "next"})
 # A list of cards longer than this (a shuffle's whole deck) is said as its size.
 _LISTED_CARDS = 20
 
@@ -491,7 +491,7 @@ def _cards_words(cards: list[Any], rules: Any) -> str:
     if len(cards) > _LISTED_CARDS:
         return ngettext("%(count)d card", "%(count)d cards", len(cards)) % {"count": len(cards)}
     return ", ".join(
-        words.value(c) if words.value(c) != c else words.card(rules.card_name(c))
+        words.value(c) if words.known(c) else words.card(rules.card_name(c))
         for c in cards
         if isinstance(c, str)
     )
@@ -507,7 +507,7 @@ def _table_in_words(table: dict[str, Any], rules: Any) -> dict[str, Any]:
         pending = dict(pending)
         effect = str(pending.get("effect", ""))
         card = pending.get("card")
-        if words.value(effect) != effect or not isinstance(card, str):
+        if words.known(effect) or not isinstance(card, str):
             pending["effect"] = words.value(effect)
         else:  # the card's own effect (a Targeted Draw 2 waiting for its target)
             pending["effect"] = words.card(rules.card_name(card))
