@@ -81,6 +81,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in session (the moderators' panel) speaks its user's profile language, not the
+    # browser's (moderation/middleware.py).
+    "moderation.middleware.ProfileLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -630,6 +633,8 @@ LANGUAGE_CODE = "en-us"
 LANGUAGES = [("en", "English"), ("da", "Dansk")]
 TIME_ZONE = "UTC"
 USE_I18N = True
+# Our own short date formats for English (config/formats/en); Danish uses Django's.
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_TZ = True
 
 # --- Logging ----------------------------------------------------------------------------------

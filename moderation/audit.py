@@ -4,24 +4,40 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
+# The action codes live in moderation.actions; audit.X keeps naming them for the callers.
+from moderation.actions import (  # noqa: F401
+    ACTION_LABELS,
+    GAME_ABORTED,
+    MODERATOR_GRANTED,
+    MODERATOR_REMOVED,
+    NAME_RESET,
+    PLAYER_BANNED,
+    PLAYER_REMOVED,
+    PLAYER_SUSPENDED,
+    PLAYER_UNBANNED,
+    PLAYER_WARNED,
+    REPLAY_VIEWED,
+    REPORT_DISMISSED,
+    SUSPENSION_EXPIRED,
+    TURN_TIMED_OUT,
+    action_label,
+    target_in_words,
+)
 from moderation.models import AuditEntry, Report
 
-# What the log's "action" column holds (stable: CSV exports are read by scripts).
-REPORT_DISMISSED = "report_dismissed"
-PLAYER_WARNED = "player_warned"
-PLAYER_SUSPENDED = "player_suspended"
-PLAYER_BANNED = "player_banned"
-PLAYER_UNBANNED = "player_unbanned"
-SUSPENSION_EXPIRED = "suspension_expired"
-NAME_RESET = "display_name_reset"
-GAME_ABORTED = "game_aborted"
-PLAYER_REMOVED = "player_removed"
-TURN_TIMED_OUT = "turn_forced_timeout"
-REPLAY_VIEWED = "replay_viewed"
-MODERATOR_GRANTED = "moderator_granted"
-MODERATOR_REMOVED = "moderator_removed"
-
 SYSTEM = "(system)"
+
+
+def reason_in_words(entry: AuditEntry) -> str:
+    """The entry's reason as the moderator reads it: a moderator's own words as typed, the
+    service's fixed texts (marked with gettext_noop where written) in the moderator's
+    language."""
+    move = entry.details.get("move") if isinstance(entry.details, dict) else None
+    if entry.action == REPLAY_VIEWED and isinstance(move, int):
+        return gettext("Opened the replay at move %(move)d.") % {"move": move}
+    return gettext(entry.reason) if entry.reason else entry.reason
 
 
 def record(

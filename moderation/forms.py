@@ -14,35 +14,39 @@ from moderation import services
 
 class _ReasonForm(forms.Form):
     reason = forms.CharField(
+        label=_("Reason"),
         widget=forms.Textarea(attrs={"rows": 2}),
         max_length=2000,
-        help_text="Required. Goes into the audit log; sanctions also quote it to the player.",
+        help_text=_("Required. Goes into the audit log; sanctions also quote it to the player."),
     )
     until = forms.DateTimeField(
+        label=_("Until"),
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        help_text="End of a suspension (required), or of a ban (optional). UTC.",
+        help_text=_("End of a suspension (required), or of a ban (optional). UTC."),
     )
 
 
 class ReportActionForm(_ReasonForm):
-    action = forms.ChoiceField(choices=[(a, a) for a in services.REPORT_ACTIONS])
+    action = forms.ChoiceField(label=_("Action"), choices=[(a, a) for a in services.REPORT_ACTIONS])
 
 
 PLAYER_ACTIONS = ("warn", "suspend", "ban", "unban", "reset_name")
 
 
 class PlayerActionForm(_ReasonForm):
-    action = forms.ChoiceField(choices=[(a, a) for a in PLAYER_ACTIONS])
+    action = forms.ChoiceField(label=_("Action"), choices=[(a, a) for a in PLAYER_ACTIONS])
 
 
 GAME_ACTIONS = ("abort", "remove", "timeout")
 
 
 class GameActionForm(forms.Form):
-    action = forms.ChoiceField(choices=[(a, a) for a in GAME_ACTIONS])
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=2000)
-    player = forms.IntegerField(required=False)
+    action = forms.ChoiceField(label=_("Action"), choices=[(a, a) for a in GAME_ACTIONS])
+    reason = forms.CharField(
+        label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}), max_length=2000
+    )
+    player = forms.IntegerField(label=_("Player to remove"), required=False)
 
 
 # ---------------------------------------------------------------------------------------------

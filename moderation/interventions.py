@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from config.errors import ServiceError
 from games import services
@@ -28,7 +29,9 @@ ABORT_NOTICE = "A moderator stopped this game. It ends without scores."
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("reason_required", "Give a reason: it goes into the audit log.", 400)
+        raise ServiceError(
+            "reason_required", gettext_noop("Give a reason: it goes into the audit log."), 400
+        )
     return reason
 
 
@@ -37,7 +40,9 @@ def check_not_seated(game: Game | Any, moderator: User) -> None:
     game_id = getattr(game, "pk", game)
     if Seat.objects.filter(game_id=game_id, user_id=moderator.pk).exists():
         raise ServiceError(
-            "seated_moderator", "You play in this game: another moderator must handle it.", 403
+            "seated_moderator",
+            gettext_noop("You play in this game: another moderator must handle it."),
+            403,
         )
 
 
@@ -48,7 +53,7 @@ def abort_game(*, moderator: User, game_id: Any, reason: str) -> Game:
         game = services.base._locked(game_id)
         check_not_seated(game, moderator)
         if game.status not in (Game.LOBBY, Game.ACTIVE):
-            raise ServiceError("game_over", "This game is already over.", 409)
+            raise ServiceError("game_over", gettext_noop("This game is already over."), 409)
         was = game.status
         now = timezone.now()
         game.status = Game.ABORTED
@@ -84,7 +89,9 @@ def remove_player(*, moderator: User, game_id: Any, user_id: Any, reason: str) -
         check_not_seated(game, moderator)
         seat = game.seats.select_related("user").filter(user_id=user_id).first()
         if seat is None or seat.user is None:
-            raise ServiceError("not_found", "This player has no seat in this game.", 404)
+            raise ServiceError(
+                "not_found", gettext_noop("This player has no seat in this game."), 404
+            )
         player = seat.user
         # The player's own leave, under the lock this transaction already holds.
         game = services.leave_game(user=player, game_id=game.pk)
@@ -109,7 +116,7 @@ def force_timeout(*, moderator: User, game_id: Any, reason: str) -> Game:
         game = services.base._locked(game_id)
         check_not_seated(game, moderator)
         if game.status != Game.ACTIVE:
-            raise ServiceError("game_over", "This game is not in progress.", 409)
+            raise ServiceError("game_over", gettext_noop("This game is not in progress."), 409)
         now = timezone.now()
         player = game.current_user
         # The deadline is brought forward to now under the lock, so the sweep's own function
@@ -117,7 +124,7 @@ def force_timeout(*, moderator: User, game_id: Any, reason: str) -> Game:
         game.turn_deadline = now
         game.save(update_fields=["turn_deadline"])
         if not services.timeout_turn(game_id=game.pk, version=game.version, now=now):
-            raise ServiceError("no_turn", "There is no turn to time out.", 409)
+            raise ServiceError("no_turn", gettext_noop("There is no turn to time out."), 409)
         game.refresh_from_db()
         audit.record(
             actor=moderator,

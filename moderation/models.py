@@ -13,6 +13,12 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from moderation.actions import action_label, target_in_words
 
 
 class Report(models.Model):
@@ -24,39 +30,59 @@ class Report(models.Model):
     STALLING = "stalling"
     OTHER = "other"
     REASONS = [
-        (OFFENSIVE_NAME, "Offensive name"),
-        (CHEATING, "Cheating or collusion"),
-        (STALLING, "Stalling or abandoning games"),
-        (OTHER, "Other"),
+        (OFFENSIVE_NAME, _("Offensive name")),
+        (CHEATING, _("Cheating or collusion")),
+        (STALLING, _("Stalling or abandoning games")),
+        (OTHER, _("Other")),
     ]
     OPEN = "open"
     DISMISSED = "dismissed"
     ACTIONED = "actioned"
-    STATUSES = [(OPEN, "Open"), (DISMISSED, "Dismissed"), (ACTIONED, "Action taken")]
+    STATUSES = [(OPEN, _("Open")), (DISMISSED, _("Dismissed")), (ACTIONED, _("Action taken"))]
 
     reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports_made",
+        verbose_name=_("reporter"),
     )
     reported = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports_received",
+        verbose_name=_("reported"),
     )
-    reason = models.CharField(max_length=20, choices=REASONS)
+    reason = models.CharField(_("reason"), max_length=20, choices=REASONS)
     # Every reason given, in order, when reports were merged (``reason`` is the first).
-    reasons = models.JSONField(default=list, blank=True)
-    details = models.TextField(blank=True)
+    reasons = models.JSONField(_("reasons"), default=list, blank=True)
+    details = models.TextField(_("details"), blank=True)
     game = models.ForeignKey(
-        "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="reports"
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reports",
+        verbose_name=_("game"),
     )
-    times = models.PositiveIntegerField(default=1, help_text="Reports merged into this one.")
-    status = models.CharField(max_length=10, choices=STATUSES, default=OPEN, db_index=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    last_reported_at = models.DateTimeField(default=timezone.now)
-    resolution = models.CharField(max_length=20, blank=True)
-    resolution_reason = models.TextField(blank=True)
+    times = models.PositiveIntegerField(
+        _("times"), default=1, help_text=_("Reports merged into this one.")
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=STATUSES, default=OPEN, db_index=True
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    last_reported_at = models.DateTimeField(_("last reported at"), default=timezone.now)
+    resolution = models.CharField(_("resolution"), max_length=20, blank=True)
+    resolution_reason = models.TextField(_("resolution reason"), blank=True)
     resolved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("resolved by"),
     )
-    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-last_reported_at"]
@@ -71,9 +97,14 @@ class Report(models.Model):
         ]
         indexes = [models.Index(fields=["reported", "-created_at"])]
         permissions = [("resolve_report", "Can dismiss or act on reports")]
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
 
     def __str__(self) -> str:
-        return f"report #{self.pk} about {self.reported.username}"
+        return gettext("report #%(id)s about %(username)s") % {
+            "id": self.pk,
+            "username": self.reported.username,
+        }
 
 
 class Block(models.Model):
@@ -112,29 +143,46 @@ class Sanction(models.Model):
     BAN = "ban"
     NAME_RESET = "name_reset"
     KINDS = [
-        (WARNING, "Warning"),
-        (SUSPENSION, "Suspension"),
-        (BAN, "Ban"),
-        (NAME_RESET, "Display name reset"),
+        (WARNING, _("Warning")),
+        (SUSPENSION, _("Suspension")),
+        (BAN, _("Ban")),
+        (NAME_RESET, _("Display name reset")),
     ]
     RESTRICTING = (SUSPENSION, BAN)
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="sanctions",
+        verbose_name=_("user"),
     )
-    kind = models.CharField(max_length=12, choices=KINDS)
-    reason = models.TextField()
-    until = models.DateTimeField(null=True, blank=True)
+    kind = models.CharField(_("kind"), max_length=12, choices=KINDS)
+    reason = models.TextField(_("reason"))
+    until = models.DateTimeField(_("until"), null=True, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
     report = models.ForeignKey(
-        Report, on_delete=models.SET_NULL, null=True, blank=True, related_name="sanctions"
+        Report,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="sanctions",
+        verbose_name=_("report"),
     )
-    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
     lifted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("lifted by"),
     )
 
     class Meta:
@@ -143,9 +191,14 @@ class Sanction(models.Model):
         permissions = [
             ("sanction_player", "Can warn, suspend, ban and unban players and reset names"),
         ]
+        verbose_name = _("sanction")
+        verbose_name_plural = _("sanctions")
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} of {self.user_id}"
+        return gettext("%(kind)s of player #%(id)s") % {
+            "kind": self.get_kind_display(),
+            "id": self.user_id,
+        }
 
     @property
     def in_force(self) -> bool:
@@ -169,21 +222,38 @@ class AuditEntry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     # Snapshots: the log must still read right after an account is renamed or deleted.
-    actor_name = models.CharField(max_length=150)
-    action = models.CharField(max_length=40, db_index=True)
+    actor_name = models.CharField(_("actor name"), max_length=150)
+    action = models.CharField(_("action"), max_length=40, db_index=True)
     target_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("target user"),
     )
     target_game = models.ForeignKey(
-        "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("target game"),
     )
     report = models.ForeignKey(
-        Report, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        Report,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("report"),
     )
-    target = models.CharField(max_length=200, help_text="Whom or what it was done to.")
-    reason = models.TextField()
-    details = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    target = models.CharField(
+        _("target"), max_length=200, help_text=_("Whom or what it was done to.")
+    )
+    reason = models.TextField(_("reason"))
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
 
     objects = AuditQuerySet.as_manager()
 
@@ -191,11 +261,15 @@ class AuditEntry(models.Model):
         ordering = ["-created_at", "-id"]
         # Only "view": no add/change/delete permission exists to be granted to anybody.
         default_permissions = ("view",)
-        verbose_name = "audit entry"
-        verbose_name_plural = "audit log"
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
 
     def __str__(self) -> str:
-        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.target}"
+
+        when = date_format(localtime(self.created_at), "SHORT_DATETIME_FORMAT")
+        return (
+            f"{when} {self.actor_name} {action_label(self.action)} {target_in_words(self.target)}"
+        )
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
@@ -227,7 +301,8 @@ class CollusionSignal(models.Model):
     class Meta:
         managed = False
         default_permissions = ("view",)
-        verbose_name = "collusion signal"
+        verbose_name = _("collusion signal")
+        verbose_name_plural = _("collusion signals")
 
     def __str__(self) -> str:
         return "collusion signal"

@@ -7,8 +7,11 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
+from moderation import words
 from moderation.models import Block, Report, Sanction
 
 
@@ -41,16 +44,25 @@ def restriction_of(user: Any) -> Sanction | None:
     )
 
 
+# The bots' levels as the players' client names them.
+BOT_LEVELS = {"random": _("easy"), "heuristic": _("medium"), "expert": _("hard")}
+
+
 def seat_name(seat: Any) -> str:
     """Who sits in a seat, as a moderator needs it: the display name and the username of a
-    person, a bot as a bot (its name and level), "(deleted account)" otherwise."""
+    person, a bot as a bot (its name and level), "(deleted account)" otherwise; in the
+    moderator's language."""
     user = seat.user
     if user is not None:
         name = f"{user.public_name} (@{user.username})"
-        return f"{name}, played by a bot" if seat.bot_level else name
+        return gettext("%(name)s, played by a bot") % {"name": name} if seat.bot_level else name
     if seat.bot_level:
-        return f"{seat.bot_name or 'Bot'} (bot, {seat.bot_level})"
-    return "(deleted account)"
+        level = BOT_LEVELS.get(seat.bot_level, seat.bot_level)
+        return gettext("%(name)s (bot, %(level)s)") % {
+            "name": seat.bot_name or gettext("Bot"),
+            "level": level,
+        }
+    return gettext("(deleted account)")
 
 
 def recent_games(user: Any, *, limit: int = 10) -> list[Any]:
@@ -64,6 +76,7 @@ def recent_games(user: Any, *, limit: int = 10) -> list[Any]:
     for game in games:
         seats = sorted(game.seats.all(), key=lambda s: (s.position is None, s.position))
         game.player_names = [seat_name(s) for s in seats]
+        game.status_shown = words.status(game.status)
     return games
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from config.errors import ServiceError
 from games import services as game_services
@@ -49,7 +50,9 @@ def notify_player(user: User, message: str, game: Any = None) -> None:
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("reason_required", "Give a reason: it goes into the audit log.", 400)
+        raise ServiceError(
+            "reason_required", gettext_noop("Give a reason: it goes into the audit log."), 400
+        )
     return reason
 
 
@@ -58,15 +61,17 @@ def _player(user_id: Any, *, lock: bool = False) -> User:
     try:
         return qs.get(pk=user_id)
     except (User.DoesNotExist, ValueError, TypeError) as exc:
-        raise ServiceError("not_found", "No such player.", 404) from exc
+        raise ServiceError("not_found", gettext_noop("No such player."), 404) from exc
 
 
 def _check_may_sanction(moderator: User, user: User) -> None:
     if moderator.pk == user.pk:
-        raise ServiceError("not_allowed", "You cannot moderate your own account.", 403)
+        raise ServiceError(
+            "not_allowed", gettext_noop("You cannot moderate your own account."), 403
+        )
     if (user.is_staff or user.is_superuser) and not moderator.is_superuser:
         raise ServiceError(
-            "not_allowed", "Only an administrator can sanction a staff account.", 403
+            "not_allowed", gettext_noop("Only an administrator can sanction a staff account."), 403
         )
 
 
@@ -91,7 +96,9 @@ def file_report(
         raise ServiceError("invalid_request", f"Unknown reason {reason!r}.", 400)
     reported = _player(player_id)
     if reported.pk == reporter.pk:
-        raise ServiceError("cannot_report_yourself", "You cannot report yourself.", 400)
+        raise ServiceError(
+            "cannot_report_yourself", gettext_noop("You cannot report yourself."), 400
+        )
     game = None
     if game_id is not None:
         seated = set(
@@ -101,9 +108,11 @@ def file_report(
         )
         if reporter.pk not in seated:
             # Same answer as a game that does not exist: a stranger's game stays invisible.
-            raise ServiceError("not_found", "No such game.", 404)
+            raise ServiceError("not_found", gettext_noop("No such game."), 404)
         if reported.pk not in seated:
-            raise ServiceError("player_not_in_game", "That player was not in this game.", 400)
+            raise ServiceError(
+                "player_not_in_game", gettext_noop("That player was not in this game."), 400
+            )
         game = Game.objects.get(pk=game_id)
     details = details.strip()[:MAX_DETAILS]
     now = timezone.now()
@@ -142,7 +151,7 @@ def file_report(
             except IntegrityError:
                 # A concurrent report of the same pair opened the row first: merge into it.
                 continue
-    raise ServiceError("conflict", "Please try again.", 409)
+    raise ServiceError("conflict", gettext_noop("Please try again."), 409)
 
 
 def block(*, user: User, player_id: Any) -> tuple[Block, bool]:
@@ -150,7 +159,7 @@ def block(*, user: User, player_id: Any) -> tuple[Block, bool]:
     harmless)."""
     blocked = _player(player_id)
     if blocked.pk == user.pk:
-        raise ServiceError("cannot_block_yourself", "You cannot block yourself.", 400)
+        raise ServiceError("cannot_block_yourself", gettext_noop("You cannot block yourself."), 400)
     try:
         with transaction.atomic():
             return Block.objects.create(blocker=user, blocked=blocked), True
@@ -161,7 +170,7 @@ def block(*, user: User, player_id: Any) -> tuple[Block, bool]:
 def unblock(*, user: User, player_id: Any) -> None:
     deleted, _ = Block.objects.filter(blocker=user, blocked_id=player_id).delete()
     if not deleted:
-        raise ServiceError("not_found", "You have not blocked this player.", 404)
+        raise ServiceError("not_found", gettext_noop("You have not blocked this player."), 404)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,9 +262,11 @@ def _restrict(
     Caller holds a transaction."""
     now = timezone.now()
     if not ban and until is None:
-        raise ServiceError("until_required", "A suspension needs an end date.", 400)
+        raise ServiceError("until_required", gettext_noop("A suspension needs an end date."), 400)
     if until is not None and until <= now:
-        raise ServiceError("invalid_until", "The end date must be in the future.", 400)
+        raise ServiceError(
+            "invalid_until", gettext_noop("The end date must be in the future."), 400
+        )
     user = _player(user_id, lock=True)
     _check_may_sanction(moderator, user)
     game_ids = _open_seats(user)
@@ -325,7 +336,9 @@ def unban(*, moderator: User, user_id: Any, reason: str) -> User:
             user=user, kind__in=Sanction.RESTRICTING, lifted_at__isnull=True
         ).update(lifted_at=now, lifted_by=moderator)
         if not lifted and user.is_active:
-            raise ServiceError("not_restricted", "This player is not suspended or banned.", 409)
+            raise ServiceError(
+                "not_restricted", gettext_noop("This player is not suspended or banned."), 409
+            )
         user.is_active = True
         user.save(update_fields=["is_active"])
         audit.record(actor=moderator, action=audit.PLAYER_UNBANNED, reason=reason, target_user=user)
@@ -389,7 +402,7 @@ def _reopen_if_expired(sanctions: QuerySet[Sanction], now: datetime) -> bool:
         audit.record(
             actor=None,
             action=audit.SUSPENSION_EXPIRED,
-            reason="The suspension ran out.",
+            reason=gettext_noop("The suspension ran out."),
             target_user=user,
         )
     return True
@@ -418,9 +431,11 @@ def resolve_report(
         try:
             report = Report.objects.select_for_update().get(pk=report_id)
         except (Report.DoesNotExist, ValueError, TypeError) as exc:
-            raise ServiceError("not_found", "No such report.", 404) from exc
+            raise ServiceError("not_found", gettext_noop("No such report."), 404) from exc
         if report.status != Report.OPEN:
-            raise ServiceError("report_closed", "This report has already been closed.", 409)
+            raise ServiceError(
+                "report_closed", gettext_noop("This report has already been closed."), 409
+            )
         player = report.reported_id
         if action == DISMISS:
             audit.record(

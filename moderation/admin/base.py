@@ -5,23 +5,38 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.apps import apps
 from django.contrib import admin, messages
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from config.errors import ServiceError
+from games.models import Game
+from moderation import words
 from moderation.forms import RateLimitedAdminLoginForm
 
 admin.site.login_form = RateLimitedAdminLoginForm
-admin.site.site_header = "Uno All Wild moderation"
-admin.site.site_title = "Uno All Wild moderation"
-admin.site.index_title = "Moderation"
+# Lazy: each request's language (the moderator's own, moderation.middleware) decides the words.
+admin.site.site_header = _("Uno All Wild moderation")
+admin.site.site_title = _("Uno All Wild moderation")
+admin.site.index_title = _("Moderation")
+
+# The panel also names, in the moderator's language, the apps and the model it shows from the
+# games and players apps: their own names are English literals (AppConfig.verbose_name, Game's
+# default verbose name). Lazy names change no English word, and no migration: migrations compare
+# a model's declared Meta options, not these runtime names.
+apps.get_app_config("games").verbose_name = _("Games")
+apps.get_app_config("players").verbose_name = _("Players")
+Game._meta.verbose_name = _("game")
+Game._meta.verbose_name_plural = _("games")
 
 
 def user_link(user: Any) -> str:
     if user is None:
-        return "(deleted)"
+        return gettext("(deleted)")
     url = reverse("admin:players_user_change", args=[user.pk])
     return format_html('<a href="{}">{}</a>', url, user.username)
 
@@ -29,7 +44,7 @@ def user_link(user: Any) -> str:
 def named_user_link(user: Any) -> str:
     """A player as "Display name (@username)", linked to their page."""
     if user is None:
-        return "(deleted account)"
+        return gettext("(deleted account)")
     url = reverse("admin:players_user_change", args=[user.pk])
     return format_html('<a href="{}">{} (@{})</a>', url, user.public_name, user.username)
 
@@ -38,11 +53,13 @@ def game_link(game: Any) -> str:
     if game is None:
         return "-"
     url = reverse("admin:games_game_change", args=[game.pk])
-    return format_html('<a href="{}">{} ({})</a>', url, str(game.pk)[:8], game.status)
+    return format_html('<a href="{}">{} ({})</a>', url, str(game.pk)[:8], words.status(game.status))
 
 
 def service_error_message(request: HttpRequest, exc: ServiceError) -> None:
-    messages.error(request, f"{exc.message} ({exc.code})")
+    # The services' messages are English (the API's clients read the code); those a moderator
+    # can meet are marked with gettext_noop where they are raised, so the catalogue has them.
+    messages.error(request, f"{gettext(exc.message)} ({exc.code})")
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -58,20 +75,31 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+DONE_MESSAGES = {
+    "dismiss": _("Dismissed the report; %(username)s was not sanctioned."),
+    "warn": _("Warned %(username)s."),
+    "suspend": _("Suspended %(username)s."),
+    "ban": _("Banned %(username)s."),
+    "unban": _("Unbanned %(username)s: they may play again."),
+    "reset_name": _("Reset the display name of %(username)s."),
+}
+
+
 def done_message(action: str, username: str) -> str:
     # Verbs first: the admin capitalises the first letter of every message.
-    return {
-        "dismiss": f"Dismissed the report; {username} was not sanctioned.",
-        "warn": f"Warned {username}.",
-        "suspend": f"Suspended {username}.",
-        "ban": f"Banned {username}.",
-        "unban": f"Unbanned {username}: they may play again.",
-        "reset_name": f"Reset the display name of {username}.",
-    }.get(action, "Done.")
+    text = DONE_MESSAGES.get(action)
+    return str(text) % {"username": username} if text is not None else gettext("Done.")
+
+
+def form_errors_message(request: HttpRequest, form: Any) -> None:
+    """A form's errors as messages, each under its field's label in the moderator's language."""
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else field
+        messages.error(request, f"{label}: {' '.join(errors)}")
 
 
 def seats_html(game: Any) -> str:
     seats = sorted(game.seats.all(), key=lambda s: (s.position is None, s.position))
     return format_html_join(
-        ", ", "{}", ((user_link(s.user) if s.user else "(deleted)",) for s in seats)
+        ", ", "{}", ((user_link(s.user) if s.user else gettext("(deleted)"),) for s in seats)
     )

@@ -10,19 +10,28 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import display_for_value
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from config.errors import ServiceError
 from games.engine import EngineError, registry
 from games.models import Game, Seat
-from moderation import audit, interventions, replay, selectors
-from moderation.admin.base import ReadOnlyAdmin, seats_html, service_error_message
+from moderation import audit, interventions, replay, selectors, words
+from moderation.admin.base import (
+    ReadOnlyAdmin,
+    form_errors_message,
+    seats_html,
+    service_error_message,
+)
 from moderation.forms import GameActionForm
 from players.models import User
 
@@ -31,7 +40,7 @@ class PlayerFilter(admin.SimpleListFilter):
     """``?player=<user id>``: the games of one player (linked from the player's page; the search
     box finds games by username)."""
 
-    title = "player"
+    title = _("player")
     parameter_name = "player"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
@@ -51,23 +60,74 @@ class PlayerFilter(admin.SimpleListFilter):
         return queryset.filter(seats__user_id=int(value))
 
 
+class StatusFilter(admin.SimpleListFilter):
+    title = _("status")
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return list(words.GAME_STATUSES.items())
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        value = self.value()
+        return queryset.filter(status=value) if value else queryset
+
+
+class PresetFilter(admin.AllValuesFieldListFilter):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.title = _("preset")
+
+
+class CreatedFilter(admin.DateFieldListFilter):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.title = _("created at")
+
+
+class GameForm(forms.ModelForm):
+    """Only its labels are used: the games app's fields are named in English, and the admin
+    takes a read-only field's label from the form's ``Meta.labels`` before the model's."""
+
+    class Meta:
+        model = Game
+        fields: list[str] = []
+        # The English is Django's own label for each field (unchanged); Danish comes from the
+        # catalogue.
+        labels = {
+            "id": _("id"),
+            "preset": _("preset"),
+            "max_players": _("max players"),
+            "target_score": _("target score"),
+            "max_timeouts": _("max timeouts"),
+            "version": _("version"),
+            "host": _("host"),
+            "current_user": _("current user"),
+            "turn_deadline": _("turn deadline"),
+            "created_at": _("created at"),
+            "started_at": _("started at"),
+            "finished_at": _("finished at"),
+            "rematch_of": _("rematch of"),
+        }
+
+
 def _seated(game: Game, user: Any) -> bool:
     return Seat.objects.filter(game=game, user_id=user.pk).exists()
 
 
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin):
-    list_display = ["short_id", "status", "preset", "players", "created_at", "finished_at"]
-    list_filter = ["status", "preset", ("created_at", admin.DateFieldListFilter), PlayerFilter]
+    list_display = ["short_id", "status_shown", "preset_shown", "players", "created", "finished"]
+    list_filter = [StatusFilter, ("preset", PresetFilter), ("created_at", CreatedFilter)]
+    list_filter += [PlayerFilter]
     search_fields = ["seats__user__username", "seats__user__display_name"]
     date_hierarchy = "created_at"
     # Never `state` (hands, draw pile) or `invite_code` (the key to a private lobby).
     fields = [
         "id",
-        "status",
+        "status_shown",
         "preset",
         "house_rules",
-        "visibility",
+        "visibility_shown",
         "max_players",
         "target_score",
         "turn_limit",
@@ -82,24 +142,46 @@ class GameAdmin(ReadOnlyAdmin):
         "rematch_of",
     ]
     readonly_fields = fields
+    form = GameForm
     change_form_template = "admin/moderation/game_change_form.html"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).prefetch_related("seats__user")
 
-    @admin.display(description="Game", ordering="id")
+    @admin.display(description=_("Game"), ordering="id")
     def short_id(self, game: Game) -> str:
         return str(game.pk)[:8]
 
-    @admin.display(description="Players")
+    @admin.display(description=_("Status"), ordering="status")
+    def status_shown(self, game: Game) -> str:
+        return words.status(game.status)
+
+    @admin.display(description=_("Preset"), ordering="preset")
+    def preset_shown(self, game: Game) -> str:
+        return game.preset
+
+    @admin.display(description=_("Visibility"))
+    def visibility_shown(self, game: Game) -> str:
+        label = words.VISIBILITIES.get(game.visibility)
+        return str(label) if label is not None else game.visibility
+
+    @admin.display(description=_("Created at"), ordering="created_at")
+    def created(self, game: Game) -> str:
+        return str(display_for_value(game.created_at, "-"))
+
+    @admin.display(description=_("Finished at"), ordering="finished_at")
+    def finished(self, game: Game) -> str:
+        return str(display_for_value(game.finished_at, "-"))
+
+    @admin.display(description=_("Players"))
     def players(self, game: Game) -> str:
         return seats_html(game)
 
-    @admin.display(description="House rules")
+    @admin.display(description=_("House rules"))
     def house_rules(self, game: Game) -> str:
         return house_rules_in_words(game)
 
-    @admin.display(description="Turn time limit")
+    @admin.display(description=_("Turn time limit"))
     def turn_limit(self, game: Game) -> str:
         return turn_limit_in_words(game)
 
@@ -133,6 +215,14 @@ class GameAdmin(ReadOnlyAdmin):
             for seat in seats:
                 seat.shown_name = selectors.seat_name(seat)  # bots as bots, not "(deleted)"
             context.update(
+                # The games app's str(game) is English: the page's title and breadcrumb say it in
+                # the moderator's language.
+                subtitle=gettext("%(preset)s game %(id)s (%(status)s)")
+                % {
+                    "preset": game.preset,
+                    "id": game.pk,
+                    "status": words.status(game.status).lower(),
+                },
                 seats=seats,
                 seated=seated,
                 may_replay=not seated and request.user.has_perm("moderation.view_replay"),
@@ -155,7 +245,7 @@ class GameAdmin(ReadOnlyAdmin):
             raise Http404("No such move.")
         context: dict[str, Any] = {
             **self.admin_site.each_context(request),
-            "title": f"Replay of game {str(game.pk)[:8]}",
+            "title": gettext("Replay of game %(game)s") % {"game": str(game.pk)[:8]},
             "opts": self.model._meta,
             "game": game,
         }
@@ -168,8 +258,11 @@ class GameAdmin(ReadOnlyAdmin):
         audit.record(
             actor=request.user,
             action=audit.REPLAY_VIEWED,
+            # English in the log (as every stored text); the move in details lets the audit
+            # list say it in the reader's language (audit.reason_in_words).
             reason=f"Opened the replay at move {result.move.number}.",
             target_game=game,
+            move=result.move.number,
         )
         return TemplateResponse(request, "admin/moderation/replay.html", context)
 
@@ -182,26 +275,27 @@ class GameAdmin(ReadOnlyAdmin):
             return HttpResponseRedirect(back)
         form = GameActionForm(request.POST)
         if not form.is_valid():
-            for field, errors in form.errors.items():
-                messages.error(request, f"{field}: {' '.join(errors)}")
+            form_errors_message(request, form)
             return HttpResponseRedirect(back)
         action, reason = form.cleaned_data["action"], form.cleaned_data["reason"]
         moderator: Any = request.user
         try:
             if action == "abort":
                 interventions.abort_game(moderator=moderator, game_id=game.pk, reason=reason)
-                messages.success(request, "The game is aborted: it ends without scores.")
+                messages.success(request, gettext("The game is aborted: it ends without scores."))
             elif action == "remove":
                 player = form.cleaned_data["player"]
                 if player is None:
-                    raise ServiceError("invalid_request", "Choose the player to remove.", 400)
+                    raise ServiceError(
+                        "invalid_request", gettext("Choose the player to remove."), 400
+                    )
                 interventions.remove_player(
                     moderator=moderator, game_id=game.pk, user_id=player, reason=reason
                 )
-                messages.success(request, "The player was removed from the game.")
+                messages.success(request, gettext("The player was removed from the game."))
             else:
                 interventions.force_timeout(moderator=moderator, game_id=game.pk, reason=reason)
-                messages.success(request, "The current turn timed out.")
+                messages.success(request, gettext("The current turn timed out."))
         except ServiceError as exc:
             if exc.code == "seated_moderator":
                 raise PermissionDenied from exc
@@ -225,19 +319,33 @@ def house_rules_in_words(game: Game) -> str:
         value = options[key]
         text = str(schema.get(key, {}).get("description", ""))
         name = text.split(":", 1)[0] if ":" in text else key.replace("_", " ").capitalize()
+        name = words.house_rule(key, name)
         if value is True:
             names.append(name)
         elif value not in (False, None, "", 0):
             names.append(f"{name}: {value}")
-    return ", ".join(names) or "None (the standard rules)"
+    return ", ".join(names) or gettext("None (the standard rules)")
 
 
 def turn_limit_in_words(game: Game) -> str:
     """ "1 day per turn", "5 seconds per turn (speed mode)"."""
     options = game.options or {}
     if options.get("speed_mode"):
-        return f"{duration_in_words(game.speed_seconds)} per turn (speed mode)"
-    return f"{duration_in_words(game.turn_seconds)} per turn"
+        return gettext("%(duration)s per turn (speed mode)") % {
+            "duration": duration_in_words(game.speed_seconds)
+        }
+    return gettext("%(duration)s per turn") % {"duration": duration_in_words(game.turn_seconds)}
+
+
+def _units(count: int, unit: str) -> str:
+    # ngettext needs its words written out, each unit on its own, for makemessages to find them.
+    if unit == "day":
+        return ngettext("%(count)d day", "%(count)d days", count) % {"count": count}
+    if unit == "hour":
+        return ngettext("%(count)d hour", "%(count)d hours", count) % {"count": count}
+    if unit == "minute":
+        return ngettext("%(count)d minute", "%(count)d minutes", count) % {"count": count}
+    return ngettext("%(count)d second", "%(count)d seconds", count) % {"count": count}
 
 
 def duration_in_words(seconds: int) -> str:
@@ -246,8 +354,8 @@ def duration_in_words(seconds: int) -> str:
     for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
         count, seconds = divmod(seconds, size)
         if count:
-            parts.append(f"{count} {unit}{'s' if count != 1 else ''}")
-    return " ".join(parts[:2]) or "0 seconds"
+            parts.append(_units(count, unit))
+    return " ".join(parts[:2]) or _units(0, "second")
 
 
 def _replay_table(game: Game, result: replay.Replayed) -> dict[str, Any]:
@@ -264,15 +372,17 @@ def _replay_table(game: Game, result: replay.Replayed) -> dict[str, Any]:
     index = numbers.index(result.move.number)
 
     def cards(ids: list[str]) -> list[dict[str, str]]:
-        return [{"id": c, "name": rules.card_name(c), "css": _card_css(c)} for c in ids]
+        return [{"id": c, "name": words.card(rules.card_name(c)), "css": _card_css(c)} for c in ids]
 
     def who(position: int | None) -> str:
         if position is None:
-            return "the system"
+            return gettext("the system")
         seat = by_position.get(position)
-        return selectors.seat_name(seat) if seat is not None else f"seat {position}"
+        if seat is not None:
+            return selectors.seat_name(seat)
+        return gettext("seat %(position)s") % {"position": position}
 
-    table = rules.moderator_view(state)
+    table = _table_in_words(rules.moderator_view(state), rules)
     discard = cards(piles.get("discard", []))
     return {
         "move": result.move,
@@ -321,7 +431,7 @@ _SAID_WHEN_FALSE = frozenset({"succeeded", "legal"})
 
 def _action_words(action: dict[str, Any], who: Any, rules: Any) -> str:
     """A logged action as a moderator reads it: "play Draw 4 (target: Bob)", not a dict."""
-    kind = str(action.get("type", "?")).replace("_", " ")
+    kind = words.word(str(action.get("type", "?")))
     parts = []
     for key, value in action.items():
         if key in ("type", "seat", "card_type") or value in (None, [], ""):
@@ -329,22 +439,92 @@ def _action_words(action: dict[str, Any], who: Any, rules: Any) -> str:
         if value is False and key not in _SAID_WHEN_FALSE:
             continue
         if key == "card" and isinstance(value, str):
-            parts.append(rules.card_name(value))
+            parts.append(words.card(rules.card_name(value)))
         elif key == "cards" and isinstance(value, list):
-            parts.append(", ".join(rules.card_name(c) for c in value if isinstance(c, str)))
-        elif key == "hand" and isinstance(value, list):
-            names = ", ".join(rules.card_name(c) for c in value if isinstance(c, str))
-            parts.append(f"hand: {names}")
+            parts.append(_cards_words(value, rules))
         elif isinstance(value, bool) and key in _SAID_WHEN_FALSE:
-            parts.append(f"{key.replace('_', ' ')}: {'yes' if value else 'no'}")
-        elif key in ("target", "targets") and isinstance(value, (int, list)):
-            targets = value if isinstance(value, list) else [value]
-            parts.append("target: " + ", ".join(who(t) for t in targets))
+            parts.append(f"{words.word(key)}: {words.word('yes' if value else 'no')}")
         elif value is True:
-            parts.append(key.replace("_", " "))
+            parts.append(words.word(key))
         else:
-            parts.append(f"{key.replace('_', ' ')}: {value}")
+            parts.append(f"{words.word(key)}: {_value_words(key, value, who, rules)}")
     return f"{kind} {'; '.join(parts)}".strip()
+
+
+# Keys whose number is a seat: said as the seat's player. Keys whose text is a card.
+_SEAT_KEYS = frozenset(
+    {"target", "targets", "winner", "owner", "victim", "dealer", "by", "knocker", "next_dealer"}
+)
+_CARD_KEYS = frozenset({"card", "upcard", "knock_discard", "next"})
+# A list of cards longer than this (a shuffle's whole deck) is said as its size.
+_LISTED_CARDS = 20
+
+
+def _value_words(key: str, value: Any, who: Any, rules: Any) -> str:
+    """One logged value in words: seats as names, cards by name, lists and nested records
+    (a Gin round's layouts by seat) without brackets or quotes."""
+    if key in _SEAT_KEYS and isinstance(value, int):
+        return str(who(value))
+    if key in _SEAT_KEYS and isinstance(value, list):
+        return ", ".join(who(t) if isinstance(t, int) else str(t) for t in value)
+    if isinstance(value, dict):  # by seat ("hands" at a round's end), or a record
+        return "; ".join(
+            f"{who(int(k))}: {_value_words(key, v, who, rules)}"
+            if str(k).isdigit()
+            else f"{words.word(str(k))}: {_value_words(str(k), v, who, rules)}"
+            for k, v in value.items()
+        )
+    if isinstance(value, list):
+        if value and all(isinstance(v, str) for v in value):
+            return _cards_words(value, rules)  # the logs' lists of words are cards (or colours)
+        if any(isinstance(v, (list, dict)) for v in value):
+            return " / ".join(_value_words(key, v, who, rules) for v in value)
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, str):
+        if key in _CARD_KEYS:
+            return words.card(rules.card_name(value))
+        return words.value(value)
+    return str(value)
+
+
+def _cards_words(cards: list[Any], rules: Any) -> str:
+    if len(cards) > _LISTED_CARDS:
+        return ngettext("%(count)d card", "%(count)d cards", len(cards)) % {"count": len(cards)}
+    return ", ".join(
+        words.value(c) if words.known(c) else words.card(rules.card_name(c))
+        for c in cards
+        if isinstance(c, str)
+    )
+
+
+def _table_in_words(table: dict[str, Any], rules: Any) -> dict[str, Any]:
+    """The moderator's view of the table with its phase, direction and colour in words, and
+    the choice play waits for (``state.pending``) with its cards by name."""
+    shown = dict(table)
+    state = shown.get("state")
+    pending = state.get("pending") if isinstance(state, dict) else None
+    if isinstance(pending, dict):
+        pending = dict(pending)
+        effect = str(pending.get("effect", ""))
+        card = pending.get("card")
+        if words.known(effect) or not isinstance(card, str):
+            pending["effect"] = words.value(effect)
+        else:  # the card's own effect (a Targeted Draw 2 waiting for its target)
+            pending["effect"] = words.card(rules.card_name(card))
+        pending["reason"] = words.value(str(pending.get("reason", "")))
+        if isinstance(pending.get("against"), str):
+            pending["against"] = words.colour(pending["against"])
+        if isinstance(pending.get("hand"), list):
+            pending["hand"] = [words.card(rules.card_name(c)) for c in pending["hand"]]
+        shown["state"] = {**state, "pending": pending}
+    for key, say in (
+        ("phase", words.phase),
+        ("direction", words.direction),
+        ("colour", words.colour),
+    ):
+        if isinstance(shown.get(key), str):
+            shown[key] = say(shown[key])
+    return shown
 
 
 def _card_css(card_id: str) -> str:

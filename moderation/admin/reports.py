@@ -12,12 +12,15 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, Streami
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from config.errors import ServiceError
-from moderation import collusion, selectors, services
+from moderation import audit, collusion, selectors, services
 from moderation.admin.base import (
     ReadOnlyAdmin,
     done_message,
+    form_errors_message,
     game_link,
     named_user_link,
     service_error_message,
@@ -74,21 +77,21 @@ class ReportAdmin(ReadOnlyAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return bool(request.user.is_superuser)  # personal data: administrators only
 
-    @admin.display(description="Reported player", ordering="reported__username")
+    @admin.display(description=_("Reported player"), ordering="reported__username")
     def reported_player(self, report: Report) -> str:
         # The display name first: an "offensive name" report is about it, not the username.
         return named_user_link(report.reported)
 
-    @admin.display(description="Reporter", ordering="reporter__username")
+    @admin.display(description=_("Reporter"), ordering="reporter__username")
     def reporter_player(self, report: Report) -> str:
         return named_user_link(report.reporter)
 
-    @admin.display(description="Reasons given")
+    @admin.display(description=_("Reasons given"))
     def all_reasons(self, report: Report) -> str:
         labels = dict(Report.REASONS)
-        return ", ".join(labels.get(r, r) for r in report.reasons)
+        return ", ".join(str(labels.get(r, r)) for r in report.reasons)
 
-    @admin.display(description="Game")
+    @admin.display(description=_("Game"))
     def game_link(self, report: Report) -> str:
         return game_link(report.game)
 
@@ -138,8 +141,7 @@ class ReportAdmin(ReadOnlyAdmin):
             return HttpResponseRedirect(back)
         form = ReportActionForm(request.POST)
         if not form.is_valid():
-            for field, errors in form.errors.items():
-                messages.error(request, f"{field}: {' '.join(errors)}")
+            form_errors_message(request, form)
             return HttpResponseRedirect(back)
         data = form.cleaned_data
         try:
@@ -171,11 +173,11 @@ class SanctionAdmin(ReadOnlyAdmin):
     fields += ["lifted_at", "lifted_by"]
     readonly_fields = fields
 
-    @admin.display(description="Player", ordering="user__username")
+    @admin.display(description=_("Player"), ordering="user__username")
     def player(self, sanction: Sanction) -> str:
         return user_link(sanction.user)
 
-    @admin.display(description="In force", boolean=True)
+    @admin.display(description=_("In force"), boolean=True)
     def in_force_now(self, sanction: Sanction) -> bool:
         return sanction.in_force
 
@@ -197,22 +199,51 @@ class _Echo:
         return value
 
 
+class ActionFilter(admin.SimpleListFilter):
+    """The actions by name, in the moderator's language (the column holds stable codes)."""
+
+    title = _("action")
+    parameter_name = (
+        "action__exact"  # the name the field filter had: links and exports keep working
+    )
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return list(audit.ACTION_LABELS.items())
+
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+        value = self.value()
+        return queryset.filter(action=value) if value else queryset
+
+
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdmin):
     """Append-only: add, change and delete are refused to everybody, superusers included."""
 
-    list_display = ["created_at", "actor_name", "action", "target", "short_reason"]
-    list_filter = ["action", "created_at"]
+    list_display = ["created_at", "actor_name", "action_shown", "target_shown", "short_reason"]
+    list_filter = [ActionFilter, "created_at"]
     search_fields = ["actor_name", "target", "reason"]
-    fields = ["created_at", "actor_name", "action", "target", "reason", "details"]
-    fields += ["report", "target_game", "target_user"]
+    fields = ["created_at", "actor_name", "action_shown", "target_shown", "reason_shown"]
+    fields += ["details", "report", "target_game", "target_user"]
     readonly_fields = fields
     change_list_template = "admin/moderation/auditentry/change_list.html"
     actions = None
 
-    @admin.display(description="Reason")
+    @admin.display(description=_("action"), ordering="action")
+    def action_shown(self, entry: AuditEntry) -> str:
+        return audit.action_label(entry.action)
+
+    @admin.display(description=_("target"), ordering="target")
+    def target_shown(self, entry: AuditEntry) -> str:
+        return audit.target_in_words(entry.target)
+
+    @admin.display(description=_("reason"))
+    def reason_shown(self, entry: AuditEntry) -> str:
+        return audit.reason_in_words(entry)
+
+    @admin.display(description=_("reason"))
     def short_reason(self, entry: AuditEntry) -> str:
-        return entry.reason if len(entry.reason) <= 80 else entry.reason[:79] + "…"
+        reason = audit.reason_in_words(entry)
+        return reason if len(reason) <= 80 else reason[:79] + "…"
 
     def get_urls(self) -> list[Any]:
         urls = [
@@ -269,7 +300,7 @@ class CollusionSignalAdmin(ReadOnlyAdmin):
         show_all = request.GET.get("all") == "1"
         context = {
             **self.admin_site.each_context(request),
-            "title": "Collusion signals",
+            "title": gettext("Collusion signals"),
             "opts": self.model._meta,
             "signals": signals if show_all else collusion.flagged(signals),
             "show_all": show_all,

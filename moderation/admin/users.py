@@ -12,14 +12,19 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import UserChangeForm
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 
 from config.errors import ServiceError
 from moderation import audit, selectors, services
-from moderation.admin.base import done_message, service_error_message
+from moderation.admin.base import done_message, form_errors_message, service_error_message
 from moderation.forms import PLAYER_ACTIONS, PlayerActionForm
 from moderation.models import Report, Sanction
 from players.models import User
@@ -31,11 +36,28 @@ def _is_moderator(user: User) -> bool:
     return bool(user.is_staff) and user.groups.filter(name=MODERATORS_GROUP).exists()
 
 
+# The players app's own fields, named in the moderator's language (Django's own fields, such as
+# the username, come with Django's translations).
+PROFILE_LABELS = {
+    "display_name": _("display name"),
+    "time_zone": _("time zone"),
+    "language": _("language"),
+    "email_verified": _("email verified"),
+}
+
+
+class PlayerChangeForm(UserChangeForm):
+    class Meta(UserChangeForm.Meta):
+        model = User
+        labels = PROFILE_LABELS
+
+
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
+    form = PlayerChangeForm
     list_display = [
         "username",
-        "display_name",
+        "display_name_shown",
         "moderation_status",
         "is_staff",
         "date_joined",
@@ -48,14 +70,14 @@ class UserAdmin(DjangoUserAdmin):
     fieldsets = (
         *DjangoUserAdmin.fieldsets,
         (
-            "Profile",
+            _("Profile"),
             {"fields": ("display_name", "time_zone", "language", "email_verified")},
         ),
     )
     # What a moderator sees: no password hash, no permission lists.
     moderator_fieldsets = (
         (None, {"fields": ("username", "display_name", "email", "email_verified")}),
-        ("Account", {"fields": ("is_active", "is_staff", "date_joined", "last_login")}),
+        (_("Account"), {"fields": ("is_active", "is_staff", "date_joined", "last_login")}),
     )
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
@@ -83,10 +105,15 @@ class UserAdmin(DjangoUserAdmin):
         audit.record(
             actor=request.user,
             action=audit.MODERATOR_GRANTED if now else audit.MODERATOR_REMOVED,
+            # English in the log; the audit list shows it in the reader's language.
             reason=(
-                "Made a moderator (staff status and the moderators group) in the user admin."
+                gettext_noop(
+                    "Made a moderator (staff status and the moderators group) in the user admin."
+                )
                 if now
-                else "No longer a moderator (staff status or the moderators group removed)."
+                else gettext_noop(
+                    "No longer a moderator (staff status or the moderators group removed)."
+                )
             ),
             target_user=user,
         )
@@ -97,15 +124,24 @@ class UserAdmin(DjangoUserAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return bool(request.user.is_superuser)
 
-    @admin.display(description="Moderation")
+    @admin.display(description=_("display name"), ordering="display_name")
+    def display_name_shown(self, user: User) -> str:
+        return user.display_name
+
+    @admin.display(description=_("Moderation"))
     def moderation_status(self, user: User) -> str:
         if user.is_active:
-            return "ok"
+            return gettext("ok")
         restriction = selectors.restriction_of(user)
         if restriction is None:
-            return "inactive"
-        until = f" until {restriction.until:%Y-%m-%d}" if restriction.until else ""
-        return f"{restriction.get_kind_display().lower()}{until}"
+            return gettext("inactive")
+        kind = restriction.get_kind_display().lower()
+        if restriction.until is None:
+            return kind
+        return gettext("%(kind)s until %(date)s") % {
+            "kind": kind,
+            "date": date_format(localtime(restriction.until), "SHORT_DATE_FORMAT"),
+        }
 
     def get_urls(self) -> list[Any]:
         urls = [
@@ -148,8 +184,7 @@ class UserAdmin(DjangoUserAdmin):
             return HttpResponseRedirect(back)
         form = PlayerActionForm(request.POST)
         if not form.is_valid():
-            for field, errors in form.errors.items():
-                messages.error(request, f"{field}: {' '.join(errors)}")
+            form_errors_message(request, form)
             return HttpResponseRedirect(back)
         action, reason, until = (form.cleaned_data[k] for k in ("action", "reason", "until"))
         moderator: Any = request.user

@@ -208,7 +208,10 @@ def moderator(s: Shooter) -> tuple[Client, str, int]:
     from tests.moderation.conftest import cheating_report, moderators_group
     from tests.moderation.test_admin import finished_game
 
-    mo = User.objects.create_user(username="mo", password=MODERATOR_PASSWORD, is_staff=True)
+    # The panel speaks the moderator's profile language (moderation/middleware.py).
+    mo = User.objects.create_user(
+        username="mo", password=MODERATOR_PASSWORD, is_staff=True, language=s.lang
+    )
     mo.groups.add(moderators_group())
     players = [make_player(name) for name in ("alice", "bob", "carol")]
     game_id = finished_game(players)
