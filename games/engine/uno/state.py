@@ -128,7 +128,11 @@ class State:
 
 _OMITTED_WHEN_EMPTY = frozenset({"knocked_out", "set_aside", "stacker"})
 
-_new = object.__new__
+# Allocate without __init__ (copy_state assigns every field). ``Seat.__new__``, not
+# ``object.__new__``: the same call when interpreted, and the only one a class compiled by mypyc
+# (bench/compile_engine.py) accepts.
+_new_seat = Seat.__new__
+_new_state = State.__new__
 
 
 def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = True) -> State:
@@ -147,7 +151,7 @@ def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = Tru
     seats: list[Seat] = []
     add = seats.append
     for old in s.seats:
-        seat = _new(Seat)
+        seat = _new_seat(Seat)
         # hands, piles: typed lists; .copy() beats list() and [:]
         seat.hand = old.hand.copy() if copy_lists else old.hand
         seat.active = old.active
@@ -157,7 +161,7 @@ def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = Tru
         seat.score = old.score
         seat.mercy_used = old.mercy_used
         add(seat)
-    new = _new(State)
+    new = _new_state(State)
     new.preset = s.preset
     new.seats = seats
     if copy_lists:
