@@ -128,10 +128,11 @@ def check_build(
         [sys.executable, "-c", CHECK, names, "fingerprint" if fingerprint else "files"],
         cwd=out,
         env=env,
-        check=True,
         capture_output=True,
         text=True,
     )
+    if done.returncode != 0:  # the compiled engine did not even import, or crashed
+        return [f"the check failed (exit {done.returncode}):\n{done.stderr[-3000:]}"]
     report = json.loads(done.stdout.splitlines()[-1])
     return problems(out, report["files"], report["fingerprint"], report["pinned"])
 
