@@ -8,7 +8,7 @@ pile; the player clockwise from the dealer starts, and every round starts clockw
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from .. import errors as E
 from ..errors import EngineError
@@ -30,22 +30,21 @@ def check_setup(players: int, target_score: int, min_players: int, max_players: 
         raise EngineError(E.INVALID_SETUP, "target_score is a whole number, 0 or more")
 
 
-# For the type checker only: mypyc (bench/compile_engine.py) would compile the protocol's
-# method and check its ``...`` defaults against their types at import, and fail.
-if TYPE_CHECKING:
+class NewGame(Protocol):
+    """A game's ``new_game``: a new match with round 1 dealt, the dealer a random seat."""
 
-    class NewGame(Protocol):
-        """A game's ``new_game``: a new match with round 1 dealt, the dealer a random seat."""
-
-        def __call__(
-            self,
-            *,
-            players: int,
-            rng: RNG,
-            preset: str = ...,
-            options: dict[str, bool] | None = None,
-            target_score: int = ...,
-        ) -> tuple[State, list[Event]]: ...
+    # The defaults say only that ``preset`` and ``target_score`` may be left out: their values
+    # are never read (each game's come from its ``Setup``). Not ``...``: mypyc
+    # (bench/compile_engine.py) checks a default against its type at import.
+    def __call__(
+        self,
+        *,
+        players: int,
+        rng: RNG,
+        preset: str = "",
+        options: dict[str, bool] | None = None,
+        target_score: int = 0,
+    ) -> tuple[State, list[Event]]: ...
 
 
 class Deck(Protocol):

@@ -6,18 +6,15 @@ modules (rules, listing, views, hidden information) and its names (``Rules``, ``
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from ..interface import RNG, Event
 from . import actions as A
 from .actions import Action, covers
 from .cards import card_type
-from .deal import Setup
+from .deal import NewGame, Setup
 from .state import MATCH_OVER, ROUND_OVER, State
 from .view import visible_event
-
-if TYPE_CHECKING:
-    from .deal import NewGame
 
 
 class Rules(Protocol):
