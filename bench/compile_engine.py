@@ -5,14 +5,18 @@ Run from the repository root::
     python bench/compile_engine.py                       # build/engine-mypyc (git-ignored)
     python bench/compile_engine.py --out /opt/engine     # elsewhere
     python bench/compile_engine.py --interpreted games.engine.scenario  # leave modules as .py
+    python bench/compile_engine.py --tests tests/engine  # then pytest against the build
+    python bench/compile_engine.py --tests-only --tests tests/engine -q  # the existing build
     python bench/engine.py --splash-only --compiled build/engine-mypyc --cpu
 
 The engine is the same source, compiled: no rule is written twice. ``games/__init__.py`` and the
 whole of ``games/engine`` (its data files too: decks and presets are read next to the modules) are
 copied into ``OUT/games``; mypyc (shipped with mypy, ``--strict`` as the repository's mypy
 configuration) compiles the copies there, so the ``.so`` files sit next to copies and never next
-to the sources, where a stale one would shadow an edit. The service imports the compiled engine
-when ``OUT`` comes first on ``sys.path`` (``PYTHONPATH=OUT``); without it, the pure engine.
+to the sources, where a stale one would shadow an edit. A process imports the compiled engine when
+``OUT`` comes before the repository on ``sys.path`` (the build's ``games/__init__.py`` extends the
+package to the repository's ``games``, for the Django apps); otherwise the pure engine. A script
+run from the repository (``python manage.py``) has the repository first: see docs/deploy.md.
 
 Then a fresh interpreter with ``OUT`` first on its path checks that every compiled module was
 imported from its ``.so`` in ``OUT`` and that the compiled engine's fingerprint
@@ -91,7 +95,18 @@ def prepare(out: Path, root: Path = ROOT) -> list[Path]:
     for rel in files:
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(root / rel, out / rel)
+    with (out / PACKAGE / "__init__.py").open("a", encoding="utf-8") as init:
+        init.write(PACKAGE_PATH)
     return files
+
+
+# Appended to the build's games/__init__.py: the package spans the build and every other
+# ``games`` directory on sys.path (the repository's), so a process with OUT first on its path
+# imports games.engine compiled and the rest of games (the Django apps) from the sources.
+PACKAGE_PATH = """
+# Added by bench/compile_engine.py: games.engine from this build, the rest from the sources.
+__path__ = __import__("pkgutil").extend_path(__path__, __name__)
+"""
 
 
 def compile_modules(out: Path, modules: Sequence[Path]) -> None:
@@ -153,6 +168,23 @@ def problems(
     return wrong
 
 
+# pytest's ``pythonpath = ["."]`` puts the repository first on sys.path: the engine is imported
+# from OUT before pytest starts, and stays the one imported.
+RUN_TESTS = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import games.engine.uno.state, pytest
+print("engine under test:", games.engine.uno.state.__file__, flush=True)
+sys.exit(pytest.main(["-p", "no:cacheprovider", *sys.argv[2:]]))
+"""
+
+
+def run_tests(out: Path, pytest_args: Sequence[str], root: Path = ROOT) -> int:
+    """pytest, from the repository, with the engine of the build in ``out``: its exit status."""
+    command = [sys.executable, "-c", RUN_TESTS, str(out), *pytest_args]
+    return subprocess.run(command, cwd=root).returncode
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the build directory")
@@ -166,8 +198,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--no-check", action="store_true", help="skip the import and fingerprint checks"
     )
+    parser.add_argument(
+        "--tests",
+        nargs=argparse.REMAINDER,
+        default=None,
+        help="then run pytest with these arguments against the build (e.g. --tests tests/engine)",
+    )
+    parser.add_argument(
+        "--tests-only",
+        action="store_true",
+        help="no build: run --tests against the existing build in --out",
+    )
     args = parser.parse_args(argv)
     out: Path = args.out.resolve()
+    if args.tests_only:
+        return run_tests(out, args.tests or ["tests/engine"])
     start = time.monotonic()
     files = prepare(out)
     modules = modules_to_compile(files, args.interpreted)
@@ -182,8 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if wrong:
         return 1
     print(f"checked: {len(modules)} modules compiled, fingerprint as pinned")
-    print(f"use it: PYTHONPATH={out} python ...")
-    return 0
+    print(f"use it: python bench/engine.py --compiled {out}, or PYTHONPATH={out} python ...")
+    return run_tests(out, args.tests) if args.tests is not None else 0
 
 
 if __name__ == "__main__":

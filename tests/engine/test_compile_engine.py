@@ -83,6 +83,9 @@ def test_prepare_copies_and_refuses_the_source_tree(tmp_path: Path) -> None:
         ROOT / "games/engine/uno/state.py"
     ).read_bytes()
     assert len(files) == sum(1 for p in out.rglob("*") if p.is_file()) - 1  # the marker
+    # The build's package spans the sources' games too (the Django apps are not copied).
+    init = (out / "games/__init__.py").read_text()
+    assert init == (ROOT / "games/__init__.py").read_text() + ce.PACKAGE_PATH
     ce.prepare(out, ROOT)  # its own directory: wiped and made again
     with pytest.raises(SystemExit, match="inside games/"):
         ce.prepare(ROOT / "games" / "engine-build", ROOT)
