@@ -79,7 +79,9 @@ def match_starter(
         players: int,
         rng: RNG,
         preset: str = default_preset,
-        options: dict[str, bool] | None = None,
+        # Wider than NewGame's: ``validate`` refuses a malformed value with invalid_setup, also
+        # when mypyc compiled this (it would raise TypeError on a value outside the annotation).
+        options: object = None,
         target_score: int = default_target,
     ) -> tuple[State, list[Event]]:
         """A new match with round 1 dealt: the dealer is a random seat."""
