@@ -7,20 +7,22 @@ Lists of cards are ordered top first: ``draw_pile[0]`` is the next card drawn,
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 # Turn phases.
-PLAY = "play"  # the current seat must play a card or draw
-DRAWN = "drawn"  # the current seat drew voluntarily: play that card or pass
-CHOOSE = "choose"  # a seat must choose a target for a card already on the table
-STACK = "stack"  # stacking: the current seat must stack a draw card on the pending total or take it
-RESPOND = "respond"  # a Wild Draw Four waits for the next player's answer: accept or challenge
-ROUND_OVER = "round_over"  # the round is scored; the system deals the next one
-MATCH_OVER = "match_over"
+PLAY: Final = "play"  # the current seat must play a card or draw
+DRAWN: Final = "drawn"  # the current seat drew voluntarily: play that card or pass
+CHOOSE: Final = "choose"  # a seat must choose a target for a card already on the table
+# stacking: the current seat must stack a draw card on the pending total or take it
+STACK: Final = "stack"
+# a Wild Draw Four waits for the next player's answer: accept or challenge
+RESPOND: Final = "respond"
+ROUND_OVER: Final = "round_over"  # the round is scored; the system deals the next one
+MATCH_OVER: Final = "match_over"
 PHASES = (PLAY, DRAWN, CHOOSE, STACK, RESPOND, ROUND_OVER, MATCH_OVER)
 
-CLOCKWISE = 1
-COUNTERCLOCKWISE = -1
+CLOCKWISE: Final = 1
+COUNTERCLOCKWISE: Final = -1
 
 # Options that change no listing or playing path (speed mode is the service's clock; Force Swap
 # protection is part of the plain target rules): every other option set to true sends
