@@ -6,6 +6,7 @@ Run from the repository root::
     python bench/engine.py --quick      # ~10 s smoke run
     python bench/engine.py --min-ratio 5  # exit 1 if ours/RLCard actions/s (2 players) is below 5
     python bench/engine.py --cpu          # CPU time, not wall time (a loaded, shared machine)
+    python bench/engine.py --compiled build/engine-mypyc  # the engine bench/compile_engine.py built
 
 The figure that counts is **actions per second**: decisions, each one ``legal_actions`` then
 ``apply``. Rounds differ in length between the two games (an All Wild ``standard`` round is about
@@ -89,6 +90,24 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+
+def compiled_dir(argv: Sequence[str]) -> str | None:
+    """The ``--compiled DIR`` of the command line, read before the engine is imported (argparse
+    reads it again, in main, for the help and the errors)."""
+    for i, arg in enumerate(argv):
+        if arg == "--compiled" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--compiled="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+# A compiled engine (bench/compile_engine.py) is imported from its build directory: first on the
+# path, ahead of the repository's sources.
+if (_compiled := compiled_dir(sys.argv[1:])) is not None:
+    sys.path.insert(0, str(Path(_compiled).resolve()))
+
+import games.engine.uno.state as engine_state  # noqa: E402
 from games.engine.registry import get_game  # noqa: E402
 from games.engine.uno.actions import Action  # noqa: E402
 from games.engine.uno.allwild.house_rules import HOUSE_RULES  # noqa: E402
@@ -466,6 +485,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--profile", action="store_true", help="also print cProfile hot spots (2 players)"
     )
     parser.add_argument(
+        "--compiled",
+        metavar="DIR",
+        default=None,
+        help="import the engine compiled by bench/compile_engine.py from DIR (build/engine-mypyc)",
+    )
+    parser.add_argument(
         "--cpu",
         action="store_true",
         help="time this process's CPU seconds (time.process_time), not wall time: a loaded,"
@@ -485,6 +510,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 SPLASH_LIKE_RLCARD = partial(run_splash, 2, like_rlcard=True)
 
 
+def engine_kind() -> str:
+    """Which engine this process imported: compiled by mypyc (a ``.so``) or the sources."""
+    compiled = Path(engine_state.__file__ or "").suffix in (".so", ".pyd")
+    return "compiled (mypyc)" if compiled else "pure Python"
+
+
 def print_header(args: argparse.Namespace, version: str | None) -> None:
     print("# Rules engine vs RLCard: random legal playouts\n")
     print(f"- date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
@@ -493,6 +524,7 @@ def print_header(args: argparse.Namespace, version: str | None) -> None:
     print(f"- python: {platform.python_implementation()} {platform.python_version()}")
     print(f"- rlcard: {version or 'not run'}")
     print(f"- rounds per configuration: {args.rounds}, median of {args.repeats}, seed {args.seed}")
+    print(f"- engine: {engine_kind()} ({engine_state.__file__})")
     timer = "CPU time of this process (--cpu)" if args.cpu else "wall time"
     print(f"- clock: {timer}; load average at the start: {os.getloadavg()[0]:.2f}")
     print()
@@ -600,6 +632,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             "rlcard is not installed: pip install -e '.[bench]' (or rlcard==1.2.0 numpy),"
             " or pass --no-rlcard",
+            file=sys.stderr,
+        )
+        return 2
+    built = Path(args.compiled).resolve() if args.compiled is not None else None
+    if built is not None and (
+        engine_kind() == "pure Python" or built not in Path(engine_state.__file__ or "").parents
+    ):
+        print(
+            f"--compiled {args.compiled}: the engine imported is not compiled"
+            f" ({engine_state.__file__}); build it with bench/compile_engine.py",
             file=sys.stderr,
         )
         return 2

@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ..errors import INVALID_ACTION, EngineError, action_type
 
-TAKE_UPCARD = "take_upcard"  # the upcard offer: take it (that is the turn's draw)
-PASS = "pass"  # the upcard offer: pass it
-DRAW = "draw"  # draw from ``source``: "stock" or "discard"
-DISCARD = "discard"  # discard ``card`` face up: the turn ends
-KNOCK = "knock"  # discard ``card`` face down and end the round (gin when the rest all meld)
-BIG_GIN = "big_gin"  # all eleven cards meld: end the round without a discard
+TAKE_UPCARD: Final = "take_upcard"  # the upcard offer: take it (that is the turn's draw)
+PASS: Final = "pass"  # the upcard offer: pass it
+DRAW: Final = "draw"  # draw from ``source``: "stock" or "discard"
+DISCARD: Final = "discard"  # discard ``card`` face up: the turn ends
+KNOCK: Final = "knock"  # discard ``card`` face down and end the round (gin when the rest all meld)
+BIG_GIN: Final = "big_gin"  # all eleven cards meld: end the round without a discard
 # System actions: applied by the service (timer sweep, leaving, dealing), never listed for players.
-TIMEOUT = "timeout"
-LEAVE = "leave"
-NEXT_ROUND = "next_round"
+TIMEOUT: Final = "timeout"
+LEAVE: Final = "leave"
+NEXT_ROUND: Final = "next_round"
 
 PLAYER_ACTIONS = (TAKE_UPCARD, PASS, DRAW, DISCARD, KNOCK, BIG_GIN)
 SYSTEM_ACTIONS = (TIMEOUT, LEAVE, NEXT_ROUND)
 ACTION_TYPES = PLAYER_ACTIONS + SYSTEM_ACTIONS
-STOCK = "stock"
-DISCARD_PILE = "discard"
+STOCK: Final = "stock"
+DISCARD_PILE: Final = "discard"
 SOURCES = (STOCK, DISCARD_PILE)
 FIELDS = frozenset({"type", "seat", "card", "source"})
 

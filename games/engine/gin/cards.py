@@ -6,6 +6,8 @@ A card id is its rank then its suit: ``As``, ``Th``, ``Kc``. Internally a card i
 
 from __future__ import annotations
 
+from typing import Final
+
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 # The rulings' tie order for a timeout's discard: spades before hearts before diamonds before clubs.
 SUITS = ("s", "h", "d", "c")
@@ -20,17 +22,17 @@ VALUE: dict[str, int] = {card: VALUES[i % 13] for i, card in enumerate(DECK)}
 VALUE_OF_INDEX: tuple[int, ...] = tuple(VALUES[i % 13] for i in range(52))
 
 # The numbers table of the rulings: data, so that a later preset can change them.
-KNOCK_LIMIT = 10
-GIN_BONUS = 25
-BIG_GIN_BONUS = 31
-UNDERCUT_BONUS = 25
-GAME_BONUS = 100
-SHUTOUT_GAME_BONUS = 200
-LINE_BONUS = 25
-WALL = 2
-MAX_DISCARD_TAKES = 50
-HAND_SIZE = 10
-DEFAULT_TARGET = 100
+KNOCK_LIMIT: Final = 10
+GIN_BONUS: Final = 25
+BIG_GIN_BONUS: Final = 31
+UNDERCUT_BONUS: Final = 25
+GAME_BONUS: Final = 100
+SHUTOUT_GAME_BONUS: Final = 200
+LINE_BONUS: Final = 25
+WALL: Final = 2
+MAX_DISCARD_TAKES: Final = 50
+HAND_SIZE: Final = 10
+DEFAULT_TARGET: Final = 100
 
 
 def mask_of(cards: list[str] | tuple[str, ...]) -> int:

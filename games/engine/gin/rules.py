@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .. import errors as E
 from ..errors import EngineError
@@ -40,7 +40,7 @@ from .state import DISCARD as DISCARD_STEP
 from .state import DRAW as DRAW_STEP
 from .state import MATCH_OVER, OFFER, PRESET, ROUND_OVER, State
 
-PLAYERS = 2
+PLAYERS: Final = 2
 
 
 def validate_options(options: Any) -> dict[str, Any]:

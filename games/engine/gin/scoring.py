@@ -5,7 +5,7 @@ Every number comes from the numbers table (``cards``); the layouts from ``melds`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..interface import Event
 from .cards import (
@@ -20,11 +20,11 @@ from .cards import (
 from .melds import Layout, knocker_layout, layout_dict, min_deadwood, own_layout
 from .state import MATCH_OVER, ROUND_OVER, State
 
-KNOCK = "knock"
-UNDERCUT = "undercut"
-GIN = "gin"
-BIG_GIN = "big_gin"
-WALL = "wall"
+KNOCK: Final = "knock"
+UNDERCUT: Final = "undercut"
+GIN: Final = "gin"
+BIG_GIN: Final = "big_gin"
+WALL: Final = "wall"
 
 
 def knock(s: State, knocker: int, knock_discard: str | None, ev: list[Event]) -> None:

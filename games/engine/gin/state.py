@@ -7,19 +7,20 @@ may be taken. Hands are kept in the order the cards arrived.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 from ..events import copy_json
 
-GAME = "gin_rummy"
-PRESET = "standard"
+GAME: Final = "gin_rummy"
+PRESET: Final = "standard"
 
 # Phases.
-OFFER = "offer"  # the upcard offer: the non-dealer, then the dealer, takes the upcard or passes
-DRAW = "draw"  # the current seat draws from the stock or the discard pile
-DISCARD = "discard"  # the current seat holds 11: discard, knock or declare big gin
-ROUND_OVER = "round_over"  # the round is scored; the system deals the next one
-MATCH_OVER = "match_over"
+# the upcard offer: the non-dealer, then the dealer, takes the upcard or passes
+OFFER: Final = "offer"
+DRAW: Final = "draw"  # the current seat draws from the stock or the discard pile
+DISCARD: Final = "discard"  # the current seat holds 11: discard, knock or declare big gin
+ROUND_OVER: Final = "round_over"  # the round is scored; the system deals the next one
+MATCH_OVER: Final = "match_over"
 PHASES = (OFFER, DRAW, DISCARD, ROUND_OVER, MATCH_OVER)
 
 

@@ -4,30 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations, product
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ..errors import INVALID_ACTION, EngineError, action_type
 
-PLAY = "play"
-DRAW = "draw"
-PLAY_DRAWN = "play_drawn"
-PASS = "pass"
-UNO = "uno"
-CATCH = "catch"
-CHOOSE_TARGET = "choose_target"
+PLAY: Final = "play"
+DRAW: Final = "draw"
+PLAY_DRAWN: Final = "play_drawn"
+PASS: Final = "pass"
+UNO: Final = "uno"
+CATCH: Final = "catch"
+CHOOSE_TARGET: Final = "choose_target"
 # Games with colours: the colour an opening Wild waits for, and the answer to a Wild Draw Four.
-CHOOSE_COLOUR = "choose_colour"
-ACCEPT = "accept"
-CHALLENGE = "challenge"
+CHOOSE_COLOUR: Final = "choose_colour"
+ACCEPT: Final = "accept"
+CHALLENGE: Final = "challenge"
 # House rules
-TAKE_STACK = "take_stack"  # stacking: take the pending total instead of stacking
-PLAY_PAIR = "play_pair"  # double down: two identical cards at once
-PLAY_TOP = "play_top"  # blind play: the top card of the face-down hand
-MERCY = "mercy"  # mercy: discard five cards of a hand of 15 or more
+TAKE_STACK: Final = "take_stack"  # stacking: take the pending total instead of stacking
+PLAY_PAIR: Final = "play_pair"  # double down: two identical cards at once
+PLAY_TOP: Final = "play_top"  # blind play: the top card of the face-down hand
+MERCY: Final = "mercy"  # mercy: discard five cards of a hand of 15 or more
 # System actions: applied by the service (timer sweep, leaving, dealing), never listed for players.
-TIMEOUT = "timeout"
-LEAVE = "leave"
-NEXT_ROUND = "next_round"
+TIMEOUT: Final = "timeout"
+LEAVE: Final = "leave"
+NEXT_ROUND: Final = "next_round"
 
 PLAYER_ACTIONS = (
     PLAY,

@@ -33,14 +33,17 @@ def check_setup(players: int, target_score: int, min_players: int, max_players: 
 class NewGame(Protocol):
     """A game's ``new_game``: a new match with round 1 dealt, the dealer a random seat."""
 
+    # The defaults say only that ``preset`` and ``target_score`` may be left out: their values
+    # are never read (each game's come from its ``Setup``). Not ``...``: mypyc
+    # (bench/compile_engine.py) checks a default against its type at import.
     def __call__(
         self,
         *,
         players: int,
         rng: RNG,
-        preset: str = ...,
+        preset: str = "",
         options: dict[str, bool] | None = None,
-        target_score: int = ...,
+        target_score: int = 0,
     ) -> tuple[State, list[Event]]: ...
 
 
@@ -76,7 +79,9 @@ def match_starter(
         players: int,
         rng: RNG,
         preset: str = default_preset,
-        options: dict[str, bool] | None = None,
+        # Wider than NewGame's: ``validate`` refuses a malformed value with invalid_setup, also
+        # when mypyc compiled this (it would raise TypeError on a value outside the annotation).
+        options: object = None,
         target_score: int = default_target,
     ) -> tuple[State, list[Event]]:
         """A new match with round 1 dealt: the dealer is a random seat."""

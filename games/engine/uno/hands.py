@@ -7,14 +7,16 @@ swaps of a Double down pair).
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..interface import Event
 from .state import State
 from .turns import direction_name, seats_from
 
 # Mercy (a house rule): a hand of MERCY_MIN or more cards may discard MERCY_COUNT of them, once
 # until the hand has dropped below MERCY_MIN.
-MERCY_MIN = 15
-MERCY_COUNT = 5
+MERCY_MIN: Final = 15
+MERCY_COUNT: Final = 5
 
 
 def hand_changed(s: State, seat: int) -> None:

@@ -7,20 +7,22 @@ Lists of cards are ordered top first: ``draw_pile[0]`` is the next card drawn,
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 # Turn phases.
-PLAY = "play"  # the current seat must play a card or draw
-DRAWN = "drawn"  # the current seat drew voluntarily: play that card or pass
-CHOOSE = "choose"  # a seat must choose a target for a card already on the table
-STACK = "stack"  # stacking: the current seat must stack a draw card on the pending total or take it
-RESPOND = "respond"  # a Wild Draw Four waits for the next player's answer: accept or challenge
-ROUND_OVER = "round_over"  # the round is scored; the system deals the next one
-MATCH_OVER = "match_over"
+PLAY: Final = "play"  # the current seat must play a card or draw
+DRAWN: Final = "drawn"  # the current seat drew voluntarily: play that card or pass
+CHOOSE: Final = "choose"  # a seat must choose a target for a card already on the table
+# stacking: the current seat must stack a draw card on the pending total or take it
+STACK: Final = "stack"
+# a Wild Draw Four waits for the next player's answer: accept or challenge
+RESPOND: Final = "respond"
+ROUND_OVER: Final = "round_over"  # the round is scored; the system deals the next one
+MATCH_OVER: Final = "match_over"
 PHASES = (PLAY, DRAWN, CHOOSE, STACK, RESPOND, ROUND_OVER, MATCH_OVER)
 
-CLOCKWISE = 1
-COUNTERCLOCKWISE = -1
+CLOCKWISE: Final = 1
+COUNTERCLOCKWISE: Final = -1
 
 # Options that change no listing or playing path (speed mode is the service's clock; Force Swap
 # protection is part of the plain target rules): every other option set to true sends
@@ -128,7 +130,11 @@ class State:
 
 _OMITTED_WHEN_EMPTY = frozenset({"knocked_out", "set_aside", "stacker"})
 
-_new = object.__new__
+# Allocate without __init__ (copy_state assigns every field). ``Seat.__new__``, not
+# ``object.__new__``: the same call when interpreted, and the only one a class compiled by mypyc
+# (bench/compile_engine.py) accepts.
+_new_seat = Seat.__new__
+_new_state = State.__new__
 
 
 def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = True) -> State:
@@ -147,7 +153,7 @@ def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = Tru
     seats: list[Seat] = []
     add = seats.append
     for old in s.seats:
-        seat = _new(Seat)
+        seat = _new_seat(Seat)
         # hands, piles: typed lists; .copy() beats list() and [:]
         seat.hand = old.hand.copy() if copy_lists else old.hand
         seat.active = old.active
@@ -157,7 +163,7 @@ def copy_state(s: State, keep_catch_windows: bool = True, copy_lists: bool = Tru
         seat.score = old.score
         seat.mercy_used = old.mercy_used
         add(seat)
-    new = _new(State)
+    new = _new_state(State)
     new.preset = s.preset
     new.seats = seats
     if copy_lists:

@@ -9,18 +9,19 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from ..cards import TYPE_OF, card_ids, card_type
 
-WILD = "wild"
-DRAW2 = "draw2"
-DRAW4 = "draw4"
-REVERSE = "reverse"
-SKIP = "skip"
-SKIP_TWO = "skip_two"
-TARGETED_DRAW2 = "targeted_draw2"
-FORCE_SWAP = "force_swap"
-SHUFFLE_HANDS = "shuffle_hands"
+WILD: Final = "wild"
+DRAW2: Final = "draw2"
+DRAW4: Final = "draw4"
+REVERSE: Final = "reverse"
+SKIP: Final = "skip"
+SKIP_TWO: Final = "skip_two"
+TARGETED_DRAW2: Final = "targeted_draw2"
+FORCE_SWAP: Final = "force_swap"
+SHUFFLE_HANDS: Final = "shuffle_hands"
 
 CARD_TYPES = (
     WILD,
@@ -35,8 +36,8 @@ CARD_TYPES = (
 )
 DRAW_AMOUNT = {DRAW2: 2, DRAW4: 4}
 TARGETED = frozenset({TARGETED_DRAW2, FORCE_SWAP})
-DECK_SIZE = 112
-HAND_SIZE = 7
+DECK_SIZE: Final = 112
+HAND_SIZE: Final = 7
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def _load() -> dict[str, Preset]:
 
 
 PRESETS: dict[str, Preset] = _load()
-DEFAULT_PRESET = "standard"
+DEFAULT_PRESET: Final = "standard"
 
 
 __all__ = [

@@ -8,6 +8,8 @@ logged (``uno.chance``).
 
 from __future__ import annotations
 
+from typing import Final
+
 from ...interface import RNG, Event
 from .. import actions as A
 from ..calls import do_catch, do_uno
@@ -28,9 +30,9 @@ from .house_rules.double_down import do_play_pair
 from .house_rules.stacking import do_take_stack
 from .turn import do_choose, do_draw, do_play, do_play_drawn, do_timeout
 
-GAME = "uno_all_wild"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 10
+GAME: Final = "uno_all_wild"
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 10
 # House rules this engine enforces (speed mode is the service's turn clock: nothing to enforce
 # here). A rule not in this set would be refused at creation, never ignored.
 SUPPORTED_HOUSE_RULES = frozenset(HOUSE_RULES)

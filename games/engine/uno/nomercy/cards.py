@@ -10,23 +10,24 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Final
 
 from ..colours import Preset, load_deck
 
-SKIP = "skip"
-REVERSE = "reverse"
-DRAW2 = "draw2"
-DRAW4 = "draw4"
-DISCARD_ALL = "discard_all"
-SKIP_ALL = "skip_all"  # Skip Everyone
-WRD4 = "wrd4"  # Wild Reverse Draw 4
-WD6 = "wd6"
-WD10 = "wd10"
-ROULETTE = "roulette"  # Wild Color Roulette
-DECK_SIZE = 168
-HAND_SIZE = 7
-KNOCKOUT = 25  # cards in a hand that knock its player out of the round (Mercy rule)
-KNOCKOUT_BONUS = 250
+SKIP: Final = "skip"
+REVERSE: Final = "reverse"
+DRAW2: Final = "draw2"
+DRAW4: Final = "draw4"
+DISCARD_ALL: Final = "discard_all"
+SKIP_ALL: Final = "skip_all"  # Skip Everyone
+WRD4: Final = "wrd4"  # Wild Reverse Draw 4
+WD6: Final = "wd6"
+WD10: Final = "wd10"
+ROULETTE: Final = "roulette"  # Wild Color Roulette
+DECK_SIZE: Final = 168
+HAND_SIZE: Final = 7
+KNOCKOUT: Final = 25  # cards in a hand that knock its player out of the round (Mercy rule)
+KNOCKOUT_BONUS: Final = 250
 
 
 # Card id -> its colour (None for a wild) and rank; rank -> the cards a Draw card of it adds.
@@ -40,5 +41,5 @@ DRAW_VALUE: dict[str, int] = {
     if "draw" in entry
 }
 PRESETS: dict[str, Preset] = load_deck(DECK, DECK_SIZE, COLOUR_OF, RANK_OF)
-DEFAULT_PRESET = "standard"
+DEFAULT_PRESET: Final = "standard"
 COLOURS = PRESETS[DEFAULT_PRESET].colours

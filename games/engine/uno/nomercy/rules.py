@@ -8,7 +8,7 @@ randomness goes through the ``rng`` passed in and is logged (``uno.chance``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ... import errors as E
 from ...errors import EngineError
@@ -43,9 +43,9 @@ from .cards import (
 from .knockout import draw_cards, round_goes_on, seated
 from .play import do_draw, do_play, do_play_drawn, do_take_stack, take_stack
 
-GAME = "uno_no_mercy"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 6
+GAME: Final = "uno_no_mercy"
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 6
 
 
 def validate_options(options: Any) -> dict[str, bool]:

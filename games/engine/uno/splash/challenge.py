@@ -19,6 +19,8 @@ player cannot be caught (``pending["owner"]``, see ``uno.calls``).
 
 from __future__ import annotations
 
+from typing import Final
+
 from ... import errors as E
 from ...errors import EngineError
 from ...interface import RNG, Event
@@ -32,7 +34,7 @@ from . import stacking
 from .cards import DRAW_AMOUNT, WD4
 from .matching import wd4_is_legal
 
-CHALLENGE_PENALTY = 2  # a failed challenge: the 4 and 2 more
+CHALLENGE_PENALTY: Final = 2  # a failed challenge: the 4 and 2 more
 
 
 def wild_draw_four(

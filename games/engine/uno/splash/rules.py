@@ -7,6 +7,8 @@ randomness goes through the ``rng`` passed in and is logged (``uno.chance``).
 
 from __future__ import annotations
 
+from typing import Final
+
 from ...interface import RNG, Event
 from .. import actions as A
 from ..calls import do_catch, do_uno
@@ -32,9 +34,9 @@ from .turn import (
     do_timeout,
 )
 
-GAME = "uno_splash"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 10
+GAME: Final = "uno_splash"
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 10
 # The house rules the rulings allow, in the order of the page, and what each does, written for
 # players (clients show these as they are). Speed mode is the service's turn clock and Mercy the
 # family's (``uno.mercy``). A rule allowed but not built would be listed here and left out of
