@@ -10,8 +10,10 @@ a session lookup. The log-in page, without a signed-in user, keeps the browser's
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
@@ -20,21 +22,44 @@ from django.utils import translation
 
 class ProfileLanguageMiddleware:
     """After LocaleMiddleware and AuthenticationMiddleware: activate the signed-in user's
-    profile language, when it is one the service speaks."""
+    profile language, when it is one the service speaks.
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+    Sync and async capable, so under ASGI a chain of async middleware stays async (a waiting
+    long-poll holds no thread); only the panel's pages read the session's user."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
         self.get_response = get_response
         self.languages = {code for code, _name in settings.LANGUAGES}
         self.prefix = ""  # the admin's root, known once the URLconf is loaded
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def _in_panel(self, request: HttpRequest) -> bool:
         if not self.prefix:
             self.prefix = reverse("admin:index")
-        if not request.path.startswith(self.prefix):
-            return self.get_response(request)
+        return request.path.startswith(self.prefix)
+
+    def _activate(self, request: HttpRequest) -> None:
         user = getattr(request, "user", None)
         language = getattr(user, "language", "") if user is not None else ""
         if user is not None and user.is_authenticated and language in self.languages:
             translation.activate(language)
             request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
-        return self.get_response(request)
+
+    def __call__(self, request: HttpRequest) -> HttpResponse | Awaitable[HttpResponse]:
+        if iscoroutinefunction(self):
+            return self.__acall__(request)
+        if self._in_panel(request):
+            self._activate(request)
+        response: HttpResponse = self.get_response(request)
+        return response
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponse:
+        if self._in_panel(request):
+            # The user is read lazily from the session, in the database: not on the event loop.
+            await sync_to_async(self._activate)(request)
+        response: HttpResponse = await self.get_response(request)
+        return response
