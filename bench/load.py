@@ -34,9 +34,11 @@ Then ``--games`` tables of ``--players`` players each (users, play tokens and st
 made in-process with the service functions) are played by an asyncio client (aiohttp) the way
 docs/api.md tells a client to, with no polling loop: every seat holds one Server-Sent Events
 stream of its game (``GET games/{id}/stream/``, ``Accept: text/event-stream``) and learns of the
-others' moves from it. The actor reads its action's answer (its new view); the seat whose turn
-that answer names waits until its own stream has brought that version, reloads its view with
-``If-None-Match`` (its hand and legal actions) and acts on ``table.legal_actions`` with
+others' moves from it, opened with ``?view=true`` so that a change that lets the seat act brings
+the seat's view with it. The actor reads its action's answer (its new view); the seat whose turn
+that answer names waits until its own stream has brought that version, with its view (its hand
+and legal actions; reloaded with ``If-None-Match`` only when the stream brought none, and by every
+seat with ``--no-stream-views``) and acts on ``table.legal_actions`` with
 ``expected_version`` and a fresh ``Idempotency-Key``. A seat left exposed on one card is caught
 by another player *at the same version* as the next player's action, so one of the two gets the
 intended ``409 version_conflict`` (or ``game_over``); ``--retry-fraction`` of the accepted
@@ -709,6 +711,9 @@ class Stream:
         timeout = aiohttp.ClientTimeout(total=None, sock_connect=30, sock_read=60)
         headers = {**self.who.headers, "Accept": EVENT_STREAM}
         url = f"{self.client.live_base}{API}{self.game_id}/stream/"
+        seat = self.who if isinstance(self.who, Player) else None
+        if seat is not None and ARGS.stream_views:
+            url += "?view=true"  # the seat's view comes with each change that lets it act
         try:
             while not self.ended:
                 phase = stats.phase
@@ -749,7 +754,12 @@ class Stream:
                                 break
                             if name != "version":
                                 continue
-                            version = int(json.loads(data_text)["version"])
+                            update = json.loads(data_text)
+                            version = int(update["version"])
+                            view = update.get("view")
+                            if seat is not None and view is not None:
+                                if seat.view is None or view["version"] >= seat.view["version"]:
+                                    seat.view = view
                             if event_id is not None:
                                 self.after = int(event_id)
                             if version > self.version:
@@ -925,6 +935,10 @@ async def learn(client: Client, table: Table, player: Player) -> dict[str, Any] 
             client.stats.events[
                 (client.stats.phase, f"seats that waited over {STREAM_WAIT_SECONDS:g} s")
             ] += 1
+    streamed = player.view
+    if ARGS.stream_views and streamed is not None and streamed["version"] >= table.version:
+        client.stats.events[(client.stats.phase, "views from the stream")] += 1
+        return streamed
     view = await client.view(player, table.game_id)
     if view is None:
         await asyncio.sleep(0.2)
@@ -1489,7 +1503,10 @@ def report_open_loop(args: argparse.Namespace, stats: Stats) -> tuple[float, dic
     print(
         f"Poisson arrivals at {args.rate_fraction:g} × the closed loop's action rate; no polling:"
     )
-    print("the seat to move reloads its view when its stream brings the version it waits for.")
+    if args.stream_views:
+        print("the seat to move acts on the view its stream brings with the version it waits for.")
+    else:
+        print("the seat to move reloads its view when its stream brings the version it waits for.")
     for name in ("open", "crowd"):
         if name in stats.window:
             print(f"Arrivals that found no player ready ({name}): {stats.missed_arrivals[name]}.")
@@ -1644,6 +1661,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--turn-seconds", type=int, default=3600, help="clock of the other games")
     p.add_argument("--target-score", type=int, default=0, help="0: one-round matches")
     p.add_argument("--retry-fraction", type=float, default=0.02, help="actions sent twice")
+    p.add_argument(
+        "--no-stream-views",
+        dest="stream_views",
+        action="store_false",
+        help="streams without ?view=true: the seat to move reloads its view (GET) every turn",
+    )
     p.add_argument(
         "--web-workers",
         type=int,

@@ -299,14 +299,19 @@ def seat_position(game_id: Any, user: User) -> int | None:
 
 
 def move_news(
-    game: Game, move: Move | None, positions: list[int], turn: int | None
+    game: Game,
+    move: Move | None,
+    positions: list[int],
+    turn: int | None,
+    actors: list[int] | None = None,
 ) -> dict[str, Any]:
     """What every seat may know of a change, for the live announcement (``games.announce``):
-    the game's new version and status, whose turn (a seat position), and the move with the
-    events as someone without a seat sees them (``events_for`` with no seat). ``private``
-    lists the seats that see more of this move than that (a card they drew): their streams read
-    their own events from the database. Nothing any one seat may not see goes in: the news is
-    sent to every process, and forwarded to every stream of the game as it is.
+    the game's new version and status, whose turn (a seat position), who may act now
+    (``actors``; None when not known: every seat may have something new to do), and the move
+    with the events as someone without a seat sees them (``events_for`` with no seat).
+    ``private`` lists the seats that see more of this move than that (a card they drew): their
+    streams read their own events from the database. Nothing any one seat may not see goes in:
+    the news is sent to every process, and forwarded to every stream of the game as it is.
 
     ``move`` None: the version moved without a move (a lobby change, a seat handed to a bot)."""
     moves: list[dict[str, Any]] = []
@@ -320,6 +325,7 @@ def move_news(
         "version": game.version,
         "status": game.status,
         "turn": turn,
+        "actors": actors,
         "moves": moves,
         "private": private,
     }

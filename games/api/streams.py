@@ -46,7 +46,14 @@ from config.errors import ServiceError
 from games import announce, presence, selectors
 from games.api import keepalive
 from games.api import serializers as s
-from games.api.views import NO_GAME, _error, _errors, _int_param
+from games.api.views import (
+    GAME_SERIALIZER,
+    NO_GAME,
+    _bool_param,
+    _error,
+    _errors,
+    _int_param,
+)
 from games.models import Game
 from players.models import ApiToken, User
 
@@ -329,6 +336,13 @@ class LiveUpdateSerializer(s.EventPageSerializer):
         help_text="The game's version now: when it differs from your view's, reload the view."
     )
     status = serializers.ChoiceField(choices=[s for s, _ in Game.STATUSES])
+    view = s.GameSerializer(
+        required=False,
+        help_text="Only on a stream opened with `?view=true`: your view of the game (as "
+        "`games_retrieve` answers it) in the first event and whenever a change lets you act, "
+        "so you need not reload it before acting. Absent otherwise: the moves tell you what "
+        "changed (your own draws included).",
+    )
 
 
 @dataclass(frozen=True)
@@ -339,6 +353,7 @@ class StreamPlan:
     token_id: int | None
     seat: int | None  # the user's position in the game; None: no seat, or not dealt one yet
     update: dict[str, Any]  # the first event: the LiveUpdate the view answered
+    with_view: bool = False  # ``?view=true``: events carry the seat's view when it may act
 
 
 def _update(
@@ -436,6 +451,13 @@ class GameStreamView(APIView):
                 description="Send the moves after this version (default 0).",
             ),
             OpenApiParameter(
+                "view",
+                bool,
+                description="Also send your view of the game (`view` in the event's data) "
+                "whenever a change lets you act, and in the first event: a player's app then "
+                "needs no `games_retrieve` between its turns (default false).",
+            ),
+            OpenApiParameter(
                 "Last-Event-ID",
                 str,
                 OpenApiParameter.HEADER,
@@ -458,7 +480,10 @@ class GameStreamView(APIView):
             ),
             **_errors(
                 {
-                    400: _error("`invalid_request`: `after` or `Last-Event-ID` out of range."),
+                    400: _error(
+                        "`invalid_request`: `after` or `Last-Event-ID` out of range, or `view` "
+                        "not true or false."
+                    ),
                     404: NO_GAME,
                 },
                 write=False,
@@ -468,8 +493,13 @@ class GameStreamView(APIView):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = _progress_or_404(request, game_id)
+        with_view = bool(_bool_param(request, "view"))
         seat = selectors.seat_position(game.pk, request.user)
         update = _update(game, request.user, _cursor(request), seat)
+        if with_view:
+            view = _seat_view(request.user, str(game.pk))
+            if view is not None:
+                update["view"] = view
         response = Response(update)
         auth = request.auth
         response.live_stream = StreamPlan(
@@ -479,6 +509,7 @@ class GameStreamView(APIView):
             token_id=auth.pk if isinstance(auth, ApiToken) else None,
             seat=seat,
             update=update,
+            with_view=with_view,
         )
         return response
 
@@ -543,6 +574,37 @@ def _keep_alive(plan: StreamPlan, step: _Watching, tab: str) -> str:
     return ""
 
 
+def _seat_view(user: User, game_id: str) -> dict[str, Any] | None:
+    """``user``'s view of the game, as ``games_retrieve`` answers it (one query); None when
+    it is no longer theirs to see."""
+    found = selectors.game_with_seats(user, game_id)
+    if found is None:
+        return None
+    game, seats = found
+    return GAME_SERIALIZER.to_representation(selectors.game_view(game, user, seats=seats))
+
+
+def _with_view(plan: StreamPlan, update: dict[str, Any], wanted: bool) -> dict[str, Any]:
+    """``update`` with the seat's view when the stream carries views and this change wants one
+    (the seat may act, or nobody said who may): on the last page of a backlog only."""
+    if plan.with_view and wanted and not update["has_more"]:
+        try:
+            view = _seat_view(plan.user, plan.game_id)
+        finally:
+            release_connections()
+        if view is not None:
+            update["view"] = view
+    return update
+
+
+def _wants_view(plan: StreamPlan, last: dict[str, Any] | None) -> bool:
+    """Whether the change whose last news is ``last`` lets this stream's seat act (no news, or
+    news that does not say who may act: assume it does)."""
+    if last is None or last.get("actors") is None:
+        return True
+    return plan.seat is not None and plan.seat in last["actors"]
+
+
 def _fetch(plan: StreamPlan, after: int) -> tuple[dict[str, Any] | None, str]:
     """The update after ``after``, or None and why the stream must end."""
     try:
@@ -551,7 +613,7 @@ def _fetch(plan: StreamPlan, after: int) -> tuple[dict[str, Any] | None, str]:
         game = selectors.progress_for(plan.user, plan.game_id)
         if game is None:
             return None, "not_found"
-        return _update(game, plan.user, after), ""
+        return _with_view(plan, _update(game, plan.user, after), True), ""
     finally:
         release_connections()
 
@@ -589,7 +651,8 @@ def _fetch_private(
         moves, more = selectors.events_for(
             progress, plan.user, after=after, limit=STREAM_PAGE, seat=plan.seat
         )
-        return _live_update(progress.version, progress.status, moves, after, more), ""
+        update = _live_update(progress.version, progress.status, moves, after, more)
+        return _with_view(plan, update, _wants_view(plan, last)), ""
     finally:
         release_connections()
 
@@ -684,6 +747,7 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
     notifier = announce.notifier()
     fetch = sync_to_async(_fetch)
     fetch_private = sync_to_async(_fetch_private)
+    with_view = sync_to_async(_with_view)
     keep_alive = sync_to_async(_keep_alive)
     steps = _steps(plan, batched=True)
     result: Any = None
@@ -702,6 +766,8 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
             elif isinstance(step, _Fetch):
                 update, last = _from_news(plan, step, notifier)
                 if update is not None:
+                    if plan.with_view and _wants_view(plan, last):
+                        update = await with_view(plan, update, True)
                     result = (update, "")
                 elif last is not None:
                     result = await fetch_private(plan, step.after, last)
@@ -747,7 +813,7 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
             elif isinstance(step, _Fetch):
                 update, last = _from_news(plan, step, notifier)
                 if update is not None:
-                    result = (update, "")
+                    result = (_with_view(plan, update, _wants_view(plan, last)), "")
                 elif last is not None:
                     result = _fetch_private(plan, step.after, last)
                 else:

@@ -108,7 +108,7 @@ def etag_matches(header: str, etag: str) -> bool:
 
 
 # A query string is text: the boolean's spellings (OpenAPI clients send true/false).
-_MY_TURN = {"true": True, "false": False, "1": True, "0": False}
+_BOOLEANS = {"true": True, "false": False, "1": True, "0": False}
 
 
 class GameListView(APIView):
@@ -141,10 +141,7 @@ class GameListView(APIView):
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
-        raw_turn = request.query_params.get("my_turn")
-        my_turn = None if raw_turn is None else _MY_TURN.get(raw_turn.lower())
-        if raw_turn is not None and my_turn is None:
-            raise ServiceError("invalid_request", "my_turn must be true or false.", 400)
+        my_turn = _bool_param(request, "my_turn")
         status_filter = request.query_params.get("status")
         if status_filter and status_filter not in dict(Game.STATUSES):
             raise ServiceError("invalid_request", f"Unknown status {status_filter!r}.", 400)
@@ -732,6 +729,17 @@ class ActionView(APIView):
         if answer.replayed:
             sent["Idempotent-Replayed"] = "true"
         return sent
+
+
+def _bool_param(request: Request, name: str) -> bool | None:
+    """A true/false query parameter; None when absent."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    value = _BOOLEANS.get(raw.lower())
+    if value is None:
+        raise ServiceError("invalid_request", f"{name} must be true or false.", 400)
+    return value
 
 
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:

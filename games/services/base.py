@@ -135,15 +135,17 @@ def announce(
     move: Move | None = None,
     seats: list[Seat] | None = None,
     turn: int | None = None,
+    actors: list[int] | None = None,
 ) -> None:
     """Live clients hear of the new version once it is committed: no Redis call inside the
     transaction, and never an announcement of a version that was rolled back.
 
     The announcement carries the public news of the change (``selectors.move_news``: ``move``,
     or none when the version moved without one), so that streams forward it without reading
-    the game back; ``seats`` name the positions whose own view of the move may differ."""
+    the game back; ``seats`` name the positions whose own view of the move may differ, and
+    ``actors`` those who may act now (streams that carry views send them theirs)."""
     positions = [s.position for s in seats or () if s.position is not None]
-    news = move_news(game, move, positions, turn)
+    news = move_news(game, move, positions, turn, actors)
     transaction.on_commit(partial(publish, game.pk, game.version, news))
 
 

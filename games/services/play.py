@@ -194,8 +194,10 @@ def _save_state(
         seats=seats,
         turn_passed=turn_passed,
     )
-    turn = None if game.status == Game.FINISHED else rules.to_move(state)
-    announce(game, move=move, seats=seats, turn=turn)
+    over = game.status == Game.FINISHED
+    turn = None if over else rules.to_move(state)
+    actors = [] if over else sorted(rules.actors(state))
+    announce(game, move=move, seats=seats, turn=turn, actors=actors)
     _schedule_bots(game, state, seats)
     return Played(game=game, move=move, seats=seats, state=state)
 

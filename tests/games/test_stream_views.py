@@ -1,0 +1,151 @@
+"""A stream opened with ``?view=true`` carries the seat's own view (``games.api.streams``).
+
+Each change announces who may act now (the news' ``actors``); a stream that carries views sends
+its seat's view, exactly as ``GET games/{id}/`` answers it, with every change that lets that seat
+act, so a client needs no request between its turns. Checked for every move of random games of
+each kind: the actors are exactly the seats with legal actions, and the view a stream attaches is
+byte for byte the seat's GET, read in one query.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from rest_framework.utils.encoders import JSONEncoder
+
+from games import announce, selectors
+from games.api import streams
+from games.models import Game, Seat
+from tests.games.conftest import (
+    API_TESTS,
+    Player,
+    game_url,
+    player_to_move,
+    random_action,
+    start_game,
+)
+
+pytestmark = API_TESTS
+
+
+def as_json(data: Any) -> str:
+    return json.dumps(data, cls=JSONEncoder, sort_keys=True)
+
+
+@pytest.fixture
+def news(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """The news of each game announcement, as published."""
+    seen: list[dict[str, Any]] = []
+    real_publish = announce.Notifier.publish
+
+    def publish(self: Any, game_id: Any, version: int, news: Any = None) -> None:
+        if news is not None:
+            seen.append(news)
+        real_publish(self, game_id, version, news)
+
+    monkeypatch.setattr(announce.Notifier, "publish", publish)
+    return seen
+
+
+class TestTheFirstEvent:
+    def test_with_view_true_it_is_the_seats_view_as_the_game_view_answers_it(
+        self, alice: Player, bob: Player
+    ) -> None:
+        game_id = start_game(alice, bob, target_score=0)
+        for player in (alice, bob):
+            update = player.get(game_url(game_id, "stream/") + "?view=true").json()
+            assert as_json(update["view"]) == as_json(player.table(game_id))
+            assert update["view"]["version"] == update["version"]
+
+    def test_without_it_there_is_no_view(self, alice: Player, bob: Player) -> None:
+        game_id = start_game(alice, bob, target_score=0)
+        for query in ("", "?view=false", "?view=0"):
+            assert "view" not in alice.get(game_url(game_id, "stream/") + query).json()
+
+    @pytest.mark.parametrize("value", ["yes", "", "2", "True "])
+    def test_view_must_be_true_or_false(self, alice: Player, bob: Player, value: str) -> None:
+        game_id = start_game(alice, bob, target_score=0)
+        response = alice.get(
+            game_url(game_id, "stream/") + f"?view={value}", Accept="text/event-stream"
+        )
+        assert response.status_code == 400
+        assert response.json()["error"]["code"] == "invalid_request"
+
+
+@pytest.mark.parametrize("kind", ["uno_all_wild", "uno_splash", "uno_no_mercy", "gin_rummy"])
+def test_each_change_brings_the_view_to_exactly_the_seats_that_may_act(
+    alice: Player,
+    bob: Player,
+    carol: Player,
+    news: list[dict[str, Any]],
+    kind: str,
+    django_capture_on_commit_callbacks: Any,
+    django_assert_num_queries: Any,
+) -> None:
+    players = [alice, bob] if kind == "gin_rummy" else [alice, bob, carol]
+    with django_capture_on_commit_callbacks(execute=True):
+        game_id = start_game(*players, game=kind, target_score=0)
+    assert Game.objects.values_list("kind", flat=True).get(pk=game_id) == kind
+    positions = dict(Seat.objects.filter(game_id=game_id).values_list("user_id", "position"))
+    rng = random.Random(5)
+    checked = sent = 0
+    for _ in range(60):
+        news.clear()
+        mover = player_to_move(players, game_id)
+        with django_capture_on_commit_callbacks(execute=True):
+            response = mover.act(game_id, random_action(mover.table(game_id), rng))
+        assert response.status_code == 200, response.content
+        (last,) = news
+        for player in players:
+            seat = positions[player.user.pk]
+            plan = streams.StreamPlan(game_id, kind, player.user, None, seat, {}, with_view=True)
+            view = player.table(game_id)
+            may_act = bool(view["table"]["legal_actions"])
+            assert streams._wants_view(plan, last) is may_act, (last, seat)
+            update = streams._live_update(last["version"], last["status"], [], 0, False)
+            with django_assert_num_queries(1 if may_act else 0):
+                update = streams._with_view(plan, update, streams._wants_view(plan, last))
+            if may_act:
+                assert as_json(update["view"]) == as_json(view)
+                sent += 1
+            else:
+                assert "view" not in update
+            checked += 1
+        if Game.objects.values_list("status", flat=True).get(pk=game_id) != Game.ACTIVE:
+            break
+    assert checked >= 40 and sent >= 20
+
+
+def test_a_stream_without_views_never_reads_one(alice: Player, bob: Player) -> None:
+    game_id = start_game(alice, bob, target_score=0)
+    plan = streams.StreamPlan(game_id, "uno_all_wild", alice.user, None, 0, {})
+    update = streams._live_update(1, "active", [], 0, False)
+    assert "view" not in streams._with_view(plan, update, True)
+
+
+def test_news_without_actors_sends_the_view_to_every_seat() -> None:
+    seated = streams.StreamPlan("g", "uno", None, None, 1, {}, with_view=True)  # type: ignore[arg-type]
+    stranger = streams.StreamPlan("g", "uno", None, None, None, {}, with_view=True)  # type: ignore[arg-type]
+    lobby_change = {"version": 3, "status": "active", "turn": None, "actors": None}
+    assert streams._wants_view(seated, lobby_change)
+    assert streams._wants_view(seated, None)  # a version only the database re-check saw
+    move = {**lobby_change, "actors": [0]}
+    assert not streams._wants_view(seated, move)
+    assert not streams._wants_view(stranger, move)
+    assert streams._wants_view(seated, {**move, "actors": [0, 1]})
+
+
+def test_a_finished_game_announces_nobody_may_act(
+    alice: Player,
+    bob: Player,
+    news: list[dict[str, Any]],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game_id = start_game(alice, bob, target_score=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert alice.leave(game_id).status_code == 200
+    assert news[-1]["status"] == Game.FINISHED and news[-1]["actors"] == []
+    assert selectors.progress_for(bob.user, game_id) is not None
