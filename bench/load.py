@@ -757,9 +757,12 @@ class Stream:
                             update = json.loads(data_text)
                             version = int(update["version"])
                             view = update.get("view")
-                            if seat is not None and view is not None:
-                                if seat.view is None or view["version"] >= seat.view["version"]:
-                                    seat.view = view
+                            if (
+                                seat is not None
+                                and view is not None
+                                and (seat.view is None or view["version"] >= seat.view["version"])
+                            ):
+                                seat.view = view
                             if event_id is not None:
                                 self.after = int(event_id)
                             if version > self.version:
