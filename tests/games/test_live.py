@@ -755,6 +755,47 @@ def test_the_stream_delivers_a_version_event_after_a_move(embedded: Deployment) 
         connection.close()
 
 
+def test_a_stream_with_views_brings_the_seat_to_act_its_view_under_uvicorn(
+    embedded: Deployment,
+) -> None:
+    """``?view=true``: the change that lets a seat act brings that seat its view (as the game
+    view answers it); the other seat's event has none. Both streams start with their view."""
+    version = embedded.version()
+    readers: dict[str, EventReader] = {}
+    connections = []
+    try:
+        for name in ("alice", "bob"):
+            path = f"/api/v1/games/{embedded.game}/stream/?after={version}&view=true"
+            connection, response = open_stream(embedded.base, path, embedded.tokens[name])
+            connections.append(connection)
+            assert response.status == 200
+            readers[name] = EventReader(response)
+            readers[name].start()
+            first = readers[name].next(5)
+            assert first is not None and first.event == "version"
+            assert first.json()["view"]["version"] == version
+        new_version = move_through_api(embedded.base, embedded.players(), embedded.game)
+        views = 0
+        for name, reader in readers.items():
+            update = reader.next(5)
+            assert update is not None and update.event == "version"
+            data = update.json()
+            assert data["version"] == new_version
+            status, _, view = request(
+                f"{embedded.base}/api/v1/games/{embedded.game}/", embedded.tokens[name]
+            )
+            assert status == 200
+            if view["table"]["legal_actions"]:
+                assert data["view"] == view, name
+                views += 1
+            else:
+                assert "view" not in data, name
+        assert views >= 1, "somebody may act after a move"
+    finally:
+        for connection in connections:
+            connection.close()
+
+
 # ---------------------------------------------------------------------------------------------
 # The notifier itself
 
