@@ -127,6 +127,9 @@ TARGET_ACTION_P99_MS = 100.0
 # How long a seat waits for its stream to bring a version it knows exists before that counts as
 # an error (the service promises "within about a second": docs/api.md).
 STREAM_WAIT_SECONDS = 10.0
+# How long the seat to move waits for the `view` event that follows the version event on its
+# stream (``?view=true``) before it reloads its view instead.
+VIEW_WAIT_SECONDS = 2.0
 SHAPES = ("split", "asgi")
 # Files a process may open: 2,000 streams and more need more than the usual 1,024.
 NOFILE = 65_536
@@ -698,6 +701,7 @@ class Stream:
         self.record = record
         self.version = -1
         self.changed = asyncio.Event()
+        self.viewed = asyncio.Event()  # a `view` event came (``?view=true``)
         self.opened = asyncio.Event()  # the first event (or the end) has arrived
         self.ended = False  # an `end` event, a 204, or closed here
         self.closing = False
@@ -752,17 +756,15 @@ class Stream:
                             if name == "end":
                                 self.ended = True
                                 break
+                            if name == "view" and seat is not None:
+                                view = json.loads(data_text)
+                                if seat.view is None or view["version"] >= seat.view["version"]:
+                                    seat.view = view
+                                    self.viewed.set()
+                                continue
                             if name != "version":
                                 continue
-                            update = json.loads(data_text)
-                            version = int(update["version"])
-                            view = update.get("view")
-                            if (
-                                seat is not None
-                                and view is not None
-                                and (seat.view is None or view["version"] >= seat.view["version"])
-                            ):
-                                seat.view = view
+                            version = int(json.loads(data_text)["version"])
                             if event_id is not None:
                                 self.after = int(event_id)
                             if version > self.version:
@@ -783,6 +785,26 @@ class Stream:
             self.ended = True
             self.opened.set()
             self.changed.set()
+            self.viewed.set()
+
+    async def view_of(self, version: int, timeout: float) -> dict[str, Any] | None:
+        """The seat's view of ``version`` (or later) once a `view` event has brought it."""
+        seat = self.who
+        assert isinstance(seat, Player)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while seat.view is None or seat.view["version"] < version:
+            if self.ended:
+                return None
+            self.viewed.clear()
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return None
+            try:
+                await asyncio.wait_for(self.viewed.wait(), remaining)
+            except TimeoutError:
+                return None
+        return seat.view
 
     async def reach(self, version: int, timeout: float) -> bool:
         """Wait until this stream has brought ``version`` (or a later one)."""
@@ -921,9 +943,12 @@ async def wait_out_turn(client: Client, table: Table, player: Player, version: i
     client.stats.error(f"turn of {table.game_id} at version {version} never timed out")
 
 
-async def learn(client: Client, table: Table, player: Player) -> dict[str, Any] | None:
+async def learn(
+    client: Client, table: Table, player: Player, *, may_act: bool = False
+) -> dict[str, Any] | None:
     """``player`` has been told (an answer, a 409) that the game reached ``table.version``: wait
-    for its stream to bring that version, then reload its view (If-None-Match)."""
+    for its stream to bring that version, then for the view its stream sends when it ``may_act``
+    (``?view=true``), else reload its view (If-None-Match)."""
     assert player.stream is not None
     if not await player.stream.reach(table.version, STREAM_WAIT_SECONDS):
         if player.stream.ended:
@@ -938,10 +963,13 @@ async def learn(client: Client, table: Table, player: Player) -> dict[str, Any] 
             client.stats.events[
                 (client.stats.phase, f"seats that waited over {STREAM_WAIT_SECONDS:g} s")
             ] += 1
-    streamed = player.view
-    if ARGS.stream_views and streamed is not None and streamed["version"] >= table.version:
-        client.stats.events[(client.stats.phase, "views from the stream")] += 1
-        return streamed
+    if ARGS.stream_views and may_act:
+        # Its view follows the version event on its stream.
+        streamed = await player.stream.view_of(table.version, VIEW_WAIT_SECONDS)
+        if streamed is not None:
+            client.stats.events[(client.stats.phase, "views from the stream")] += 1
+            return streamed
+        client.stats.events[(client.stats.phase, "views the stream did not bring: reloaded")] += 1
     view = await client.view(player, table.game_id)
     if view is None:
         await asyncio.sleep(0.2)
@@ -971,7 +999,7 @@ async def step(client: Client, table: Table, gate: Gate | None) -> None:
     player = to_move(table, latest)
     view = player.view
     if view is None or view["version"] < table.version:
-        view = await learn(client, table, player)
+        view = await learn(client, table, player, may_act=True)
         if view is None:
             return
         known = table.version

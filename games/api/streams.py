@@ -338,10 +338,9 @@ class LiveUpdateSerializer(s.EventPageSerializer):
     status = serializers.ChoiceField(choices=[s for s, _ in Game.STATUSES])
     view = s.GameSerializer(
         required=False,
-        help_text="Only on a stream opened with `?view=true`: your view of the game (as "
-        "`games_retrieve` answers it) in the first event and whenever a change lets you act, "
-        "so you need not reload it before acting. Absent otherwise: the moves tell you what "
-        "changed (your own draws included).",
+        help_text="Only in the JSON answer (no `Accept: text/event-stream`) with `?view=true`: "
+        "your view of the game, as `games_retrieve` answers it. On the stream your view comes "
+        "as `view` events of its own.",
     )
 
 
@@ -424,11 +423,24 @@ reconnects, and the stream resumes after it. A comment line (`: keep-alive`) com
 event (`data: {{"reason": "finished"}}`) closes the stream: call `close()` on the EventSource.
 Streams also close after an hour; reconnecting resumes them.
 
-Without `Accept: {EVENT_STREAM}` the answer is the first event's `LiveUpdate` as JSON."""
+With `?view=true` the stream also sends your view of the game, exactly as `games_retrieve`
+answers it (`data` is a `Game`), in a `view` event right after the first `version` event and
+after each one of a change that lets you act (your turn, a catch, a choice that is yours):
+
+```
+event: view
+data: {{"id": "…", "version": 18, "table": {{"legal_actions": [...], ...}}, ...}}
+```
+
+Act on it (with `expected_version` = its `version`): no request is needed between your turns.
+
+Without `Accept: {EVENT_STREAM}` the answer is the first event's `LiveUpdate` as JSON (with
+`?view=true`, with your view in it)."""
 
 
 STREAM_200 = (
-    f"With `Accept: {EVENT_STREAM}`: the stream (`version` events, keep-alive comments, `end`). "
+    f"With `Accept: {EVENT_STREAM}`: the stream (`version` events, `view` events with "
+    "`?view=true`, keep-alive comments, `end`). "
     "Otherwise: the first event's data, as JSON."
 )
 
@@ -584,36 +596,37 @@ def _seat_view(user: User, game_id: str) -> dict[str, Any] | None:
     return GAME_SERIALIZER.to_representation(selectors.game_view(game, user, seats=seats))
 
 
-def _with_view(plan: StreamPlan, update: dict[str, Any], wanted: bool) -> dict[str, Any]:
-    """``update`` with the seat's view when the stream carries views and this change wants one
-    (the seat may act, or nobody said who may): on the last page of a backlog only."""
-    if plan.with_view and wanted and not update["has_more"]:
-        try:
-            view = _seat_view(plan.user, plan.game_id)
-        finally:
-            release_connections()
-        if view is not None:
-            update["view"] = view
-    return update
+def _read_view(plan: StreamPlan) -> dict[str, Any] | None:
+    """The stream's seat's view (``_View``), giving the connection back."""
+    try:
+        return _seat_view(plan.user, plan.game_id)
+    finally:
+        release_connections()
 
 
 def _wants_view(plan: StreamPlan, last: dict[str, Any] | None) -> bool:
-    """Whether the change whose last news is ``last`` lets this stream's seat act (no news, or
-    news that does not say who may act: assume it does)."""
+    """Whether the stream sends its seat's view after the change whose last news is ``last``:
+    it carries views and the change lets its seat act (no news, or news that does not say who
+    may act: assume it does)."""
+    if not plan.with_view:
+        return False
     if last is None or last.get("actors") is None:
         return True
     return plan.seat is not None and plan.seat in last["actors"]
 
 
-def _fetch(plan: StreamPlan, after: int) -> tuple[dict[str, Any] | None, str]:
+Fetched = tuple[dict[str, Any] | None, str, bool]  # the update, why the stream ends, a view?
+
+
+def _fetch(plan: StreamPlan, after: int) -> Fetched:
     """The update after ``after``, or None and why the stream must end."""
     try:
         if not _authorized(plan):
-            return None, "authentication_failed"
+            return None, "authentication_failed", False
         game = selectors.progress_for(plan.user, plan.game_id)
         if game is None:
-            return None, "not_found"
-        return _with_view(plan, _update(game, plan.user, after), True), ""
+            return None, "not_found", False
+        return _update(game, plan.user, after), "", _wants_view(plan, None)
     finally:
         release_connections()
 
@@ -641,9 +654,7 @@ def _from_news(
     return _live_update(last["version"], last["status"], moves, step.after, False), last
 
 
-def _fetch_private(
-    plan: StreamPlan, after: int, last: dict[str, Any]
-) -> tuple[dict[str, Any] | None, str]:
+def _fetch_private(plan: StreamPlan, after: int, last: dict[str, Any]) -> Fetched:
     """The update after ``after`` for a seat that sees more of a move than its news: the game's
     version and status from the news, the seat's own events in one query."""
     try:
@@ -652,7 +663,7 @@ def _fetch_private(
             progress, plan.user, after=after, limit=STREAM_PAGE, seat=plan.seat
         )
         update = _live_update(progress.version, progress.status, moves, after, more)
-        return _with_view(plan, update, _wants_view(plan, last)), ""
+        return update, "", _wants_view(plan, last)
     finally:
         release_connections()
 
@@ -671,6 +682,11 @@ class _Wait:
 
 
 @dataclass(frozen=True)
+class _View:
+    """Read the seat's view (sent as a ``view`` event)."""
+
+
+@dataclass(frozen=True)
 class _Beat:
     """The keep-alive loop's turn (``games.api.keepalive``): write a keep-alive, or end."""
 
@@ -683,7 +699,7 @@ class _Watching:
     check: bool = True  # re-check the credentials (not at the start: the view just did)
 
 
-_Step = bytes | _Fetch | _Wait | _Watching
+_Step = bytes | _Fetch | _Wait | _Watching | _View
 
 
 def _steps(plan: StreamPlan, *, batched: bool = False) -> Generator[_Step, Any, None]:
@@ -698,7 +714,11 @@ def _steps(plan: StreamPlan, *, batched: bool = False) -> Generator[_Step, Any, 
     started = last_sent = time.monotonic()
     yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
     yield _Watching(2 * heartbeat + 5, check=False)
-    update: dict[str, Any] | None = plan.update
+    update: dict[str, Any] | None = dict(plan.update)
+    assert update is not None
+    # The first view came with the view's answer; later ones are read after their version.
+    view: dict[str, Any] | None = update.pop("view", None)
+    wants_view = view is not None
     version, reason = -1, ""
     while update is not None:
         # Send everything after the cursor, a page per event.
@@ -707,8 +727,16 @@ def _steps(plan: StreamPlan, *, batched: bool = False) -> Generator[_Step, Any, 
             last_sent = time.monotonic()
         cursor, version = update["next_after"], update["version"]
         if update["has_more"]:
-            update, reason = yield _Fetch(cursor)
+            update, reason, wants_view = yield _Fetch(cursor)
             continue
+        if wants_view:
+            # After the version event, so that the move reaches the screen without waiting for
+            # the read.
+            if view is None:
+                view = yield _View()
+            if view is not None:
+                yield _sse("view", view)
+            view = None
         if update["status"] in TERMINAL:
             yield _sse("end", {"reason": update["status"]})
             return
@@ -737,7 +765,7 @@ def _steps(plan: StreamPlan, *, batched: bool = False) -> Generator[_Step, Any, 
                 continue
             if woken is not None:
                 break
-        update, reason = yield _Fetch(cursor, version, woken)
+        update, reason, wants_view = yield _Fetch(cursor, version, woken)
     yield _sse("end", {"reason": reason})
 
 
@@ -747,7 +775,7 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
     notifier = announce.notifier()
     fetch = sync_to_async(_fetch)
     fetch_private = sync_to_async(_fetch_private)
-    with_view = sync_to_async(_with_view)
+    read_view = sync_to_async(_read_view)
     keep_alive = sync_to_async(_keep_alive)
     steps = _steps(plan, batched=True)
     result: Any = None
@@ -766,9 +794,7 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
             elif isinstance(step, _Fetch):
                 update, last = _from_news(plan, step, notifier)
                 if update is not None:
-                    if plan.with_view and _wants_view(plan, last):
-                        update = await with_view(plan, update, True)
-                    result = (update, "")
+                    result = (update, "", _wants_view(plan, last))
                 elif last is not None:
                     result = await fetch_private(plan, step.after, last)
                 else:
@@ -784,6 +810,8 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
                 )
                 if result is None and member.due:
                     result = _Beat(member.take())
+            elif isinstance(step, _View):
+                result = await read_view(plan)
             else:
                 result = await keep_alive(plan, step, tab)
     finally:
@@ -813,7 +841,7 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
             elif isinstance(step, _Fetch):
                 update, last = _from_news(plan, step, notifier)
                 if update is not None:
-                    result = (_with_view(plan, update, _wants_view(plan, last)), "")
+                    result = (update, "", _wants_view(plan, last))
                 elif last is not None:
                     result = _fetch_private(plan, step.after, last)
                 else:
@@ -822,6 +850,8 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
                 result = notifier.wait_blocking(
                     plan.game_id, above=step.above, timeout=step.timeout
                 )
+            elif isinstance(step, _View):
+                result = _read_view(plan)
             elif notifier.stopped:
                 # A closed page's stream on a test's live server (``announce.stop_notifier``):
                 # end it rather than re-check its token in a database that may be gone.

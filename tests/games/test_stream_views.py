@@ -1,10 +1,11 @@
 """A stream opened with ``?view=true`` carries the seat's own view (``games.api.streams``).
 
 Each change announces who may act now (the news' ``actors``); a stream that carries views sends
-its seat's view, exactly as ``GET games/{id}/`` answers it, with every change that lets that seat
-act, so a client needs no request between its turns. Checked for every move of random games of
-each kind: the actors are exactly the seats with legal actions, and the view a stream attaches is
-byte for byte the seat's GET, read in one query.
+its seat's view, exactly as ``GET games/{id}/`` answers it, after every change that lets that
+seat act, so a client needs no request between its turns. Checked for every move of random games
+of each kind: the actors are exactly the seats with legal actions, and the view a stream reads
+is byte for byte the seat's GET, in one query. The order of the events on a stream is checked
+in ``test_stream_view_events`` below and, under uvicorn, in ``tests/games/test_live.py``.
 """
 
 from __future__ import annotations
@@ -105,25 +106,56 @@ def test_each_change_brings_the_view_to_exactly_the_seats_that_may_act(
             view = player.table(game_id)
             may_act = bool(view["table"]["legal_actions"])
             assert streams._wants_view(plan, last) is may_act, (last, seat)
-            update = streams._live_update(last["version"], last["status"], [], 0, False)
-            with django_assert_num_queries(1 if may_act else 0):
-                update = streams._with_view(plan, update, streams._wants_view(plan, last))
             if may_act:
-                assert as_json(update["view"]) == as_json(view)
+                with django_assert_num_queries(1):
+                    read = streams._read_view(plan)
+                assert as_json(read) == as_json(view)
                 sent += 1
-            else:
-                assert "view" not in update
             checked += 1
         if Game.objects.values_list("status", flat=True).get(pk=game_id) != Game.ACTIVE:
             break
     assert checked >= 40 and sent >= 20
 
 
-def test_a_stream_without_views_never_reads_one(alice: Player, bob: Player) -> None:
-    game_id = start_game(alice, bob, target_score=0)
-    plan = streams.StreamPlan(game_id, "uno_all_wild", alice.user, None, 0, {})
-    update = streams._live_update(1, "active", [], 0, False)
-    assert "view" not in streams._with_view(plan, update, True)
+def test_a_stream_without_views_never_reads_one() -> None:
+    plan = streams.StreamPlan("g", "uno", None, None, 0, {})  # type: ignore[arg-type]
+    for last in (None, {"actors": None}, {"actors": [0]}):
+        assert not streams._wants_view(plan, last)
+
+
+def update(version: int, status: str = "active") -> dict[str, Any]:
+    return streams._live_update(version, status, [], version, False)
+
+
+def sse(name: str, data: Any, event_id: int | None = None) -> bytes:
+    return streams._sse(name, data, event_id=event_id)
+
+
+def test_stream_view_events_come_right_after_their_version_event() -> None:
+    """Driven by hand: the first view (from the view's answer) after the first version event;
+    then a change that lets the seat act is its version event, a read of the view, the view
+    event; one that does not is its version event alone."""
+    first = {**update(4), "view": {"version": 4}}
+    plan = streams.StreamPlan("g", "uno", None, None, 0, first, with_view=True)  # type: ignore[arg-type]
+    steps = streams._steps(plan, batched=True)
+    assert next(steps).startswith(b"retry:")
+    assert isinstance(next(steps), streams._Watching)
+    assert steps.send(None) == sse("version", update(4), 4)
+    assert steps.send(None) == sse("view", {"version": 4})
+    assert isinstance(steps.send(None), streams._Wait)
+    assert isinstance(steps.send(5), streams._Fetch)
+    assert steps.send((update(5), "", False)) == sse("version", update(5), 5)
+    assert isinstance(steps.send(None), streams._Wait)  # not the seat's turn: no view
+    assert isinstance(steps.send(6), streams._Fetch)
+    assert steps.send((update(6), "", True)) == sse("version", update(6), 6)
+    assert isinstance(steps.send(None), streams._View)
+    assert steps.send({"version": 6}) == sse("view", {"version": 6})
+    assert isinstance(steps.send(None), streams._Wait)
+    assert isinstance(steps.send(7), streams._Fetch)
+    # The game ended: the last view (scores) before the end.
+    assert steps.send((update(7, "finished"), "", True)) == sse("version", update(7, "finished"), 7)
+    assert isinstance(steps.send(None), streams._View)
+    assert steps.send(None) == sse("end", {"reason": "finished"})  # no longer visible: no view
 
 
 def test_news_without_actors_sends_the_view_to_every_seat() -> None:
