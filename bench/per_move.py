@@ -16,6 +16,9 @@ Per move it measures (queries: ``CaptureQueriesContext``; CPU: this thread's CPU
 
 * **action**: the ``POST games/{id}/actions/`` of the seat to move;
 * **view**: the ``GET games/{id}/`` by which the next seat to move reloads its view;
+* **stream view**: what replaces that request for a seat whose stream carries views
+  (``?view=true``): the live process's read of the same view (``streams._read_view``: the
+  credentials, the view), the same view checked equal, and its ``view`` event's bytes;
 * **live**: what the live process does for the three streams of the game once the move is
   announced (``games.api.streams``: the update from the announcement's news, or the database
   read when there is none, then the Server-Sent Event's bytes), summed over the streams.
@@ -30,6 +33,8 @@ checkout is not what is measured), in both modes alike.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import os
 import platform
 import random
@@ -59,6 +64,7 @@ from django.test.utils import (  # noqa: E402
     teardown_databases,
 )
 from rest_framework.test import APIClient  # noqa: E402
+from rest_framework.utils.encoders import JSONEncoder  # noqa: E402
 
 from games import announce  # noqa: E402
 from games.api import streams  # noqa: E402
@@ -67,6 +73,9 @@ from games.services import base  # noqa: E402
 from players.models import ApiToken, User  # noqa: E402
 
 API = "/api/v1/games/"
+
+
+MEASURED = ("action", "view", "stream view", "live")
 
 
 class Seated:
@@ -142,6 +151,11 @@ class Streams:
         self.cursor = {plan.user.pk: game.version for plan in self.plans}
         self.version = game.version
 
+    def viewing(self, user_id: int) -> streams.StreamPlan:
+        """The plan of ``user_id``'s stream, opened with ``?view=true``."""
+        plan = next(plan for plan in self.plans if plan.user.pk == user_id)
+        return dataclasses.replace(plan, with_view=True)
+
     def deliver(self, version: int, news_on: bool) -> None:
         notifier = announce.notifier()
         for plan in self.plans:
@@ -150,13 +164,21 @@ class Streams:
             update, last = streams._from_news(plan, step, notifier) if news_on else (None, None)
             if update is None:
                 if last is not None:
-                    update, _ = streams._fetch_private(plan, after, last)
+                    update, _, _ = streams._fetch_private(plan, after, last)
                 else:
-                    update, _ = streams._fetch(plan, after)
+                    update, _, _ = streams._fetch(plan, after)
             assert update is not None and update["version"] >= version, update
             streams._sse("version", update, event_id=update["next_after"])
             self.cursor[plan.user.pk] = update["next_after"]
         self.version = version
+
+
+def stream_view(plan: streams.StreamPlan) -> dict[str, Any]:
+    """What the live process does for a ``view`` event: read the view, write the event."""
+    view, reason = streams._read_view(plan)
+    assert view is not None and reason == "", reason
+    streams._sse("view", view)
+    return json.loads(json.dumps(view, cls=JSONEncoder))  # as the client reads it
 
 
 def play(moves: int, news_on: bool, players: list[Seated], rng: random.Random, out: dict) -> None:
@@ -178,6 +200,9 @@ def play(moves: int, news_on: bool, players: list[Seated], rng: random.Random, o
             mover = by_user[game[1]]
             url = f"{API}{game_id}/"
             view = measured(out["view"], lambda m=mover, u=url: m.client.get(u)).json()
+            plan = live.viewing(mover.user.pk)
+            streamed = measured(out["stream view"], lambda p=plan: stream_view(p))
+            assert streamed == view, "the stream's view differs from the game view"
             action = pick(view, rng)
             answer = measured(
                 out["action"],
@@ -203,8 +228,8 @@ def main() -> int:
     try:
         players = [Seated(name) for name in ("ann", "ben", "cat")]
         rng = random.Random(args.seed)
-        results = {mode: {k: Totals() for k in ("action", "view", "live")} for mode in (1, 0)}
-        play(10, True, players, rng, {k: Totals() for k in ("action", "view", "live")})  # warm
+        results = {mode: {k: Totals() for k in MEASURED} for mode in (1, 0)}
+        play(10, True, players, rng, {k: Totals() for k in MEASURED})  # warm
         left = args.moves
         while left > 0:
             block = min(args.block, left)
@@ -221,7 +246,7 @@ def main() -> int:
     )
     print("| what | mode | queries per move | CPU ms per move (mean) | CPU ms (median) |")
     print("|---|---|---:|---:|---:|")
-    for what in ("action", "view", "live"):
+    for what in MEASURED:
         for mode, name in ((1, "news"), (0, "peer (news off)")):
             queries, cpu, median = results[mode][what].line()
             print(f"| {what} | {name} | {queries:.2f} | {cpu:.2f} | {median:.2f} |")

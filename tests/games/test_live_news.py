@@ -90,7 +90,7 @@ def check_news(
             assert update is None
             assert news["moves"][0]["events"] != expected["moves"][0]["events"]
             with django_assert_num_queries(1):
-                read, reason = streams._fetch_private(plan, version - 1, last)
+                read, reason, _ = streams._fetch_private(plan, version - 1, last)
             assert reason == "" and as_json(read) == as_json(expected)
         else:
             assert as_json(update) == as_json(expected), f"v{version} for seat {seat}"
