@@ -104,7 +104,7 @@ import time
 import urllib.request
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -787,41 +787,37 @@ class Stream:
             self.changed.set()
             self.viewed.set()
 
+    async def _until(self, ready: Callable[[], bool], event: asyncio.Event, timeout: float) -> bool:
+        """Wait up to ``timeout`` s, waking on ``event``, until ``ready()`` (False: the stream
+        ended or the time ran out)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not ready():
+            if self.ended:
+                return False
+            event.clear()
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return False
+            try:
+                await asyncio.wait_for(event.wait(), remaining)
+            except TimeoutError:
+                return False
+        return True
+
     async def view_of(self, version: int, timeout: float) -> dict[str, Any] | None:
         """The seat's view of ``version`` (or later) once a `view` event has brought it."""
         seat = self.who
         assert isinstance(seat, Player)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while seat.view is None or seat.view["version"] < version:
-            if self.ended:
-                return None
-            self.viewed.clear()
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                return None
-            try:
-                await asyncio.wait_for(self.viewed.wait(), remaining)
-            except TimeoutError:
-                return None
-        return seat.view
+
+        def ready() -> bool:
+            return seat.view is not None and seat.view["version"] >= version
+
+        return seat.view if await self._until(ready, self.viewed, timeout) else None
 
     async def reach(self, version: int, timeout: float) -> bool:
         """Wait until this stream has brought ``version`` (or a later one)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while self.version < version:
-            if self.ended:
-                return False
-            self.changed.clear()
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                return False
-            try:
-                await asyncio.wait_for(self.changed.wait(), remaining)
-            except TimeoutError:
-                return False
-        return True
+        return await self._until(lambda: self.version >= version, self.changed, timeout)
 
     async def close(self) -> None:
         self.closing = True
