@@ -70,6 +70,13 @@ SUPPORTED_OPTIONS = frozenset({"force_swap_protection", "speed_mode"})
 SWOLLEN = ATTACK_LIMIT
 # Deal the search's samples following what the other seats' plays revealed (allwild_beliefs).
 INFER = True
+# At three seats or more the expert searches only in the end game: once some active hand (its
+# own or an opponent's) holds this many cards or fewer; before that it plays the heuristic's
+# move. Early in a round a switch is judged by playouts in which the seat then plays the
+# heuristic, yet it goes on switching, so the deviations do not compose, and the long playouts
+# weigh one move against a whole round's luck; near the end there are few decisions left and
+# the playouts are short and sharp (docs/bots.md). Heads-up the search plays every move.
+ENDGAME_HAND = 3
 
 
 def supported(view: dict[str, Any]) -> bool:
@@ -119,6 +126,8 @@ class AllWildBots(GameBots):
             return quick, False  # going out
         if max(t.sizes) >= SWOLLEN:
             return quick, False  # a swollen round: the heuristic's move
+        if not endgame(s):
+            return quick, False  # three seats or more, not yet the end game
         return quick, True
 
     def sampler(
@@ -180,6 +189,13 @@ class AllWildBots(GameBots):
 
     def state_from_view(self, view: dict[str, Any], rng: random.Random) -> Any | None:
         return determinise(view, rng)
+
+
+def endgame(s: State) -> bool:
+    """Is the search worth it at this table: heads-up always; with three seats or more only
+    once some active hand holds ``ENDGAME_HAND`` cards or fewer."""
+    sizes = [len(x.hand) for x in s.seats if x.active]
+    return len(sizes) <= 2 or min(sizes) <= ENDGAME_HAND
 
 
 def bots_for(ablated: str | None = None) -> AllWildBots:
