@@ -70,12 +70,14 @@ SUPPORTED_OPTIONS = frozenset({"force_swap_protection", "speed_mode"})
 SWOLLEN = ATTACK_LIMIT
 # Deal the search's samples following what the other seats' plays revealed (allwild_beliefs).
 INFER = True
-# At three seats or more the expert searches only in the end game: once some active hand (its
-# own or an opponent's) holds this many cards or fewer; before that it plays the heuristic's
-# move. Early in a round a switch is judged by playouts in which the seat then plays the
-# heuristic, yet it goes on switching, so the deviations do not compose, and the long playouts
-# weigh one move against a whole round's luck; near the end there are few decisions left and
-# the playouts are short and sharp (docs/bots.md). Heads-up the search plays every move.
+# At three seats or more the expert searches only in its own end game: once its own hand holds
+# this many cards or fewer; before that it plays the heuristic's move. Early in a round a switch
+# is judged by playouts in which the seat then plays the heuristic, yet it goes on switching, so
+# the deviations do not compose, and a long playout weighs one move against a whole round's
+# luck. With a short hand of its own there are few decisions left, the playouts are short, and
+# the choice is mostly about the seat's own cards (which it knows). Searching whenever *any*
+# hand was short (an opponent's too) measured worse: those switches bet on what the short hand
+# holds, which the samples guess (docs/bots.md). Heads-up the search plays every move.
 ENDGAME_HAND = 3
 
 
@@ -126,8 +128,8 @@ class AllWildBots(GameBots):
             return quick, False  # going out
         if max(t.sizes) >= SWOLLEN:
             return quick, False  # a swollen round: the heuristic's move
-        if not endgame(s):
-            return quick, False  # three seats or more, not yet the end game
+        if not endgame(s, seat):
+            return quick, False  # three seats or more, not yet the seat's end game
         return quick, True
 
     def sampler(
@@ -191,11 +193,11 @@ class AllWildBots(GameBots):
         return determinise(view, rng)
 
 
-def endgame(s: State) -> bool:
-    """Is the search worth it at this table: heads-up always; with three seats or more only
-    once some active hand holds ``ENDGAME_HAND`` cards or fewer."""
-    sizes = [len(x.hand) for x in s.seats if x.active]
-    return len(sizes) <= 2 or min(sizes) <= ENDGAME_HAND
+def endgame(s: State, seat: int) -> bool:
+    """Is the search worth it for ``seat``: heads-up always; with three seats or more only once
+    its own hand holds ``ENDGAME_HAND`` cards or fewer."""
+    active = sum(x.active for x in s.seats)
+    return active <= 2 or len(s.seats[seat].hand) <= ENDGAME_HAND
 
 
 def bots_for(ablated: str | None = None) -> AllWildBots:

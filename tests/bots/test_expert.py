@@ -124,8 +124,9 @@ def test_given_the_state_the_expert_reads_it_only_through_sample_hidden(
 
 
 def test_at_four_seats_the_expert_searches_only_in_the_end_game() -> None:
-    """Before any hand is down to ``ENDGAME_HAND`` cards the heuristic's move, unsearched;
-    once one is (an opponent's here), a search. Heads-up every turn move is searched."""
+    """Before the seat's own hand is down to ``ENDGAME_HAND`` cards the heuristic's move,
+    unsearched, even with an opponent that short; once its own is, a search. Heads-up every
+    turn move is searched."""
     bots = allwild.ALL_WILD_BOTS
     state, _ = new_game(players=4, rng=random.Random(8), target_score=0)
     seat = state.current
@@ -143,6 +144,11 @@ def test_at_four_seats_the_expert_searches_only_in_the_end_game() -> None:
     hand = short.seats[other].hand
     short.draw_pile = hand[allwild.ENDGAME_HAND :] + short.draw_pile
     short.seats[other].hand = hand[: allwild.ENDGAME_HAND]
+    _, worth = bots.presearch(ALL_WILD, short, seat, random.Random(1))
+    assert not worth  # an opponent's short hand is not the seat's end game
+    mine = short.seats[seat].hand
+    short.draw_pile = mine[allwild.ENDGAME_HAND :] + short.draw_pile
+    short.seats[seat].hand = mine[: allwild.ENDGAME_HAND]
     _, worth = bots.presearch(ALL_WILD, short, seat, random.Random(1))
     assert worth
     two, _ = new_game(players=2, rng=random.Random(8), target_score=0)
