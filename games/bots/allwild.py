@@ -9,7 +9,8 @@ to know about All Wild (games/bots/policies.py's ``GameBots``).
   are one move too.
 - ``presearch``: free actions (UNO, a catch), a last card, a lone candidate and the house rules
   the rollouts do not model (any but ``force_swap_protection`` and ``speed_mode``, a stack, a
-  hidden hand) are the heuristic's, without search.
+  hidden hand) are the heuristic's, without search; so is, at three seats or more, every move
+  before the seat's own end game (``ENDGAME_HAND``).
 - ``evaluate``: a playout cut short is scored by hand sizes.
 - ``state_from_view``: ``determinise``, for a caller that holds only the seat's view (the
   service): a State with the cards the view hides dealt at random.
