@@ -9,7 +9,8 @@ to know about All Wild (games/bots/policies.py's ``GameBots``).
   are one move too.
 - ``presearch``: free actions (UNO, a catch), a last card, a lone candidate and the house rules
   the rollouts do not model (any but ``force_swap_protection`` and ``speed_mode``, a stack, a
-  hidden hand) are the heuristic's, without search.
+  hidden hand) are the heuristic's, without search; so is, at three seats or more, every move
+  before the seat's own end game (``ENDGAME_HAND``).
 - ``evaluate``: a playout cut short is scored by hand sizes.
 - ``state_from_view``: ``determinise``, for a caller that holds only the seat's view (the
   service): a State with the cards the view hides dealt at random.
@@ -70,6 +71,15 @@ SUPPORTED_OPTIONS = frozenset({"force_swap_protection", "speed_mode"})
 SWOLLEN = ATTACK_LIMIT
 # Deal the search's samples following what the other seats' plays revealed (allwild_beliefs).
 INFER = True
+# At three seats or more the expert searches only in its own end game: once its own hand holds
+# this many cards or fewer; before that it plays the heuristic's move. Early in a round a switch
+# is judged by playouts in which the seat then plays the heuristic, yet it goes on switching, so
+# the deviations do not compose, and a long playout weighs one move against a whole round's
+# luck. With a short hand of its own there are few decisions left, the playouts are short, and
+# the choice is mostly about the seat's own cards (which it knows). Searching whenever *any*
+# hand was short (an opponent's too) measured worse: those switches bet on what the short hand
+# holds, which the samples guess (docs/bots.md). Heads-up the search plays every move.
+ENDGAME_HAND = 3
 
 
 def supported(view: dict[str, Any]) -> bool:
@@ -119,6 +129,8 @@ class AllWildBots(GameBots):
             return quick, False  # going out
         if max(t.sizes) >= SWOLLEN:
             return quick, False  # a swollen round: the heuristic's move
+        if not endgame(s, seat):
+            return quick, False  # three seats or more, not yet the seat's end game
         return quick, True
 
     def sampler(
@@ -180,6 +192,13 @@ class AllWildBots(GameBots):
 
     def state_from_view(self, view: dict[str, Any], rng: random.Random) -> Any | None:
         return determinise(view, rng)
+
+
+def endgame(s: State, seat: int) -> bool:
+    """Is the search worth it for ``seat``: heads-up always; with three seats or more only once
+    its own hand holds ``ENDGAME_HAND`` cards or fewer."""
+    active = sum(x.active for x in s.seats)
+    return active <= 2 or len(s.seats[seat].hand) <= ENDGAME_HAND
 
 
 def bots_for(ablated: str | None = None) -> AllWildBots:

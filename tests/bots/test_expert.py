@@ -97,9 +97,13 @@ def _hide_differently(state: State, seat: int, rng: random.Random) -> State:
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_given_the_state_the_expert_reads_it_only_through_sample_hidden(players: int) -> None:
+def test_given_the_state_the_expert_reads_it_only_through_sample_hidden(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two states that differ only in the cards the seat cannot see: the same move, for the
     same seed, from the state itself (not only from the view)."""
+    # At four seats the search runs only in the end game; here it runs from the first move.
+    monkeypatch.setattr(allwild, "ENDGAME_HAND", 99)
     shuffler = random.Random(4)
     decisions = set()
     for seed in range(6):
@@ -117,3 +121,35 @@ def test_given_the_state_the_expert_reads_it_only_through_sample_hidden(players:
         assert a == b
         decisions.add(a)
     assert len(decisions) >= 3
+
+
+def test_at_four_seats_the_expert_searches_only_in_the_end_game() -> None:
+    """Before the seat's own hand is down to ``ENDGAME_HAND`` cards the heuristic's move,
+    unsearched, even with an opponent that short; once its own is, a search. Heads-up every
+    turn move is searched."""
+    bots = allwild.ALL_WILD_BOTS
+    state, _ = new_game(players=4, rng=random.Random(8), target_score=0)
+    seat = state.current
+    assert min(len(s.hand) for s in state.seats) > allwild.ENDGAME_HAND
+    quick, worth = bots.presearch(ALL_WILD, state, seat, random.Random(1))
+    assert quick is not None and not worth
+    move = expert.search(ALL_WILD, state, seat, random.Random(1), budget_ms=0, playouts=8)
+    assert move == quick
+    v = view(state, seat)
+    assert decide(v, [], level="expert", rng=random.Random(1), playouts=8) == decide(
+        v, [], level="heuristic", rng=random.Random(1)
+    )
+    other = (seat + 1) % 4
+    short = state.copy()
+    hand = short.seats[other].hand
+    short.draw_pile = hand[allwild.ENDGAME_HAND :] + short.draw_pile
+    short.seats[other].hand = hand[: allwild.ENDGAME_HAND]
+    _, worth = bots.presearch(ALL_WILD, short, seat, random.Random(1))
+    assert not worth  # an opponent's short hand is not the seat's end game
+    mine = short.seats[seat].hand
+    short.draw_pile = mine[allwild.ENDGAME_HAND :] + short.draw_pile
+    short.seats[seat].hand = mine[: allwild.ENDGAME_HAND]
+    _, worth = bots.presearch(ALL_WILD, short, seat, random.Random(1))
+    assert worth
+    two, _ = new_game(players=2, rng=random.Random(8), target_score=0)
+    assert bots.presearch(ALL_WILD, two, two.current, random.Random(1))[1]
