@@ -709,7 +709,8 @@ _Step = bytes | _Fetch | _Wait | _Watching | _View
 def _steps(plan: StreamPlan, *, batched: bool = False) -> Generator[_Step, Any, None]:
     """The stream as a sequence of steps, with no I/O of its own: bytes to send, or a request to
     the driver (fetch an update, wait for a version, read the seat's view, mark the user as
-    watching) whose result is sent back in. ``_events`` drives it under ASGI, ``_blocking_events`` under WSGI.
+    watching) whose result is sent back in. ``_events`` drives it under ASGI,
+    ``_blocking_events`` under WSGI.
 
     ``batched``: the keep-alives come from the process's keep-alive loop (a wait's result is
     then a ``_Beat`` when it is this stream's turn), not from the stream's own timer."""

@@ -79,7 +79,14 @@ def test_a_splash_round_is_played_to_its_end_through_the_api(alice: Player, bob:
     view = alice.table(game_id)
     table = view["table"]
     assert (view["game"], table["game"], table["preset"]) == ("uno_splash", "uno_splash", "classic")
-    assert table["colour"] in ("red", "yellow", "green", "blue")
+    if table["phase"] == "choose":
+        # An opening Wild: no colour until the first player names one (rulings, "colour in
+        # force"); one deal in about 27 turns one up.
+        assert table["colour"] is None
+        assert table["pending_choice"]["reason"] == "opening"
+        assert table["discard_top"]["type"] == "wild"
+    else:
+        assert table["colour"] in ("red", "yellow", "green", "blue")
     assert len(table["hand"]) in (7, 9) and set(table["hand"][0]) == {
         "id",
         "type",
@@ -98,6 +105,32 @@ def test_a_splash_round_is_played_to_its_end_through_the_api(alice: Player, bob:
     final = alice.view(game_id).json()
     assert final["table"]["phase"] == "match_over"
     assert final["table"]["round_results"][0]["winner"] in (0, 1)
+
+
+def test_an_opening_wild_waits_for_the_first_players_colour_through_the_api(
+    alice: Player, bob: Player, seeded_engine: Any
+) -> None:
+    """The rulings' opening Wild (the first player names the colour in force), through the
+    API: the table has no colour until then, only the first player may act, by naming one."""
+    for seed in range(400):
+        seeded_engine(seed)
+        game_id = start_game(alice, bob, game="uno_splash", target_score=0)
+        player, view = mover([alice, bob], game_id)
+        if view["table"]["phase"] == "choose":
+            break
+    else:
+        raise AssertionError("no deal of 400 opened with a Wild")
+    table = view["table"]
+    assert table["colour"] is None and table["discard_top"]["type"] == "wild"
+    assert table["pending_choice"]["reason"] == "opening"
+    other = bob if player is alice else alice
+    assert other.table(game_id)["table"]["legal_actions"] == []
+    named = {a["colour"] for a in table["legal_actions"] if a["type"] == "choose_colour"}
+    assert named == {"red", "yellow", "green", "blue"}
+    chosen = next(a for a in table["legal_actions"] if a.get("colour") == "green")
+    response = player.act(game_id, {**strip_seat(chosen), "expected_version": view["version"]})
+    assert response.status_code == 200, response.content
+    assert response.json()["table"]["colour"] == "green"
 
 
 def test_a_wild_draw_four_is_challenged_and_only_the_challenger_sees_the_hand(
