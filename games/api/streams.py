@@ -47,12 +47,12 @@ from games import announce, presence, selectors
 from games.api import keepalive
 from games.api import serializers as s
 from games.api.views import (
-    GAME_SERIALIZER,
     NO_GAME,
     _bool_param,
     _error,
     _errors,
     _int_param,
+    seat_view,
 )
 from games.models import Game
 from players.models import ApiToken, User
@@ -509,7 +509,7 @@ class GameStreamView(APIView):
         seat = selectors.seat_position(game.pk, request.user)
         update = _update(game, request.user, _cursor(request), seat)
         if with_view:
-            view = _seat_view(request.user, str(game.pk))
+            view = seat_view(request.user, str(game.pk))
             if view is not None:
                 update["view"] = view
         response = Response(update)
@@ -586,16 +586,6 @@ def _keep_alive(plan: StreamPlan, step: _Watching, tab: str) -> str:
     return ""
 
 
-def _seat_view(user: User, game_id: str) -> dict[str, Any] | None:
-    """``user``'s view of the game, as ``games_retrieve`` answers it (one query); None when
-    it is no longer theirs to see."""
-    found = selectors.game_with_seats(user, game_id)
-    if found is None:
-        return None
-    game, seats = found
-    return GAME_SERIALIZER.to_representation(selectors.game_view(game, user, seats=seats))
-
-
 def _read_view(plan: StreamPlan) -> tuple[dict[str, Any] | None, str]:
     """The stream's seat's view (``_View``): its hand goes only to credentials still good (two
     queries). None and why the stream must end, or None and "" when the game is no longer the
@@ -603,7 +593,7 @@ def _read_view(plan: StreamPlan) -> tuple[dict[str, Any] | None, str]:
     try:
         if not _authorized(plan):
             return None, "authentication_failed"
-        return _seat_view(plan.user, plan.game_id), ""
+        return seat_view(plan.user, plan.game_id), ""
     finally:
         release_connections()
 

@@ -85,6 +85,16 @@ GAME_SERIALIZER = s.GameSerializer()
 _GAME_SUMMARIES = s.GameSummarySerializer(many=True)
 
 
+def seat_view(user: Any, game_id: UUID | str) -> dict[str, Any] | None:
+    """``user``'s view of the game, as ``games_retrieve`` answers it (one query); None when it
+    is not theirs to see."""
+    found = selectors.game_with_seats(user, game_id)
+    if found is None:
+        return None
+    game, seats = found
+    return GAME_SERIALIZER.to_representation(selectors.game_view(game, user, seats=seats))
+
+
 def _render_game(game: Game, request: Request) -> dict[str, Any]:
     return GAME_SERIALIZER.to_representation(selectors.game_view(game, request.user))
 
@@ -290,13 +300,11 @@ class GameDetailView(APIView):
             etag = etag_for(game_id, version, request.user.pk)
             if etag_matches(if_none_match, etag):
                 return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
-        found = selectors.game_with_seats(request.user, game_id)  # one query
-        if found is None:
+        view = seat_view(request.user, game_id)
+        if view is None:
             raise ServiceError("not_found", "No such game.", 404)
-        game, seats = found
-        etag = etag_for(game.pk, game.version, request.user.pk)
-        view = selectors.game_view(game, request.user, seats=seats)
-        return Response(GAME_SERIALIZER.to_representation(view), headers={"ETag": etag})
+        etag = etag_for(game_id, view["version"], request.user.pk)
+        return Response(view, headers={"ETag": etag})
 
 
 def _lobby_operation(
