@@ -905,6 +905,12 @@ def to_move(table: Table, game: dict[str, Any]) -> Player:
 
 async def rematch(client: Client, table: Table) -> bool:
     old = table.game_id
+    # Every seat sees the game end on its stream (its last move, the results) before they play
+    # again: a rematch closes the old streams, and one closed before the last move arrived would
+    # count that move as never delivered.
+    await asyncio.gather(
+        *(p.stream.reach(table.version, STREAM_WAIT_SECONDS) for p in table.players if p.stream)
+    )
     new: dict[str, Any] | None = None
     for player in table.players:
         status, data, _ = await client.call("lobby", "POST", f"{API}{old}/rematch/", player)
