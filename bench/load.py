@@ -1731,6 +1731,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="DATABASE_POOL_SIZE of the ASGI processes (asgi's web, split's live) and the "
         "worker: pooled connections per process (default 10, as docker-compose.yml)",
     )
+    p.add_argument(
+        "--no-prepared-statements",
+        dest="prepared_statements",
+        action="store_false",
+        help="DATABASE_PREPARED_STATEMENTS=false for every process (docker-compose.yml: true)",
+    )
     p.add_argument("--redis-url", help="use this Redis instead of a private redis-server")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--keep-db", action="store_true", help="do not drop the database")
@@ -1943,6 +1949,7 @@ def print_header(args: argparse.Namespace) -> None:
     print(f"- machine: {cpu_model()}, nproc {os.cpu_count()}, {platform.system()}")
     print(f"- python: {platform.python_implementation()} {platform.python_version()}")
     print(f"- shape: {describe(args)}")
+    print(f"- prepared statements (DATABASE_PREPARED_STATEMENTS): {args.prepared_statements}")
     print(
         f"- also: celery worker (concurrency {args.celery_concurrency}) and beat, PostgreSQL and "
         "Redis, all on this machine"
@@ -1965,6 +1972,7 @@ def service_env(
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "CONN_MAX_AGE": "0",
         "DATABASE_POOL_SIZE": str(args.db_pool),
+        "DATABASE_PREPARED_STATEMENTS": "true" if args.prepared_statements else "false",
         "THROTTLE_AUTH": "1000000/s",
         "THROTTLE_ACTIONS": "1000000/s",
         "THROTTLE_GAMES": "1000000/s",

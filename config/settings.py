@@ -143,6 +143,18 @@ DATABASE_POOL_TIMEOUT = env_int(
     min_value=1,
     help="Seconds a request waits for a pooled connection before it is answered 503.",
 )
+# Prepared statements: psycopg sends a query's text and its values apart (server-side binding),
+# so a query the ORM builds has the same text on every request, and prepares it on the
+# connection after its fifth run (psycopg's default threshold): PostgreSQL then parses and plans
+# it once per connection instead of once per request. Needs connections that live across
+# requests (CONN_MAX_AGE or the pool) and no pooler in transaction mode in between (PgBouncer
+# before 1.21 loses prepared statements), which is why Django leaves it off by default.
+DATABASE_PREPARED_STATEMENTS = env_bool(
+    "DATABASE_PREPARED_STATEMENTS",
+    default=False,
+    help="PostgreSQL: server-side binding and prepared statements (repeated queries planned once).",
+)
+PREPARE_THRESHOLD = 5
 
 # SQLite locks the whole file for writes. With the default DEFERRED transactions two requests can
 # both start reading, then both try to upgrade to a write lock, and one fails at once with
@@ -159,6 +171,12 @@ if DATABASE_URL:
     _database = dict(
         dj_database_url.parse(DATABASE_URL, conn_max_age=CONN_MAX_AGE, conn_health_checks=True)
     )
+    if DATABASE_PREPARED_STATEMENTS and _database["ENGINE"] == "django.db.backends.postgresql":
+        _database["OPTIONS"] = {
+            **_database.get("OPTIONS", {}),
+            "server_side_binding": True,
+            "prepare_threshold": PREPARE_THRESHOLD,
+        }
     if DATABASE_POOL_SIZE and _database["ENGINE"] == "django.db.backends.postgresql":
         if CONN_MAX_AGE:
             raise ImproperlyConfigured("DATABASE_POOL_SIZE needs CONN_MAX_AGE=0.")

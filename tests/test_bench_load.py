@@ -194,6 +194,17 @@ def test_asgi_runs_everything_on_uvicorn_with_a_pool() -> None:
 
 
 @pure
+def test_every_process_prepares_statements_as_compose_does_unless_told_not_to(
+    tmp_path: Path,
+) -> None:
+    url, redis = "postgres://u@h/db", "redis://h/0"
+    env = load.service_env(args(), url, redis, tmp_path)
+    assert env["DATABASE_PREPARED_STATEMENTS"] == "true"
+    env = load.service_env(args("--no-prepared-statements"), url, redis, tmp_path)
+    assert env["DATABASE_PREPARED_STATEMENTS"] == "false"
+
+
+@pure
 def test_asgi_refuses_persistent_connections_beside_its_pool() -> None:
     with pytest.raises(SystemExit):
         args("--shape", "asgi", "--conn-max-age", "60")

@@ -141,6 +141,19 @@ def test_the_live_routes_run_on_one_uvicorn_process(compose: dict[str, Any]) -> 
     assert int(live["environment"]["DATABASE_POOL_SIZE"]) > 0
 
 
+def test_every_app_service_prepares_statements_on_connections_it_keeps(
+    compose: dict[str, Any],
+) -> None:
+    # Prepared statements live on a connection: each process keeps its own (web persistent ones,
+    # the others a pool), and no pooler (PgBouncer in transaction mode) sits in between.
+    assert "pgbouncer" not in compose["services"]
+    for name in ("web", "live", "worker", "beat", "migrate"):
+        service = compose["services"][name]
+        assert service["environment"]["DATABASE_PREPARED_STATEMENTS"] == "true", name
+        keeps = service["environment"]
+        assert int(keeps["CONN_MAX_AGE"]) > 0 or int(keeps["DATABASE_POOL_SIZE"]) > 0, name
+
+
 def test_only_the_proxy_is_published(compose: dict[str, Any]) -> None:
     published = {name for name, service in compose["services"].items() if service.get("ports")}
     assert published == {"proxy"}

@@ -29,6 +29,7 @@ SETTINGS_VARIABLES = [
     "CONN_MAX_AGE",
     "DATABASE_POOL_SIZE",
     "DATABASE_POOL_TIMEOUT",
+    "DATABASE_PREPARED_STATEMENTS",
     "REDIS_URL",
     "CORS_ALLOWED_ORIGINS",
     "EMAIL_BACKEND",
@@ -276,6 +277,21 @@ def test_no_pool_by_default_and_never_for_sqlite(monkeypatch: pytest.MonkeyPatch
     assert "pool" not in loaded["DATABASES"]["default"].get("OPTIONS", {})
     loaded = load_settings(monkeypatch, DATABASE_POOL_SIZE="8")
     assert "pool" not in loaded["DATABASES"]["default"]["OPTIONS"]
+
+
+def test_prepared_statements_bind_on_the_server_and_prepare_repeated_queries(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url = "postgres://alice:pw@db.internal:6543/uno"
+    options = load_settings(monkeypatch, DATABASE_URL=url, DATABASE_PREPARED_STATEMENTS="true")[
+        "DATABASES"
+    ]["default"]["OPTIONS"]
+    assert options["server_side_binding"] is True and options["prepare_threshold"] == 5
+    # Off by default (Django's choice: a pooler in transaction mode loses prepared statements),
+    # and never for SQLite, whose driver has no such options.
+    for environ in ({"DATABASE_URL": url}, {"DATABASE_PREPARED_STATEMENTS": "true"}):
+        options = load_settings(monkeypatch, **environ)["DATABASES"]["default"].get("OPTIONS", {})
+        assert "server_side_binding" not in options and "prepare_threshold" not in options
 
 
 def test_a_pool_refuses_persistent_connections(monkeypatch: pytest.MonkeyPatch) -> None:
