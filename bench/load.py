@@ -26,7 +26,9 @@ What it starts, all on this machine and all stopped again at the end:
   - ``asgi``: ``uvicorn config.asgi:application --workers 2`` for everything, a pool of
     ``--db-pool`` connections per process and ``CONN_MAX_AGE=0``;
 
-  both with ``DEBUG=false``, throttle rates far above the load and ``TURN_SECONDS_MIN=1``;
+  both with ``DEBUG=false``, throttle rates far above the load, ``TURN_SECONDS_MIN=1`` and,
+  as docker-compose.yml, ``DATABASE_PREPARED_STATEMENTS=true`` (``--no-prepared-statements``:
+  Django's default);
 * a Celery worker and Celery beat (the timer sweep every second times idle turns out; the
   notification relay runs too).
 

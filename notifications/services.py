@@ -9,7 +9,7 @@ caller's transaction, so a notification exists exactly when its cause committed.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, time
 from functools import partial
@@ -69,15 +69,34 @@ def write(
         Notification(user=p.user, kind=p.kind, game=game, data=p.data, key=p.key, created_at=now)
         for p in planned
     )
+    deliveries = _deliveries(notifications, planned, now, users_current)
     watched = [(n.pk, n.user_id, n.game_id) for n in notifications if n.kind in kinds.GAME_KINDS]
     if game is not None and watched:
         # Registered before the relay's hook, so it runs first: a notice withdrawn here is
         # never sent. Presence lives in the cache (a network call with Redis): after commit.
-        transaction.on_commit(partial(withdraw_watched, watched), robust=True)
+        delivered = {d.notification.pk for d in deliveries}
+        transaction.on_commit(partial(withdraw_watched, watched, delivered), robust=True)
+    if deliveries:
+        Delivery.objects.bulk_create(deliveries)
+        due = [d.pk for d in deliveries if d.status == Delivery.PENDING]
+        if due:
+            # robust: whatever happens to the relay, the move's other on-commit work still runs.
+            transaction.on_commit(partial(queue_relay, due), robust=True)
+    return notifications
+
+
+def _deliveries(
+    notifications: Sequence[Notification],
+    planned: Sequence[Planned],
+    now: datetime,
+    users_current: bool,
+) -> list[Delivery]:
+    """The deliveries of ``notifications`` (not saved), by each player's channels and
+    preferences: none, without a query for the preferences, when no channel reaches anyone."""
     users = {p.user.pk: p.user for p in planned}.values()
     reachable = channels.reachable(users, use_flags=users_current)
     if not reachable:
-        return notifications
+        return []
     prefs = preferences_of({uid for uid, _ in reachable})
     deliveries = []
     for notification, p in zip(notifications, planned, strict=True):
@@ -95,27 +114,26 @@ def write(
                     created_at=now,
                 )
             )
-    if deliveries:
-        Delivery.objects.bulk_create(deliveries)
-        due = [d.pk for d in deliveries if d.status == Delivery.PENDING]
-        if due:
-            # robust: whatever happens to the relay, the move's other on-commit work still runs.
-            transaction.on_commit(partial(queue_relay, due), robust=True)
-    return notifications
+    return deliveries
 
 
-def withdraw_watched(notices: Sequence[tuple[int, int, Any]]) -> int:
+def withdraw_watched(
+    notices: Sequence[tuple[int, int, Any]], delivered: Collection[int] | None = None
+) -> int:
     """Withdraw the game notices whose player has that game open and visible right now
     (``games.presence``): they see the move at the table, so no inbox entry, no mail, no push.
     Decided after the commit, when the notices exist and the live connections are current.
-    Their deliveries still due are skipped; returns how many notices were withdrawn."""
+    Their deliveries still due are skipped (``delivered``: the notices that have deliveries,
+    when the caller knows; the others need no query for theirs); returns how many notices were
+    withdrawn."""
     ids = [pk for pk, user_id, game_id in notices if presence.is_watching(user_id, game_id)]
     if not ids:
         return 0
     now = timezone.now()
-    Delivery.objects.filter(notification_id__in=ids, status__in=Delivery.DUE).update(
-        status=Delivery.SKIPPED, last_error="the player is watching the game live"
-    )
+    if delivered is None or any(pk in delivered for pk in ids):
+        Delivery.objects.filter(notification_id__in=ids, status__in=Delivery.DUE).update(
+            status=Delivery.SKIPPED, last_error="the player is watching the game live"
+        )
     return Notification.objects.filter(pk__in=ids, cleared_at__isnull=True).update(
         cleared_at=now, read_at=Coalesce(F("read_at"), Value(now, output_field=DateTimeField()))
     )

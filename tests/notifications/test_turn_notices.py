@@ -20,7 +20,7 @@ from django.core import mail
 from time_machine import TimeMachineFixture
 
 from games import presence
-from notifications import channels, relay
+from notifications import channels, relay, services
 from notifications.channels.base import Channel, Message
 from notifications.channels.webpush import DIGEST_TOPIC, push_topic
 from notifications.models import Delivery, Notification
@@ -125,6 +125,57 @@ def test_no_notice_in_any_channel_while_the_player_has_the_game_open(
     assert {d.status for d in deliveries(watcher)} == {Delivery.SKIPPED}
     # The badge still says the game waits for them: it counts games, not notices.
     assert watcher.get(f"{API}unread-count/").json()["games_waiting"] == 1
+
+
+def test_a_watched_notice_without_deliveries_is_withdrawn_in_one_query(
+    alice: Player,
+    bob: Player,
+    django_capture_on_commit_callbacks: Any,
+    django_assert_num_queries: Any,
+    presence_cleared: None,
+) -> None:
+    """A player no external channel reaches (no verified address, no push, no webhook) gets no
+    deliveries, so withdrawing their watched notice needs no query for deliveries."""
+    game = new_game(alice, bob)
+    mover = to_move(game, alice, bob)
+    (watcher,) = others(game, alice, bob)
+    watcher.user.email_verified = False
+    watcher.user.save(update_fields=["email_verified"])
+    clear_outbox()
+    presence.mark_watching(watcher.user.pk, game.pk, ttl=60, tab="phone")
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        pass_turn(mover, game)
+    assert not Delivery.objects.filter(notification__user=watcher.user).exists()
+    with django_assert_num_queries(1):  # the notices' UPDATE; none for their deliveries
+        for callback in callbacks:
+            if getattr(callback, "func", None) is services.withdraw_watched:
+                callback()
+    assert live_turn_notices(watcher) == []
+    notice = Notification.objects.get(user=watcher.user, kind="your_turn")
+    assert notice.cleared_at is not None and notice.read_at is not None
+
+
+def test_withdrawing_without_knowing_the_deliveries_still_skips_them(
+    alice: Player, bob: Player, presence_cleared: None
+) -> None:
+    game = new_game(alice, bob)
+    (watcher,) = others(game, alice, bob)
+    notice = Notification.objects.filter(user=watcher.user, kind="your_turn").first()
+    if notice is None:
+        notice = Notification.objects.create(user=watcher.user, game=game, kind="your_turn")
+    Delivery.objects.filter(notification=notice).delete()
+    due = Delivery.objects.create(
+        notification=notice,
+        channel="email",
+        status=Delivery.PENDING,
+        next_attempt_at=notice.created_at,
+        created_at=notice.created_at,
+    )
+    presence.mark_watching(watcher.user.pk, game.pk, ttl=60, tab="phone")
+    assert services.withdraw_watched([(notice.pk, watcher.user.pk, game.pk)]) == 1
+    due.refresh_from_db()
+    assert due.status == Delivery.SKIPPED
 
 
 def test_a_player_watching_in_two_tabs_still_watches_when_one_closes(
