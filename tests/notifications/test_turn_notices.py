@@ -161,10 +161,9 @@ def test_withdrawing_without_knowing_the_deliveries_still_skips_them(
 ) -> None:
     game = new_game(alice, bob)
     (watcher,) = others(game, alice, bob)
-    notice = Notification.objects.filter(user=watcher.user, kind="your_turn").first()
-    if notice is None:
-        notice = Notification.objects.create(user=watcher.user, game=game, kind="your_turn")
-    Delivery.objects.filter(notification=notice).delete()
+    notice = Notification.objects.create(
+        user=watcher.user, game=game, kind="caught", data={"by": "Alice"}
+    )
     due = Delivery.objects.create(
         notification=notice,
         channel="email",
