@@ -31,9 +31,6 @@ DOC = ROOT / "docs" / "scenarios.md"
 
 # Path relative to tests/scenarios/ (or a bare file name) -> how the engine disagrees with RULES.md.
 KNOWN_ENGINE_BUGS: dict[str, str] = {
-    "uno_splash/wd4_answered_at_the_deadline_leaves_the_catch_window_open.json": (
-        "issue 29: the timeout closes every catch window before accepting the Wild Draw Four"
-    ),
     "uno_no_mercy/roulette_as_the_second_to_last_card_its_player_may_be_caught.json": (
         "issue 29: the Roulette's player is shielded from a catch while the victim names"
     ),
