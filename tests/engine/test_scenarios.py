@@ -31,9 +31,6 @@ DOC = ROOT / "docs" / "scenarios.md"
 
 # Path relative to tests/scenarios/ (or a bare file name) -> how the engine disagrees with RULES.md.
 KNOWN_ENGINE_BUGS: dict[str, str] = {
-    "uno_no_mercy/roulette_as_the_second_to_last_card_its_player_may_be_caught.json": (
-        "issue 29: the Roulette's player is shielded from a catch while the victim names"
-    ),
     "uno_no_mercy/a_catch_penalty_reshuffles_the_set_aside_hands_too.json": (
         "issue 29: a catch penalty's reshuffle leaves the set-aside hands out"
     ),
