@@ -30,11 +30,7 @@ SCENARIOS = ROOT / "tests" / "scenarios"
 DOC = ROOT / "docs" / "scenarios.md"
 
 # Path relative to tests/scenarios/ (or a bare file name) -> how the engine disagrees with RULES.md.
-KNOWN_ENGINE_BUGS: dict[str, str] = {
-    "uno_no_mercy/a_catch_penalty_reshuffles_the_set_aside_hands_too.json": (
-        "issue 29: a catch penalty's reshuffle leaves the set-aside hands out"
-    ),
-}
+KNOWN_ENGINE_BUGS: dict[str, str] = {}
 
 
 def _scenario_files() -> list[Path]:
