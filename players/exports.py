@@ -248,10 +248,12 @@ def build(export: DataExport) -> None:
         storage().delete(name)
 
 
-def build_pending() -> int:
-    """Build every export waiting; returns how many were built."""
+def build_pending(limit: int = 1) -> int:
+    """Build up to ``limit`` waiting exports; returns how many were built. One per run by
+    default: in the embedded server the periodic jobs share one thread, and turn deadlines
+    should not wait behind a queue of exports (the job runs again two seconds later)."""
     built = 0
-    while (export := claim()) is not None:
+    while built < limit and (export := claim()) is not None:
         build(export)
         built += 1
     return built
