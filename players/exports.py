@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import tempfile
 from collections.abc import Iterable
 from datetime import timedelta
@@ -33,6 +34,8 @@ from config.errors import ServiceError
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from players import selectors
 from players.models import ApiToken, DataExport, User
+
+logger = logging.getLogger(__name__)
 
 # How long a finished export waits to be fetched before it is deleted.
 KEEP = timedelta(days=1)
@@ -204,10 +207,16 @@ def latest_ready(user: User) -> DataExport:
 
 
 def open_file(export: DataExport) -> IO[bytes]:
-    """The finished file, or ``export_not_ready`` (409) while it is being built."""
+    """The finished file, or ``export_not_ready`` (409) while it is being built, or
+    ``not_found`` when its file is gone (a storage that the web process does not share with the
+    worker, or cleaned up by hand)."""
     if export.status != DataExport.READY:
         raise ServiceError("export_not_ready", f"The export is {export.status}, not ready.", 409)
-    return storage().open(export.file_name, "rb")
+    try:
+        return storage().open(export.file_name, "rb")
+    except OSError:
+        logger.error("data export %s: its file %s is missing", export.pk, export.file_name)
+        raise ServiceError("not_found", "The export's file is gone: start another.", 404) from None
 
 
 def claim(now: Any = None) -> DataExport | None:

@@ -264,3 +264,15 @@ def test_the_old_export_address_serves_the_newest_finished_export(
     response = alice_api.get("/api/v1/me/export/")
     assert response.status_code == 200 and response.streaming
     assert json.loads(b"".join(response.streaming_content))["profile"]["username"] == "alice"
+
+
+def test_a_ready_export_whose_file_is_gone_is_not_found(
+    alice: User, alice_api: APIClient, export_storage: Path
+) -> None:
+    started = start(alice_api)
+    tasks.build_exports()
+    for path in files_in(export_storage):
+        path.unlink()
+    response = download(alice_api, alice_api.get(started["url"]).json())
+    assert response.status_code == 404
+    assert error_code(response) == "not_found"
