@@ -31,6 +31,7 @@ def _pinned_socket(conn: HTTPConnection) -> socket.socket:
     of them is refused."""
     port = conn.port or (443 if isinstance(conn, HTTPSConnection) else 80)
     error: OSError | None = None
+    # _dns_host: the host as urllib3 itself would resolve it (no brackets, no trailing dot).
     for address in checked_addresses(conn._dns_host, port):
         try:
             return connection.create_connection(
