@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.core.mail import send_mail
+from django.core.management import call_command
 
 from players import links
 from players.models import User
@@ -55,3 +56,13 @@ def send_verification_email(user_id: int) -> bool:
     )
     send_mail("Confirm your e-mail address", body, None, [user.email])
     return True
+
+
+@shared_task(name="players.tasks.clear_expired_sessions")
+def clear_expired_sessions() -> None:
+    """Delete expired sessions: Django's `clearsessions`, on a schedule (players/jobs.py).
+
+    Only rows past their expiry go, so a run late, twice, or beside another scheduler's is
+    harmless.
+    """
+    call_command("clearsessions")

@@ -1,0 +1,10 @@
+"""The players app's periodic jobs (registered from ``PlayersConfig.ready``; ``config/jobs.py``)."""
+
+from __future__ import annotations
+
+# name -> (interval in seconds, dotted path of the Celery task)
+JOBS: dict[str, tuple[float, str]] = {
+    # Django never deletes an expired session row by itself (`clearsessions` does): without this
+    # the table grows with every log-in for as long as the service runs.
+    "clear-expired-sessions": (3600.0, "players.tasks.clear_expired_sessions"),
+}
