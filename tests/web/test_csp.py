@@ -27,7 +27,7 @@ ALICES_HAND = 3  # in tests/web/positions/two_players.json
 RECORD_VIOLATIONS = """
 window.__violations = [];
 document.addEventListener("securitypolicyviolation", (e) => {
-  window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+  window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}`);
 });
 """
 
