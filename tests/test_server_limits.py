@@ -15,6 +15,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,11 +54,11 @@ def wait_healthy(port: int, process: subprocess.Popen[bytes], log: Path) -> None
     raise AssertionError(f"the server never answered; log:\n{log.read_text(errors='replace')}")
 
 
-@pytest.fixture(params=["serve", "gunicorn"])
-def server(request: Any, tmp_path: Path) -> Iterator[int]:
+@contextmanager
+def running(kind: str, tmp_path: Path) -> Iterator[int]:
     """The embedded `manage.py serve` (uvicorn) or gunicorn with config/gunicorn.conf.py."""
     port = free_port()
-    if request.param == "serve":
+    if kind == "serve":
         command = [sys.executable, "manage.py", "serve", "--port", str(port)]
     else:
         command = [
@@ -79,6 +80,25 @@ def server(request: Any, tmp_path: Path) -> Iterator[int]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=15)
+
+
+# One server of each kind for the module: `serve` takes seconds to migrate and collect.
+@pytest.fixture(scope="module")
+def serve_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    with running("serve", tmp_path_factory.mktemp("serve")) as port:
+        yield port
+
+
+@pytest.fixture(scope="module")
+def gunicorn_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    with running("gunicorn", tmp_path_factory.mktemp("gunicorn")) as port:
+        yield port
+
+
+@pytest.fixture(params=["serve", "gunicorn"])
+def server(request: pytest.FixtureRequest) -> int:
+    port: int = request.getfixturevalue(f"{request.param}_server")
+    return port
 
 
 def send_header_of(port: int, size: int) -> bytes:
@@ -119,6 +139,50 @@ def test_an_oversized_header_is_refused_at_once_and_the_server_still_answers(ser
 def test_a_header_within_the_bound_is_served(server: int) -> None:
     answer = send_header_of(server, 4000)
     assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+
+
+def post_raw(port: int, head: bytes, chunks: Iterator[bytes]) -> bytes:
+    """Send a request head, then body chunks until the server answers or closes; its answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        try:
+            sock.sendall(head)
+            for chunk in chunks:
+                sock.sendall(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        answer = b""
+        try:
+            while data := sock.recv(65536):
+                answer += data
+        except (ConnectionResetError, TimeoutError):
+            pass
+        return answer
+
+
+def test_a_body_declared_over_the_bound_is_refused_before_it_is_sent(server: int) -> None:
+    head = (
+        b"POST /api/v1/auth/login/ HTTP/1.1\r\nHost: localhost\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 100000000\r\n\r\n"
+    )
+    started = time.monotonic()
+    answer = post_raw(server, head, iter([b"{"]))
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:300]
+    assert b"request_too_large" in answer
+    assert time.monotonic() - started < 5
+
+
+def test_an_endless_chunked_body_is_cut_off_under_asgi(serve_server: int) -> None:
+    # No length declared: uvicorn passes the chunks on, and the bound counts them.
+    head = (
+        b"POST /api/v1/auth/login/ HTTP/1.1\r\nHost: localhost\r\n"
+        b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
+    chunk = b"a" * 65536
+    endless = (b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(10_000))  # 640 MB
+    started = time.monotonic()
+    answer = post_raw(serve_server, head, endless)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:300]
+    assert time.monotonic() - started < 10
 
 
 async def client_seen(options: dict[str, Any], peer: str, forwarded_for: str) -> Any:
