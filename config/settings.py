@@ -330,9 +330,10 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool(
 SECURE_HSTS_PRELOAD = env_bool(
     "SECURE_HSTS_PRELOAD", default=False, help="HSTS asks to be on the browsers' preload list."
 )
-# Django's own default (2.5 MB), stated because every server in front bounds its part too
-# (config/gunicorn.conf.py, config/asgi_server.py, deploy/nginx.conf): no request body the API
-# takes comes near it.
+# Django's own default (2.5 MB), stated because the ASGI wrapper refuses bodies over it before
+# Django reads them (config/asgi_limits.py), and every server in front bounds its part too
+# (config/gunicorn.conf.py, config/asgi_server.py, deploy/nginx.conf). No body the API takes comes
+# near it.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 
 # The web client keeps its bearer token in localStorage: a script injected into its pages could
