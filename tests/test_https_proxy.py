@@ -173,7 +173,8 @@ def status_of(port: int, **headers: str) -> int:
     opener = urllib.request.build_opener(NoRedirect)
     request = urllib.request.Request(
         # A page that needs neither the database nor collected static files: the API's 404.
-        f"http://127.0.0.1:{port}/api/v1/no-such-page", headers={"Host": "localhost", **headers}
+        f"http://127.0.0.1:{port}/api/v1/no-such-page",
+        headers={"Host": "localhost", **headers},
     )
     try:
         with opener.open(request, timeout=5) as response:
