@@ -1,12 +1,22 @@
-"""ASGI entry point; `manage.py serve` runs it under uvicorn."""
+"""ASGI entry point; `manage.py serve` and the live process run it under uvicorn."""
 
 import os
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 from config.gc_tuning import settle_after_startup
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+# After the apps are loaded: the wrapper answers in the API's error shape (config/errors.py,
+# which imports DRF and the apps' models).
+from config.asgi_limits import BodySizeLimit  # noqa: E402
+
+# Bodies over DATA_UPLOAD_MAX_MEMORY_SIZE are refused before Django spools them (issue 36).
+application = BodySizeLimit(
+    django_application, max_bytes=lambda: settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+)
 settle_after_startup()

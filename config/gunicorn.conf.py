@@ -9,8 +9,9 @@ request, and a persistent database connection per worker thread that is really r
 ASGI process (uvicorn), which a reverse proxy routes them to by path.
 
 Command-line options win over these (``--workers 4``, ``--threads 4``, ``--bind``), and so do
-gunicorn's own ``GUNICORN_CMD_ARGS`` (e.g. ``GUNICORN_CMD_ARGS="--workers 8"``): this file reads
-no variable of its own, so the service's settings stay the ones config/settings.py reads.
+gunicorn's own ``GUNICORN_CMD_ARGS`` (e.g. ``GUNICORN_CMD_ARGS="--workers 8"``). The one
+variable read here, ``FORWARDED_ALLOW_IPS``, is registered (and documented) by config/settings.py
+and read by uvicorn under the same name, so the API and the live routes trust the same proxies.
 """
 
 import os
@@ -33,3 +34,14 @@ loglevel = "warning"
 # start-up heap (config/gc_tuning.py) instead of each building its own. Nothing opens a database
 # or Redis connection at import, so no socket is shared across the fork.
 preload_app = True
+
+# The proxies whose X-Forwarded-Proto (and X-Forwarded-For) count: gunicorn's own default is this
+# machine only, so a proxy in another container or on another host could never say "https".
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "").strip() or "127.0.0.1,::1"
+
+# Bounds on what a client may send before the application sees it (issue 36): gunicorn's own
+# defaults, stated so that the bound is written down next to uvicorn's (config/asgi_server.py).
+# A longer request line is answered 414, more or longer header fields 400.
+limit_request_line = 4094
+limit_request_fields = 100
+limit_request_field_size = 8190

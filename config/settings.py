@@ -19,6 +19,7 @@ from typing import Any
 
 import dj_database_url
 from corsheaders.defaults import default_headers as cors_default_headers
+from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_int, env_list, env_str, env_url
@@ -57,6 +58,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "corsheaders",
+    "csp",
     "games",
     "players",
     "notifications",
@@ -86,6 +88,7 @@ MIDDLEWARE = [
     "moderation.middleware.ProfileLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -95,7 +98,8 @@ ASGI_APPLICATION = "config.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        # The API docs pages' own templates (config/templates/api_docs/).
+        "DIRS": [BASE_DIR / "config" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -282,6 +286,75 @@ CELERY_BEAT_SCHEDULE_FILENAME = env_str(
 CELERY_BEAT_SYNC_EVERY = 30
 # Results of the 1-second sweeps are rarely read: keep them an hour, not Celery's default day.
 CELERY_RESULT_EXPIRES = 3600
+
+# --- HTTPS behind a proxy, request sizes, Content-Security-Policy ------------------------------
+
+# A TLS-terminating proxy talks plain HTTP to the service and says so in X-Forwarded-Proto. Opt-in:
+# trusting the header without a proxy that overwrites it would let any client claim HTTPS.
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https")
+    if env_bool(
+        "SECURE_PROXY_SSL_HEADER",
+        default=False,
+        help="Trust X-Forwarded-Proto: https from the proxy (only behind one that sets it).",
+    )
+    else None
+)
+# The servers (gunicorn, uvicorn) read this variable themselves; here it is only registered, so
+# the README lists it and `serve` hands the same value to uvicorn.
+FORWARDED_ALLOW_IPS = env_str(
+    "FORWARDED_ALLOW_IPS",
+    default="127.0.0.1,::1",
+    help="Proxy addresses (or networks) whose X-Forwarded-For/-Proto gunicorn and uvicorn trust.",
+)
+SECURE_SSL_REDIRECT = env_bool(
+    "SECURE_SSL_REDIRECT", default=False, help="Redirect plain HTTP requests to HTTPS."
+)
+# Health checks come over plain HTTP from inside the deployment: a redirect would fail them.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+SESSION_COOKIE_SECURE = env_bool(
+    "SESSION_COOKIE_SECURE", default=False, help="Send the session cookie over HTTPS only."
+)
+CSRF_COOKIE_SECURE = env_bool(
+    "CSRF_COOKIE_SECURE", default=False, help="Send the CSRF cookie over HTTPS only."
+)
+SECURE_HSTS_SECONDS = env_int(
+    "SECURE_HSTS_SECONDS",
+    default=0,
+    min_value=0,
+    help="Strict-Transport-Security max-age in seconds (0: no HSTS header).",
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool(
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False, help="HSTS covers subdomains too."
+)
+SECURE_HSTS_PRELOAD = env_bool(
+    "SECURE_HSTS_PRELOAD", default=False, help="HSTS asks to be on the browsers' preload list."
+)
+# Django's own default (2.5 MB), stated because the ASGI wrapper refuses bodies over it before
+# Django reads them (config/asgi_limits.py), and every server in front bounds its part too
+# (config/gunicorn.conf.py, config/asgi_server.py, deploy/nginx.conf). No body the API takes comes
+# near it.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+
+# The web client keeps its bearer token in localStorage: a script injected into its pages could
+# read it, so its pages run only the service's own script files (django-csp). The page shell's
+# import map is inline and carries the request's nonce (web/templates/web/index.html); the API
+# docs pages add what Swagger UI and ReDoc need (config/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", NONCE],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "worker-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # --- HTTP API ---------------------------------------------------------------------------------
 

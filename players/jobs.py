@@ -8,4 +8,7 @@ JOBS: dict[str, tuple[float, str]] = {
     # An export asked for is started within this many seconds; the check is one indexed query.
     "build-exports": (2.0, "players.tasks.build_exports"),
     "prune-exports": (3600.0, "players.tasks.prune_exports"),
+    # Django never deletes an expired session row by itself (`clearsessions` does): without this
+    # the table grows with every log-in for as long as the service runs.
+    "clear-expired-sessions": (3600.0, "players.tasks.clear_expired_sessions"),
 }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.core.mail import send_mail
+from django.core.management import call_command
 
 from players import exports, links
 from players.models import User
@@ -67,3 +68,13 @@ def build_exports() -> int:
 def prune_exports() -> int:
     """Periodic: delete data exports a day old, with their files."""
     return exports.prune()
+
+
+@shared_task(name="players.tasks.clear_expired_sessions")
+def clear_expired_sessions() -> None:
+    """Delete expired sessions: Django's `clearsessions`, on a schedule (players/jobs.py).
+
+    Only rows past their expiry go, so a run late, twice, or beside another scheduler's is
+    harmless.
+    """
+    call_command("clearsessions")

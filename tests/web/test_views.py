@@ -16,6 +16,13 @@ ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "web" / "static" / "web"
 
 
+def import_map_of(html: str) -> str:
+    """The page shell's import map (its script element carries the request's CSP nonce)."""
+    found = re.search(r'<script type="importmap"[^>]*>(.*?)</script>', html, re.S)
+    assert found, html
+    return found[1]
+
+
 @pytest.mark.parametrize(
     "path",
     [
@@ -37,10 +44,12 @@ def test_every_client_route_serves_the_shell(client: Client, path: str) -> None:
     assert response["Content-Type"].startswith("text/html")
     assert response["Cache-Control"] == "no-cache"
     html = response.content.decode()
-    assert '<script type="importmap">' in html
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
-    importmap = json.loads(html.split('<script type="importmap">')[1].split("</script>")[0])
+    importmap = json.loads(import_map_of(html))
     assert "/static/web/views/game.js" in importmap["imports"]
+    # The inline import map runs under the page's policy only with this response's nonce.
+    nonce = re.search(r'<script type="importmap" nonce="([^"]+)">', html)
+    assert nonce and f"'nonce-{nonce[1]}'" in response["Content-Security-Policy"]
 
 
 def test_unknown_routes_still_answer_json_404(client: Client) -> None:
@@ -69,7 +78,7 @@ def test_the_renderers_are_in_the_import_map_and_the_service_worker_shell(client
     renderers = sorted(p.name for p in (CLIENT / "games").glob("*.js"))
     assert {"index.js", "names.js", "fallback.js", "uno_all_wild.js"} <= set(renderers)
     html = client.get("/games").content.decode()
-    importmap = json.loads(html.split('<script type="importmap">')[1].split("</script>")[0])
+    importmap = json.loads(import_map_of(html))
     body = client.get("/sw.js").content.decode()
     shell = json.loads(body.split("const SHELL = ")[1].split(";\n")[0])
     urls = [f"/static/web/games/{name}" for name in renderers] + ["/static/web/catalog.js"]

@@ -18,6 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from config import background
+from config.asgi_server import uvicorn_options
 
 STAMP_NAME = ".collectstatic-fingerprint"
 
@@ -82,7 +83,7 @@ class Command(BaseCommand):
             "config.asgi:application",
             host=host,
             port=port,
-            # Django does not implement the ASGI lifespan protocol; "off" avoids a warning.
-            lifespan="off",
             log_level="info" if verbosity >= 1 else "warning",
+            # Bounded headers, proxy headers only from the configured proxies (issue 36).
+            **uvicorn_options(),
         )
