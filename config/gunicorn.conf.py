@@ -15,6 +15,8 @@ no variable of its own, so the service's settings stay the ones config/settings.
 
 import os
 
+from prometheus_client import multiprocess
+
 bind = "0.0.0.0:8000"
 # Two per core suits a CPU-bound API that also waits on PostgreSQL and Redis.
 workers = 2 * (os.cpu_count() or 1)
@@ -26,10 +28,20 @@ timeout = 30
 graceful_timeout = 30
 # Behind the proxy: keep its connections open a little longer than it does.
 keepalive = 5
-accesslog = None
+# One line per request on stdout with its id (the X-Request-ID the service answers with) and its
+# time in ms; the service's own JSON line per request has the route and user (config/logs.py).
+accesslog = "-"
+access_log_format = '%(h)s "%(r)s" %(s)s %(B)s %(M)sms id=%({x-request-id}o)s "%(a)s"'
 errorlog = "-"
 loglevel = "warning"
 # Load the application once in the master and fork the workers from it: they share the frozen
 # start-up heap (config/gc_tuning.py) instead of each building its own. Nothing opens a database
 # or Redis connection at import, so no socket is shared across the fork.
 preload_app = True
+
+
+def child_exit(server: object, worker: object) -> None:
+    """A worker that exits takes its live gauges with it (prometheus_client's multiprocess mode,
+    config/metrics.py); its counters stay counted."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined]
