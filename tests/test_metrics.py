@@ -4,16 +4,26 @@ request timed by its route; the outbox's backlog is read at the scrape."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from notifications.models import Delivery, Notification
+from tests import celery_procs
 from tests.games.conftest import (
     game_url,
     lift_throttles,  # noqa: F401  (a fixture, used by name)
@@ -22,6 +32,7 @@ from tests.games.conftest import (
     random_action,
     start_game,
 )
+from tests.test_serve import ROOT, free_port
 
 TOKEN = "a-long-random-metrics-token"
 ACTIONS_ROUTE = "api/v1/games/<uuid:game_id>/actions/"
@@ -121,3 +132,92 @@ def test_the_outbox_backlog_and_its_lateness_are_read_at_the_scrape(metrics_toke
         value(after, "unoallwild_outbox_backlog") == value(before, "unoallwild_outbox_backlog") + 1
     )
     assert value(after, "unoallwild_outbox_oldest_due_seconds") >= 300
+
+
+# ---------------------------------------------------------------------------------------------
+# gunicorn's several workers
+
+
+def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, str, dict[str, str]]:
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return answer.status, answer.read().decode(), dict(answer.headers)
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode(), dict(refused.headers)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_scrape_adds_up_every_gunicorn_worker_also_those_that_exited(tmp_path: Path) -> None:
+    """gunicorn as docs/deploy.md runs it, with workers that exit after 5 requests each (so 20
+    requests are served by at least four processes): one scrape counts all 20. Its access log
+    and the service's JSON lines name each request's id."""
+    metrics_dir = tmp_path / "metrics"
+    metrics_dir.mkdir()
+    port = free_port()
+    environ = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "REDIS_URL", "SQLITE_PATH"}
+    }
+    environ.update(
+        celery_procs.database_env(settings.DATABASES["default"]),
+        PROMETHEUS_MULTIPROC_DIR=str(metrics_dir),
+        METRICS_TOKEN=TOKEN,
+        LOG_FORMAT="json",
+        PYTHONUNBUFFERED="1",
+    )
+    argv = [sys.executable, "-m", "gunicorn", "--config", "config/gunicorn.conf.py"]
+    argv += ["--bind", f"127.0.0.1:{port}", "--workers", "2", "--max-requests", "5"]
+    log_path = tmp_path / "gunicorn.log"
+    base = f"http://127.0.0.1:{port}"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [*argv, "config.wsgi:application"],
+            cwd=ROOT,
+            env=environ,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                assert process.poll() is None, log_path.read_text(errors="replace")
+                assert time.monotonic() < deadline, log_path.read_text(errors="replace")
+                try:
+                    if _get(f"{base}/readyz")[0] == 200:
+                        break
+                except (urllib.error.URLError, ConnectionError):
+                    time.sleep(0.2)
+            ids = [f"gunicorn-{n}" for n in range(20)]
+            for request_id in ids:
+                status, _, headers = _get(f"{base}/healthz", {"X-Request-ID": request_id})
+                assert (status, headers["X-Request-ID"]) == (200, request_id)
+
+            assert _get(f"{base}/metrics")[0] == 404
+            status, text, _ = _get(f"{base}/metrics", {"Authorization": f"Bearer {TOKEN}"})
+            assert status == 200
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+    samples = {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+    labels = {"method": "GET", "route": "healthz", "status": "200"}
+    assert value(samples, "unoallwild_http_request_duration_seconds_count", **labels) == 20
+    served_by = {p.name for p in metrics_dir.iterdir() if p.name.startswith("histogram_")}
+    assert len(served_by) >= 4, served_by
+    assert "unoallwild_outbox_backlog" in {name for name, _ in samples}
+
+    output = log_path.read_text(errors="replace").splitlines()
+    for request_id in ids:
+        # gunicorn's access line: the request, its status, its time in ms and its id.
+        assert any(
+            '"GET /healthz HTTP/1.1" 200' in line and f"id={request_id} " in line and "ms " in line
+            for line in output
+        ), request_id
+    logged = [json.loads(line) for line in output if line.startswith("{")]
+    requests = [line for line in logged if line.get("logger") == "config.requests"]
+    assert {line["request_id"] for line in requests if line["route"] == "healthz"} == set(ids)
