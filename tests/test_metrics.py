@@ -22,6 +22,9 @@ from django.test import Client
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
+from games import services
+from games.models import Game
+from notifications import relay
 from notifications.models import Delivery, Notification
 from tests import celery_procs
 from tests.games.conftest import (
@@ -32,6 +35,7 @@ from tests.games.conftest import (
     random_action,
     start_game,
 )
+from tests.notifications.conftest import persona
 from tests.test_serve import ROOT, free_port
 
 TOKEN = "a-long-random-metrics-token"
@@ -221,3 +225,75 @@ def test_one_scrape_adds_up_every_gunicorn_worker_also_those_that_exited(tmp_pat
     logged = [json.loads(line) for line in output if line.startswith("{")]
     requests = [line for line in logged if line.get("logger") == "config.requests"]
     assert {line["request_id"] for line in requests if line["route"] == "healthz"} == set(ids)
+
+
+@pytest.mark.django_db
+def test_deliveries_are_counted_by_channel_and_outcome(
+    metrics_token: str, mailoutbox: list[Any]
+) -> None:
+    carol = persona("carol")  # a verified e-mail address
+    dave = make_player("dave")  # none: not reachable by e-mail
+    due = [
+        Delivery.objects.create(
+            notification=Notification.objects.create(user=player.user, kind="moderation"),
+            channel="email",
+        )
+        for player in (carol, dave)
+    ]
+    before = scrape()
+
+    relay.relay(delivery_ids=[d.pk for d in due])
+
+    after = scrape()
+    name = "unoallwild_deliveries_total"
+    for outcome in ("sent", "skipped"):
+        labels = {"channel": "email", "outcome": outcome}
+        assert value(after, name, **labels) == value(before, name, **labels) + 1, outcome
+    assert len(mailoutbox) == 1
+
+
+@pytest.mark.django_db
+def test_timeouts_and_bot_moves_are_counted_with_the_moves(
+    metrics_token: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Against a bot, every overdue turn the sweep finds is either the player's (a timeout) or
+    the bot's (the bot moves): each is a move of the game's kind."""
+    erin = make_player("erin")
+    game = services.play_vs_computer(user=erin.user, kind="uno_splash")
+    kind = {"kind": "uno_splash"}
+    before = scrape()
+    for _ in range(6):
+        Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
+        with django_capture_on_commit_callbacks(execute=True):
+            assert services.sweep_expired_turns() == 1
+        now = scrape()
+        timeouts = value(now, "unoallwild_turn_timeouts_total", **kind) - value(
+            before, "unoallwild_turn_timeouts_total", **kind
+        )
+        bot_moves = value(now, "unoallwild_bot_moves_total", **kind) - value(
+            before, "unoallwild_bot_moves_total", **kind
+        )
+        if timeouts and bot_moves:
+            break
+    assert timeouts >= 1 and bot_moves >= 1
+    moves = value(now, "unoallwild_moves_total", **kind) - value(
+        before, "unoallwild_moves_total", **kind
+    )
+    assert moves >= timeouts + bot_moves
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("lift_throttles")
+def test_an_open_event_stream_is_a_live_connection_until_it_closes(metrics_token: str) -> None:
+    alice, bob = make_player("alice"), make_player("bob")
+    game_id = start_game(alice, bob)
+    gauge = "unoallwild_live_connections"
+    before = value(scrape(), gauge)
+
+    response = alice.get(game_url(game_id, "stream/"), Accept="text/event-stream")
+    assert response.status_code == 200
+    assert next(iter(response.streaming_content)).startswith(b"retry:")
+    assert value(scrape(), gauge) == before + 1
+
+    response.close()
+    assert value(scrape(), gauge) == before
