@@ -175,6 +175,18 @@ def _log_task(name: str, task_id: str, outcome: str, duration_ms: float) -> None
     )
 
 
+@signals.after_setup_logger.connect
+@signals.after_setup_task_logger.connect
+def _json_celery_logs(logger: logging.Logger, **kwargs: Any) -> None:
+    """With LOG_FORMAT=json, the lines Celery writes through its own handlers (the worker's and
+    beat's start-up, "received", "succeeded", beat's sends) are JSON too, with the request id."""
+    if settings.LOG_FORMAT != "json":
+        return
+    for handler in logger.handlers:
+        handler.setFormatter(logs.json_formatter())
+        handler.addFilter(logs.RequestIdFilter())
+
+
 @signals.worker_init.connect
 def _serve_metrics(**kwargs: Any) -> None:
     """The worker's scrape port (WORKER_METRICS_PORT), in its main process only."""

@@ -26,8 +26,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.functional import SimpleLazyObject, empty
+from django.utils.module_loading import import_string
 
 from config import metrics
 
@@ -73,6 +75,14 @@ def request_id_context(request_id: str | None) -> Iterator[None]:
         yield
     finally:
         unbind_request_id(token)
+
+
+def json_formatter() -> logging.Formatter:
+    """The formatter of ``LOG_FORMAT=json``, as settings.LOGGING configures it."""
+    options = dict(settings.LOGGING["formatters"]["json"])
+    factory = import_string(options.pop("()"))
+    formatter: logging.Formatter = factory(**options)
+    return formatter
 
 
 class RequestIdFilter(logging.Filter):

@@ -16,10 +16,9 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.utils.module_loading import import_string
 from prometheus_client.parser import text_string_to_metric_families
 
-from config.logs import RequestIdFilter, current_request_id, request_id_context
+from config.logs import RequestIdFilter, current_request_id, json_formatter, request_id_context
 from tests import celery_procs
 from tests.celery_procs import Worker
 from tests.games.conftest import (
@@ -40,8 +39,7 @@ def json_log() -> Iterator[Lines]:
     and request-id filter) for requests and tasks."""
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
-    options = dict(settings.LOGGING["formatters"]["json"])
-    handler.setFormatter(import_string(options.pop("()"))(**options))
+    handler.setFormatter(json_formatter())
     handler.addFilter(RequestIdFilter())
     loggers = [logging.getLogger(name) for name in ("config.requests", "config.tasks")]
     levels = [logger.level for logger in loggers]
@@ -213,6 +211,15 @@ def test_a_worker_logs_the_request_id_it_was_sent_and_counts_its_pool(tmp_path: 
             worker.wait_for_log(lambda _: len(finished()) >= 4, "four relay tasks")
             assert {line["request_id"] for line in finished()} == {"req-from-web-7"}
             assert {line["outcome"] for line in finished()} == {"SUCCESS"}
+            # Celery's own lines are JSON too, the task's "succeeded" with the request id.
+            celery_lines = [
+                json.loads(text)
+                for text in worker.log().splitlines()
+                if '"logger": "celery' in text
+            ]
+            succeeded = [line for line in celery_lines if "succeeded" in line["message"]]
+            assert len(succeeded) == 4, celery_lines
+            assert {line["request_id"] for line in succeeded} == {"req-from-web-7"}
 
             url = f"http://127.0.0.1:{port}/metrics"
             assert scrape(url, None)[0] == 404
