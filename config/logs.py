@@ -40,6 +40,7 @@ HEADER = "X-Request-ID"
 # Anything else (a log injection, a megabyte) is replaced by an id of our own.
 _SANE = re.compile(r"[A-Za-z0-9._-]{1,64}")
 UNMATCHED = "<unmatched>"
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 _request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
 
@@ -145,7 +146,8 @@ class RequestLogMiddleware:
         seconds = time.perf_counter() - start
         response[HEADER] = request_id
         route = _route(request)
-        method = request.method or ""
+        # A client may send any method name: one label value each would grow without bound.
+        method = request.method if request.method in _METHODS else "other"
         metrics.REQUEST_SECONDS.labels(
             method=method, route=route, status=str(response.status_code)
         ).observe(seconds)

@@ -297,3 +297,16 @@ def test_an_open_event_stream_is_a_live_connection_until_it_closes(metrics_token
 
     response.close()
     assert value(scrape(), gauge) == before
+
+
+@pytest.mark.django_db
+def test_labels_stay_few_whatever_clients_send(metrics_token: str) -> None:
+    """A made-up method or path is one label value for all of them, not one each."""
+    for n in range(3):
+        Client().generic(f"BREW{n}", f"/no/such/page/{n}/")
+    labels = {key for key in scrape() if key[0] == "unoallwild_http_request_duration_seconds_count"}
+    methods = {dict(key[1])["method"] for key in labels}
+    routes = {dict(key[1])["route"] for key in labels}
+    assert not any(m.startswith("BREW") for m in methods)
+    assert "other" in methods and "<unmatched>" in routes
+    assert not any("no/such" in r for r in routes)
