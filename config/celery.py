@@ -191,4 +191,9 @@ def _json_celery_logs(logger: logging.Logger, **kwargs: Any) -> None:
 def _serve_metrics(**kwargs: Any) -> None:
     """The worker's scrape port (WORKER_METRICS_PORT), in its main process only."""
     if settings.WORKER_METRICS_PORT:
+        if not metrics.multiprocess():
+            logging.getLogger(__name__).warning(
+                "WORKER_METRICS_PORT without PROMETHEUS_MULTIPROC_DIR: the tasks of a prefork "
+                "pool's processes are not counted on that port"
+            )
         metrics.serve_worker_metrics(settings.WORKER_METRICS_PORT)

@@ -10,12 +10,23 @@ ASGI process (uvicorn), which a reverse proxy routes them to by path.
 
 Command-line options win over these (``--workers 4``, ``--threads 4``, ``--bind``), and so do
 gunicorn's own ``GUNICORN_CMD_ARGS`` (e.g. ``GUNICORN_CMD_ARGS="--workers 8"``): this file reads
-no variable of its own, so the service's settings stay the ones config/settings.py reads.
+no variable of its own, so the service's settings stay the ones config/settings.py reads (it
+only gives prometheus_client's PROMETHEUS_MULTIPROC_DIR a default, below).
 """
 
 import os
+import shutil
+import tempfile
 
-from prometheus_client import multiprocess
+# Each worker counts its own requests; prometheus_client's multiprocess mode adds them all up at a
+# scrape (config/metrics.py, docs/deploy.md). The mode is chosen when prometheus_client is first
+# imported, so here, before the app: a fresh, empty directory of this gunicorn's own, unless the
+# operator names one in PROMETHEUS_MULTIPROC_DIR.
+_METRICS_PREFIX = "unoallwild-metrics-"
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix=_METRICS_PREFIX)
+
+from prometheus_client import multiprocess  # noqa: E402  (after the directory is chosen)
 
 bind = "0.0.0.0:8000"
 # Two per core suits a CPU-bound API that also waits on PostgreSQL and Redis.
@@ -41,7 +52,13 @@ preload_app = True
 
 
 def child_exit(server: object, worker: object) -> None:
-    """A worker that exits takes its live gauges with it (prometheus_client's multiprocess mode,
-    config/metrics.py); its counters stay counted."""
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined]
+    """A worker that exits takes its live gauges with it; its counters stay counted."""
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined]
+
+
+def on_exit(server: object) -> None:
+    """The directory this file made goes with the gunicorn that made it (one named by the
+    operator stays)."""
+    path = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    if os.path.basename(path).startswith(_METRICS_PREFIX):
+        shutil.rmtree(path, ignore_errors=True)

@@ -157,17 +157,18 @@ def test_one_scrape_adds_up_every_gunicorn_worker_also_those_that_exited(tmp_pat
     """gunicorn as docs/deploy.md runs it, with workers that exit after 5 requests each (so 20
     requests are served by at least four processes): one scrape counts all 20. Its access log
     and the service's JSON lines name each request's id."""
-    metrics_dir = tmp_path / "metrics"
-    metrics_dir.mkdir()
+    temp = tmp_path / "tmp"
+    temp.mkdir()
     port = free_port()
     environ = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "REDIS_URL", "SQLITE_PATH"}
+        if key not in {"DATABASE_URL", "REDIS_URL", "SQLITE_PATH", "PROMETHEUS_MULTIPROC_DIR"}
     }
+    # No PROMETHEUS_MULTIPROC_DIR: config/gunicorn.conf.py makes one in the temp directory.
     environ.update(
         celery_procs.database_env(settings.DATABASES["default"]),
-        PROMETHEUS_MULTIPROC_DIR=str(metrics_dir),
+        TMPDIR=str(temp),
         METRICS_TOKEN=TOKEN,
         LOG_FORMAT="json",
         PYTHONUNBUFFERED="1",
@@ -202,6 +203,8 @@ def test_one_scrape_adds_up_every_gunicorn_worker_also_those_that_exited(tmp_pat
             assert _get(f"{base}/metrics")[0] == 404
             status, text, _ = _get(f"{base}/metrics", {"Authorization": f"Bearer {TOKEN}"})
             assert status == 200
+            (metrics_dir,) = temp.glob("unoallwild-metrics-*")
+            served_by = {p.name for p in metrics_dir.iterdir() if p.name.startswith("histogram_")}
         finally:
             process.terminate()
             process.wait(timeout=30)
@@ -212,8 +215,9 @@ def test_one_scrape_adds_up_every_gunicorn_worker_also_those_that_exited(tmp_pat
     }
     labels = {"method": "GET", "route": "healthz", "status": "200"}
     assert value(samples, "unoallwild_http_request_duration_seconds_count", **labels) == 20
-    served_by = {p.name for p in metrics_dir.iterdir() if p.name.startswith("histogram_")}
+    # Four or more processes served the 20 requests, and one scrape counted them all.
     assert len(served_by) >= 4, served_by
+    assert not metrics_dir.exists()  # gone with gunicorn
     assert "unoallwild_outbox_backlog" in {name for name, _ in samples}
 
     output = log_path.read_text(errors="replace").splitlines()
