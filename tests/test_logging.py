@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.conf import settings
+from django.test import AsyncClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from config.logs import RequestIdFilter, current_request_id, json_formatter, request_id_context
@@ -112,6 +114,14 @@ def test_an_odd_incoming_request_id_is_replaced(
     ours = response["X-Request-ID"]
     assert ours != incoming and len(ours) == 32 and ours.isalnum()
     assert requests_in(json_log())[0]["request_id"] == ours
+
+
+@pytest.mark.django_db
+def test_under_asgi_too_a_request_is_logged_once_with_its_id(json_log: Lines) -> None:
+    response = async_to_sync(AsyncClient().get)("/healthz", headers={"X-Request-ID": "asgi-1"})
+    assert response["X-Request-ID"] == "asgi-1"
+    (line,) = requests_in(json_log())
+    assert (line["route"], line["status"], line["request_id"]) == ("healthz", 200, "asgi-1")
 
 
 @pytest.mark.django_db
