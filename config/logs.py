@@ -10,6 +10,10 @@ and observes the request's latency by route (config/metrics.py).
 The route is the URL pattern that matched (``api/v1/games/<uuid:game_id>/actions/``), never the
 raw path: a log or a metric keyed by path would grow with every game.
 
+The id is this middleware's few lines rather than a library's (django-guid): the middleware is
+needed anyway for the line and the metric, and django-guid takes only a UUID from the client
+(nginx's ``$request_id`` is 32 hex digits, not one) or, unvalidated, anything.
+
 ``LOG_FORMAT=json`` writes every log record as one JSON object (python-json-logger) with the
 request id of the request or task that wrote it; the default, ``text``, stays readable.
 """
