@@ -10,9 +10,9 @@ and observes the request's latency by route (config/metrics.py).
 The route is the URL pattern that matched (``api/v1/games/<uuid:game_id>/actions/``), never the
 raw path: a log or a metric keyed by path would grow with every game.
 
-The id is this middleware's few lines rather than a library's (django-guid): the middleware is
-needed anyway for the line and the metric, and django-guid takes only a UUID from the client
-(nginx's ``$request_id`` is 32 hex digits, not one) or, unvalidated, anything.
+The id is a few lines of this middleware rather than a library's (django-guid): Django has no
+middleware for the line and the metric, so this one is needed anyway, and a library would add a
+second middleware and a second Celery integration for what is a context variable and a header.
 
 ``LOG_FORMAT=json`` writes every log record as one JSON object (python-json-logger) with the
 request id of the request or task that wrote it; the default, ``text``, stays readable.
