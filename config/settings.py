@@ -71,6 +71,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # WhiteNoise right after SecurityMiddleware: static files skip the rest of the stack.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The request id, one log line and the latency metric per request (config/logs.py); after
+    # WhiteNoise, which answers static files before it.
+    "config.logs.RequestLogMiddleware",
     # A view failing because the database is unreachable answers 503 with Retry-After (DRF views
     # do so through EXCEPTION_HANDLER; see config/errors.py).
     "config.errors.DatabaseUnavailableMiddleware",
@@ -759,14 +762,34 @@ LOG_PERIODIC_JOBS = env_bool(
     help="Log every run of the periodic jobs (worker and beat), also those that did nothing.",
 )
 
+LOG_FORMAT = env_str(
+    "LOG_FORMAT",
+    default="text",
+    help="Log lines as text (readable) or json (one JSON object per line, for a log collector).",
+).lower()
+if LOG_FORMAT not in {"text", "json"}:
+    raise ImproperlyConfigured("LOG_FORMAT must be text or json.")
+
+# Every record carries the id of the request or task that wrote it (config/logs.py); the JSON
+# lines add the fields a record was given (a request's route, status, duration_ms, user_id).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "config.logs.RequestIdFilter"}},
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["request_id"],
+        },
     },
     "root": {"handlers": ["console"], "level": "WARNING"},
     "loggers": {
@@ -774,3 +797,45 @@ LOGGING = {
         for name in ("config", "games", "players", "notifications")
     },
 }
+
+# --- Watching it run: metrics and the error reporter (docs/deploy.md) -------------------------
+
+METRICS_TOKEN = env_str(
+    "METRICS_TOKEN",
+    default="",
+    help="Bearer token Prometheus must send to GET /metrics (and a worker's port). Unset: off.",
+)
+# prometheus_client reads this itself, at import; it is read here too so that it is documented
+# and checked with the other settings.
+PROMETHEUS_MULTIPROC_DIR = env_str(
+    "PROMETHEUS_MULTIPROC_DIR",
+    default="",
+    help="An empty directory where each process of a kind (gunicorn's workers) writes its metrics.",
+)
+if PROMETHEUS_MULTIPROC_DIR and not Path(PROMETHEUS_MULTIPROC_DIR).is_dir():
+    raise ImproperlyConfigured("PROMETHEUS_MULTIPROC_DIR must be an existing directory.")
+# Not CELERY_…: Celery reads every setting of that prefix as one of its own.
+WORKER_METRICS_PORT = env_int(
+    "WORKER_METRICS_PORT",
+    default=0,
+    min_value=0,
+    help="A Celery worker answers Prometheus on this port (0: not at all).",
+)
+
+SENTRY_DSN = env_url(
+    "SENTRY_DSN",
+    default=None,
+    schemes=("http", "https"),
+    help="Report unhandled errors of views and tasks to this Sentry DSN. Unset: no reporter.",
+)
+SENTRY_ENVIRONMENT = env_str(
+    "SENTRY_ENVIRONMENT", default="production", help="The environment errors are reported under."
+)
+SENTRY_RELEASE = env_str(
+    "SENTRY_RELEASE", default="", help="The release errors are reported under (e.g. a git tag)."
+)
+if SENTRY_DSN:
+    # Only then: sentry_sdk and its integrations are not even loaded without a DSN.
+    from config import sentry
+
+    sentry.init(dsn=SENTRY_DSN, environment=SENTRY_ENVIRONMENT, release=SENTRY_RELEASE)

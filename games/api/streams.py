@@ -42,6 +42,7 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
+from config import metrics
 from config.errors import ServiceError
 from games import announce, presence, selectors
 from games.api import keepalive
@@ -780,6 +781,7 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
     tab = uuid.uuid4().hex  # this stream's own presence mark (games.presence)
     beats = keepalive.for_loop(_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
     member = beats.join(plan.user.pk, plan.token_id, plan.game_id, tab)
+    metrics.LIVE_CONNECTIONS.inc()
     try:
         while True:
             try:
@@ -813,6 +815,7 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
             else:
                 result = await keep_alive(plan, step, tab)
     finally:
+        metrics.LIVE_CONNECTIONS.dec()
         beats.leave(member)
         steps.close()
         # The stream ended (the client closed the game or hid it, which drops the stream):
@@ -827,6 +830,7 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
     steps = _steps(plan)
     result: Any = None
     tab = uuid.uuid4().hex
+    metrics.LIVE_CONNECTIONS.inc()
     try:
         while True:
             try:
@@ -859,6 +863,7 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
                 # also fails once the interpreter is shutting down with a stream still open).
                 result = _keep_alive(plan, step, tab)
     finally:
+        metrics.LIVE_CONNECTIONS.dec()
         steps.close()
         presence.stop_watching(plan.user.pk, plan.game_id, tab)
 
