@@ -207,6 +207,21 @@ AUTH_USER_MODEL = "players.User"
 
 # --- Accounts ---------------------------------------------------------------------------------
 
+# Every log-in (API session, token creation, admin form) goes through authenticate(), and so
+# through the per-account delay after failed attempts (players/lockout.py).
+AUTHENTICATION_BACKENDS = ["players.lockout.LoginDelayBackend"]
+LOGIN_FAILURES_BEFORE_DELAY = env_int(
+    "LOGIN_FAILURES_BEFORE_DELAY",
+    default=5,
+    min_value=1,
+    help="Failed log-ins per account (any path, any address) before each further try waits.",
+)
+LOGIN_MAX_DELAY_SECONDS = env_int(
+    "LOGIN_MAX_DELAY_SECONDS",
+    default=900,
+    min_value=1,
+    help="Longest wait between log-in tries of one account (the wait doubles from 1 s).",
+)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -589,18 +604,6 @@ DISPLAY_NAME_BLOCKLIST_FILE = env_str(
     "DISPLAY_NAME_BLOCKLIST_FILE",
     default="",
     help="A file with more blocked words, one per line (# starts a comment).",
-)
-ADMIN_LOGIN_MAX_FAILURES = env_int(
-    "ADMIN_LOGIN_MAX_FAILURES",
-    default=5,
-    min_value=1,
-    help="Failed admin log-ins (per address and per username) before log-in is refused.",
-)
-ADMIN_LOGIN_WINDOW_SECONDS = env_int(
-    "ADMIN_LOGIN_WINDOW_SECONDS",
-    default=900,
-    min_value=1,
-    help="How long failed admin log-ins are counted, and log-in refused after too many.",
 )
 _collusion_z = env_str(
     "COLLUSION_Z_THRESHOLD",

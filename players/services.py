@@ -18,10 +18,11 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest
 from django.utils import timezone
 
 from config.errors import ServiceError
-from players import links, signals, tasks
+from players import links, lockout, signals, tasks
 from players.models import ApiToken, User
 
 logger = logging.getLogger(__name__)
@@ -48,8 +49,12 @@ def check_password_strength(password: str, *, user: User) -> None:
         ) from exc
 
 
-def authenticate_credentials(*, username: str, password: str) -> User:
-    """The active user with these credentials; ``invalid_credentials`` otherwise.
+def authenticate_credentials(
+    *, username: str, password: str, request: HttpRequest | None = None
+) -> User:
+    """The active user with these credentials; ``invalid_credentials`` otherwise, or
+    ``LoginDelayed`` while the account waits after failed log-ins (``players.lockout``, which
+    Django's ``authenticate()`` consults through the authentication backend).
 
     Usernames are unique regardless of case, so any case finds the account (phones like to
     capitalise the first letter). Django's backend hashes the password even for an unknown name,
@@ -60,8 +65,11 @@ def authenticate_credentials(*, username: str, password: str) -> User:
     # keeps the account inactive, which Django's backend refuses like a wrong password (nothing
     # says the account exists).
     signals.signing_in.send(sender=User, username=username)
-    user = authenticate(None, username=found[0] if found else username, password=password)
+    user = authenticate(request, username=found[0] if found else username, password=password)
     if not isinstance(user, User):  # None for a wrong password or an inactive account
+        wait = lockout.retry_after(request)
+        if wait is not None:
+            raise lockout.LoginDelayed(wait)
         raise _invalid_credentials()
     return user
 
@@ -124,10 +132,16 @@ def sign_up(
 
 
 def issue_token(
-    *, username: str, password: str, name: str, scope: str, expires_in_days: int | None = None
+    *,
+    username: str,
+    password: str,
+    name: str,
+    scope: str,
+    expires_in_days: int | None = None,
+    request: HttpRequest | None = None,
 ) -> tuple[ApiToken, str]:
     """Log in for an app or a device: a new named token. Returns the raw string (shown once)."""
-    user = authenticate_credentials(username=username, password=password)
+    user = authenticate_credentials(username=username, password=password, request=request)
     token, raw = ApiToken.issue(user, name=name, scope=scope)
     if expires_in_days is not None:
         token.expires_at = token.created_at + timedelta(days=expires_in_days)

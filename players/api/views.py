@@ -9,18 +9,21 @@ session to protect yet. Endpoints that take a password or send mail are throttle
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth import login, logout, update_session_auth_hash
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import ErrorSerializer
-from players import selectors, services
+from players import lockout, selectors, services
 from players.api import serializers as s
 from players.models import ApiToken, User
 from players.throttles import AuthRateThrottle
@@ -59,6 +62,16 @@ def _me(request: Request) -> User:
 
 def _current_token(request: Request) -> ApiToken | None:
     return request.auth if isinstance(request.auth, ApiToken) else None
+
+
+@contextmanager
+def _login_delay() -> Iterator[None]:
+    """An account waiting after failed log-ins answers 429 ``throttled`` with Retry-After, like
+    the per-address throttle."""
+    try:
+        yield
+    except lockout.LoginDelayed as exc:
+        raise Throttled(wait=exc.retry_after) from None
 
 
 class AuthThrottled:
@@ -202,7 +215,8 @@ class TokenListView(AuthThrottled, APIView):
     def post(self, request: Request) -> Response:
         ser = s.TokenCreateSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        token, raw = services.issue_token(**ser.validated_data)
+        with _login_delay():
+            token, raw = services.issue_token(request=request._request, **ser.validated_data)
         data = s.NewApiTokenSerializer(token, context={"raw": raw}).data
         return Response(data, status=status.HTTP_201_CREATED)
 
@@ -251,7 +265,8 @@ class LoginView(AuthThrottled, APIView):
     def post(self, request: Request) -> Response:
         ser = s.CredentialsSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        user = services.authenticate_credentials(**ser.validated_data)
+        with _login_delay():
+            user = services.authenticate_credentials(request=request._request, **ser.validated_data)
         login(request._request, user)
         return Response({"user": s.ProfileSerializer(user).data})
 
