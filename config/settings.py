@@ -598,7 +598,7 @@ IDEMPOTENCY_KEY_DAYS = env_int(
 DISPLAY_NAME_BLOCKLIST = env_list(
     "DISPLAY_NAME_BLOCKLIST",
     default=["admin", "moderator", "unoallwild"],
-    help="Words refused anywhere in a display name or username (folded: case, accents, 1337).",
+    help="Words refused anywhere in a display name or username (by look-alike skeleton).",
 )
 DISPLAY_NAME_BLOCKLIST_FILE = env_str(
     "DISPLAY_NAME_BLOCKLIST_FILE",
