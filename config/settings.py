@@ -228,6 +228,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+PASSWORD_RESET_MAILS_PER_HOUR = env_int(
+    "PASSWORD_RESET_MAILS_PER_HOUR",
+    default=3,
+    min_value=1,
+    help="Password-reset requests per e-mail address per hour that send mail; more are ignored.",
+)
 # Links in account e-mails (password reset, e-mail verification) point at the web client.
 FRONTEND_URL = env_url(
     "FRONTEND_URL",
@@ -271,6 +277,9 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = None
     CELERY_TASK_ALWAYS_EAGER = True
+# With tasks run inline, account mails (password reset, verification) are sent from a thread of
+# their own after commit, so that no response waits on the mail server (players/services.py).
+ACCOUNT_MAILS_IN_BACKGROUND = CELERY_TASK_ALWAYS_EAGER
 # Inline tasks should fail loudly in development and tests, as they would in a worker's log.
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"

@@ -3,8 +3,8 @@ selectors.
 
 Authentication: every view accepts a bearer token or a browser session (DRF's session
 authentication, so unsafe methods need the CSRF token), except ``auth/login/``, which has no
-session yet but checks the CSRF token all the same (log-in CSRF). Endpoints that take a password or send mail are throttled with the
-``auth`` scope.
+session yet but checks the CSRF token all the same (log-in CSRF). Endpoints that take a password
+or send mail are throttled with the ``auth`` scope.
 """
 
 from __future__ import annotations
