@@ -225,8 +225,11 @@ LOGIN_MAX_DELAY_SECONDS = env_int(
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    # Django's list of common passwords, also in disguise ("Passw0rd!"), and the service's own
+    # words ("uno-all-wild"); and no password of spaces only (players/passwords.py).
+    {"NAME": "players.passwords.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "players.passwords.NotBlankPasswordValidator"},
 ]
 PASSWORD_RESET_MAILS_PER_HOUR = env_int(
     "PASSWORD_RESET_MAILS_PER_HOUR",
