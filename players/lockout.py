@@ -37,6 +37,9 @@ from django.http import HttpRequest
 from players.models import User
 
 FAILURE_MEMORY = 24 * 3600
+# How long a claimed turn is kept: longer than any password check, short enough that a turn key
+# left behind (its wait's deadline evicted from the cache) holds nobody back for long.
+TURN_SECONDS = 60
 # Attribute set on the request when an attempt was refused for the delay, so that a view can say
 # when to retry (Django's authenticate() turns the refusal into a plain None).
 RETRY_AFTER_ATTR = "login_retry_after"
@@ -85,7 +88,7 @@ def begin(username: str) -> None:
     until = float(cache.get(until_key) or 0.0)
     wait = until - time.time()
     # One attempt per wait: the first to add the turn's key goes on, any other is refused.
-    if wait > 0 or not cache.add(f"{until_key}:{until!r}", 1, timeout=FAILURE_MEMORY):
+    if wait > 0 or not cache.add(f"{until_key}:{until!r}", 1, timeout=TURN_SECONDS):
         _take_back(failures_key)
         raise LoginDelayed(max(1, math.ceil(wait)))
 
