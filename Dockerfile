@@ -16,8 +16,8 @@ COPY . .
 # Installed as well, so `celery -A config` finds the project from any working directory.
 RUN pip install --no-deps . \
     && useradd --create-home --uid 1000 uno \
-    && mkdir -p /app/staticfiles \
-    && chown uno /app/staticfiles
+    && mkdir -p /app/staticfiles /app/exports \
+    && chown uno /app/staticfiles /app/exports
 # The static files WhiteNoise serves, collected once per image: gunicorn (compose's web) starts
 # without `manage.py serve`, which would collect them. The build's settings need a key only.
 RUN SECRET_KEY=collectstatic-only DEBUG=false SQLITE_PATH=/tmp/build.sqlite3 \

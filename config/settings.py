@@ -392,6 +392,7 @@ THROTTLE_RATES = {
         default="30/hour",
         help="New webhook endpoints and webhook test events per user.",
     ),
+    "exports": env_str("THROTTLE_EXPORTS", default="3/hour", help="Data exports started per user."),
 }
 
 REST_FRAMEWORK = {
@@ -655,6 +656,19 @@ STATIC_ROOT = Path(
 )
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Data exports (players/exports.py): written by whichever process builds them (a Celery
+    # worker, or the embedded background thread) and read by the web process, so with separate
+    # containers this must be a shared volume (or another Django storage backend).
+    "exports": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {
+            "location": env_str(
+                "EXPORT_ROOT",
+                default=str(BASE_DIR / "exports"),
+                help="Where data exports are kept until fetched (a day at most).",
+            )
+        },
+    },
     # Hashed names let browsers cache static files forever; `serve` runs collectstatic first.
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }

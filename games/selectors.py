@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -346,62 +347,70 @@ def player_stats(user: User) -> dict[str, int]:
     )
 
 
-def export_games(user: User) -> list[dict[str, Any]]:
-    """``user``'s games for their data export (``players.selectors.export``). Three queries,
-    whatever the number of games.
+# Games read per chunk of the export: memory stays bounded however many games an account has.
+EXPORT_CHUNK = 200
+
+
+def export_games(user: User) -> Iterator[dict[str, Any]]:
+    """``user``'s games for their data export (``players.selectors.export``), oldest first, read
+    in chunks of ``EXPORT_CHUNK`` games: one query for the ids, then four per chunk (games,
+    seats, their players, my moves).
 
     Other players appear only as the public name the user saw at the table. Moves are the
     user's own actions; actions hold no secrets (a played card lands face up), while the events
     log beside them holds other players' cards and is left out.
     """
-    games = list(
-        Game.objects.filter(seats__user=user)
-        .prefetch_related("seats__user")
-        .order_by("created_at")
-        .distinct()
+    ids = list(
+        dict.fromkeys(
+            Seat.objects.filter(user=user)
+            .order_by("game__created_at", "game_id")
+            .values_list("game_id", flat=True)
+        )
     )
+    for start in range(0, len(ids), EXPORT_CHUNK):
+        yield from _export_chunk(user, ids[start : start + EXPORT_CHUNK])
+
+
+def _export_chunk(user: User, ids: list[Any]) -> Iterator[dict[str, Any]]:
+    games = Game.objects.filter(pk__in=ids).prefetch_related("seats__user").order_by("created_at")
     # Both conditions in one filter() call refer to the same seat: the user's.
-    moves = Move.objects.filter(game__seats__user=user, seat=F("game__seats__position")).order_by(
-        "game_id", "number"
-    )
+    moves = Move.objects.filter(
+        game_id__in=ids, game__seats__user=user, seat=F("game__seats__position")
+    ).order_by("game_id", "number")
     moves_by_game: dict[Any, list[dict[str, Any]]] = defaultdict(list)
     for move in moves:
         moves_by_game[move.game_id].append(
             {"number": move.number, "action": move.action, "created_at": move.created_at}
         )
-    exported_games = []
     for game in games:
         seats = list(game.seats.all())
         mine = next(seat for seat in seats if seat.user_id == user.pk)
-        exported_games.append(
-            {
-                "id": game.id,
-                "preset": game.preset,
-                "status": game.status,
-                "visibility": game.visibility,
-                "target_score": game.target_score,
-                "was_host": game.host_id == user.pk,
-                "created_at": game.created_at,
-                "started_at": game.started_at,
-                "finished_at": game.finished_at,
-                "my_seat": {
-                    "position": mine.position,
-                    "joined_at": mine.joined_at,
-                    "left_at": mine.left_at,
-                    "final_score": mine.final_score,
-                    "place": mine.place,
-                },
-                "seats": [
-                    {
-                        "position": seat.position,
-                        "player": seat.user.public_name if seat.user else None,
-                        "is_me": seat.user_id == user.pk,
-                        "final_score": seat.final_score,
-                        "place": seat.place,
-                    }
-                    for seat in seats
-                ],
-                "my_moves": moves_by_game.get(game.id, []),
-            }
-        )
-    return exported_games
+        yield {
+            "id": game.id,
+            "preset": game.preset,
+            "status": game.status,
+            "visibility": game.visibility,
+            "target_score": game.target_score,
+            "was_host": game.host_id == user.pk,
+            "created_at": game.created_at,
+            "started_at": game.started_at,
+            "finished_at": game.finished_at,
+            "my_seat": {
+                "position": mine.position,
+                "joined_at": mine.joined_at,
+                "left_at": mine.left_at,
+                "final_score": mine.final_score,
+                "place": mine.place,
+            },
+            "seats": [
+                {
+                    "position": seat.position,
+                    "player": seat.user.public_name if seat.user else None,
+                    "is_me": seat.user_id == user.pk,
+                    "final_score": seat.final_score,
+                    "place": seat.place,
+                }
+                for seat in seats
+            ],
+            "my_moves": moves_by_game.get(game.id, []),
+        }

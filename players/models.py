@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import uuid
 from datetime import timedelta
 
 from django.conf import settings
@@ -90,3 +91,30 @@ class ApiToken(models.Model):
     def is_live(self) -> bool:
         now = timezone.now()
         return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
+
+
+class DataExport(models.Model):
+    """One request for a player's data export (players/exports.py): built in the background into
+    a file in the ``exports`` storage, fetched by its owner when ready, deleted a day later."""
+
+    PENDING, RUNNING, READY, FAILED = "pending", "running", "ready", "failed"
+    STATUSES = [(s, s) for s in (PENDING, RUNNING, READY, FAILED)]
+
+    # A random id: the status and download URLs name it, and nobody else's can be guessed.
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="data_exports")
+    status = models.CharField(max_length=8, choices=STATUSES, default=PENDING)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    # The file's name in the ``exports`` storage; empty until it is ready.
+    file_name = models.CharField(max_length=200, blank=True)
+    size = models.PositiveBigIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "created_at"], name="export_status_created")]
+
+    def __str__(self) -> str:
+        return f"export {self.pk} of {self.user_id} ({self.status})"

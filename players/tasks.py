@@ -12,7 +12,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.core.mail import send_mail
 
-from players import links
+from players import exports, links
 from players.models import User
 
 
@@ -64,3 +64,15 @@ def send_verification_email(user_id: int) -> bool:
     )
     send_mail("Confirm your e-mail address", body, None, [user.email])
     return True
+
+
+@shared_task
+def build_exports() -> int:
+    """Periodic: build the data exports that players asked for (players/exports.py)."""
+    return exports.build_pending()
+
+
+@shared_task
+def prune_exports() -> int:
+    """Periodic: delete data exports a day old, with their files."""
+    return exports.prune()

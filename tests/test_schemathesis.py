@@ -63,8 +63,8 @@ from games.models import Game, Seat
 from moderation.models import Block
 from notifications import services as notification_services
 from notifications.channels import webhook
-from players import links
-from players.models import ApiToken, User
+from players import exports, links
+from players.models import ApiToken, DataExport, User
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20260310
@@ -251,7 +251,20 @@ def world_for(operation_id: str, path_names: set[str]) -> World:
         world.path["webhook_id"] = webhook.create_endpoint(user=me, url=HOOK_URL).pk
     elif operation_id == "notifications_webpush_subscriptions_create":
         world.body.update(endpoint=f"{HOOK_URL}/push/{uuid.uuid4().hex}", keys=PUSH_KEYS)
+    elif operation_id in {"me_exports_retrieve", "me_exports_download", "me_export_retrieve"}:
+        world.path["export_id"] = str(_finished_export(me).pk)
     return world
+
+
+def _finished_export(user: User) -> DataExport:
+    """``user``'s export, built as the periodic job would (claimed, then written)."""
+    export = exports.request_export(user=user)
+    DataExport.objects.filter(pk=export.pk).update(
+        status=DataExport.RUNNING, started_at=timezone.now(), attempts=1
+    )
+    export.refresh_from_db()
+    exports.build(export)
+    return export
 
 
 _CALLS: Counter[str] = Counter()
@@ -290,7 +303,9 @@ def fill_in(case: schemathesis.Case, world: World, *, real: bool) -> None:
 
 
 @pytest.fixture
-def wsgi_app(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[WSGIHandler]:
+def wsgi_app(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[WSGIHandler]:
     # Fast hashing: every request gets a new player with a password.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # No throttling (each operation sends its examples in a burst) and no counts shared with
@@ -300,6 +315,14 @@ def wsgi_app(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[WSGIHan
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": no_limits}
     monkeypatch.setattr(ScopedRateThrottle, "cache", LocMemCache(f"st-{uuid.uuid4()}", {}))
     settings.WEBHOOK_ALLOW_LOOPBACK = True
+    # The data exports this run builds go to a folder of its own.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "exports": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(tmp_path)},
+        },
+    }
     # As Django's test client does: the test's transaction holds the connection, so requests
     # must not close it when they start or finish.
     request_started.disconnect(close_old_connections)

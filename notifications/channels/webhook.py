@@ -50,6 +50,7 @@ from notifications import texts
 from notifications.channels import register
 from notifications.channels.addresses import AddressNotAllowed, check_url
 from notifications.channels.base import Channel, Message, PermanentDeliveryError
+from notifications.channels.outbound import pinned_session
 from notifications.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from notifications.retries import backoff, claim_timeout, max_attempts
 
@@ -196,14 +197,10 @@ def attempt(delivery: WebhookDelivery, endpoint: WebhookEndpoint) -> str:
     started = time.monotonic()
     try:
         check_url(endpoint.url)
-        with requests.Session() as session:
-            session.trust_env = False  # no proxies: the address check must be about the receiver
+        # Connects to the addresses it checks and follows no redirect (outbound.py).
+        with pinned_session() as session:
             response = session.post(
-                endpoint.url,
-                data=body,
-                headers=headers,
-                timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
-                allow_redirects=False,
+                endpoint.url, data=body, headers=headers, timeout=settings.WEBHOOK_TIMEOUT_SECONDS
             )
             status_code = response.status_code
             if not 200 <= status_code < 300:

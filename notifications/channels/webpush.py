@@ -38,6 +38,7 @@ from notifications import vapid
 from notifications.channels import register
 from notifications.channels.addresses import AddressNotAllowed, check_url, loopback_allowed
 from notifications.channels.base import Channel, Message, PermanentDeliveryError
+from notifications.channels.outbound import pinned_session
 from notifications.models import PushSubscription
 
 if TYPE_CHECKING:
@@ -110,7 +111,22 @@ def push(
     topic: str | None = None,
 ) -> requests.Response:
     """One encrypted, signed POST to the subscription's push service. Raises WebPushException
-    for an answer other than 2xx (``.response`` has it) and requests' errors for no answer."""
+    for an answer other than 2xx (``.response`` has it; a redirect is one: it is not followed),
+    requests' errors for no answer and ``AddressNotAllowed`` when the endpoint's name now
+    resolves to a refused address. The connection goes to the address checked (outbound.py)."""
+    with pinned_session() as session:
+        return _push(session, subscription, data, keys, urgent=urgent, topic=topic)
+
+
+def _push(
+    session: requests.Session,
+    subscription: PushSubscription,
+    data: bytes,
+    keys: vapid.VapidKeys,
+    *,
+    urgent: bool,
+    topic: str | None,
+) -> requests.Response:
     response = webpush(
         subscription_info=subscription_info(subscription),
         data=data.decode(),
@@ -121,6 +137,7 @@ def push(
         ttl=TTL_SECONDS,
         timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
         headers={"Urgency": "high" if urgent else "normal", **({"Topic": topic} if topic else {})},
+        requests_session=session,
     )
     assert isinstance(response, requests.Response)
     return response
@@ -168,11 +185,6 @@ class WebPushChannel(Channel):
         for subscription in subscriptions:
             try:
                 check_endpoint(subscription.endpoint)
-            except AddressNotAllowed as exc:
-                PushSubscription.objects.filter(pk=subscription.pk).delete()
-                permanent.append(f"subscription {subscription.pk}: {exc}, deleted")
-                continue
-            try:
                 push(
                     subscription,
                     data,
@@ -180,6 +192,9 @@ class WebPushChannel(Channel):
                     urgent=message.kind in k.TURN_KINDS,
                     topic=push_topic(message),
                 )
+            except AddressNotAllowed as exc:
+                PushSubscription.objects.filter(pk=subscription.pk).delete()
+                permanent.append(f"subscription {subscription.pk}: {exc}, deleted")
             except WebPushException as exc:
                 status = exc.status_code
                 if status in GONE:

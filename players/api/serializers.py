@@ -4,15 +4,19 @@ serializers so the OpenAPI schema and what the server sends cannot drift apart."
 from __future__ import annotations
 
 import zoneinfo
+from datetime import datetime
 from functools import cache
 from typing import Any
 
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.urls import reverse
 from rest_framework import serializers
 
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from players import exports
 from players.blocklist import validate_name
-from players.models import ApiToken, User
+from players.exports import ExportSerializer  # noqa: F401  (the download's schema)
+from players.models import ApiToken, DataExport, User
 
 LANGUAGES = [code for code, _ in User._meta.get_field("language").choices or []]
 
@@ -235,67 +239,42 @@ class AcceptedSerializer(serializers.Serializer):
 # Export
 
 
-class ExportProfileSerializer(ProfileSerializer):
-    class Meta(ProfileSerializer.Meta):
-        fields = [*ProfileSerializer.Meta.fields, "last_login", "is_active"]
-        read_only_fields = fields
+class DataExportSerializer(serializers.ModelSerializer):
+    """A data export's progress (``players/exports.py``)."""
 
+    url = serializers.SerializerMethodField(help_text="This status, to poll.")
+    download_url = serializers.SerializerMethodField(
+        help_text="Where the JSON file is, once `status` is `ready`; null before."
+    )
+    expires_at = serializers.SerializerMethodField(
+        help_text="When the export (and its file) is deleted."
+    )
 
-class ExportTokenSerializer(serializers.ModelSerializer):
     class Meta:
-        model = ApiToken
+        model = DataExport
         fields = [
             "id",
-            "name",
-            "scope",
-            "prefix",
+            "status",
             "created_at",
-            "last_used_at",
+            "finished_at",
+            "size",
             "expires_at",
-            "revoked_at",
+            "url",
+            "download_url",
         ]
         read_only_fields = fields
+        extra_kwargs = {
+            "status": {"help_text": "`pending`, `running`, `ready` or `failed`."},
+            "size": {"help_text": "The file's size in bytes, once ready."},
+        }
 
+    def get_url(self, export: DataExport) -> str:
+        return reverse("me-export", kwargs={"export_id": export.pk})
 
-class ExportSeatSerializer(serializers.Serializer):
-    position = StrictIntegerField(allow_null=True)
-    player = StrictCharField(allow_null=True, help_text="Public name; null if deleted.")
-    is_me = StrictBooleanField()
-    final_score = StrictIntegerField(allow_null=True)
-    place = StrictIntegerField(allow_null=True)
+    def get_download_url(self, export: DataExport) -> str | None:
+        if export.status != DataExport.READY:
+            return None
+        return reverse("me-export-download", kwargs={"export_id": export.pk})
 
-
-class ExportMySeatSerializer(serializers.Serializer):
-    position = StrictIntegerField(allow_null=True)
-    joined_at = serializers.DateTimeField()
-    left_at = serializers.DateTimeField(allow_null=True)
-    final_score = StrictIntegerField(allow_null=True)
-    place = StrictIntegerField(allow_null=True)
-
-
-class ExportMoveSerializer(serializers.Serializer):
-    number = StrictIntegerField(help_text="The game's version after this move.")
-    action = serializers.JSONField()
-    created_at = serializers.DateTimeField()
-
-
-class ExportGameSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    preset = StrictCharField()
-    status = StrictCharField()
-    visibility = StrictCharField()
-    target_score = StrictIntegerField()
-    was_host = StrictBooleanField()
-    created_at = serializers.DateTimeField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
-    my_seat = ExportMySeatSerializer()
-    seats = ExportSeatSerializer(many=True)
-    my_moves = ExportMoveSerializer(many=True)
-
-
-class ExportSerializer(serializers.Serializer):
-    exported_at = serializers.DateTimeField()
-    profile = ExportProfileSerializer()
-    tokens = ExportTokenSerializer(many=True, help_text="Metadata only, revoked ones included.")
-    games = ExportGameSerializer(many=True)
+    def get_expires_at(self, export: DataExport) -> datetime:
+        return export.created_at + exports.KEEP

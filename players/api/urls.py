@@ -25,5 +25,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("me/", views.MeView.as_view(), name="me"),
     path("me/delete/", views.MeDeleteView.as_view(), name="me-delete"),
-    path("me/export/", views.MeExportView.as_view(), name="me-export"),
+    path("me/export/", views.MeLatestExportView.as_view(), name="me-export-latest"),
+    path("me/exports/", views.MeExportsView.as_view(), name="me-exports"),
+    path("me/exports/<uuid:export_id>/", views.MeExportView.as_view(), name="me-export"),
+    path(
+        "me/exports/<uuid:export_id>/download/",
+        views.MeExportDownloadView.as_view(),
+        name="me-export-download",
+    ),
 ]

@@ -25,6 +25,7 @@ from games.models import Game, Seat
 from notifications.models import Delivery, Notification
 from players.models import User
 from tests.games.conftest import Player, lift_throttles, make_player  # noqa: F401  (fixture)
+from tests.notifications.dns import dns  # noqa: F401  (fixture)
 
 # A fixed, ordinary moment (a Tuesday, 12:00 UTC) so that quiet hours are never hit by accident.
 NOON = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)

@@ -42,6 +42,7 @@ from notifications.models import (
 from players.models import ApiToken
 from tests.games.conftest import Player, make_player
 from tests.notifications.conftest import clear_outbox, new_game, others, pass_turn, to_move
+from tests.notifications.dns import FakeDNS
 
 pytestmark = pytest.mark.django_db
 
@@ -461,6 +462,13 @@ def test_the_secret_is_shown_once(alice: Player, receiver: Receiver) -> None:
         "http://169.254.169.254/latest/meta-data/",
         "http://0.0.0.0/",
         "http://[::ffff:10.0.0.1]/",
+        # IPv6 forms that carry a loopback or link-local IPv4 address, and site-local
+        "http://[::7f00:1]/",
+        "http://[2002:7f00:1::]/",
+        "http://[64:ff9b::a9fe:a9fe]/latest/meta-data/",
+        "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/",  # Teredo, client 127.0.0.1
+        "http://[fec0::1]/",
+        "http://[64:ff9b:1::a9fe:a9fe]/",
         "ftp://example.com/hook",
         "https://user:pw@203.0.113.9/hook",
     ],
@@ -483,6 +491,51 @@ def test_a_receiver_that_became_private_is_not_posted_to(
     (attempt,) = WebhookAttempt.objects.all()
     assert attempt.status_code is None and attempt.error.startswith("refused")
     assert webhook_delivery(waiting).status == Delivery.PENDING
+
+
+# A global address (example.com's) that the fake resolver hands out; never connected to.
+PUBLIC = "93.184.215.14"
+
+
+def hook_on_name(alice: Player, bob: Player, receiver: Receiver, name: str) -> Player:
+    """The player a real move gives the turn to, with a webhook on ``name`` at the receiver's
+    port, and their "your turn" waiting in the outbox."""
+    game = new_game(alice, bob)
+    mover = to_move(game, alice, bob)
+    (waiting,) = others(game, alice, bob)
+    response = waiting.post(API, {"url": f"http://{name}:{receiver.port}/hook"})
+    assert response.status_code == 201, response.content
+    receiver.secrets["/hook"] = response.json()["secret"]
+    clear_outbox()
+    pass_turn(mover, game)
+    return waiting
+
+
+def test_a_name_rebound_to_loopback_after_the_check_is_not_posted_to(
+    alice: Player, bob: Player, receiver: Receiver, dns: FakeDNS
+) -> None:
+    # Registration and the check before the POST see a public address; any later lookup (the
+    # one a connection that resolves the name again would make) sees loopback.
+    dns.answers["hook.rebind.test"] = [[PUBLIC], [PUBLIC], ["127.0.0.1"]]
+    waiting = hook_on_name(alice, bob, receiver, "hook.rebind.test")
+    with override_settings(WEBHOOK_ALLOW_LOOPBACK=False, DEBUG=False):
+        relay.relay()
+    assert receiver.hits == []
+    (attempt,) = WebhookAttempt.objects.all()
+    assert attempt.status_code is None and attempt.error.startswith("refused"), attempt.error
+    assert "127.0.0.1" in attempt.error
+    assert webhook_delivery(waiting).status == Delivery.PENDING
+
+
+def test_the_post_goes_to_the_address_checked_and_names_the_host(
+    alice: Player, bob: Player, receiver: Receiver, dns: FakeDNS
+) -> None:
+    dns.answers["hook.pinned.test"] = [["127.0.0.1"]]
+    waiting = hook_on_name(alice, bob, receiver, "hook.pinned.test")
+    relay.relay()
+    (hit,) = receiver.hits
+    assert hit.verified and hit.headers["host"] == f"hook.pinned.test:{receiver.port}"
+    assert webhook_delivery(waiting).status == Delivery.SENT
 
 
 def test_token_id_must_be_one_of_my_live_tokens(

@@ -17,6 +17,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -41,6 +42,7 @@ from notifications.models import Delivery, Notification, PushSubscription
 from players.models import ApiToken
 from tests.games.conftest import Player, make_player
 from tests.notifications.conftest import clear_outbox, new_game, others, pass_turn, to_move
+from tests.notifications.dns import FakeDNS
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +79,7 @@ class PushService:
     answers: list[int] = field(default_factory=list)
     received: list[Received] = field(default_factory=list)
     port: int = 0
+    location: str | None = None  # sent with every answer (a redirect's target)
 
     @property
     def origin(self) -> str:
@@ -86,8 +89,8 @@ class PushService:
         return f"{self.origin}/push/{name}"
 
 
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
+@contextmanager
+def running_push_service() -> Iterator[PushService]:
     service = PushService()
 
     class Handler(BaseHTTPRequestHandler):
@@ -98,8 +101,12 @@ def push_service() -> Iterator[PushService]:
             )
             status = service.answers.pop(0) if service.answers else 201
             self.send_response(status)
+            if service.location:
+                self.send_header("Location", service.location)
             self.send_header("Content-Length", "0")
             self.end_headers()
+
+        do_GET = do_POST  # noqa: N815  (a 301 or 302 followed turns the POST into a GET)
 
         def log_message(self, format: str, *args: Any) -> None:
             pass
@@ -113,6 +120,12 @@ def push_service() -> Iterator[PushService]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def push_service() -> Iterator[PushService]:
+    with running_push_service() as service:
+        yield service
 
 
 @dataclass
@@ -493,6 +506,62 @@ def test_loopback_and_plain_http_endpoints_need_the_setting(
         response = alice.post(SUBSCRIBE, Browser.new(push_service.endpoint()).subscription())
         assert response.status_code == 400
         assert "endpoint" in response.json()["error"]["details"]["fields"]
+
+
+@pytest.fixture
+def another_push_service() -> Iterator[PushService]:
+    """A second server, the target of a redirect (it stands for 169.254.169.254)."""
+    with running_push_service() as service:
+        yield service
+
+
+@pytest.mark.parametrize("status", [301, 302, 307, 308])
+def test_a_redirect_from_the_push_service_is_not_followed(
+    alice: Player,
+    bob: Player,
+    push_service: PushService,
+    another_push_service: PushService,
+    status: int,
+) -> None:
+    # 0.0.0.0 reaches this host but is refused even where loopback is allowed.
+    target = f"http://0.0.0.0:{another_push_service.port}/latest/meta-data/"
+    push_service.answers = [status]
+    push_service.location = target
+    _, waiting, _ = turn_passes(alice, bob, Browser.new(push_service.endpoint()))
+    relay.relay()
+    assert len(push_service.received) == 1
+    assert another_push_service.received == []
+    (delivery,) = webpush_deliveries(waiting)
+    assert delivery.status == Delivery.FAILED and str(status) in delivery.last_error
+
+
+def test_an_endpoint_rebound_to_loopback_after_the_check_is_not_pushed_to(
+    alice: Player, bob: Player, push_service: PushService, dns: FakeDNS
+) -> None:
+    # Subscribing and the check before the push see a public address; any later lookup (the
+    # one a connection that resolves the name again would make) sees 0.0.0.0, which reaches
+    # this host and is refused even where loopback is allowed (plain http needs that here).
+    dns.answers["push.rebind.test"] = [["93.184.215.14"], ["93.184.215.14"], ["0.0.0.0"]]
+    browser = Browser.new(f"http://push.rebind.test:{push_service.port}/push/abc")
+    _, waiting, _ = turn_passes(alice, bob, browser)
+    relay.relay()
+    assert push_service.received == []
+    (delivery,) = webpush_deliveries(waiting)
+    assert delivery.status == Delivery.FAILED and "0.0.0.0" in delivery.last_error
+    assert not PushSubscription.objects.exists()
+
+
+def test_the_push_goes_to_the_address_checked_and_names_the_host(
+    alice: Player, bob: Player, push_service: PushService, dns: FakeDNS
+) -> None:
+    dns.answers["push.pinned.test"] = [["127.0.0.1"]]
+    browser = Browser.new(f"http://push.pinned.test:{push_service.port}/push/abc")
+    _, waiting, _ = turn_passes(alice, bob, browser)
+    relay.relay()
+    (received,) = push_service.received
+    assert received.headers["host"] == f"push.pinned.test:{push_service.port}"
+    assert browser.decrypt(received.body)["title"] == "Your turn"
+    assert webpush_deliveries(waiting)[0].status == Delivery.SENT
 
 
 def test_a_read_token_may_read_the_key_but_not_subscribe(push_service: PushService) -> None:

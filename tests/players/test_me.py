@@ -6,8 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -246,66 +244,3 @@ def test_the_username_is_free_again_after_deletion(
         "/api/v1/auth/signup/", {"username": "alice", "password": PASSWORD}, format="json"
     )
     assert response.status_code == 201
-
-
-# --- export ---------------------------------------------------------------------------------
-
-
-@pytest.mark.django_db
-def test_the_export_holds_my_profile_tokens_games_and_moves(
-    alice: User, bob: User, carol: User, token_for: TokenFor
-) -> None:
-    token, api = token_for(alice, name="phone")
-    revoked, _ = token_for(alice, name="old phone")
-    revoked.revoked_at = timezone.now()
-    revoked.save()
-    token_for(bob, name="bob's phone")
-    game = played_game([(bob, 500, 1), (alice, 80, 2)])
-    Move.objects.create(game=game, number=1, seat=0, action={"type": "draw"})
-    Move.objects.create(
-        game=game, number=2, seat=1, action={"type": "play", "card": 3}, events=[{"secret": 1}]
-    )
-    Move.objects.create(game=game, number=3, seat=None, action={"type": "timeout"})
-    played_game([(bob, 1, 1), (carol, 0, 2)])  # not alice's
-
-    response = api.get("/api/v1/me/export/")
-    assert response.status_code == 200
-    assert response["Content-Disposition"].startswith("attachment;")
-    data = response.json()
-    assert data["profile"]["username"] == "alice"
-    assert data["profile"]["email"] == "alice@example.com"
-    assert {t["name"] for t in data["tokens"]} == {"phone", "old phone"}
-    assert all("key_hash" not in t and "token" not in t for t in data["tokens"])
-    (exported,) = data["games"]
-    assert exported["id"] == str(game.pk)
-    assert exported["my_seat"]["final_score"] == 80
-    assert exported["my_seat"]["place"] == 2
-    assert [s["player"] for s in exported["seats"]] == ["Bob", "Alice"]
-    assert [s["is_me"] for s in exported["seats"]] == [False, True]
-    assert [m["number"] for m in exported["my_moves"]] == [2]
-    assert exported["my_moves"][0]["action"] == {"type": "play", "card": 3}
-    assert "events" not in exported["my_moves"][0]
-    assert token.key_hash not in response.content.decode()
-
-
-@pytest.mark.django_db
-def test_the_export_takes_a_fixed_number_of_queries(
-    alice: User, bob: User, carol: User, token_for: TokenFor
-) -> None:
-    _, api = token_for(alice)
-    api.get("/api/v1/me/export/")  # warm up: last_used_at, content types
-    played_game([(alice, 1, 1), (bob, 0, 2)])
-    with CaptureQueriesContext(connection) as few:
-        api.get("/api/v1/me/export/")
-    for _ in range(5):
-        game = played_game([(alice, 1, 1), (bob, 0, 2), (carol, 0, 3)])
-        Move.objects.create(game=game, number=1, seat=0, action={"type": "draw"})
-    with CaptureQueriesContext(connection) as many:
-        response = api.get("/api/v1/me/export/")
-    assert len(response.json()["games"]) == 6
-    assert len(many.captured_queries) == len(few.captured_queries)
-
-
-@pytest.mark.django_db
-def test_the_export_needs_authentication(client: APIClient) -> None:
-    assert client.get("/api/v1/me/export/").status_code == 401

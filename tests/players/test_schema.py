@@ -25,6 +25,9 @@ OPERATIONS = {
     ("delete", "/api/v1/me/"): "me_destroy",
     ("get", "/api/v1/me/stats/"): "me_stats_retrieve",
     ("get", "/api/v1/me/export/"): "me_export_retrieve",
+    ("post", "/api/v1/me/exports/"): "me_exports_create",
+    ("get", "/api/v1/me/exports/{export_id}/"): "me_exports_retrieve",
+    ("get", "/api/v1/me/exports/{export_id}/download/"): "me_exports_download",
 }
 THROTTLED = {
     "auth_signup",
@@ -37,6 +40,7 @@ THROTTLED = {
     "auth_email_verify_confirm",
     "me_partial_update",
     "me_destroy",
+    "me_exports_create",
 }
 
 

@@ -3,7 +3,8 @@
 A player who comes to hold one card must say UNO; any other player still in the round may catch
 one who has not, until the next turn action closes the window. The caught player draws 2 (or what
 is left), which settles that one-card stint. A player whose own card still waits for a choice
-cannot be caught until it resolves.
+cannot be caught until it resolves (unless a game rules that choice another player's own turn
+action: No Mercy's Roulette).
 """
 
 from __future__ import annotations
@@ -35,12 +36,19 @@ def catchable_seats(s: State) -> list[int]:
     if not any(map(_EXPOSED, s.seats)):  # the usual case: no window open
         return []
     # The seat whose card still waits on the table: the chooser, or the card's owner when another
-    # seat owes the answer (a Wild Draw Four's response).
-    chooser = s.pending.get("owner", s.pending["seat"]) if s.pending else None
+    # seat owes the answer (a Wild Draw Four's response). An answer that is the other seat's own
+    # turn action shields nobody (``shields_owner`` False: No Mercy's Roulette, whose colour the
+    # victim names).
+    pending = s.pending
+    shielded = (
+        pending.get("owner", pending["seat"])
+        if pending and pending.get("shields_owner", True)
+        else None
+    )
     return [
         i
         for i, seat in enumerate(s.seats)
-        if seat.exposed and seat.active and not seat.uno and len(seat.hand) == 1 and i != chooser
+        if seat.exposed and seat.active and not seat.uno and len(seat.hand) == 1 and i != shielded
     ]
 
 

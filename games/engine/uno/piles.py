@@ -1,7 +1,8 @@
 """The draw pile: drawing, and reshuffling the discards when it runs out.
 
-Cards are never created or lost: when the pile is empty, every discard but the top card is
-shuffled into a new pile; if that is still not enough, what exists is drawn and the rest is not.
+Cards are never created or lost: when the pile is empty, every discard but the top card (and, in
+No Mercy, every hand set aside by a knockout) is shuffled into a new pile; if that is still not
+enough, what exists is drawn and the rest is not. Every draw of every Uno game reshuffles here.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from .state import State
 
 
 def can_draw(s: State) -> bool:
-    """Something is left to draw: the pile, or discards under the top card to reshuffle."""
-    return bool(s.draw_pile) or len(s.discard_pile) > 1
+    """Something is left to draw: the pile, or cards to reshuffle into it."""
+    return bool(s.draw_pile) or len(s.discard_pile) > 1 or bool(s.set_aside)
 
 
 def draw(s: State, seat: int, count: int, rng: RNG, ev: list[Event], reason: str) -> list[str]:
@@ -28,14 +29,13 @@ def draw(s: State, seat: int, count: int, rng: RNG, ev: list[Event], reason: str
         drawn = pile[:count]
         s.draw_pile = pile[count:]
     else:
-        pile = s.draw_pile = pile.copy()  # a list of its own, changed in place below
-        drawn = []
-        for _ in range(count):
-            if not pile:
-                if len(s.discard_pile) <= 1:
-                    break
-                reshuffle(s, rng, ev)  # refills s.draw_pile (this list) in place
-            drawn.append(pile.pop(0))
+        drawn = list(pile)  # the old list may be shared with the state an action was given
+        s.draw_pile = []
+        if can_draw(s):
+            reshuffle(s, rng, ev)
+            more = count - len(drawn)
+            drawn = [*drawn, *s.draw_pile[:more]]
+            s.draw_pile = s.draw_pile[more:]
     me = s.seats[seat]
     me.hand = drawn[::-1] + me.hand
     ev.append(
@@ -56,8 +56,13 @@ def draw(s: State, seat: int, count: int, rng: RNG, ev: list[Event], reason: str
 
 
 def reshuffle(s: State, rng: RNG, ev: list[Event]) -> None:
-    pile = s.discard_pile[1:]
-    s.discard_pile = s.discard_pile[:1]  # a new list: the old one may be shared
+    """The draw pile has run out: every discard but the top card and every set-aside hand (No
+    Mercy's knockouts) are shuffled into a new pile, under whatever is still on it.
+
+    Assigns new lists: the old ones may be shared with the state an action was given."""
+    pile = [*s.discard_pile[1:], *s.set_aside]
+    s.discard_pile = s.discard_pile[:1]
+    s.set_aside = []
     shuffle(rng, pile, ev)
-    s.draw_pile.extend(pile)
+    s.draw_pile = [*s.draw_pile, *pile]
     ev.append({"type": "reshuffled", "count": len(pile)})

@@ -100,28 +100,44 @@ def draw_one(state: State, seat: int, rules: DrawRules, rng: RNG, ev: list[Event
     return s
 
 
-def start_timeout(s: State, a: Action, ev: list[Event]) -> int:
-    """The seat whose turn clock ran out (it must be the current one); a timeout is a turn
-    action: every catch window closes."""
+def timed_out_seat(s: State, a: Action, ev: list[Event]) -> int:
+    """The seat whose turn clock ran out (it must be the current one)."""
     seat = seat_of(s, a)
     require_player(s, seat)
     if seat != s.current:
         raise EngineError(E.NOT_YOUR_TURN, f"it is seat {s.current}'s turn, not {seat}'s")
-    close_catch_windows(s)
     ev.append({"type": "timeout", "seat": seat})
     return seat
 
 
+def start_timeout(s: State, a: Action, ev: list[Event]) -> int:
+    """The seat whose turn clock ran out (it must be the current one); a timeout is a turn
+    action: every catch window closes."""
+    seat = timed_out_seat(s, a, ev)
+    close_catch_windows(s)
+    return seat
+
+
+# (state, seat, rng, events) -> True when it settled the timeout
+Settle = Callable[[State, int, RNG, list[Event]], bool]
+
+
 def timeout_handler(
-    settle: Callable[[State, int, RNG, list[Event]], bool],
+    settle: Settle, answer: Settle | None = None
 ) -> Callable[[State, Action, RNG, list[Event]], None]:
-    """The ``timeout`` change (for ``on_copy``) of a game that times out the family's way: a stack
-    owed is taken in full; else what the seat owes first is settled (``settle``: a choice made at
-    random, a response accepted; True when that ended the turn), then the seat draws 1 (not after
-    a draw of its own this turn) and the turn passes."""
+    """The ``timeout`` change (for ``on_copy``) of a game that times out the family's way. An
+    answer owed that is no turn action is given at the deadline (``answer``: a Wild Draw Four's
+    response accepted; True when there was one), which closes no catch window. Otherwise the
+    timeout is a turn action, every catch window closes, and a stack owed is taken in full; else
+    what the seat owes first is settled (``settle``: a choice made at random; True when that ended
+    the turn), then the seat draws 1 (not after a draw of its own this turn) and the turn passes.
+    """
 
     def do_timeout(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:
-        seat = start_timeout(s, a, ev)
+        seat = timed_out_seat(s, a, ev)
+        if answer is not None and answer(s, seat, rng, ev):
+            return
+        close_catch_windows(s)
         if s.phase == STACK:
             take_stack(s, seat, rng, ev)
             return
@@ -152,6 +168,8 @@ __all__ = [
     "finish_play",
     "put_on_table",
     "refuse_after_draw",
+    "Settle",
     "start_timeout",
+    "timed_out_seat",
     "timeout_handler",
 ]

@@ -66,7 +66,8 @@ class State:
     phase: str = PLAY
     drawn_card: str | None = None
     # An open choice: {"seat", "card", "effect", "reason": "opening"|"blind"|"response", "uno"};
-    # a card waiting for another seat's answer also names its player ("owner").
+    # a card waiting for another seat's answer also names its player ("owner"), whom the wait
+    # shields from a catch unless "shields_owner" is False (see ``calls.catchable_seats``).
     pending: dict[str, Any] | None = None
     # Stacking: cards owed by the current seat in phase ``stack`` (0 otherwise).
     stack: int = 0

@@ -67,10 +67,12 @@ def discard_all(s: State, seat: int, card: str, target: int | None, ev: list[Eve
 
 
 def roulette(s: State, seat: int, card: str, target: int | None, ev: list[Event]) -> None:
-    """The next player names a colour (phase ``choose``), then reveals until it comes."""
+    """The next player names a colour (phase ``choose``), then reveals until it comes. Naming
+    it is the victim's turn action, not a choice the card's player still owes: a player left
+    with one card stays open to a catch until the colour is named (``shields_owner``)."""
     victim = next_active(s, seat, s.direction)
     s.current = victim
-    await_choice(s, victim, card, "colour", "roulette", owner=seat)
+    await_choice(s, victim, card, "colour", "roulette", owner=seat, shields_owner=False)
 
 
 EFFECTS: dict[str, Effect] = {

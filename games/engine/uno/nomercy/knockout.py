@@ -1,7 +1,8 @@
 """Drawing under the Mercy rule (rulings: "Mercy rule", "Draw pile"): cards enter a hand one at a
 time and a hand of 25 knocks its player out of the round at once, the rest of the draw undrawn.
-The hand is set aside face down; the player who caused it is paid 250 at once, which may end the
-match; one player left in the round wins it.
+The hand is set aside face down until the next reshuffle (the family's, ``uno.piles``, which
+every draw shares); the player who caused it is paid 250 at once, which may end the match; one
+player left in the round wins it.
 """
 
 from __future__ import annotations
@@ -9,22 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...interface import RNG, Event
-from ..chance import shuffle
 from ..hands import hand_changed
+from ..piles import can_draw, reshuffle
 from ..scoring import end_round
 from ..state import MATCH_OVER, PLAY, ROUND_OVER, State
 from ..turns import advance
 from .cards import KNOCKOUT, KNOCKOUT_BONUS, PRESETS
-
-
-def reshuffle(s: State, rng: RNG, ev: list[Event]) -> None:
-    """Every discard but the top card and every set-aside hand make a new draw pile."""
-    pile = [*s.discard_pile[1:], *s.set_aside]
-    s.discard_pile = s.discard_pile[:1]
-    s.set_aside = []
-    shuffle(rng, pile, ev)
-    s.draw_pile = [*s.draw_pile, *pile]
-    ev.append({"type": "reshuffled", "count": len(pile)})
 
 
 def draw_cards(
@@ -52,9 +43,9 @@ def draw_cards(
     knocked = False
     while count is None or len(drawn) < count:
         if not s.draw_pile:
-            if len(s.discard_pile) <= 1 and not s.set_aside:
+            if not can_draw(s):
                 break
-            reshuffle(s, rng, ev)
+            reshuffle(s, rng, ev)  # the family's: the set-aside hands go in too
         card = s.draw_pile[0]
         s.draw_pile = s.draw_pile[1:]
         hand.insert(0, card)

@@ -131,20 +131,27 @@ def name_colour(s: State, seat: int, colour: str, ev: list[Event]) -> None:
     colour_named(s, seat, colour, ev)
 
 
+def accept_at_deadline(s: State, seat: int, rng: RNG, ev: list[Event]) -> bool:
+    """A Wild Draw Four's response owed at the deadline is an acceptance (True): 4 cards, the turn
+    lost, no extra card. Like any response it is no turn action and closes no catch window
+    (rulings: "Saying UNO and catching"); under stacking the answer owed is the stack's, a turn
+    action, taken in full (``uno.play.timeout_handler``)."""
+    if s.phase != RESPOND:
+        return False
+    accept(s, seat, rng, ev)
+    return True
+
+
 def settle_timeout(s: State, seat: int, rng: RNG, ev: list[Event]) -> bool:
-    """The turn clock ran out (rulings: "Leaving, timeouts"): a response owed is an acceptance
-    (True: the turn is over); an opening colour owed is named at random; then the player draws 1
-    (not after a draw of their own this turn) and the turn passes, whatever the drawn card
-    (``uno.play.timeout_handler``; a stack owed, challenge or not, is taken in full)."""
-    if s.phase == RESPOND:
-        accept(s, seat, rng, ev)
-        return True
+    """The turn clock ran out (rulings: "Leaving, timeouts"): an opening colour owed is named at
+    random; then the player draws 1 (not after a draw of their own this turn) and the turn
+    passes, whatever the drawn card (``uno.play.timeout_handler``)."""
     if s.phase == CHOOSE:
         name_colour(s, seat, random_colour(rng, ev), ev)
     return False
 
 
-do_timeout = timeout_handler(settle_timeout)
+do_timeout = timeout_handler(settle_timeout, accept_at_deadline)
 
 
 def do_leave(s: State, a: Action, rng: RNG, ev: list[Event]) -> None:

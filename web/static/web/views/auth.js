@@ -6,9 +6,23 @@ import { h, toast } from "../dom.js";
 import { language, setLanguage, t } from "../i18n.js";
 import { field, errorBox, showError } from "./forms.js";
 
+// Where to go once signed in (`?next=`): a path on this site, else "/games". The URL parser, not a
+// prefix test, decides: it reads `/\host/` and `/<tab>/host/` (it drops tabs and newlines) as
+// `//host/`, another site. The path must also start with one "/", then no "/" or "\".
+function sameSitePath(raw, fallback = "/games") {
+  if (!raw || !/^\/(?![/\\])/.test(raw)) return fallback;
+  let url;
+  try {
+    url = new URL(raw, location.origin);
+  } catch (_) {
+    return fallback;
+  }
+  if (url.origin !== location.origin) return fallback;
+  return url.pathname + url.search + url.hash;
+}
+
 function nextPath() {
-  const next = new URLSearchParams(location.search).get("next") || "/games";
-  return next.startsWith("/") && !next.startsWith("//") ? next : "/games";
+  return sameSitePath(new URLSearchParams(location.search).get("next"));
 }
 
 function deviceName() {
