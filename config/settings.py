@@ -214,12 +214,36 @@ AUTH_USER_MODEL = "players.User"
 
 # --- Accounts ---------------------------------------------------------------------------------
 
+# Every log-in (API session, token creation, admin form) goes through authenticate(), and so
+# through the per-account delay after failed attempts (players/lockout.py).
+AUTHENTICATION_BACKENDS = ["players.lockout.LoginDelayBackend"]
+LOGIN_FAILURES_BEFORE_DELAY = env_int(
+    "LOGIN_FAILURES_BEFORE_DELAY",
+    default=5,
+    min_value=1,
+    help="Failed log-ins per account (any path, any address) before each further try waits.",
+)
+LOGIN_MAX_DELAY_SECONDS = env_int(
+    "LOGIN_MAX_DELAY_SECONDS",
+    default=900,
+    min_value=1,
+    help="Longest wait between log-in tries of one account (the wait doubles from 1 s).",
+)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    # Django's list of common passwords, also in disguise ("Passw0rd!"), and the service's own
+    # words ("uno-all-wild"); and no password of spaces only (players/passwords.py).
+    {"NAME": "players.passwords.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "players.passwords.NotBlankPasswordValidator"},
 ]
+PASSWORD_RESET_MAILS_PER_HOUR = env_int(
+    "PASSWORD_RESET_MAILS_PER_HOUR",
+    default=3,
+    min_value=1,
+    help="Password-reset requests per e-mail address per hour that send mail; more are ignored.",
+)
 # Links in account e-mails (password reset, e-mail verification) point at the web client.
 FRONTEND_URL = env_url(
     "FRONTEND_URL",
@@ -263,6 +287,9 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = None
     CELERY_TASK_ALWAYS_EAGER = True
+# With tasks run inline, account mails (password reset, verification) are sent from a thread of
+# their own after commit, so that no response waits on the mail server (players/services.py).
+ACCOUNT_MAILS_IN_BACKGROUND = CELERY_TASK_ALWAYS_EAGER
 # Inline tasks should fail loudly in development and tests, as they would in a worker's log.
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
@@ -660,24 +687,12 @@ IDEMPOTENCY_KEY_DAYS = env_int(
 DISPLAY_NAME_BLOCKLIST = env_list(
     "DISPLAY_NAME_BLOCKLIST",
     default=["admin", "moderator", "unoallwild"],
-    help="Words refused anywhere in a display name or username (folded: case, accents, 1337).",
+    help="Words refused anywhere in a display name or username (by look-alike skeleton).",
 )
 DISPLAY_NAME_BLOCKLIST_FILE = env_str(
     "DISPLAY_NAME_BLOCKLIST_FILE",
     default="",
     help="A file with more blocked words, one per line (# starts a comment).",
-)
-ADMIN_LOGIN_MAX_FAILURES = env_int(
-    "ADMIN_LOGIN_MAX_FAILURES",
-    default=5,
-    min_value=1,
-    help="Failed admin log-ins (per address and per username) before log-in is refused.",
-)
-ADMIN_LOGIN_WINDOW_SECONDS = env_int(
-    "ADMIN_LOGIN_WINDOW_SECONDS",
-    default=900,
-    min_value=1,
-    help="How long failed admin log-ins are counted, and log-in refused after too many.",
 )
 _collusion_z = env_str(
     "COLLUSION_Z_THRESHOLD",
