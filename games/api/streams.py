@@ -353,6 +353,7 @@ class StreamPlan:
     seat: int | None  # the user's position in the game; None: no seat, or not dealt one yet
     update: dict[str, Any]  # the first event: the LiveUpdate the view answered
     with_view: bool = False  # ``?view=true``: events carry the seat's view when it may act
+    session_key: str | None = None  # a session's stream (``token_id`` None): its log-in
 
 
 def _update(
@@ -522,6 +523,8 @@ class GameStreamView(APIView):
             seat=seat,
             update=update,
             with_view=with_view,
+            # Logging out deletes the session: the keep-alives end its streams then.
+            session_key=None if isinstance(auth, ApiToken) else request.session.session_key,
         )
         return response
 
@@ -566,11 +569,13 @@ def _sse(event: str, data: Any, *, event_id: int | None = None) -> bytes:
 
 
 def _authorized(plan: StreamPlan) -> bool:
-    """Whether the stream's token (or, for a session, its user) is still good: one query."""
+    """Whether the stream's token (one query), or its session (``keepalive.session_holds``: a
+    query and a session read), is still good."""
     if plan.token_id is not None:
         token = ApiToken.objects.select_related("user").filter(pk=plan.token_id).first()
         return token is not None and token.is_live and token.user.is_active
-    return User.objects.filter(pk=plan.user.pk, is_active=True).exists()
+    user = User.objects.filter(pk=plan.user.pk, is_active=True).first()
+    return user is not None and keepalive.session_holds(plan.session_key, user)
 
 
 def _keep_alive(plan: StreamPlan, step: _Watching, tab: str) -> str:
@@ -779,7 +784,7 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
     result: Any = None
     tab = uuid.uuid4().hex  # this stream's own presence mark (games.presence)
     beats = keepalive.for_loop(_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
-    member = beats.join(plan.user.pk, plan.token_id, plan.game_id, tab)
+    member = beats.join(plan.user.pk, plan.token_id, plan.game_id, tab, plan.session_key)
     try:
         while True:
             try:
