@@ -221,7 +221,7 @@ def watch_plan(processes: int) -> list[tuple[int, ...]]:
     return [(k,) for k in everyone] + [everyone[:half], everyone[half:], everyone, ()]
 
 
-def create_games(plans: list[tuple[int, ...]]) -> tuple[list[Game], dict[str, Any], str]:
+def create_games(plans: list[tuple[int, ...]]) -> tuple[list[Game], dict[int, Any], str]:
     """Two players, a token for the host, and a started game per plan."""
     from rest_framework.test import APIClient
 
@@ -230,7 +230,7 @@ def create_games(plans: list[tuple[int, ...]]) -> tuple[list[Game], dict[str, An
 
     alice = User.objects.create_user(username="alice", display_name="Alice")
     bob = User.objects.create_user(username="bob", display_name="Bob")
-    clients = {}
+    clients: dict[int, Any] = {}
     for user in (alice, bob):
         client = APIClient(SERVER_NAME="127.0.0.1")
         client.credentials(HTTP_AUTHORIZATION=f"Bearer {ApiToken.issue(user, name='bench')[1]}")
@@ -305,7 +305,12 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def report(lives: list[Live], games: list[Game], streams: list[Stream], figures: dict) -> int:
+def report(
+    lives: list[Live],
+    games: list[Game],
+    streams: list[Stream],
+    figures: dict[str, dict[int, float]],
+) -> int:
     failures = []
     moves = sum(g.moves for g in games)
     print(f"- moves: {moves} in {len(games)} games; live processes: {len(lives)}")
@@ -318,7 +323,7 @@ def report(lives: list[Live], games: list[Game], streams: list[Stream], figures:
     for live in lives:
         watched = [g for g in games if live.index in g.watchers]
         budget = sum(g.moves for g in watched)
-        received = figures["received"][live.index]
+        received = int(figures["received"][live.index])
         total += received
         cpu = figures["cpu"][live.index] * 1000
         print(f"| {live.index} | {len(watched)} | {received} | {budget} | {cpu:.0f} |")
