@@ -61,6 +61,7 @@ import contextlib
 import itertools
 import json
 import logging
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -206,6 +207,8 @@ class Notifier:
         # The Redis listener's state, for tests and logs: connected, and messages received.
         self.listening = threading.Event()
         self.received = 0
+        # Its connection's name (CLIENT LIST shows which process listens to what).
+        self.client_name = f"live-listener-{os.getpid()}-{id(self):x}"
 
     # -- announcing -----------------------------------------------------------------------------
 
@@ -496,6 +499,7 @@ class Notifier:
                     socket_connect_timeout=2,
                     socket_keepalive=True,
                     health_check_interval=30,
+                    client_name=self.client_name,
                 )
                 client.ping()
                 pubsub = client.pubsub()

@@ -193,3 +193,38 @@ if REDIS_URL:
         finally:
             listener.stop()
             publisher.stop()
+
+    def test_a_dropped_connection_is_subscribed_again_and_caught_up(
+        prefix: str, server: redis.Redis
+    ) -> None:
+        """Redis restarted, or a proxy cut the connection: the listener connects again,
+        subscribes to the watched games again, and a move made meanwhile still arrives."""
+        game_id = str(uuid.uuid4())
+        database = {game_id: 1}
+        listener = notifier(prefix, versions=lambda ids: dict(database))
+        publisher = notifier(prefix)
+        try:
+
+            async def scenario() -> tuple[int | None, str]:
+                task = asyncio.create_task(listener.wait(game_id, above=1, timeout=15))
+                assert await asyncio.to_thread(listener.wait_subscribed, game_id, timeout=5)
+                (killed,) = [
+                    c["id"] for c in server.client_list() if c["name"] == listener.client_name
+                ]
+                server.client_kill_filter(_id=killed)
+                database[game_id] = 2  # the move: committed, announced while cut off
+                publisher.publish(game_id, 2)
+                return await asyncio.wait_for(task, 10), killed
+
+            woke, killed = asyncio.run(scenario())
+            assert woke == 2
+            assert listener.wait_subscribed(game_id, timeout=5)
+            (now,) = [
+                c["id"]
+                for c in server.client_list(_type="pubsub")
+                if c["name"] == listener.client_name
+            ]
+            assert now != killed, "subscribed again on a new connection"
+        finally:
+            listener.stop()
+            publisher.stop()
