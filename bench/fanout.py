@@ -171,9 +171,12 @@ def free_port() -> int:
         return port
 
 
+# Set by this run (its own SQLite file, Redis and prefix), never inherited.
+NOT_INHERITED = frozenset({"DATABASE_URL", "REDIS_URL", "CI", "LIVE_CHANNEL_PREFIX"})
+
+
 def environment(folder: Path, redis_url: str) -> dict[str, str]:
-    drop = {"DATABASE_URL", "REDIS_URL", "CI", "LIVE_CHANNEL_PREFIX"}
-    environ = {k: v for k, v in os.environ.items() if k not in drop}
+    environ = {k: v for k, v in os.environ.items() if k not in NOT_INHERITED}
     environ.update(
         DJANGO_SETTINGS_MODULE="config.settings",
         SQLITE_PATH=str(folder / "fanout.sqlite3"),
@@ -363,7 +366,9 @@ def report(
 
 def run(args: argparse.Namespace, folder: Path) -> int:
     environ = environment(folder, args.redis_url)
-    os.environ.update(environ)  # this process migrates and plays with the same settings
+    # This process migrates and plays with the same settings.
+    os.environ.clear()
+    os.environ.update(environ)
     import django
 
     django.setup()
