@@ -65,7 +65,8 @@ STREAM_PAGE = 50
 # A comment line this often keeps proxies from closing an idle stream.
 HEARTBEAT_SECONDS = 15.0
 # Streams end after this long; EventSource reconnects at once with Last-Event-ID, and the new
-# request is authenticated again (a revoked token stops streaming at the latest then).
+# request is authenticated again (the keep-alives already ended a revoked token's or a
+# logged-out session's stream).
 STREAM_MAX_SECONDS = 3600.0
 # The reconnection delay EventSource is told to use (milliseconds).
 RETRY_MILLISECONDS = 3000
@@ -751,8 +752,8 @@ def _steps(plan: StreamPlan, *, batched: bool = False) -> Generator[_Step, Any, 
             if not batched and now - last_sent >= heartbeat:
                 yield b": keep-alive\n\n"
                 last_sent = now
-                # The moves forwarded from the news check no credentials: a revoked token
-                # ends its streams here, within a keep-alive.
+                # The moves forwarded from the news check no credentials: a revoked token or a
+                # logged-out session ends its streams here, within a keep-alive.
                 reason = yield _Watching(2 * heartbeat + 5)
                 if reason:
                     yield _sse("end", {"reason": reason})
