@@ -11,6 +11,7 @@ registry in ``config.env`` always lists the complete set of knobs.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from email.utils import parseaddr
@@ -265,6 +266,16 @@ REDIS_URL = env_url(
     default=None,
     schemes=("redis", "rediss", "unix"),
     help="Redis URL for cache and Celery. Unset: local-memory cache, tasks run inline.",
+)
+
+# Redis pub/sub ignores database numbers: two deployments on one Redis would hear each other's
+# games. Their live channels and counters (games/announce.py) carry this prefix, by default one
+# derived from the database, which two deployments never share.
+_database_identity = "|".join(str(_database.get(k, "")) for k in ("ENGINE", "HOST", "PORT", "NAME"))
+LIVE_CHANNEL_PREFIX = env_str(
+    "LIVE_CHANNEL_PREFIX",
+    default=f"live:{hashlib.blake2b(_database_identity.encode(), digest_size=5).hexdigest()}:",
+    help="Prefix of the live updates' Redis channels and keys. Unset: derived from the database.",
 )
 
 if REDIS_URL:

@@ -66,7 +66,8 @@ STREAM_PAGE = 50
 # A comment line this often keeps proxies from closing an idle stream.
 HEARTBEAT_SECONDS = 15.0
 # Streams end after this long; EventSource reconnects at once with Last-Event-ID, and the new
-# request is authenticated again (a revoked token stops streaming at the latest then).
+# request is authenticated again (the keep-alives already ended a revoked token's or a
+# logged-out session's stream).
 STREAM_MAX_SECONDS = 3600.0
 # The reconnection delay EventSource is told to use (milliseconds).
 RETRY_MILLISECONDS = 3000
@@ -354,6 +355,7 @@ class StreamPlan:
     seat: int | None  # the user's position in the game; None: no seat, or not dealt one yet
     update: dict[str, Any]  # the first event: the LiveUpdate the view answered
     with_view: bool = False  # ``?view=true``: events carry the seat's view when it may act
+    session_key: str | None = None  # a session's stream (``token_id`` None): its log-in
 
 
 def _update(
@@ -523,6 +525,8 @@ class GameStreamView(APIView):
             seat=seat,
             update=update,
             with_view=with_view,
+            # Logging out deletes the session: the keep-alives end its streams then.
+            session_key=None if isinstance(auth, ApiToken) else request.session.session_key,
         )
         return response
 
@@ -567,11 +571,13 @@ def _sse(event: str, data: Any, *, event_id: int | None = None) -> bytes:
 
 
 def _authorized(plan: StreamPlan) -> bool:
-    """Whether the stream's token (or, for a session, its user) is still good: one query."""
+    """Whether the stream's token (one query), or its session (``keepalive.session_holds``: a
+    query and a session read), is still good."""
     if plan.token_id is not None:
         token = ApiToken.objects.select_related("user").filter(pk=plan.token_id).first()
         return token is not None and token.is_live and token.user.is_active
-    return User.objects.filter(pk=plan.user.pk, is_active=True).exists()
+    user = User.objects.filter(pk=plan.user.pk, is_active=True).first()
+    return user is not None and keepalive.session_holds(plan.session_key, user)
 
 
 def _keep_alive(plan: StreamPlan, step: _Watching, tab: str) -> str:
@@ -747,8 +753,8 @@ def _steps(plan: StreamPlan, *, batched: bool = False) -> Generator[_Step, Any, 
             if not batched and now - last_sent >= heartbeat:
                 yield b": keep-alive\n\n"
                 last_sent = now
-                # The moves forwarded from the news check no credentials: a revoked token
-                # ends its streams here, within a keep-alive.
+                # The moves forwarded from the news check no credentials: a revoked token or a
+                # logged-out session ends its streams here, within a keep-alive.
                 reason = yield _Watching(2 * heartbeat + 5)
                 if reason:
                     yield _sse("end", {"reason": reason})
@@ -780,7 +786,7 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
     result: Any = None
     tab = uuid.uuid4().hex  # this stream's own presence mark (games.presence)
     beats = keepalive.for_loop(_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
-    member = beats.join(plan.user.pk, plan.token_id, plan.game_id, tab)
+    member = beats.join(plan.user.pk, plan.token_id, plan.game_id, tab, plan.session_key)
     metrics.LIVE_CONNECTIONS.inc()
     try:
         while True:
