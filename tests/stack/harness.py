@@ -32,7 +32,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +78,10 @@ def health_deadline(service: dict[str, Any]) -> float:
     return seconds(check.get("start_period"), 0) + seconds(check.get("interval"), 30) * check.get(
         "retries", 3
     )
+
+
+# What a started service gives back: its address (or name), and a wait for its health check.
+Waiting = tuple[str, Callable[[], None]]
 
 
 @dataclass
@@ -211,10 +215,22 @@ class Runner:
         return process
 
     def wait_healthy(
-        self, process: Process, service: dict[str, Any], argv: list[str], environ: dict[str, str]
+        self,
+        process: Process,
+        service: dict[str, Any],
+        argv: list[str],
+        environ: dict[str, str],
+        *,
+        after_line: str = "",
     ) -> None:
-        """Run the service's health check until it passes, as Compose does (but more often)."""
+        """Run the service's health check until it passes, as Compose does (but more often).
+        ``after_line``: start checking once the log shows it (a check that costs a process
+        start, the worker's ``celery inspect ping``, is not run every half second meanwhile)."""
         deadline = time.monotonic() + health_deadline(service)
+        while after_line and after_line not in process.log.read_text(errors="replace"):
+            assert process.popen.poll() is None, f"{process.name} exited:\n{process.tail()}"
+            assert time.monotonic() < deadline, f"{process.name} never logged {after_line!r}"
+            time.sleep(0.2)
         while True:
             assert process.popen.poll() is None, f"{process.name} exited:\n{process.tail()}"
             check = subprocess.run(
@@ -233,8 +249,8 @@ class Runner:
             )
             time.sleep(0.5)
 
-    def start_http(self, name: str, index: int) -> str:
-        """``web`` or ``live`` on a free port; returns its address once its health check passes."""
+    def start_http(self, name: str, index: int) -> Waiting:
+        """``web`` or ``live`` on a free port: its address, and how to wait for its health."""
         service = self.service(name)
         compose_port = {"web": "8000", "live": "8001"}[name]
         port = free_port()
@@ -245,10 +261,10 @@ class Runner:
         check = [
             part.replace(f":{compose_port}/", f":{port}/") for part in healthcheck_argv(service)
         ]
-        self.wait_healthy(process, service, check, environ)
-        return f"http://127.0.0.1:{port}"
+        url = f"http://127.0.0.1:{port}"
+        return url, lambda: self.wait_healthy(process, service, check, environ)
 
-    def start_worker(self, index: int) -> None:
+    def start_worker(self, index: int) -> Waiting:
         # In a container the node name is celery@<its host name>; here each worker is given one.
         host = f"stack-worker{index}"
         service = self.service("worker")
@@ -257,13 +273,17 @@ class Runner:
             f"worker{index}", [*words(service["command"]), "-n", f"celery@{host}"], environ
         )
         check_env = {**environ, "HOSTNAME": host}
-        self.wait_healthy(process, service, healthcheck_argv(service), check_env)
+        return host, lambda: self.wait_healthy(
+            process, service, healthcheck_argv(service), check_env, after_line=" ready."
+        )
 
-    def start_beat(self) -> None:
+    def start_beat(self) -> Waiting:
         service = self.service("beat")
         environ = self.env("beat")
         process = self.start("beat", words(service["command"]), environ)
-        self.wait_healthy(process, service, healthcheck_argv(service), environ)
+        return "beat", lambda: self.wait_healthy(
+            process, service, healthcheck_argv(service), environ, after_line="beat: Starting..."
+        )
 
     def start_proxy(self, nginx_conf: Path) -> None:
         """Debian's nginx with the file Compose mounts, upstreams and port substituted."""
@@ -335,18 +355,22 @@ def fresh_database() -> Iterator[str]:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def stop(process: Process) -> None:
-    """SIGTERM to the process's own group (it and its forks), then SIGKILL if it hangs."""
-    if process.popen.poll() is None:
-        os.killpg(process.popen.pid, signal.SIGTERM)
-    try:
-        process.popen.wait(timeout=STOP_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.popen.pid, signal.SIGKILL)
-        process.popen.wait(timeout=STOP_TIMEOUT)
-    # Forks that outlived their parent (a gunicorn worker, a prefork child) go with the group.
-    with suppress(ProcessLookupError):
-        os.killpg(process.popen.pid, signal.SIGKILL)
+def stop_all(processes: list[Process]) -> None:
+    """SIGTERM to every process's own group (it and its forks) at once, as ``docker compose
+    down`` stops the services; SIGKILL to a group still there after STOP_TIMEOUT."""
+    for process in processes:
+        if process.popen.poll() is None:
+            os.killpg(process.popen.pid, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_TIMEOUT
+    for process in processes:
+        try:
+            process.popen.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            os.killpg(process.popen.pid, signal.SIGKILL)
+            process.popen.wait(timeout=STOP_TIMEOUT)
+        # Forks that outlived their parent (a gunicorn worker, a prefork child) go too.
+        with suppress(ProcessLookupError):
+            os.killpg(process.popen.pid, signal.SIGKILL)
 
 
 @contextmanager
@@ -366,17 +390,21 @@ def running_stack(
         redis_url = cleanup.enter_context(celery_procs.redis_server(workdir / "redis"))
         runner = Runner(workdir, database_url, redis_url, extra_env or {})
         stack = runner.stack
-        cleanup.callback(lambda: [stop(p) for p in reversed(stack.processes)])
+        cleanup.callback(lambda: stop_all(stack.processes))
         if runner.prefix:
             # The working directory stands for the image's /app: its user may not write there.
             probe = subprocess.run([*runner.prefix, "touch", str(ROOT / ".stack-probe")])
             assert probe.returncode != 0, "the checkout must be read-only for the services' user"
         runner.build()
         runner.migrate()
-        stack.web_urls = [runner.start_http("web", i) for i in range(1, webs + 1)]
-        stack.live_urls = [runner.start_http("live", i) for i in range(1, lives + 1)]
-        for index in range(1, workers + 1):
-            runner.start_worker(index)
-        runner.start_beat()
+        # Compose starts the services that wait on the same things together, then each waits
+        # on its own health check; the proxy waits for web and live to be healthy.
+        webs_up = [runner.start_http("web", i) for i in range(1, webs + 1)]
+        lives_up = [runner.start_http("live", i) for i in range(1, lives + 1)]
+        others = [runner.start_worker(i) for i in range(1, workers + 1)] + [runner.start_beat()]
+        for _, wait in [*webs_up, *lives_up, *others]:
+            wait()
+        stack.web_urls = [url for url, _ in webs_up]
+        stack.live_urls = [url for url, _ in lives_up]
         runner.start_proxy(nginx_conf)
         yield stack
