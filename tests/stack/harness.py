@@ -298,24 +298,7 @@ class Runner:
             site = site.replace(f"server {name};", servers)
         assert "listen 80;" in site
         site = site.replace("listen 80;", f"listen 127.0.0.1:{port};")
-        (directory / "default.conf").write_text(site)
-        temp_paths = "\n".join(
-            f"    {kind}_temp_path {directory / kind};"
-            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-        )
-        main = directory / "nginx.conf"
-        main.write_text(
-            "worker_processes 1;\n"
-            f"pid {directory / 'nginx.pid'};\n"
-            f"error_log {directory / 'error.log'} warn;\n"
-            "events { worker_connections 1024; }\n"
-            "http {\n"
-            f"    access_log {directory / 'access.log'};\n"
-            f"{temp_paths}\n"
-            f"    include {directory / 'default.conf'};\n"
-            "}\n"
-        )
-        nginx = ["nginx", "-p", str(directory), "-e", str(directory / "error.log"), "-c", str(main)]
+        nginx = nginx_argv(directory, site)
         process = self.start("proxy", [*nginx, "-g", "daemon off;"], self.env("web"))
         service = self.service("proxy")
         check = [
@@ -331,6 +314,29 @@ class Runner:
         while not answers(f"http://127.0.0.1:{port}/healthz"):
             assert time.monotonic() < deadline, "the proxy never answered /healthz"
             time.sleep(0.2)
+
+
+def nginx_argv(directory: Path, site: str) -> list[str]:
+    """``nginx`` with ``site`` (a file for conf.d, as Compose mounts deploy/nginx.conf) in a main
+    configuration whose pid, logs and temp files are all in ``directory``; without ``-g``."""
+    (directory / "default.conf").write_text(site)
+    temp_paths = "\n".join(
+        f"    {kind}_temp_path {directory / kind};"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    main = directory / "nginx.conf"
+    main.write_text(
+        "worker_processes 1;\n"
+        f"pid {directory / 'nginx.pid'};\n"
+        f"error_log {directory / 'error.log'} warn;\n"
+        "events { worker_connections 1024; }\n"
+        "http {\n"
+        f"    access_log {directory / 'access.log'};\n"
+        f"{temp_paths}\n"
+        f"    include {directory / 'default.conf'};\n"
+        "}\n"
+    )
+    return ["nginx", "-p", str(directory), "-e", str(directory / "error.log"), "-c", str(main)]
 
 
 def answers(url: str) -> bool:

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import requests
 from playwright.sync_api import Browser, Page, expect
 
 from tests.stack.harness import NGINX_CONF, SUPERUSER, Stack, running_stack
@@ -137,3 +138,23 @@ def test_a_person_plays_a_bot_and_the_operator_logs_in_through_the_proxy(
     finally:
         operator.close()
     stack.check_alive()
+
+
+def test_the_proxy_refuses_oversized_requests_in_the_api_shape(stack: Stack) -> None:
+    api = f"{stack.proxy_url}/api/v1/"
+    # A body over client_max_body_size never reaches gunicorn.
+    body = requests.post(
+        f"{api}auth/signup/",
+        data=b"x" * (1024 * 1024 + 1),
+        headers={"Content-Type": "application/json"},
+        timeout=30,
+    )
+    assert body.status_code == 413, body.text
+    assert body.json()["error"]["code"] == "request_too_large"
+    # Nor headers over large_client_header_buffers (8k a line).
+    headers = requests.get(f"{api}games/", headers={"X-Padding": "x" * 9000}, timeout=30)
+    assert headers.status_code == 431, headers.text
+    assert headers.json()["error"]["code"] == "request_too_large"
+    # Within the bounds, the request is Django's to answer.
+    fine = requests.get(f"{api}games/", headers={"X-Padding": "x" * 6000}, timeout=30)
+    assert fine.status_code == 401 and fine.json()["error"]["code"] == "not_authenticated"
