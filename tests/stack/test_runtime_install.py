@@ -42,7 +42,9 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(ROOT, source, ignore=NOT_THE_PROJECT)
     subprocess.run([sys.executable, "-m", "venv", str(base / "venv")], check=True, timeout=120)
     pip = subprocess.run(
-        [str(base / "venv" / "bin" / "pip"), "install", "--quiet", str(source)],
+        # --no-compile: no .pyc files for every installed module (Django's are many); the
+        # processes compile what they import.
+        [str(base / "venv" / "bin" / "pip"), "install", "--quiet", "--no-compile", str(source)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -130,13 +132,16 @@ def test_a_runtime_only_install_starts_web_live_worker_and_beat(
     }
     processes: list[subprocess.Popen[bytes]] = []
     try:
+        logs = {name: tmp_path / f"{name}.log" for name in commands}
+        started = {}
         for name, argv in commands.items():
-            log = tmp_path / f"{name}.log"
-            with log.open("wb") as out:
-                process = subprocess.Popen(
+            with logs[name].open("wb") as out:
+                started[name] = subprocess.Popen(
                     argv, cwd=tmp_path, env=environ, stdout=out, stderr=subprocess.STDOUT
                 )
-            processes.append(process)
+            processes.append(started[name])
+        for name, process in started.items():
+            log = logs[name]
             wait_until(lambda log=log, name=name: ready[name](log), process, log, name)
         # The web client's page and its static files come from the installed package.
         assert answers(f"http://127.0.0.1:{web_port}/login")
