@@ -2,7 +2,8 @@
 and what the app behind it is told: ``X-Forwarded-Proto: https`` (whatever the client sent, for
 ``SECURE_PROXY_SSL_HEADER=true``) and the host with its port (for the CSRF origin check).
 
-The upstreams are one small HTTP server that answers with the headers it received.
+web is a small HTTP server that answers with the headers it received; live is down, and the
+proxy says so in the API's error shape.
 """
 
 from __future__ import annotations
@@ -87,7 +88,8 @@ def test_the_tls_example_serves_https_redirects_http_and_says_https_upstream(
     site = (ROOT / "deploy" / "nginx-tls.conf").read_text()
     replacements = {
         "server web:8000;": f"server {echo};",
-        "server live:8001;": f"server {echo};",
+        # Nothing listens there: live is down.
+        "server live:8001;": f"server 127.0.0.1:{free_port()};",
         "    listen [::]:80;\n": "",
         "    listen [::]:443 ssl http2;\n": "",
         "listen 80;": f"listen 127.0.0.1:{http_port};",
@@ -123,9 +125,10 @@ def test_the_tls_example_serves_https_redirects_http_and_says_https_upstream(
         seen = {k.lower(): v for k, v in answer.json().items()}
         assert seen["x-forwarded-proto"] == "https"
         assert seen["host"] == f"localhost:{https_port}"
-        # The live routes too.
+        # live is down: the proxy's own answer, in the API's error shape.
         stream = requests.get(f"{base}/api/v1/games/1/stream/", verify=str(cert), timeout=10)
-        assert stream.json()["X-Forwarded-Proto"] == "https"
+        assert stream.status_code == 503 and stream.headers["Retry-After"] == "5"
+        assert stream.json()["error"]["code"] == "service_unavailable"
 
         plain = requests.get(
             f"http://localhost:{http_port}/games/1?x=y", allow_redirects=False, timeout=10
