@@ -29,6 +29,7 @@ import secrets
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -157,7 +158,20 @@ class Runner:
             HOME=str(self.tmp),
             **self.extra_env,
         )
+        self._emulate_container(self.service(name), environ)
         return environ
+
+    def _emulate_container(self, service: dict[str, Any], environ: dict[str, str]) -> None:
+        """What each container has of its own: a fresh directory for each ``tmpfs`` mount (the
+        worker's metrics directory) and, with several on one machine, its own scrape port."""
+        for mount in service.get("tmpfs", []):
+            directory = Path(tempfile.mkdtemp(prefix="tmpfs-", dir=self.workdir))
+            self._give_to_unprivileged_user(directory)
+            for key, value in environ.items():
+                if value == mount:
+                    environ[key] = str(directory)
+        if "WORKER_METRICS_PORT" in environ:
+            environ["WORKER_METRICS_PORT"] = str(free_port())
 
     def run_once(self, name: str, argv: list[str], environ: dict[str, str], *, user: bool) -> None:
         done = subprocess.run(
