@@ -80,10 +80,10 @@ export function mount(root, [gameId]) {
     return h(
       "nav",
       { class: "replay-controls", "aria-label": t("replay.controls") },
-      button("replay-first", t("replay.first"), "⏮", 0, step === 0),
+      button("replay-first", t("replay.first"), "|◀", 0, step === 0),
       button("replay-back", t("replay.back"), "◀", step - 1, step === 0),
       button("replay-forward", t("replay.forward"), "▶", step + 1, step === last),
-      button("replay-last", t("replay.last"), "⏭", last, step === last),
+      button("replay-last", t("replay.last"), "▶|", last, step === last),
     );
   }
 
