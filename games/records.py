@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.dispatch import Signal
 
 from games import selectors
@@ -70,12 +70,11 @@ class Divergence(Exception):
 def game_for_record(user: User, game_id: Any) -> Game | None:
     """The game if ``user`` may read its record: its players (a seat, even one they left), and
     anyone signed in when the game is public. None otherwise (answered as 404)."""
+    # EXISTS rather than a join: a join would repeat a public game once per seat (and DISTINCT
+    # would compare the whole state column to drop the copies).
+    seated = Exists(Seat.objects.filter(game_id=OuterRef("pk"), user=user))
     try:
-        return (
-            Game.objects.filter(Q(seats__user=user) | Q(visibility=Game.PUBLIC), pk=game_id)
-            .distinct()
-            .get()
-        )
+        return Game.objects.filter(seated | Q(visibility=Game.PUBLIC), pk=game_id).get()
     except (Game.DoesNotExist, ValidationError, ValueError, TypeError):
         return None  # a malformed id is just another game that does not exist
 
@@ -166,8 +165,8 @@ def _moves(game: Game, rules: Rules[Any, Any], setup: dict[str, Any]) -> tuple[l
 def build_record(game: Game) -> dict[str, Any]:
     """The record of a finished ``game`` (docs/records.md). Raises ``RecordUnavailable``
     (``game_not_finished`` while it is not finished; ``record_unavailable`` for a game whose
-    log does not start with its deal). Four queries and a replay of the game through the
-    engine, whatever the receivers of ``record_building`` add."""
+    log does not start with its deal). Three queries (seats, moves, rounds) and a replay of
+    the game through the engine, besides whatever the receivers of ``record_building`` add."""
     if game.status != Game.FINISHED:
         raise RecordUnavailable(
             "game_not_finished", "A game's record is ready once the game has finished."

@@ -186,7 +186,7 @@ def test_a_game_whose_log_starts_from_a_position_has_no_record(
 
 
 def test_apps_above_games_add_rating_changes_and_nothing_else(
-    alice: Player, seeded_engine: Any
+    alice: Player, seeded_engine: Any, django_assert_num_queries: Any
 ) -> None:
     seeded_engine(9)
     game_id = play_against_bots(alice, "gin_rummy", seed=4)
@@ -197,6 +197,10 @@ def test_apps_above_games_add_rating_changes_and_nothing_else(
         assert str(game.pk) == game_id and len(seats) == 2
         return {"rating_changes": [change], "moves": []}
 
+    # Three queries whatever the game's length: its seats, its moves, its rounds.
+    game = Game.objects.get(pk=game_id)
+    with django_assert_num_queries(3):
+        assert records.build_record(game)["rating_changes"] == []
     records.record_building.connect(ratings, weak=False)
     try:
         record = _record(alice, game_id)
