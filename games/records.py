@@ -227,7 +227,12 @@ class Replayed:
     winner: int | None
 
     def summary(self, record: dict[str, Any]) -> str:
-        names = {p["seat"]: p["name"] for p in record.get("players", [])}
+        players = record.get("players")
+        names = {
+            p.get("seat"): p.get("name")
+            for p in (players if isinstance(players, list) else [])
+            if isinstance(p, dict)
+        }
         winner = "none" if self.winner is None else f"seat {self.winner} ({names.get(self.winner)})"
         return (
             f"ok: {self.kind} game {record.get('game', {}).get('id')} replayed to its end: "
@@ -235,11 +240,23 @@ class Replayed:
         )
 
 
-def _engine_events(recorded: list[Event], produced: list[Event]) -> bool:
-    """The move's events end with the engine's (the service logs its own, a bot taking a seat
-    over or a player taking theirs back, before them)."""
+def _short(value: Any, limit: int = 160) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _events_differ(recorded: list[Event], produced: list[Event]) -> str | None:
+    """How the move's events differ from the engine's, or None. The move's events end with the
+    engine's: the service logs its own (a bot taking a seat over, a player taking theirs back)
+    before them."""
     produced = _json(produced)
-    return len(recorded) >= len(produced) and recorded[len(recorded) - len(produced) :] == produced
+    ours = recorded[max(0, len(recorded) - len(produced)) :]
+    for i, (logged, made) in enumerate(zip(ours, produced, strict=False)):
+        if logged != made:
+            return f"the engine's event {i + 1} is {_short(made)}, the record has {_short(logged)}"
+    if len(ours) != len(produced):
+        return f"the engine made {len(produced)} events, the record has {len(recorded)}"
+    return None
 
 
 def _step(rules: Rules[Any, Any], state: Any, move: dict[str, Any], setup: dict[str, Any]) -> Any:
@@ -263,8 +280,9 @@ def _step(rules: Rules[Any, Any], state: Any, move: dict[str, Any], setup: dict[
         raise Divergence(number, f"malformed: {exc!r}") from exc
     if rng.remaining:
         raise Divergence(number, "it records more chance outcomes than the engine used")
-    if not _engine_events(events, produced):
-        raise Divergence(number, f"the engine's events differ: {_json(produced)!r}")
+    differ = _events_differ(events, produced)
+    if differ:
+        raise Divergence(number, differ)
     if move.get("position") != position(rules, state):
         raise Divergence(number, "the table after it differs from the recorded position")
     return state

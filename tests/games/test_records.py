@@ -145,6 +145,12 @@ def test_replay_reads_a_record_from_stdin_and_checks_its_end(
     record["result"]["winner"] = (record["result"]["winner"] + 1) % record["setup"]["players"]
     code, _, err = replay(record, tmp_path)
     assert code == 1 and f"move {record['moves'][-1]['number']}:" in err and "winner" in err
+    # An event the engine did not make, in the second move.
+    told = copy.deepcopy(record)
+    told["moves"][1]["events"][-1]["card"] = "not-a-card"
+    code, _, err = replay(told, tmp_path)
+    number = record["moves"][1]["number"]
+    assert code == 1 and f"move {number}: the engine's event" in err, err
     code, _, err = replay({"format": "something else"}, tmp_path)
     assert code == 1 and "not a game record" in err
     (tmp_path / "broken.json").write_text("{", encoding="utf-8")
