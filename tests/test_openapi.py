@@ -63,6 +63,7 @@ STABLE_OPERATION_IDS = [
     "games_options_retrieve",
     "games_reclaim",
     "games_rematch",
+    "games_record_retrieve",
     "games_retrieve",
     "games_start",
     "games_stream_retrieve",

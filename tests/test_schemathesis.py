@@ -183,6 +183,11 @@ def world_for(operation_id: str, path_names: set[str]) -> World:
             status=Game.FINISHED, finished_at=timezone.now(), turn_deadline=None
         )
         world.path["game_id"] = str(game.pk)
+    elif operation_id == "games_record_retrieve":
+        # A finished game: the other player leaves, and the one left at the table wins.
+        game = _active_game(me, other)
+        game_services.leave_game(user=other, game_id=game.pk)
+        world.path["game_id"] = str(game.pk)
     elif operation_id == "games_invitation_decline":
         game = _active_game(other, me)
         Game.objects.filter(pk=game.pk).update(
