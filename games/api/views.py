@@ -178,7 +178,8 @@ class GameListView(APIView):
             **_errors(
                 {
                     400: _error(
-                        "`invalid_request` (details.fields) or `invalid_setup` (an unknown "
+                        "`invalid_request` (details.fields), `invalid_setup` (an unknown "
+                        "house rule) or `rated_not_allowed` (`rated` with another preset or a "
                         "house rule)."
                     )
                 },
@@ -522,7 +523,10 @@ class BotsView(APIView):
                     400: _error("`invalid_request` (details.fields) or `invalid_bot_level`."),
                     403: _error("`not_host`, or `permission_denied` (a `read` token)."),
                     404: NO_GAME,
-                    409: _error("`game_already_started` or `game_full`."),
+                    409: _error(
+                        "`game_already_started`, `game_full` or `rated_game_no_bots` (a rated "
+                        "lobby is for people only)."
+                    ),
                 },
                 throttled=True,
             ),

@@ -147,6 +147,12 @@ def add_bot(*, user: User, game_id: Any, level: str = bots.DEFAULT_LEVEL) -> Gam
         if game.host_id != user.pk:
             raise ServiceError("not_host", "Only the host can add bots.", 403)
         _check_bots_play(game.kind)
+        if game.rated:
+            # A rated game rates people against people (docs/ratings.md): refused rather than
+            # quietly made unrated, so the host decides.
+            raise ServiceError(
+                "rated_game_no_bots", "A rated game is for people only; bots cannot join it.", 409
+            )
         # As for joining: a full lobby has started, and "full" is the more useful answer.
         if len(seats) >= game.max_players:
             raise ServiceError("game_full", "Every seat is taken.", 409)
@@ -207,6 +213,7 @@ def play_vs_computer(
             visibility=Game.PRIVATE,
             options=options,
             speed_seconds=speed_seconds,
+            rated=False,
         )
         game = _locked(created.pk)
         names = list(BOT_NAMES)

@@ -168,6 +168,8 @@ def _save_state(
         game.current_user = None
         game.turn_deadline = None
         _record_standings(rules, state, seats)
+        signals.match_finished.send(sender=Game, game=game, seats=seats, state=state)
+        Seat.objects.bulk_update(seats, ["final_score", "place", "rating_change"])
     else:
         current = by_position.get(rules.to_move(state))
         # A seat a bot plays has no one to wait for: no current user ("your turn" lists and
@@ -204,9 +206,9 @@ def _save_state(
 
 
 def _record_standings(rules: Rules[Any, Any], state: Any, seats: list[Seat]) -> None:
-    """Each seat's score and place: the game's own places (``Game.places``) for those who played
-    to the end; below them everyone who gave up (left, or whose seat a bot took over after
-    timeouts and kept), the earlier lower, since the engine cannot tell those apart."""
+    """Each seat's score and place (set, not saved): the game's own places (``Game.places``)
+    for those who played to the end; below them everyone who gave up (left, or whose seat a bot
+    took over after timeouts and kept), the earlier lower: the engine cannot tell those apart."""
     scores = rules.scores(state)
     places = rules.places(state)
     seated = [seat for seat in seats if seat.position is not None]
@@ -214,7 +216,6 @@ def _record_standings(rules: Rules[Any, Any], state: Any, seats: list[Seat]) -> 
     for seat, place in zip(seated, places_by(keys), strict=True):
         seat.final_score = scores[seat.position]
         seat.place = place
-    Seat.objects.bulk_update(seats, ["final_score", "place"])
 
 
 def _standing_key(seat: Seat, place: int) -> tuple[int, float]:
