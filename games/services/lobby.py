@@ -244,6 +244,7 @@ def _start(game: Game) -> None:
     game.started_at = timezone.now()
     game.invite_expires_at = game.started_at  # the invite link dies with the lobby
     _save_state(game, state, {"type": "start"}, None, events, seats)
+    signals.game_started.send(sender=Game, game=game, seats=seats)
 
 
 def regenerate_invite(*, user: User, game_id: Any) -> Game:
