@@ -154,6 +154,7 @@ def test_a_profile_is_not_found_across_a_block_either_way(
         assert response.json()["error"]["code"] == "not_found"
     assert carol.get(f"/api/v1/players/{bob.user.pk}/profile/").status_code == 200
     assert alice.get("/api/v1/players/999999/profile/").status_code == 404
+    assert alice.get(f"/api/v1/players/{2**64}/profile/").status_code == 404
 
 
 def test_a_profile_takes_four_queries(
