@@ -121,7 +121,7 @@ class CreateGameSerializer(serializers.Serializer):
         required=False,
         help_text="A rated game changes its players' ratings (docs/ratings.md). Allowed with the "
         "game's default preset and no house rules (else `rated_not_allowed`), and the default "
-        "then; bots never join one.",
+        "then. Adding a bot makes a lobby unrated.",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

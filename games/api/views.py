@@ -523,10 +523,7 @@ class BotsView(APIView):
                     400: _error("`invalid_request` (details.fields) or `invalid_bot_level`."),
                     403: _error("`not_host`, or `permission_denied` (a `read` token)."),
                     404: NO_GAME,
-                    409: _error(
-                        "`game_already_started`, `game_full` or `rated_game_no_bots` (a rated "
-                        "lobby is for people only)."
-                    ),
+                    409: _error("`game_already_started` or `game_full`."),
                 },
                 throttled=True,
             ),

@@ -137,8 +137,8 @@ def _check_level(level: str) -> None:
 
 
 def add_bot(*, user: User, game_id: Any, level: str = bots.DEFAULT_LEVEL) -> Game:
-    """The host puts a bot in a free seat of the lobby. A full lobby starts, as when a person
-    takes the last seat."""
+    """The host puts a bot in a free seat of the lobby, which makes it unrated. A full lobby
+    starts, as when a person takes the last seat."""
     _check_level(level)
     with transaction.atomic():
         game = _locked(game_id)
@@ -147,12 +147,6 @@ def add_bot(*, user: User, game_id: Any, level: str = bots.DEFAULT_LEVEL) -> Gam
         if game.host_id != user.pk:
             raise ServiceError("not_host", "Only the host can add bots.", 403)
         _check_bots_play(game.kind)
-        if game.rated:
-            # A rated game rates people against people (docs/ratings.md): refused rather than
-            # quietly made unrated, so the host decides.
-            raise ServiceError(
-                "rated_game_no_bots", "A rated game is for people only; bots cannot join it.", 409
-            )
         # As for joining: a full lobby has started, and "full" is the more useful answer.
         if len(seats) >= game.max_players:
             raise ServiceError("game_full", "Every seat is taken.", 409)
@@ -160,7 +154,10 @@ def add_bot(*, user: User, game_id: Any, level: str = bots.DEFAULT_LEVEL) -> Gam
             raise ServiceError("game_already_started", "This game has already started.", 409)
         Seat.objects.create(game=game, bot_level=level, bot_name=_bot_name(seats))
         _bump_version(game)
-        game.save(update_fields=["version"])
+        # A rated game rates people against people (docs/ratings.md): a bot makes the lobby
+        # unrated, for good (its lobby view says so before anyone plays).
+        game.rated = False
+        game.save(update_fields=["version", "rated"])
         if len(seats) + 1 == game.max_players:
             _start(game)
     return game

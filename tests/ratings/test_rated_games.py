@@ -44,13 +44,15 @@ def test_it_refuses_a_rated_game_with_a_house_rule_or_another_preset(
     assert not Game.objects.exists()
 
 
-def test_it_refuses_a_bot_in_a_rated_lobby(alice: Player) -> None:
+def test_a_bot_makes_a_rated_lobby_unrated_for_good(alice: Player) -> None:
     lobby = new_lobby(alice, game="uno_splash", max_players=3)
+    assert lobby["rated"] is True
     response = alice.post(game_url(lobby["id"], "bots/"), {})
-    assert response.status_code == 409, response.content
-    assert response.json()["error"]["code"] == "rated_game_no_bots"
-    unrated = new_lobby(alice, game="uno_splash", max_players=3, rated=False)
-    assert alice.post(game_url(unrated["id"], "bots/"), {}).status_code == 201
+    assert response.status_code == 201, response.content
+    assert response.json()["rated"] is False
+    bot = next(p for p in response.json()["players"] if p["bot_level"])
+    assert alice.client.delete(game_url(lobby["id"], f"bots/{bot['seat_id']}/")).status_code == 200
+    assert alice.table(lobby["id"])["rated"] is False
 
 
 def test_a_game_against_the_computer_is_unrated(alice: Player) -> None:
