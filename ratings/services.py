@@ -27,8 +27,11 @@ def ensure_ratings(*, kind: str, user_ids: Sequence[int]) -> None:
     """A rating row for each player (a new player's defaults), so that the match end finds a row
     to lock for everyone: a row that does not exist yet cannot be locked, and two first matches
     ending together would both start from the defaults. One query."""
+    # In user order: two starts inserting the same new players wait on each other's rows in one
+    # order, never in a cycle.
     Rating.objects.bulk_create(
-        [Rating(user_id=user_id, kind=kind) for user_id in user_ids], ignore_conflicts=True
+        [Rating(user_id=user_id, kind=kind) for user_id in sorted(user_ids)],
+        ignore_conflicts=True,
     )
 
 
