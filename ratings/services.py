@@ -88,12 +88,16 @@ def rate_match(
     # One upsert writes every running total, a row created at the start or not (a game started
     # before ratings existed has none).
     Rating.objects.bulk_create(
-        totals,
+        sorted(totals, key=_user_id),
         update_conflicts=True,
         unique_fields=["user", "kind"],
         update_fields=_RUNNING_TOTALS,
     )
     return changes
+
+
+def _user_id(rating: Rating) -> int:
+    return rating.user_id
 
 
 def standings_of(seats: Sequence[Seat]) -> list[tuple[int, int]]:

@@ -93,7 +93,8 @@ def test_a_seat_a_bot_kept_after_timeouts_is_placed_below_those_who_finished(
 
 def one_card_left(game_id: str, players: list[Player]) -> tuple[Player, str]:
     """The player to move holds one plain Wild (the rest of the hand back under the draw pile):
-    playing it ends a one-round All Wild match. Returns the player and the card."""
+    playing it ends a one-round All Wild match (one whose opening card asks no choice: seed the
+    engine). Returns the player and the card."""
     mover = next(p for p in players if p.user.pk == Game.objects.get(pk=game_id).current_user_id)
     seat = mover.table(game_id)["your_seat"]
     card = give_card(game_id, seat, "wild")
@@ -107,7 +108,10 @@ def one_card_left(game_id: str, players: list[Player]) -> tuple[Player, str]:
     return mover, card
 
 
-def test_a_retried_final_move_and_a_repeated_rating_apply_once(alice: Player, bob: Player) -> None:
+def test_a_retried_final_move_and_a_repeated_rating_apply_once(
+    alice: Player, bob: Player, seeded_engine: Any
+) -> None:
+    seeded_engine(4)  # an opening card that asks nobody to choose
     game_id = start_game(alice, bob, game="uno_all_wild", target_score=0)
     mover, card = one_card_left(game_id, [alice, bob])
     key = {"Idempotency-Key": "the-last-card"}
