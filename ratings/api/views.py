@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import ErrorSerializer, ServiceError
+from games.engine import registry
 from players import signals as player_signals
 from players.models import User
 from ratings import selectors
@@ -37,6 +38,7 @@ class LeaderboardView(APIView):
                 "kind",
                 OpenApiTypes.STR,
                 OpenApiParameter.PATH,
+                enum=list(registry.kinds()),
                 description="The game's kind, e.g. `uno_splash` (`games_options_retrieve`).",
             )
         ],
