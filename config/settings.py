@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "players",
     "notifications",
     "moderation",
+    "ratings",
     # The web client (web/): the page shell, service worker and manifest; its files are static.
     "web",
 ]

@@ -60,6 +60,9 @@ class Game(models.Model):
     ]
     timeout_policy = models.CharField(max_length=8, choices=TIMEOUT_POLICIES, default=POLICY_BOT)
     visibility = models.CharField(max_length=8, choices=VISIBILITIES, default=PRIVATE)
+    # Rated (docs/ratings.md): people only, the default preset, no house rules. Its match end
+    # changes the players' ratings (the ratings app, through signals.match_finished).
+    rated = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=STATUSES, default=LOBBY)
     # Bumped by every state change; clients send it back as expected_version.
     version = models.PositiveIntegerField(default=0)
@@ -126,6 +129,9 @@ class Seat(models.Model):
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     final_score = models.IntegerField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A rated game's change of the player's shown rating at its end ("+14"), set by the receivers
+    # of signals.match_finished before the standings are saved.
+    rating_change = models.IntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["position", "joined_at"]

@@ -191,6 +191,7 @@ def seat_summary(seats: list[Seat], me: User | None) -> list[dict[str, Any]]:
             "you": me is not None and s.user_id == me.pk,
             "final_score": s.final_score,
             "place": s.place,
+            "rating_change": s.rating_change,
             "bot_level": s.bot_level or None,
             "taken_over": s.taken_over,
         }
@@ -212,6 +213,7 @@ def game_summary(game: Game, seats: list[Seat], user: User) -> dict[str, Any]:
         "turn_seconds": game.turn_seconds,
         "speed_seconds": game.speed_seconds,
         "visibility": game.visibility,
+        "rated": game.rated,
         "host_id": game.host_id,
         "created_at": game.created_at,
         "started_at": game.started_at,

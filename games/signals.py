@@ -12,6 +12,16 @@ from django.dispatch import Signal
 # ``events`` (the engine's), ``seats`` (all of the game's, in order) and ``turn_passed``.
 move_applied = Signal()
 
+# A game started: ``game`` (active, its row locked) and ``seats`` (in their positions). Sent inside
+# the start's transaction (the ratings app makes sure a rated game's players have a rating row).
+game_started = Signal()
+
+# A match ended: ``game`` (finished, its row locked), ``seats`` (all of them, ``place`` and
+# ``final_score`` set but not yet saved) and ``state``. Sent once per match (the game leaves
+# ``active`` under the lock), inside the move's transaction: a receiver's rows commit or roll back
+# with the move. A receiver may set a seat's ``rating_change``; the seats are saved after it.
+match_finished = Signal()
+
 # ``user`` was invited to ``game`` by ``by`` (a rematch invites the other players).
 player_invited = Signal()
 

@@ -21,9 +21,18 @@ def refuse_blocked_player(*, user: Any, seats: list[Any], **kwargs: Any) -> None
         raise ServiceError("join_refused", "You cannot join this private game.", 403)
 
 
+def hide_blocked_profile(*, viewer: Any, player: Any, **kwargs: Any) -> None:
+    """A player who blocked the viewer, or whom the viewer blocked, has no profile for them."""
+    if selectors.is_blocked_either_way(viewer, player):
+        raise ServiceError("not_found", "No such player.", 404)
+
+
 def connect() -> None:
     game_signals.joining_private_game.connect(
         refuse_blocked_player, dispatch_uid="moderation.refuse_blocked_player"
+    )
+    player_signals.viewing_player.connect(
+        hide_blocked_profile, dispatch_uid="moderation.hide_blocked_profile"
     )
     player_signals.signing_in.connect(
         lift_expired_suspension, dispatch_uid="moderation.lift_expired_suspension"

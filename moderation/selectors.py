@@ -23,6 +23,15 @@ def is_blocked(blocker_ids: Iterable[int | None], user: Any) -> bool:
     return Block.objects.filter(blocker_id__in=ids, blocked=user).exists()
 
 
+def is_blocked_either_way(one: Any, other: Any) -> bool:
+    """Whether ``one`` blocked ``other`` or ``other`` blocked ``one``. One query."""
+    if one.pk == other.pk:
+        return False
+    return Block.objects.filter(
+        Q(blocker=one, blocked=other) | Q(blocker=other, blocked=one)
+    ).exists()
+
+
 def blocks_of(user: Any) -> QuerySet[Block]:
     return Block.objects.filter(blocker=user).select_related("blocked")
 

@@ -11,6 +11,10 @@ from django.dispatch import Signal
 # reopen an account whose restriction has run out (moderation lifts an expired suspension).
 signing_in = Signal()
 
+# Sent with ``viewer`` and ``player`` before ``player``'s public profile is shown to ``viewer``. A
+# receiver may refuse by raising ``ServiceError`` (moderation: a block either way is not_found).
+viewing_player = Signal()
+
 # Sent with ``user`` after the password check and before the account is deleted, inside no
 # transaction of its own: the games app frees the player's seats in lobbies and games in progress.
 account_deleting = Signal()

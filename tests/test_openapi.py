@@ -98,6 +98,8 @@ STABLE_OPERATION_IDS = [
     "notifications_webpush_key_retrieve",
     "notifications_webpush_subscriptions_create",
     "notifications_webpush_subscriptions_delete",
+    "players_profile_retrieve",
+    "ratings_leaderboard_retrieve",
 ]
 
 # Operations anyone may call: no token, no session. Everything else answers 401 without one.

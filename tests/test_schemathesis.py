@@ -214,6 +214,8 @@ def world_for(operation_id: str, path_names: set[str]) -> World:
     elif operation_id == "blocks_destroy":
         Block.objects.create(blocker=me, blocked=other)
         world.path["player_id"] = other.pk
+    elif operation_id == "players_profile_retrieve":
+        world.path["user_id"] = other.pk
     elif operation_id == "blocks_create":
         world.body["player_id"] = other.pk
     elif operation_id == "reports_create":

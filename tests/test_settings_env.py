@@ -190,7 +190,7 @@ def test_every_setting_the_code_reads_is_defined_in_settings() -> None:
 
     defined = set(vars(config.settings)) | set(vars(global_settings))
     unknown: dict[str, set[str]] = {}
-    for app in ("config", "games", "players", "notifications", "moderation", "web"):
+    for app in ("config", "games", "players", "notifications", "moderation", "ratings", "web"):
         for path in (ROOT / app).rglob("*.py"):
             if "migrations" in path.parts:
                 continue

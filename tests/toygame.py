@@ -219,6 +219,10 @@ class Toy:
     def match_winner(self, state: ToyState) -> int | None:
         return state.winner
 
+    def places(self, state: ToyState) -> list[int]:
+        keys = [(not state.active[i], i != state.winner, -state.scores[i]) for i in (0, 1)]
+        return [1 + sum(other < key for other in keys) for key in keys]
+
     def active_seats(self, state: ToyState) -> list[int]:
         return [i for i, on in enumerate(state.active) if on]
 

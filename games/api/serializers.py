@@ -117,6 +117,12 @@ class CreateGameSerializer(serializers.Serializer):
     )
     visibility = serializers.ChoiceField(choices=[Game.PUBLIC, Game.PRIVATE], default=Game.PRIVATE)
     options = OptionsField(required=False, help_text="House rules, all off by default.")
+    rated = StrictBooleanField(
+        required=False,
+        help_text="A rated game changes its players' ratings (docs/ratings.md). Allowed with the "
+        "game's default preset and no house rules (else `rated_not_allowed`), and the default "
+        "then. Adding a bot makes a lobby unrated.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -162,6 +168,10 @@ class PlayerSerializer(serializers.Serializer):
     you = serializers.BooleanField()
     final_score = serializers.IntegerField(allow_null=True)
     place = serializers.IntegerField(allow_null=True)
+    rating_change = serializers.IntegerField(
+        allow_null=True,
+        help_text="A rated game's change of the player's shown rating at its end (+14, -9).",
+    )
     # A plain string rather than a second enum of the levels (the request's `level` is one).
     bot_level = serializers.CharField(
         allow_null=True,
@@ -337,6 +347,7 @@ class GameSummarySerializer(serializers.Serializer):
     turn_seconds = serializers.IntegerField()
     speed_seconds = serializers.IntegerField(help_text="The turn limit under speed mode.")
     visibility = serializers.CharField()
+    rated = serializers.BooleanField(help_text="Whether the match end changes ratings.")
     host_id = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
@@ -1030,6 +1041,7 @@ class VsComputerSerializer(CreateGameSerializer):
 
     max_players = None
     visibility = None
+    rated = None  # bots make a game unrated
     bots = StrictIntegerField(
         min_value=1, max_value=MAX_BOTS, default=1, help_text="How many bots sit with you."
     )

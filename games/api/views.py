@@ -178,7 +178,8 @@ class GameListView(APIView):
             **_errors(
                 {
                     400: _error(
-                        "`invalid_request` (details.fields) or `invalid_setup` (an unknown "
+                        "`invalid_request` (details.fields), `invalid_setup` (an unknown "
+                        "house rule) or `rated_not_allowed` (`rated` with another preset or a "
                         "house rule)."
                     )
                 },

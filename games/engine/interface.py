@@ -132,6 +132,13 @@ class Game(Protocol[S, A]):
 
     def match_winner(self, state: S) -> int | None: ...
 
+    def places(self, state: S) -> list[int]:
+        """Each seat's final place once ``is_match_over``, by the game's own match scores: 1 is
+        first, tied seats share a place and the next place skips (1, 2, 2, 4); a match of one
+        round ranks by that round. Seats that left rank below every seat still in the match and
+        share one place (the service, which knows who left when, orders them)."""
+        ...
+
     def active_seats(self, state: S) -> list[int]:
         """Seats still playing (not left, not knocked out)."""
         ...
@@ -165,6 +172,12 @@ class Game(Protocol[S, A]):
         """A state that ``seat`` cannot tell from ``state``: its own hand and everything public
         kept, every card it cannot see dealt again at random (consistent with what it saw)."""
         ...
+
+
+def places_by(keys: Sequence[Any]) -> list[int]:
+    """Competition places from one sort key per seat (smaller is better): equal keys share a
+    place, the next place skips (keys 0, 1, 1, 2 -> places 1, 2, 2, 4)."""
+    return [1 + sum(other < key for other in keys) for key in keys]
 
 
 def no_options_schema(name: str) -> dict[str, Any]:

@@ -139,8 +139,8 @@ def _check_level(level: str) -> None:
 
 
 def add_bot(*, user: User, game_id: Any, level: str = bots.DEFAULT_LEVEL) -> Game:
-    """The host puts a bot in a free seat of the lobby. A full lobby starts, as when a person
-    takes the last seat."""
+    """The host puts a bot in a free seat of the lobby, which makes it unrated. A full lobby
+    starts, as when a person takes the last seat."""
     _check_level(level)
     with transaction.atomic():
         game = _locked(game_id)
@@ -156,7 +156,10 @@ def add_bot(*, user: User, game_id: Any, level: str = bots.DEFAULT_LEVEL) -> Gam
             raise ServiceError("game_already_started", "This game has already started.", 409)
         Seat.objects.create(game=game, bot_level=level, bot_name=_bot_name(seats))
         _bump_version(game)
-        game.save(update_fields=["version"])
+        # A rated game rates people against people (docs/ratings.md): a bot makes the lobby
+        # unrated, for good (its lobby view says so before anyone plays).
+        game.rated = False
+        game.save(update_fields=["version", "rated"])
         if len(seats) + 1 == game.max_players:
             _start(game)
     return game
@@ -209,6 +212,7 @@ def play_vs_computer(
             visibility=Game.PRIVATE,
             options=options,
             speed_seconds=speed_seconds,
+            rated=False,
         )
         game = _locked(created.pk)
         names = list(BOT_NAMES)

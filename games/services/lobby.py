@@ -53,10 +53,13 @@ def create_game(
     options: dict[str, bool] | None = None,
     rematch_of: Game | None = None,
     speed_seconds: int = DEFAULT_SPEED_SECONDS,
+    rated: bool | None = None,
 ) -> Game:
     """A new lobby with the host in the first seat. ``speed_seconds`` is the turn limit when the
     speed_mode house rule is on (``turn_seconds`` is then unused). ``kind`` names the game
-    (games.engine.registry); its preset, seats, target and options are checked by that game."""
+    (games.engine.registry); its preset, seats, target and options are checked by that game.
+    ``rated`` (None: whenever allowed) asks for a rated game: the default preset and no house
+    rule on, or ``rated_not_allowed``; bots never join one (``add_bot``)."""
     try:
         rules = registry.get_game(kind)
     except EngineError as exc:
@@ -87,6 +90,7 @@ def create_game(
         opts = rules.validate_options(options or {})
     except EngineError as exc:
         raise ServiceError(exc.code, exc.message, 400) from exc
+    rated = _rated(rules.default_preset, preset, opts, rated)
     now = timezone.now()
     with transaction.atomic():
         game = Game.objects.create(
@@ -102,11 +106,25 @@ def create_game(
             invite_expires_at=now + _invite_ttl(),
             lobby_expires_at=now + _lobby_ttl(),
             rematch_of=rematch_of,
+            rated=rated,
         )
         Seat.objects.create(game=game, user=host)
         # The host's other tabs and devices list it at once.
         announce_to([host.pk])
     return game
+
+
+def _rated(default_preset: str, preset: str, options: dict[str, Any], rated: bool | None) -> bool:
+    """Whether a new game is rated: one rating pool per game compares like with like, so only
+    the game as its rulebook has it (docs/ratings.md)."""
+    allowed = preset == default_preset and not any(options.values())
+    if rated and not allowed:
+        raise ServiceError(
+            "rated_not_allowed",
+            "A rated game uses the game's default preset and no house rules.",
+            400,
+        )
+    return allowed if rated is None else rated
 
 
 def _may_join_without_code(game: Game, user: User) -> bool:
@@ -226,6 +244,7 @@ def _start(game: Game) -> None:
     game.started_at = timezone.now()
     game.invite_expires_at = game.started_at  # the invite link dies with the lobby
     _save_state(game, state, {"type": "start"}, None, events, seats)
+    signals.game_started.send(sender=Game, game=game, seats=seats)
 
 
 def regenerate_invite(*, user: User, game_id: Any) -> Game:
@@ -275,6 +294,7 @@ def rematch(*, user: User, game_id: Any) -> Game:
             visibility=Game.PRIVATE,
             options=game.options,
             rematch_of=game,
+            rated=game.rated,
         )
         # The other players of the finished game are invited: they may join it by its id. Not
         # those the lobby would refuse (moderation: the host blocked them); for them it is

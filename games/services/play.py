@@ -17,6 +17,7 @@ from config.errors import ServiceError
 from games import signals
 from games.engine import EngineError, registry
 from games.engine.interface import Game as Rules
+from games.engine.interface import places_by
 from games.engine.moves import apply_move
 from games.models import Game, Move, RoundResult, Seat
 from games.services import base
@@ -169,6 +170,8 @@ def _save_state(
         game.current_user = None
         game.turn_deadline = None
         _record_standings(rules, state, seats)
+        signals.match_finished.send(sender=Game, game=game, seats=seats, state=state)
+        Seat.objects.bulk_update(seats, ["final_score", "place", "rating_change"])
     else:
         current = by_position.get(rules.to_move(state))
         # A seat a bot plays has no one to wait for: no current user ("your turn" lists and
@@ -205,21 +208,25 @@ def _save_state(
 
 
 def _record_standings(rules: Rules[Any, Any], state: Any, seats: list[Seat]) -> None:
-    # The winner first, then players who stayed by score, then those who left.
+    """Each seat's score and place (set, not saved): the game's own places (``Game.places``)
+    for those who played to the end; below them everyone who gave up (left, or whose seat a bot
+    took over after timeouts and kept), the earlier lower: the engine cannot tell those apart."""
     scores = rules.scores(state)
-    winner = rules.match_winner(state)
-    active = set(rules.active_seats(state))
-    ranked = sorted(
-        range(len(scores)),
-        key=lambda i: (i != winner, i not in active, -scores[i]),
-    )
-    places = {position: place for place, position in enumerate(ranked, 1)}
-    for seat in seats:
-        if seat.position is None:
-            continue
+    places = rules.places(state)
+    seated = [seat for seat in seats if seat.position is not None]
+    keys = [_standing_key(seat, places[seat.position]) for seat in seated]
+    for seat, place in zip(seated, places_by(keys), strict=True):
         seat.final_score = scores[seat.position]
-        seat.place = places[seat.position]
-    Seat.objects.bulk_update(seats, ["final_score", "place"])
+        seat.place = place
+
+
+def _standing_key(seat: Seat, place: int) -> tuple[int, float]:
+    gave_up = seat.left_at or (seat.taken_over_at if seat.taken_over else None)
+    if gave_up is None:
+        return (0, place)
+    # Seats given up at the same moment (the bots leaving a table no person is left at) share a
+    # place.
+    return (1, -gave_up.timestamp())
 
 
 def load_position(

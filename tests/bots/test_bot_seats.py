@@ -91,6 +91,7 @@ def test_the_host_adds_a_bot_and_removes_it_again(alice: Player) -> None:
         "you": False,
         "final_score": None,
         "place": None,
+        "rating_change": None,
         "bot_level": "expert",
         "taken_over": False,
     }

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..events import visible_event
-from ..interface import RNG, Event, no_options_schema
+from ..interface import RNG, Event, no_options_schema, places_by
 from . import actions as A
 from . import rules, view
 from .actions import Action
@@ -95,6 +95,11 @@ class GinRummy:
 
     def match_winner(self, state: State) -> int | None:
         return state.winner
+
+    def places(self, state: State) -> list[int]:
+        """The match winner first (the loser's line bonuses may outscore the winner's total,
+        but the match is the winner's); a forfeiter, who left, second either way."""
+        return places_by([(i == state.left, i != state.winner, -state.scores[i]) for i in (0, 1)])
 
     def active_seats(self, state: State) -> list[int]:
         return [i for i in (0, 1) if state.left != i]

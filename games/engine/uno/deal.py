@@ -48,10 +48,13 @@ class NewGame(Protocol):
 
 
 class Deck(Protocol):
-    """A preset's deck: every card id."""
+    """A preset's deck: every card id, and what each card type left in a hand is worth."""
 
     @property
     def card_ids(self) -> tuple[str, ...]: ...
+
+    @property
+    def points(self) -> Mapping[str, int]: ...
 
 
 class Setup(NamedTuple):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol
 
-from ..interface import RNG, Event
+from ..interface import RNG, Event, places_by
 from . import actions as A
 from .actions import Action, covers
 from .cards import card_type
@@ -158,6 +158,27 @@ class UnoFamilyGame:
 
     def match_winner(self, state: State) -> int | None:
         return state.winner
+
+    def places(self, state: State) -> list[int]:
+        """The winner first; then, in a match of rounds, by score; in a one-round match, by the
+        points left in hand when it ended (No Mercy: a seat knocked out of it below those, the
+        earlier knocked out lower); seats that left last."""
+        in_match = set(self.active_seats(state))
+        points = self.setup.presets[state.preset].points
+        last = state.round_results[-1]["hands"] if state.round_results else {}
+
+        def key(i: int) -> tuple[int, int, int]:
+            if i not in in_match:
+                return (3, 0, 0)
+            if i == state.winner:
+                return (0, 0, 0)
+            if state.target_score:
+                return (1, -state.seats[i].score, 0)
+            if str(i) in last:
+                return (1, 0, sum(points[card_type(card)] for card in last[str(i)]))
+            return (2, -state.knocked_out.index(i) if i in state.knocked_out else 0, 0)
+
+        return places_by([key(i) for i in range(len(state.seats))])
 
     def active_seats(self, state: State) -> list[int]:
         return state.active_seats()

@@ -1,0 +1,49 @@
+"""The ratings API's response shapes (for the schema; the selectors build the dicts)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+
+class BoardEntrySerializer(serializers.Serializer):
+    place = serializers.IntegerField(help_text="Equal ratings share a place (1, 2, 2, 4).")
+    user_id = serializers.IntegerField()
+    name = serializers.CharField()
+    rating = serializers.IntegerField(help_text="The shown rating (docs/ratings.md).")
+    provisional = serializers.BooleanField()
+    rated_games = serializers.IntegerField()
+
+
+class MyPlaceSerializer(serializers.Serializer):
+    place = serializers.IntegerField(
+        allow_null=True,
+        help_text="The reader's place on the board, also below the top 100; null while not "
+        "listed (fewer than 10 rated games, or none in the last 30 days).",
+    )
+    rating = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+    rated_games = serializers.IntegerField()
+
+
+class LeaderboardSerializer(serializers.Serializer):
+    game = serializers.CharField(help_text="The game's kind, e.g. `uno_splash`.")
+    entries = BoardEntrySerializer(many=True, help_text="The top 100, best first.")
+    you = MyPlaceSerializer()
+
+
+class GameRatingSerializer(serializers.Serializer):
+    game = serializers.CharField(help_text="The game's kind.")
+    rating = serializers.IntegerField(help_text="The shown rating (docs/ratings.md).")
+    provisional = serializers.BooleanField()
+    rated_games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    average_place = serializers.FloatField(allow_null=True)
+
+
+class PublicProfileSerializer(serializers.Serializer):
+    user_id = serializers.IntegerField()
+    name = serializers.CharField()
+    ratings = GameRatingSerializer(many=True, help_text="Each game the player has been rated in.")
+    rated_games = serializers.IntegerField(help_text="Rated games played, every game together.")
+    wins = serializers.IntegerField(help_text="Rated games won (first place).")
+    average_place = serializers.FloatField(allow_null=True)

@@ -1,0 +1,14 @@
+"""The ratings API's routes, under /api/v1/ (config/urls.py)."""
+
+from django.urls import path
+
+from ratings.api import views
+
+urlpatterns = [
+    path(
+        "ratings/leaderboards/<str:kind>/",
+        views.LeaderboardView.as_view(),
+        name="ratings-leaderboard",
+    ),
+    path("players/<int:user_id>/profile/", views.ProfileView.as_view(), name="player-profile"),
+]

@@ -1,0 +1,86 @@
+"""The ratings API: leaderboards and player profiles (docs/api.md, "Ratings")."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.errors import ErrorSerializer, ServiceError
+from games.engine import registry
+from players import signals as player_signals
+from players.models import User
+from ratings import selectors
+from ratings.api import serializers as s
+
+MAX_ID = 2**63 - 1  # a BigAutoField's largest
+
+NOT_AUTHENTICATED = OpenApiResponse(
+    ErrorSerializer,
+    description="`not_authenticated` / `authentication_failed`: no credentials, or a token that "
+    "is revoked, expired or belongs to an inactive account.",
+)
+
+
+class LeaderboardView(APIView):
+    @extend_schema(
+        operation_id="ratings_leaderboard_retrieve",
+        summary="A game's leaderboard",
+        description=(
+            "The top 100 players of a game by shown rating, among those with at least 10 rated "
+            "games, one of them in the last 30 days, and an account in good standing; and your "
+            "own place (`you`), also outside the top 100."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "kind",
+                OpenApiTypes.STR,
+                OpenApiParameter.PATH,
+                enum=list(registry.kinds()),
+                description="The game's kind, e.g. `uno_splash` (`games_options_retrieve`).",
+            )
+        ],
+        responses={
+            200: s.LeaderboardSerializer,
+            401: NOT_AUTHENTICATED,
+            404: OpenApiResponse(ErrorSerializer, description="`not_found`: no such game."),
+        },
+        tags=["ratings"],
+    )
+    def get(self, request: Request, kind: str) -> Response:
+        if not selectors.known_kind(kind):
+            raise ServiceError("not_found", "No such game.", 404)
+        return Response(s.LeaderboardSerializer(selectors.leaderboard(kind, request.user)).data)
+
+
+class ProfileView(APIView):
+    @extend_schema(
+        operation_id="players_profile_retrieve",
+        summary="A player's public profile",
+        description=(
+            "Display name, each game's rating (provisional or not), rated games played, wins "
+            "and average place. A player who blocked you, or whom you blocked, is not found."
+        ),
+        responses={
+            200: s.PublicProfileSerializer,
+            401: NOT_AUTHENTICATED,
+            404: OpenApiResponse(
+                ErrorSerializer, description="`not_found`: no such player, or a block between you."
+            ),
+        },
+        tags=["ratings"],
+    )
+    def get(self, request: Request, user_id: int) -> Response:
+        # A number past the id column's range is no player (and PostgreSQL would refuse it).
+        player = (
+            User.objects.filter(pk=user_id).only("username", "display_name").first()
+            if user_id <= MAX_ID
+            else None
+        )
+        if player is None:
+            raise ServiceError("not_found", "No such player.", 404)
+        # Blocks are moderation's (a layer above): it refuses through the signal.
+        player_signals.viewing_player.send(sender=User, viewer=request.user, player=player)
+        return Response(s.PublicProfileSerializer(selectors.profile(player)).data)

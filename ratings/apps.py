@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class RatingsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "ratings"
+    verbose_name = "Ratings"
+
+    def ready(self) -> None:
+        from ratings import receivers
+
+        # Rating rows when a rated game starts, rating changes when its match ends: answers to
+        # games.signals, written inside the game's own transaction.
+        receivers.connect()

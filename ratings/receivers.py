@@ -1,0 +1,55 @@
+"""The ratings app's answers to games.signals (connected in ``RatingsConfig.ready``). Both run
+inside the game's transaction, under its row lock: what they write commits with the move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import records
+from games import signals as game_signals
+from ratings import services
+from ratings.models import RatingChange
+
+
+def make_rating_rows(*, game: Any, seats: list[Any], **kwargs: Any) -> None:
+    """A rated game starts: each player has a rating row to lock when it ends."""
+    if game.rated:
+        user_ids = [seat.user_id for seat in seats if seat.user_id is not None]
+        services.ensure_ratings(kind=game.kind, user_ids=user_ids)
+
+
+def rate_finished_match(*, game: Any, seats: list[Any], **kwargs: Any) -> None:
+    """A match ended: a rated one changes its players' ratings (and their seats' change)."""
+    services.rate_seats(game=game, seats=seats)
+
+
+def record_rating_changes(*, game: Any, seats: list[Any], **kwargs: Any) -> dict[str, Any]:
+    """A finished game's record (games/records.py) lists what its match did to the ratings: one
+    query, and none for an unrated game."""
+    if not game.rated:
+        return {}
+    position = {seat.user_id: seat.position for seat in seats if seat.user_id is not None}
+    changes = RatingChange.objects.filter(game=game).order_by("user_id")
+    return {
+        "rating_changes": [
+            {
+                "seat": position.get(change.user_id),
+                "user_id": change.user_id,
+                "rating_before": change.shown_before,
+                "rating_after": change.shown_after,
+                "change": change.delta,
+            }
+            for change in changes
+            if change.user_id in position
+        ]
+    }
+
+
+def connect() -> None:
+    game_signals.game_started.connect(make_rating_rows, dispatch_uid="ratings.make_rating_rows")
+    game_signals.match_finished.connect(
+        rate_finished_match, dispatch_uid="ratings.rate_finished_match"
+    )
+    records.record_building.connect(
+        record_rating_changes, dispatch_uid="ratings.record_rating_changes"
+    )

@@ -1,0 +1,119 @@
+"""Every read of ratings: leaderboards and profiles (docs/ratings.md, docs/api.md)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.utils import timezone
+
+from games.engine import registry
+from players.models import User
+from ratings import formula
+from ratings.models import Rating
+
+BOARD_SIZE = 100
+BOARD_MIN_GAMES = 10
+BOARD_ACTIVE_DAYS = 30
+
+
+def known_kind(kind: str) -> bool:
+    return kind in registry.kinds()
+
+
+def _name(user: User) -> str:
+    return user.display_name or user.username
+
+
+def _rating(rating: Rating) -> dict[str, Any]:
+    return {
+        "game": rating.kind,
+        "rating": rating.shown,
+        "provisional": rating.provisional,
+        "rated_games": rating.rated_games,
+        "wins": rating.wins,
+        "average_place": rating.average_place,
+    }
+
+
+def on_board(kind: str, *, now: Any = None) -> QuerySet[Rating]:
+    """The ratings a leaderboard ranks: enough rated games, played lately, by an account in good
+    standing (a banned or suspended account is inactive)."""
+    since = (now or timezone.now()) - timedelta(days=BOARD_ACTIVE_DAYS)
+    return Rating.objects.filter(
+        kind=kind,
+        rated_games__gte=BOARD_MIN_GAMES,
+        updated_at__gte=since,
+        user__is_active=True,
+    )
+
+
+def leaderboard(kind: str, reader: User, *, now: Any = None) -> dict[str, Any]:
+    """The top ``BOARD_SIZE`` of ``kind`` by shown rating and the reader's own place. Two
+    queries: the top rows with their players, and the reader's row with the count above it.
+    Places are shared by equal ratings (1, 2, 2, 4)."""
+    now = now or timezone.now()
+    board = on_board(kind, now=now)
+    top = list(
+        board.select_related("user")
+        .only("shown", "sigma", "rated_games", "user__username", "user__display_name")
+        .order_by("-shown", "user_id")[:BOARD_SIZE]
+    )
+    entries = []
+    for index, rating in enumerate(top):
+        tied = index and rating.shown == top[index - 1].shown
+        place = entries[-1]["place"] if tied else index + 1
+        entries.append(
+            {
+                "place": place,
+                "user_id": rating.user_id,
+                "name": _name(rating.user),
+                "rating": rating.shown,
+                "provisional": rating.provisional,
+                "rated_games": rating.rated_games,
+            }
+        )
+    above = (
+        board.filter(shown__gt=OuterRef("shown"))
+        .order_by()
+        .values("kind")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    mine = Rating.objects.filter(kind=kind, user=reader).annotate(above=Subquery(above)).first()
+    return {"game": kind, "entries": entries, "you": _my_place(mine, now)}
+
+
+def _my_place(mine: Rating | None, now: Any) -> dict[str, Any]:
+    if mine is None:
+        return {
+            "place": None,
+            "rating": formula.shown(formula.MU, formula.SIGMA),
+            "provisional": True,
+            "rated_games": 0,
+        }
+    since = now - timedelta(days=BOARD_ACTIVE_DAYS)
+    listed = mine.rated_games >= BOARD_MIN_GAMES and mine.updated_at >= since
+    return {
+        "place": 1 + (mine.above or 0) if listed else None,
+        "rating": mine.shown,
+        "provisional": mine.provisional,
+        "rated_games": mine.rated_games,
+    }
+
+
+def profile(user: User) -> dict[str, Any]:
+    """A player's public profile: name and each game's rating. One query."""
+    ratings = [_rating(r) for r in Rating.objects.filter(user=user).order_by("kind")]
+    games = sum(r["rated_games"] for r in ratings)
+    wins = sum(r["wins"] for r in ratings)
+    places = sum((r["average_place"] or 0) * r["rated_games"] for r in ratings)
+    return {
+        "user_id": user.pk,
+        "name": _name(user),
+        "ratings": ratings,
+        "rated_games": games,
+        "wins": wins,
+        "average_place": places / games if games else None,
+    }

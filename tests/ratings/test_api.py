@@ -1,0 +1,174 @@
+"""Leaderboards and profiles through the API (docs/api.md, "Ratings")."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from moderation.models import Block
+from players.models import User
+from ratings import formula
+from ratings.models import Rating
+from tests.games.conftest import API_TESTS, Player
+
+pytestmark = API_TESTS
+
+BOARD = "/api/v1/ratings/leaderboards/{}/"
+
+
+def rated(
+    user: User, shown: int, *, games: int = 10, days_ago: int = 0, kind: str = "uno_splash"
+) -> Rating:
+    return Rating.objects.create(
+        user=user,
+        kind=kind,
+        mu=30.0,
+        sigma=5.0,
+        shown=shown,
+        rated_games=games,
+        wins=games // 2,
+        places_total=games * 2,
+        updated_at=timezone.now() - timedelta(days=days_ago),
+    )
+
+
+def others(count: int) -> list[User]:
+    return User.objects.bulk_create(
+        User(username=f"p{i}", display_name=f"P {i}") for i in range(count)
+    )
+
+
+def test_the_board_ranks_listed_players_by_rating_with_ties_sharing_a_place(
+    alice: Player, bob: Player, carol: Player, dave: Player
+) -> None:
+    rated(alice.user, 1700)
+    rated(bob.user, 1800)
+    rated(carol.user, 1700)
+    rated(dave.user, 1900, kind="gin_rummy")  # another game's pool
+    response = alice.get(BOARD.format("uno_splash"))
+    assert response.status_code == 200, response.content
+    board = response.json()
+    assert [(e["name"], e["place"], e["rating"]) for e in board["entries"]] == [
+        ("Bob", 1, 1800),
+        ("Alice", 2, 1700),
+        ("Carol", 2, 1700),
+    ]
+    assert board["entries"][0]["provisional"] is False
+    assert board["you"] == {"place": 2, "rating": 1700, "provisional": False, "rated_games": 10}
+
+
+def test_the_board_leaves_out_new_idle_and_banned_players(
+    alice: Player, bob: Player, carol: Player, dave: Player
+) -> None:
+    rated(alice.user, 1500)
+    rated(bob.user, 2000, games=9)  # not yet ten rated games
+    rated(carol.user, 2100, days_ago=31)  # none in the last 30 days
+    rated(dave.user, 2200)
+    User.objects.filter(pk=dave.user.pk).update(is_active=False)  # banned
+    board = alice.get(BOARD.format("uno_splash")).json()
+    assert [e["name"] for e in board["entries"]] == ["Alice"]
+    assert bob.get(BOARD.format("uno_splash")).json()["you"]["place"] is None
+
+
+def test_a_reader_outside_the_top_hundred_sees_their_own_place(alice: Player) -> None:
+    for i, user in enumerate(others(105)):
+        rated(user, 2000 + i)
+    rated(alice.user, 1600)
+    board = alice.get(BOARD.format("uno_splash")).json()
+    assert len(board["entries"]) == 100
+    assert board["entries"][0]["rating"] == 2104
+    assert board["you"]["place"] == 106
+
+
+def test_a_player_never_rated_is_shown_the_starting_rating(alice: Player) -> None:
+    board = alice.get(BOARD.format("gin_rummy")).json()
+    assert board == {
+        "game": "gin_rummy",
+        "entries": [],
+        "you": {"place": None, "rating": 1500, "provisional": True, "rated_games": 0},
+    }
+
+
+def test_an_unknown_game_has_no_board(alice: Player) -> None:
+    response = alice.get(BOARD.format("chess"))
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+
+
+def test_a_board_takes_three_queries_whatever_its_length(
+    alice: Player, django_assert_num_queries: Any
+) -> None:
+    for i, user in enumerate(others(120)):
+        rated(user, 1500 + i)
+    rated(alice.user, 1400)
+    alice.get(BOARD.format("uno_splash"))  # the token's last use is written once
+    # The token (with its player), the top hundred (with theirs), the reader's row and place.
+    with django_assert_num_queries(3):
+        response = alice.get(BOARD.format("uno_splash"))
+    assert response.status_code == 200
+    assert response.json()["you"]["place"] == 121
+
+
+def test_a_profile_shows_each_games_rating(alice: Player, bob: Player) -> None:
+    rated(bob.user, 1650, games=12)
+    Rating.objects.create(user=bob.user, kind="gin_rummy", rated_games=2, wins=2, places_total=2)
+    response = alice.get(f"/api/v1/players/{bob.user.pk}/profile/")
+    assert response.status_code == 200, response.content
+    assert response.json() == {
+        "user_id": bob.user.pk,
+        "name": "Bob",
+        "ratings": [
+            {
+                "game": "gin_rummy",
+                "rating": formula.shown(formula.MU, formula.SIGMA),
+                "provisional": True,
+                "rated_games": 2,
+                "wins": 2,
+                "average_place": 1.0,
+            },
+            {
+                "game": "uno_splash",
+                "rating": 1650,
+                "provisional": False,
+                "rated_games": 12,
+                "wins": 6,
+                "average_place": 2.0,
+            },
+        ],
+        "rated_games": 14,
+        "wins": 8,
+        "average_place": 26 / 14,
+    }
+
+
+def test_a_profile_is_not_found_across_a_block_either_way(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    Block.objects.create(blocker=bob.user, blocked=alice.user)
+    Block.objects.create(blocker=alice.user, blocked=carol.user)
+    for reader, player in ((alice, bob), (bob, alice), (alice, carol), (carol, alice)):
+        response = reader.get(f"/api/v1/players/{player.user.pk}/profile/")
+        assert response.status_code == 404, (reader.name, player.name)
+        assert response.json()["error"]["code"] == "not_found"
+    assert carol.get(f"/api/v1/players/{bob.user.pk}/profile/").status_code == 200
+    assert alice.get("/api/v1/players/999999/profile/").status_code == 404
+    assert alice.get(f"/api/v1/players/{2**64}/profile/").status_code == 404
+
+
+def test_a_profile_takes_four_queries(
+    alice: Player, bob: Player, django_assert_num_queries: Any
+) -> None:
+    rated(bob.user, 1650)
+    rated(bob.user, 1550, kind="gin_rummy")
+    path = f"/api/v1/players/{bob.user.pk}/profile/"
+    alice.get(path)  # the token's last use is written once
+    # The token, the player, the blocks between them, the player's ratings.
+    with django_assert_num_queries(4):
+        assert alice.get(path).status_code == 200
+
+
+def test_ratings_need_a_signed_in_player(anonymous: Any, bob: Player) -> None:
+    assert anonymous.get(BOARD.format("uno_splash")).status_code == 401
+    assert anonymous.get(f"/api/v1/players/{bob.user.pk}/profile/").status_code == 401
