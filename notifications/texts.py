@@ -131,6 +131,10 @@ def render(kind: str, data: dict[str, Any]) -> tuple[str, str]:
         return _("Game over"), body
     if kind == k.INVITED:
         return _("You are invited"), _("%(by)s invited you to a game.") % {"by": by}
+    if kind == k.CHALLENGED:
+        return _("You are challenged"), _("%(by)s challenged you to a game.") % {"by": by}
+    if kind == k.FOLLOWED:
+        return _("A new follower"), _("%(by)s follows you.") % {"by": by}
     if kind == k.MODERATION:
         # The moderators' own words, as they wrote them: only the title is translated.
         return _("Message from the moderators"), str(data.get("message", ""))
