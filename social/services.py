@@ -148,9 +148,13 @@ def accept_challenge(*, user: User, challenge_id: Any) -> Game:
         challenge = _locked(user, challenge_id)
         if challenge.challenged_id != user.pk:
             raise ServiceError("not_challenged", "Only the challenged player may accept.", 403)
-        if challenge.expires_at <= timezone.now():
+        expired = challenge.expires_at <= timezone.now()
+        if expired:  # before the job came by: close it now (and commit that, then refuse)
             _close(challenge, Challenge.EXPIRED)
-            raise ServiceError("challenge_closed", "This challenge has expired.", 409)
+    if expired:
+        raise ServiceError("challenge_closed", "This challenge has expired.", 409)
+    with transaction.atomic():
+        challenge = _locked(user, challenge_id)
         if selectors.is_blocked_between(user, challenge.challenger) or challenge.game is None:
             raise ServiceError("challenge_refused", "This challenge cannot be accepted.", 403)
         game = games.join_game(user=user, invite_code=challenge.game.invite_code)
