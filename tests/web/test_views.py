@@ -232,7 +232,7 @@ def error_codes() -> set[str]:
         for name, value in vars(engine_errors).items()
         if name.isupper() and isinstance(value, str) and re.fullmatch(r"[a-z_]+", value)
     }
-    for app in ("games", "players", "moderation", "notifications", "config"):
+    for app in ("games", "players", "moderation", "notifications", "social", "config"):
         for path in (ROOT / app).rglob("*.py"):
             codes |= set(re.findall(r'ServiceError\(\s*"([a-z_]+)"', path.read_text()))
     errors_module = (ROOT / "config" / "errors.py").read_text()
