@@ -97,6 +97,18 @@ STABLE_OPERATION_IDS = [
     "notifications_webpush_key_retrieve",
     "notifications_webpush_subscriptions_create",
     "notifications_webpush_subscriptions_delete",
+    # Friends and challenges (social/api).
+    "challenges_accept",
+    "challenges_create",
+    "challenges_decline",
+    "challenges_list",
+    "me_following_create",
+    "me_following_destroy",
+    "me_following_list",
+    "me_friends_list",
+    "me_social_retrieve",
+    "me_social_update",
+    "players_search",
 ]
 
 # Operations anyone may call: no token, no session. Everything else answers 401 without one.

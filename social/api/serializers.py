@@ -12,7 +12,9 @@ from social.models import Challenge, Profile
 from social.selectors import HIDDEN, OFFLINE, ONLINE
 
 
-class PlayerSerializer(serializers.Serializer):
+class PersonSerializer(serializers.Serializer):
+    """A player as the social API names them (their username) and shows them."""
+
     username = serializers.CharField(help_text="Names the player in every social request.")
     name = serializers.CharField(source="public_name", help_text="The name shown to others.")
 
@@ -32,23 +34,23 @@ class PresenceSerializer(serializers.Serializer):
 
 
 class FriendSerializer(serializers.Serializer):
-    player = PlayerSerializer(source="user")
+    player = PersonSerializer(source="user")
     presence = PresenceSerializer()
 
 
 class FollowedSerializer(serializers.Serializer):
-    player = PlayerSerializer(source="user")
+    player = PersonSerializer(source="user")
     friend = serializers.BooleanField(help_text="They follow you back.")
     since = serializers.DateTimeField()
 
 
 class FollowResultSerializer(serializers.Serializer):
-    player = PlayerSerializer()
+    player = PersonSerializer()
     friend = serializers.BooleanField(help_text="They follow you back: you are friends now.")
 
 
 class SearchResultSerializer(serializers.Serializer):
-    player = PlayerSerializer(source="user")
+    player = PersonSerializer(source="user")
     following = serializers.BooleanField(help_text="You follow them.")
 
 
@@ -78,8 +80,8 @@ class ChallengeRequestSerializer(CreateGameSerializer):
 
 class ChallengeSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    challenger = PlayerSerializer()
-    challenged = PlayerSerializer()
+    challenger = PersonSerializer()
+    challenged = PersonSerializer()
     incoming = serializers.BooleanField(help_text="You are the one challenged.")
     status = serializers.ChoiceField(choices=[s for s, _ in Challenge.STATUSES])
     game_id = serializers.UUIDField(
