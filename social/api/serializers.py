@@ -16,6 +16,7 @@ class PersonSerializer(serializers.Serializer):
     """A player as the social API names them (their username) and shows them."""
 
     username = serializers.CharField(help_text="Names the player in every social request.")
+    # A User, or a selectors.Person row: both have these two attributes.
     name = serializers.CharField(source="public_name", help_text="The name shown to others.")
 
 
