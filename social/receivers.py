@@ -6,7 +6,9 @@ from typing import Any
 
 from django.db.models.signals import post_save
 
+from players import selectors as player_selectors
 from players.models import User
+from social import selectors
 from social.models import Profile
 from social.search import search_key
 
@@ -29,3 +31,4 @@ def keep_profile(
 
 def connect() -> None:
     post_save.connect(keep_profile, sender=User, dispatch_uid="social.keep_profile")
+    player_selectors.add_to_export("social", selectors.export_social)

@@ -164,3 +164,32 @@ def followed_among(*, user: User, others: list[User]) -> set[Any]:
             "followee_id", flat=True
         )
     )
+
+
+def export_social(user: User) -> dict[str, Any]:
+    """``user``'s part of their data export (``players.selectors.export``): their settings and
+    last-seen time, whom they follow, and the challenges they sent or received. Other players
+    appear by username only."""
+    profile = Profile.objects.filter(user=user).first()
+    follows = Follow.objects.filter(follower=user).select_related("followee").order_by("pk")
+    sent_or_received = (
+        Challenge.objects.filter(Q(challenger=user) | Q(challenged=user))
+        .select_related("challenger", "challenged")
+        .order_by("pk")
+    )
+    return {
+        "hide_presence": profile.hide_presence if profile else False,
+        "challenges_from": profile.challenges_from if profile else Profile.FRIENDS,
+        "last_seen_at": profile.last_seen_at if profile else None,
+        "following": [{"username": f.followee.username, "since": f.created_at} for f in follows],
+        "challenges": [
+            {
+                "challenger": c.challenger.username,
+                "challenged": c.challenged.username,
+                "status": c.status,
+                "game_id": c.game_id,
+                "created_at": c.created_at,
+            }
+            for c in sent_or_received
+        ],
+    }

@@ -11,6 +11,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from notifications.models import Notification
+from players import selectors as player_selectors
 from players.models import User
 from social import selectors
 from social.models import Follow, Profile
@@ -157,3 +158,10 @@ def test_the_friends_list_costs_two_queries_for_500_friends(
         found = selectors.friends(user=alice.user)
     assert len(found) == 500
     assert sum(f.presence.status == "online" for f in found) == 5
+
+
+def test_my_data_export_has_my_follows_and_settings(alice: Player, bob: Player) -> None:
+    follow(alice, bob)
+    exported = player_selectors.export(alice.user)["social"]
+    assert [f["username"] for f in exported["following"]] == ["bob"]
+    assert exported["challenges_from"] == "friends"
