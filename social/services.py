@@ -119,8 +119,10 @@ def _locked(user: User, challenge_id: Any) -> Challenge:
     challenge = selectors.challenge_of(user=user, challenge_id=challenge_id)
     if challenge is None:
         raise ServiceError("not_found", "No such challenge.", 404)
+    # Only the challenge's row: the game is locked by the games services that change it, and
+    # PostgreSQL refuses FOR UPDATE on the nullable side of the outer join to it anyway.
     challenge = (
-        Challenge.objects.select_for_update()
+        Challenge.objects.select_for_update(of=("self",))
         .select_related("challenger", "challenged", "game")
         .get(pk=challenge.pk)
     )
