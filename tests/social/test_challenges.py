@@ -12,6 +12,7 @@ from django.utils import timezone
 from time_machine import TimeMachineFixture
 
 from games.models import Game
+from notifications import texts
 from notifications.models import Notification
 from social import services
 from social.models import Challenge
@@ -199,3 +200,21 @@ def test_the_cap_on_games_in_progress_holds_on_create_join_and_accept(
 def test_rematch_and_invites_still_work(alice: Player, bob: Player) -> None:
     code = alice.create(max_players=2).json()["invite_code"]
     assert bob.join_by_code(code).json()["status"] == "active"
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "body"),
+    [
+        ("en", "You are challenged", "Alice challenged you to a game."),
+        ("da", "Du er udfordret", "Alice har udfordret dig til et spil."),
+    ],
+)
+def test_the_challenge_notice_speaks_the_players_language(
+    alice: Player, bob: Player, language: str, title: str, body: str
+) -> None:
+    befriend(alice, bob)
+    sent(alice, bob)
+    notice = Notification.objects.get(user=bob.user, kind="challenged")
+    with texts.in_language(language):
+        assert texts.render(notice.kind, notice.data) == (title, body)
+    assert texts.url_for(notice.kind, notice.game_id).endswith("/friends")
