@@ -2,9 +2,11 @@
 
 A request from a signed-in player stamps their profile's ``last_seen_at``, at most once a minute:
 ``cache.add`` of a one-minute key decides, so a busy player costs one cache call per request and
-one database write per minute, not one per request. The live routes count too: a long poll is a
-request every few seconds, and a live stream's keep-alives reconnect it. With the cache down the
-stamp is skipped (presence is a courtesy, never worth failing a request for).
+one database write per minute, not one per request. A live connection counts through its
+requests: a long poll is one every 25 s or so (the web client keeps `games/live/` waiting on every
+open page), a Server-Sent Events stream counts when it opens (its keep-alives are no requests).
+With the cache down the stamp is skipped (presence is a courtesy, never worth failing a request
+for).
 """
 
 from __future__ import annotations
