@@ -65,6 +65,8 @@ INSTALLED_APPS = [
     "notifications",
     "moderation",
     "ratings",
+    # Friends, presence and challenges (social/): above games and notifications, under moderation.
+    "social",
     # The web client (web/): the page shell, service worker and manifest; its files are static.
     "web",
 ]
@@ -94,6 +96,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    # A signed-in player's last request, for friends' presence (written at most once a minute).
+    "social.middleware.LastSeenMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -432,6 +436,21 @@ LOBBY_TTL_SECONDS = 7 * 24 * 3600
 INVITE_TTL_SECONDS = 7 * 24 * 3600
 LIVE_RECHECK_SECONDS = 1.0
 
+# Friends and challenges (social/): a pending challenge lapses after CHALLENGE_TTL_SECONDS; a
+# player may be seated in at most GAMES_IN_PROGRESS_MAX lobbies and games in progress.
+CHALLENGE_TTL_SECONDS = env_int(
+    "CHALLENGE_TTL_SECONDS",
+    default=3 * 24 * 3600,
+    min_value=60,
+    help="Seconds before a pending challenge expires.",
+)
+GAMES_IN_PROGRESS_MAX = env_int(
+    "GAMES_IN_PROGRESS_MAX",
+    default=50,
+    min_value=1,
+    help="Lobbies and games in progress a player may be seated in at once.",
+)
+
 # Bots (games/services/turns.py, bots.py): how a bot paces its moves, who takes an absent seat.
 _bot_delay = env_list(
     "BOT_DELAY_SECONDS",
@@ -481,6 +500,7 @@ THROTTLE_RATES = {
         help="New webhook endpoints and webhook test events per user.",
     ),
     "exports": env_str("THROTTLE_EXPORTS", default="3/hour", help="Data exports started per user."),
+    "search": env_str("THROTTLE_SEARCH", default="30/min", help="Player searches per user."),
 }
 
 REST_FRAMEWORK = {

@@ -44,6 +44,7 @@ urlpatterns = [
     path("api/v1/", include("notifications.api.urls")),
     path("api/v1/", include("moderation.api.urls")),
     path("api/v1/", include("ratings.api.urls")),
+    path("api/v1/", include("social.api.urls")),
     # Anything else under /api/ is the API's JSON 404, DEBUG or not (config/errors.py).
     re_path(r"^api/(?P<rest>.*)$", api_not_found),
     # The web client: "/", its page routes, /sw.js and /manifest.webmanifest (web/urls.py).

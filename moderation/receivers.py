@@ -8,6 +8,7 @@ from config.errors import ServiceError
 from games import signals as game_signals
 from moderation import selectors, services
 from players import signals as player_signals
+from social import signals as social_signals
 
 
 def lift_expired_suspension(*, username: str, **kwargs: Any) -> None:
@@ -27,7 +28,13 @@ def hide_blocked_profile(*, viewer: Any, player: Any, **kwargs: Any) -> None:
         raise ServiceError("not_found", "No such player.", 404)
 
 
+def list_blocks(*, user_id: Any, **kwargs: Any) -> set[Any]:
+    """Friends, presence, search and challenges: blocks count both ways."""
+    return selectors.blocked_either_way(user_id)
+
+
 def connect() -> None:
+    social_signals.listing_blocks.connect(list_blocks, dispatch_uid="moderation.list_blocks")
     game_signals.joining_private_game.connect(
         refuse_blocked_player, dispatch_uid="moderation.refuse_blocked_player"
     )

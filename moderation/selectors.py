@@ -32,6 +32,14 @@ def is_blocked_either_way(one: Any, other: Any) -> bool:
     ).exists()
 
 
+def blocked_either_way(user_id: Any) -> set[Any]:
+    """The players ``user_id`` blocks or is blocked by. One query."""
+    pairs = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list(
+        "blocker_id", "blocked_id"
+    )
+    return {other for pair in pairs for other in pair if other != user_id}
+
+
 def blocks_of(user: Any) -> QuerySet[Block]:
     return Block.objects.filter(blocker=user).select_related("blocked")
 

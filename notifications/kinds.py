@@ -12,6 +12,8 @@ ROUND_OVER = "round_over"
 MATCH_OVER = "match_over"
 INVITED = "invited"
 MODERATION = "moderation"
+FOLLOWED = "followed"
+CHALLENGED = "challenged"
 
 # In the order preference screens list them.
 KINDS: tuple[str, ...] = (
@@ -24,6 +26,8 @@ KINDS: tuple[str, ...] = (
     ROUND_OVER,
     MATCH_OVER,
     INVITED,
+    CHALLENGED,
+    FOLLOWED,
     MODERATION,
 )
 
@@ -51,5 +55,7 @@ DESCRIPTIONS: dict[str, str] = {
     ROUND_OVER: "A round of your game is over.",
     MATCH_OVER: "Your game is over.",
     INVITED: "Someone invited you to a game.",
+    CHALLENGED: "A player challenged you to a game (accept or decline it).",
+    FOLLOWED: "A player follows you (following them back makes you friends).",
     MODERATION: "A notice from the moderators.",
 }

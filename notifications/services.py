@@ -202,6 +202,28 @@ def notify_invited(*, user: User, game: Game, by: User) -> Notification | None:
     )
 
 
+def notify_challenged(*, user: User, by: User, challenge_id: int) -> Notification | None:
+    """``by`` challenged ``user`` to a game (once per challenge). No game: until it is accepted
+    the challenge's lobby is not ``user``'s to open."""
+    return notify(
+        user=user,
+        kind=kinds.CHALLENGED,
+        data={"by": by.public_name, "challenge": challenge_id},
+        key=f"challenged:{challenge_id}",
+    )
+
+
+def notify_followed(*, user: User, by: User) -> Notification | None:
+    """``by`` started following ``user`` (once per pair, however often they unfollow and
+    follow again: a follow is no way to ping someone)."""
+    return notify(
+        user=user,
+        kind=kinds.FOLLOWED,
+        data={"by": by.public_name, "username": by.username},
+        key=f"followed:{by.pk}:{user.pk}",
+    )
+
+
 def notify_moderation(*, user: User, message: str, game: Game | None = None) -> Notification:
     """A moderator's message to one player, shown as written (not translated)."""
     notification = notify(user=user, kind=kinds.MODERATION, game=game, data={"message": message})

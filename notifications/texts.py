@@ -42,11 +42,18 @@ def inbox_url() -> str:
     return f"{settings.FRONTEND_URL}/notifications"
 
 
+def friends_url() -> str:
+    return f"{settings.FRONTEND_URL}/friends"
+
+
 def url_for(kind: str, game_id: Any) -> str:
     # An invitation's game is not the player's until they join it (its page would be "not
     # found"): "My games" lists it with its Join button.
     if kind == k.INVITED:
         return games_url()
+    # A challenge is answered, and a follower followed back, on the friends page.
+    if kind in (k.CHALLENGED, k.FOLLOWED):
+        return friends_url()
     return game_url(game_id) if game_id else inbox_url()
 
 
@@ -131,6 +138,10 @@ def render(kind: str, data: dict[str, Any]) -> tuple[str, str]:
         return _("Game over"), body
     if kind == k.INVITED:
         return _("You are invited"), _("%(by)s invited you to a game.") % {"by": by}
+    if kind == k.CHALLENGED:
+        return _("You are challenged"), _("%(by)s challenged you to a game.") % {"by": by}
+    if kind == k.FOLLOWED:
+        return _("A new follower"), _("%(by)s follows you.") % {"by": by}
     if kind == k.MODERATION:
         # The moderators' own words, as they wrote them: only the title is translated.
         return _("Message from the moderators"), str(data.get("message", ""))

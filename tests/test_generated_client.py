@@ -5,7 +5,8 @@ dependency, so this test fails rather than skips when it is missing) generates a
 from it into a temporary folder, and three players use only that package's functions: sign up,
 create a game, join it by invite code, poll it (with ``If-None-Match``), act with
 ``expected_version`` and an ``Idempotency-Key``, read the move log, until the round, and with
-``target_score`` 0 the match, is over. If the generator cannot handle something in the schema,
+``target_score`` 0 the match, is over; and two of them search, follow each other and play a
+challenge. If the generator cannot handle something in the schema,
 fix the schema (component names, discriminator mapping), not this test.
 """
 
@@ -389,3 +390,40 @@ def test_generated_client_plays_a_round_of_gin_rummy(
     assert result.winner == final.table.winner
     assert sorted(p.place for p in final.players) == [1, 2]
     read_the_record(generated, game_id, players[0], final)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("lifted_game_throttles")
+def test_generated_client_follows_a_friend_and_challenges_them(
+    live_server: Any, generated: GeneratedClient
+) -> None:
+    """Alice and bob follow each other (friends), alice finds bob by name, sees him among her
+    friends, challenges him to Uno Splash; bob accepts and the game has started."""
+    m = generated.models
+    alice, bob = sign_up(generated, live_server.url, ("alice", "bob"))
+    me = generated.api("me", "me_retrieve")
+    usernames = [me.sync_detailed(client=p.client).parsed.username for p in (alice, bob)]
+    social = "social"
+    found = generated.api(social, "players_search").sync_detailed(client=alice.client, q="BO")
+    assert usernames[1] in [row.player.username for row in found.parsed]
+    follow = generated.api(social, "me_following_create")
+    for player, other in ((alice, usernames[1]), (bob, usernames[0])):
+        response = follow.sync_detailed(client=player.client, body=m.PlayerRequest(username=other))
+        assert response.status_code == 200, response.content
+    assert response.parsed.friend is True
+    friends = generated.api(social, "me_friends_list").sync_detailed(client=alice.client).parsed
+    assert [f.player.username for f in friends] == [usernames[1]]
+    assert friends[0].presence.status.value == "online"  # bob's requests just now
+
+    sent = generated.api(social, "challenges_create").sync_detailed(
+        client=alice.client,
+        body=m.ChallengeRequest(username=usernames[1], game=m.GameEnum("uno_splash")),
+    )
+    assert sent.status_code == 201, sent.content
+    waiting = generated.api(social, "challenges_list").sync_detailed(client=bob.client).parsed
+    assert [(c.id, c.incoming) for c in waiting] == [(sent.parsed.id, True)]
+    accepted = generated.api(social, "challenges_accept").sync_detailed(
+        sent.parsed.id, client=bob.client
+    )
+    assert accepted.status_code == 200, accepted.content
+    assert accepted.parsed.status == m.StatusEnum.ACTIVE

@@ -100,6 +100,18 @@ STABLE_OPERATION_IDS = [
     "notifications_webpush_subscriptions_delete",
     "players_profile_retrieve",
     "ratings_leaderboard_retrieve",
+    # Friends and challenges (social/api).
+    "challenges_accept",
+    "challenges_create",
+    "challenges_decline",
+    "challenges_list",
+    "me_following_create",
+    "me_following_destroy",
+    "me_following_list",
+    "me_friends_list",
+    "me_social_retrieve",
+    "me_social_update",
+    "players_search",
 ]
 
 # Operations anyone may call: no token, no session. Everything else answers 401 without one.

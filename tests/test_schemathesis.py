@@ -65,6 +65,7 @@ from notifications import services as notification_services
 from notifications.channels import webhook
 from players import exports, links
 from players.models import ApiToken, DataExport, User
+from social import services as social_services
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20260310
@@ -260,7 +261,26 @@ def world_for(operation_id: str, path_names: set[str]) -> World:
         world.body.update(endpoint=f"{HOOK_URL}/push/{uuid.uuid4().hex}", keys=PUSH_KEYS)
     elif operation_id in {"me_exports_retrieve", "me_exports_download", "me_export_retrieve"}:
         world.path["export_id"] = str(_finished_export(me).pk)
+    else:
+        _social_world(operation_id, world, other)
     return world
+
+
+def _social_world(operation_id: str, world: World, other: User) -> None:
+    """The social operations: a player to follow, challenge or find, a challenge to answer."""
+    me = world.me
+    if operation_id == "me_following_create":
+        world.body["username"] = other.username
+    elif operation_id == "me_following_destroy":
+        social_services.follow(user=me, other=other)
+        world.path["username"] = other.username
+    elif operation_id == "challenges_create":
+        social_services.update_settings(user=other, challenges_from="everyone")
+        world.body["username"] = other.username
+    elif operation_id in {"challenges_accept", "challenges_decline"}:
+        social_services.update_settings(user=me, challenges_from="everyone")
+        challenge = social_services.send_challenge(challenger=other, challenged=me)
+        world.path["challenge_id"] = challenge.pk
 
 
 def _finished_export(user: User) -> DataExport:
@@ -482,7 +502,10 @@ def test_a_wrong_json_type_is_refused_with_400(
     world = world_for(operation_id, path_names)
     case = operation.Case(
         path_parameters={name: world.path[name] for name in path_names},
-        body=body,
+        # The caller's valid values for the other fields (a challenge's player), so that the
+        # wrong one is the request's only fault: DRF checks a field's contents (a house rule's
+        # type) only once every required field is there.
+        body={**world.body, **body},
         media_type="application/json",
     )
     headers = {"Authorization": f"Bearer {world.token}", **world.headers}

@@ -22,4 +22,5 @@ urlpatterns: list[URLPattern] = [
     path("notifications", views.index, name="web-notifications"),
     path("settings", views.index, name="web-settings"),
     path("players/<int:player_id>", views.index, name="web-player"),
+    path("friends", views.index, name="web-friends"),
 ]

@@ -55,7 +55,7 @@ ETAG = OpenApiParameter(
     response=[200, 304],
     description="Send it back as `If-None-Match` to poll cheaply.",
 )
-JOIN_CONFLICT = "`game_already_started`, `already_joined` or `game_full`."
+JOIN_CONFLICT = "`game_already_started`, `already_joined`, `game_full` or `too_many_games`."
 
 
 def _errors(
@@ -181,7 +181,8 @@ class GameListView(APIView):
                         "`invalid_request` (details.fields), `invalid_setup` (an unknown "
                         "house rule) or `rated_not_allowed` (`rated` with another preset or a "
                         "house rule)."
-                    )
+                    ),
+                    409: _error("`too_many_games` (details.limit): GAMES_IN_PROGRESS_MAX."),
                 },
                 throttled=True,
             ),
@@ -362,7 +363,7 @@ class JoinByInviteView(APIView):
                     404: _error("`invalid_invite`: no game has this code."),
                     409: _error(
                         "`game_already_started` (the game has started: its invite is over), "
-                        "`already_joined` or `game_full`."
+                        "`already_joined`, `game_full` or `too_many_games`."
                     ),
                     410: _error(
                         "`invite_expired`: the lobby's invite ran out (invites last a week); ask "
@@ -482,7 +483,8 @@ class VsComputerView(APIView):
                     400: _error(
                         "`invalid_request` (details.fields), `invalid_setup` or "
                         "`invalid_bot_level`."
-                    )
+                    ),
+                    409: _error("`too_many_games` (details.limit): GAMES_IN_PROGRESS_MAX."),
                 },
                 throttled=True,
             ),

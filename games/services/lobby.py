@@ -41,6 +41,23 @@ def _invite_ttl() -> timedelta:
     return timedelta(seconds=getattr(settings, "INVITE_TTL_SECONDS", 7 * 24 * 3600))
 
 
+def check_games_in_progress(user: User) -> None:
+    """Refuse a new seat to a player already in GAMES_IN_PROGRESS_MAX lobbies and games in
+    progress: players with too many asynchronous games abandon them (Lichess caps correspondence
+    games at 100, BGA at 21). The one check of every path to a seat: create, join, accept."""
+    limit = getattr(settings, "GAMES_IN_PROGRESS_MAX", 50)
+    seated = Seat.objects.filter(
+        user=user, left_at__isnull=True, game__status__in=[Game.LOBBY, Game.ACTIVE]
+    )
+    if seated.count() >= limit:
+        raise ServiceError(
+            "too_many_games",
+            f"You are already in {limit} games; finish or leave one first.",
+            409,
+            limit=limit,
+        )
+
+
 def create_game(
     *,
     host: User,
@@ -93,6 +110,7 @@ def create_game(
     rated = _rated(rules.default_preset, preset, opts, rated)
     now = timezone.now()
     with transaction.atomic():
+        check_games_in_progress(host)
         game = Game.objects.create(
             host=host,
             kind=rules.kind,
@@ -168,6 +186,7 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
             # Blocks are moderation's (a layer above): it refuses through the signal by raising
             # ServiceError("join_refused").
             signals.joining_private_game.send(sender=Game, game=game, seats=seats, user=user)
+        check_games_in_progress(user)
         Seat.objects.create(game=game, user=user)
         # The other players hear of the new version; the joiner's other tabs, of a new game.
         announce_to([user.pk])

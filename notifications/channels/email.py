@@ -31,7 +31,14 @@ def _mail_domain() -> str:
 class EmailChannel(Channel):
     name = "email"
     # Off by default: the noisy kinds that the inbox (and later push) is better for.
-    default_kinds = (k.YOUR_TURN, k.REMINDER, k.MATCH_OVER, k.INVITED, k.MODERATION)
+    default_kinds = (
+        k.YOUR_TURN,
+        k.REMINDER,
+        k.MATCH_OVER,
+        k.INVITED,
+        k.CHALLENGED,
+        k.MODERATION,
+    )
     collapses = True
     # A player looking at the game sees the move at the table: no mail about it either
     # (issue 21: no notice in any channel while the game is open and visible).

@@ -153,6 +153,7 @@ class WebPushChannel(Channel):
         k.SWAPPED,
         k.MATCH_OVER,
         k.INVITED,
+        k.CHALLENGED,
         k.MODERATION,
     )
     collapses = True

@@ -16,10 +16,17 @@ from moderation import jobs as moderation_jobs
 from notifications import jobs as notifications_jobs
 from players import jobs as players_jobs
 from players.models import User
+from social import jobs as social_jobs
 
 
 def test_every_periodic_job_is_scheduled_by_beat_and_by_the_background_thread() -> None:
-    every_job = games_jobs.JOBS | notifications_jobs.JOBS | moderation_jobs.JOBS | players_jobs.JOBS
+    every_job = (
+        games_jobs.JOBS
+        | notifications_jobs.JOBS
+        | moderation_jobs.JOBS
+        | players_jobs.JOBS
+        | social_jobs.JOBS
+    )
     registered = {job.name for job in background.registered_jobs()}
     assert set(every_job) <= registered
     assert {name: entry["task"] for name, entry in celery_app.conf.beat_schedule.items()} == {

@@ -36,6 +36,7 @@ def import_map_of(html: str) -> str:
         "/notifications",
         "/settings",
         "/players/42",
+        "/friends",
     ],
 )
 def test_every_client_route_serves_the_shell(client: Client, path: str) -> None:
@@ -232,7 +233,7 @@ def error_codes() -> set[str]:
         for name, value in vars(engine_errors).items()
         if name.isupper() and isinstance(value, str) and re.fullmatch(r"[a-z_]+", value)
     }
-    for app in ("games", "players", "moderation", "notifications", "ratings", "config"):
+    for app in ("games", "players", "moderation", "notifications", "ratings", "social", "config"):
         for path in (ROOT / app).rglob("*.py"):
             codes |= set(re.findall(r'ServiceError\(\s*"([a-z_]+)"', path.read_text()))
     errors_module = (ROOT / "config" / "errors.py").read_text()

@@ -20,6 +20,7 @@ const ROUTES = [
   [/^\/notifications$/, () => import("./views/inbox.js"), "inbox", true],
   [/^\/settings$/, () => import("./views/settings.js"), "settings", true],
   [/^\/players\/(\d+)$/, () => import("./views/player.js"), "player", true],
+  [/^\/friends$/, () => import("./views/friends.js"), "friends", true],
 ];
 
 export const app = {
@@ -218,6 +219,7 @@ function drawTopbar() {
             h("span", { class: app.unread ? "dot" : "dot dot-empty", "aria-hidden": "true" }),
             app.unread ? h("span", { class: "visually-hidden" }, `, ${t("nav.inbox_unread", { count: app.unread })}`) : null,
           ]),
+          link("/friends", t("nav.friends")),
           link("/settings", t("nav.settings")),
         )
       : h(

@@ -1,0 +1,1 @@
+"""Friends, presence and challenges: the social layer over games and notifications."""

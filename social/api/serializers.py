@@ -1,0 +1,114 @@
+"""Shapes of the social API: requests checked here, answers built from the selectors' rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from config.fields import StrictBooleanField, StrictCharField
+from games.api.serializers import CreateGameSerializer
+from social.models import Challenge, Profile
+from social.selectors import HIDDEN, OFFLINE, ONLINE
+
+
+class PersonSerializer(serializers.Serializer):
+    """A player as the social API names them (their username) and shows them."""
+
+    username = serializers.CharField(help_text="Names the player in every social request.")
+    # A User, or a selectors.Person row: both have these two attributes.
+    name = serializers.CharField(source="public_name", help_text="The name shown to others.")
+
+
+class PlayerRequestSerializer(serializers.Serializer):
+    username = StrictCharField(max_length=150, help_text="The player's username.")
+
+
+class PresenceSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=[ONLINE, OFFLINE, HIDDEN],
+        help_text="`online`: a request in the last 5 minutes; `hidden`: the player hides it.",
+    )
+    last_seen_on = serializers.DateField(
+        allow_null=True, help_text="The day (UTC) last seen, when `offline`; else null."
+    )
+
+
+class FriendSerializer(serializers.Serializer):
+    player = PersonSerializer(source="user")
+    presence = PresenceSerializer()
+
+
+class FollowedSerializer(serializers.Serializer):
+    player = PersonSerializer(source="user")
+    friend = serializers.BooleanField(help_text="They follow you back.")
+    since = serializers.DateTimeField()
+
+
+class FollowResultSerializer(serializers.Serializer):
+    player = PersonSerializer()
+    friend = serializers.BooleanField(help_text="They follow you back: you are friends now.")
+
+
+class SearchResultSerializer(serializers.Serializer):
+    player = PersonSerializer(source="user")
+    following = serializers.BooleanField(help_text="You follow them.")
+
+
+class SocialSettingsSerializer(serializers.ModelSerializer):
+    hide_presence = StrictBooleanField(
+        required=False, help_text="Nobody sees whether you are online or when you last were."
+    )
+    challenges_from = serializers.ChoiceField(
+        choices=[c for c, _ in Profile.CHALLENGES_FROM],
+        required=False,
+        help_text="Who may challenge you: `everyone`, `friends` (mutual follows) or `nobody`.",
+    )
+
+    class Meta:
+        model = Profile
+        fields = ["hide_presence", "challenges_from"]
+
+
+class ChallengeRequestSerializer(CreateGameSerializer):
+    """A challenge: the player, and the game's settings as `games_create` takes them (two seats,
+    private: those two fields are not asked)."""
+
+    max_players = None
+    visibility = None
+    username = StrictCharField(max_length=150, help_text="The player you challenge.")
+
+
+class ChallengeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    challenger = PersonSerializer()
+    challenged = PersonSerializer()
+    incoming = serializers.BooleanField(help_text="You are the one challenged.")
+    status = serializers.ChoiceField(choices=[s for s, _ in Challenge.STATUSES])
+    game_id = serializers.UUIDField(
+        allow_null=True, help_text="The challenge's game (a lobby until it is accepted)."
+    )
+    game = serializers.CharField(allow_null=True, help_text="The game's kind.")
+    options = serializers.DictField(allow_null=True, help_text="The game's house rules.")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+
+
+def challenge_row(challenge: Challenge, user: Any) -> dict[str, Any]:
+    game = challenge.game
+    return {
+        "id": challenge.pk,
+        "challenger": challenge.challenger,
+        "challenged": challenge.challenged,
+        "incoming": challenge.challenged_id == user.pk,
+        "status": challenge.status,
+        "game_id": game.pk if game is not None else None,
+        "game": game.kind if game is not None else None,
+        "options": game.options if game is not None else None,
+        "created_at": challenge.created_at,
+        "expires_at": challenge.expires_at,
+    }
+
+
+class SearchQuerySerializer(serializers.Serializer):
+    q = StrictCharField(max_length=80, help_text="The start of a display name.")

@@ -1,0 +1,28 @@
+"""Social routes, mounted under /api/v1/ by config/urls.py."""
+
+from django.urls import URLPattern, URLResolver, path
+
+from social.api import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("me/following/", views.FollowingView.as_view(), name="me-following"),
+    path(
+        "me/following/<str:username>/",
+        views.FollowingDetailView.as_view(),
+        name="me-following-detail",
+    ),
+    path("me/friends/", views.FriendsView.as_view(), name="me-friends"),
+    path("me/social/", views.SocialSettingsView.as_view(), name="me-social"),
+    path("players/search/", views.PlayerSearchView.as_view(), name="players-search"),
+    path("challenges/", views.ChallengesView.as_view(), name="challenges"),
+    path(
+        "challenges/<int:challenge_id>/accept/",
+        views.ChallengeAcceptView.as_view(),
+        name="challenge-accept",
+    ),
+    path(
+        "challenges/<int:challenge_id>/decline/",
+        views.ChallengeDeclineView.as_view(),
+        name="challenge-decline",
+    ),
+]

@@ -1,0 +1,195 @@
+"""Every read of the social app: who I follow, my friends and their presence, player search,
+my challenges. Blocks (moderation's, through ``signals.listing_blocks``) hide a player from all
+of them, both ways."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from players.models import User
+from social import signals
+from social.models import Challenge, Follow, Profile
+from social.search import search_key
+
+# "Online now": a request in the last five minutes (the middleware stamps once a minute).
+ONLINE_SECONDS = 300
+SEARCH_LIMIT = 20
+
+ONLINE, OFFLINE, HIDDEN = "online", "offline", "hidden"
+
+
+def blocked_ids(user_id: Any) -> set[Any]:
+    """The players ``user_id`` blocks or is blocked by (one query, moderation's)."""
+    found: set[Any] = set()
+    for _receiver, ids in signals.listing_blocks.send(sender=Profile, user_id=user_id):
+        found.update(ids or ())
+    return found
+
+
+def is_blocked_between(a: User, b: User) -> bool:
+    return b.pk in blocked_ids(a.pk)
+
+
+@dataclass(frozen=True)
+class Presence:
+    status: str  # ONLINE, OFFLINE or HIDDEN
+    last_seen_on: date | None  # day precision; None while online, hidden or never seen
+
+
+def presence_of(last_seen_at: datetime | None, hidden: bool | None, now: datetime) -> Presence:
+    """``hidden`` None: the player has no profile row (nothing to show)."""
+    if hidden is None or hidden:
+        return Presence(HIDDEN, None)
+    if last_seen_at is not None and last_seen_at >= now - timedelta(seconds=ONLINE_SECONDS):
+        return Presence(ONLINE, None)
+    return Presence(OFFLINE, last_seen_at.date() if last_seen_at is not None else None)
+
+
+@dataclass(frozen=True)
+class Person:
+    """A player as lists show them: what the API names them by and the name others see."""
+
+    username: str
+    public_name: str
+
+
+@dataclass(frozen=True)
+class Friend:
+    user: Person
+    presence: Presence
+
+
+def friends(*, user: User) -> list[Friend]:
+    """Mutual follows, online ones first, then by name. Two queries whatever their number:
+    the blocks, then the friends with their presence (four columns each: building 500 full
+    User objects would cost more than the query)."""
+    hidden = blocked_ids(user.pk)
+    rows = (
+        User.objects.filter(follows_received__follower=user, follows_made__followee=user)
+        .exclude(pk__in=hidden)
+        .values_list("username", "display_name", "social__last_seen_at", "social__hide_presence")
+    )
+    now = timezone.now()
+    found = [
+        Friend(Person(username, name or username), presence_of(seen, hide, now))
+        for username, name, seen, hide in rows
+    ]
+    found.sort(key=lambda f: (f.presence.status != ONLINE, f.user.public_name.casefold()))
+    return found
+
+
+@dataclass(frozen=True)
+class Followed:
+    user: User
+    friend: bool
+    since: datetime
+
+
+def following(*, user: User) -> list[Followed]:
+    """The players ``user`` follows (blocked ones left out), newest first, each with whether
+    they follow back."""
+    hidden = blocked_ids(user.pk)
+    back = Follow.objects.filter(follower=OuterRef("followee"), followee=user)
+    rows = (
+        Follow.objects.filter(follower=user)
+        .exclude(followee__in=hidden)
+        .annotate(friend=Exists(back))
+        .select_related("followee")
+        .order_by("-created_at")
+    )
+    return [Followed(row.followee, row.friend, row.created_at) for row in rows]
+
+
+def search_players(*, user: User, query: str) -> list[User]:
+    """Players whose public name starts with ``query``, ignoring case and accents; never the
+    searcher, nor anyone blocked either way. At most SEARCH_LIMIT, by name."""
+    key = search_key(query)
+    if not key:
+        return []
+    hidden = blocked_ids(user.pk) | {user.pk}
+    # The range lets a plain B-tree index answer on SQLite and PostgreSQL alike (a LIKE prefix
+    # needs a pattern operator class on PostgreSQL); startswith keeps it exact under any
+    # collation's ordering.
+    matches = Profile.objects.filter(
+        search_name__gte=key, search_name__lt=key + "\U0010ffff", search_name__startswith=key
+    )
+    rows = (
+        matches.exclude(user_id__in=hidden)
+        .filter(user__is_active=True)
+        .select_related("user")
+        .order_by("search_name", "user_id")[:SEARCH_LIMIT]
+    )
+    return [row.user for row in rows]
+
+
+def relation(*, user: User, other: User) -> tuple[bool, bool]:
+    """(``user`` follows ``other``, ``other`` follows ``user``)."""
+    pairs = set(
+        Follow.objects.filter(
+            Q(follower=user, followee=other) | Q(follower=other, followee=user)
+        ).values_list("follower_id", flat=True)
+    )
+    return user.pk in pairs, other.pk in pairs
+
+
+def challenges(*, user: User) -> list[Challenge]:
+    """``user``'s pending challenges, sent and received, newest first."""
+    return list(
+        Challenge.objects.filter(
+            Q(challenger=user) | Q(challenged=user), status=Challenge.PENDING
+        ).select_related("challenger", "challenged", "game")
+    )
+
+
+def challenge_of(*, user: User, challenge_id: Any) -> Challenge | None:
+    """One of ``user``'s challenges (sent or received); someone else's is None."""
+    return (
+        Challenge.objects.filter(Q(challenger=user) | Q(challenged=user), pk=challenge_id)
+        .select_related("challenger", "challenged", "game")
+        .first()
+    )
+
+
+def followed_among(*, user: User, others: list[User]) -> set[Any]:
+    """Which of ``others`` ``user`` follows (one query; none for nobody)."""
+    if not others:
+        return set()
+    return set(
+        Follow.objects.filter(follower=user, followee__in=others).values_list(
+            "followee_id", flat=True
+        )
+    )
+
+
+def export_social(user: User) -> dict[str, Any]:
+    """``user``'s part of their data export (``players.selectors.export``): their settings and
+    last-seen time, whom they follow, and the challenges they sent or received. Other players
+    appear by username only."""
+    profile = Profile.objects.filter(user=user).first()
+    follows = Follow.objects.filter(follower=user).select_related("followee").order_by("pk")
+    sent_or_received = (
+        Challenge.objects.filter(Q(challenger=user) | Q(challenged=user))
+        .select_related("challenger", "challenged")
+        .order_by("pk")
+    )
+    return {
+        "hide_presence": profile.hide_presence if profile else False,
+        "challenges_from": profile.challenges_from if profile else Profile.FRIENDS,
+        "last_seen_at": profile.last_seen_at if profile else None,
+        "following": [{"username": f.followee.username, "since": f.created_at} for f in follows],
+        "challenges": [
+            {
+                "challenger": c.challenger.username,
+                "challenged": c.challenged.username,
+                "status": c.status,
+                "game_id": c.game_id,
+                "created_at": c.created_at,
+            }
+            for c in sent_or_received
+        ],
+    }

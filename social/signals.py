@@ -1,0 +1,13 @@
+"""What the social app asks the app above it (moderation), which answers without social
+importing it.
+
+``listing_blocks`` is sent with ``user_id``; each receiver returns the ids of the players that
+user blocks or is blocked by (blocks count both ways here: neither sees, follows or challenges
+the other). Receivers only read.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+listing_blocks = Signal()
