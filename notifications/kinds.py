@@ -12,6 +12,11 @@ ROUND_OVER = "round_over"
 MATCH_OVER = "match_over"
 INVITED = "invited"
 MODERATION = "moderation"
+# Stream-only kinds: facts an app reacts to on the account event stream
+# (notifications.api.events) that a person needs no notice of. Their rows are written already
+# withdrawn from the inbox (``cleared_at``) and no channel delivers them.
+GAME_STARTED = "game_started"
+SEAT_TAKEN_OVER = "seat_taken_over"
 
 # In the order preference screens list them.
 KINDS: tuple[str, ...] = (
@@ -26,6 +31,9 @@ KINDS: tuple[str, ...] = (
     INVITED,
     MODERATION,
 )
+
+# Kinds only the account event stream carries (not in KINDS: no preference switches them on).
+STREAM_ONLY: tuple[str, ...] = (GAME_STARTED, SEAT_TAKEN_OVER)
 
 # Kinds about a turn that may be over by the time a message would go out: the relay checks that
 # the turn is still the player's before sending one (a held or retried "your turn" for a turn
@@ -52,4 +60,27 @@ DESCRIPTIONS: dict[str, str] = {
     MATCH_OVER: "Your game is over.",
     INVITED: "Someone invited you to a game.",
     MODERATION: "A notice from the moderators.",
+    GAME_STARTED: "A game you are seated in started (stream only).",
+    SEAT_TAKEN_OVER: "A bot took over your seat after your turns timed out (stream only).",
 }
+
+
+def register(kind: str, description: str, *, stream_only: bool = False) -> None:
+    """Add a kind (another app's: a challenge received), in one line from its AppConfig.ready.
+
+    Every kind is an event of the account stream; a ``stream_only`` one is never in the inbox
+    nor delivered, the others are notifications like any (``texts.render`` falls back to the
+    kind's name until the app adds its text)."""
+    global KINDS, STREAM_ONLY
+    if kind in KINDS or kind in STREAM_ONLY:
+        return
+    if stream_only:
+        STREAM_ONLY = (*STREAM_ONLY, kind)
+    else:
+        KINDS = (*KINDS, kind)
+    DESCRIPTIONS[kind] = description
+
+
+def all_kinds() -> tuple[str, ...]:
+    """Every kind the account event stream may carry."""
+    return (*KINDS, *STREAM_ONLY)
