@@ -156,6 +156,7 @@ class TestThePage:
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("lift_throttles")
 def test_stream_only_kinds_stay_out_of_the_inbox(alice: Player, bob: Player) -> None:
     start_game(alice, bob, target_score=0)
     started = Notification.objects.get(user=alice.user, kind=kinds.GAME_STARTED)
