@@ -166,6 +166,22 @@ def test_stream_only_kinds_stay_out_of_the_inbox(alice: Player, bob: Player) -> 
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("stream_only", [False, True])
+def test_a_new_kind_is_one_registration(
+    alice: Player, monkeypatch: pytest.MonkeyPatch, stream_only: bool
+) -> None:
+    for name in ("KINDS", "STREAM_ONLY"):
+        monkeypatch.setattr(kinds, name, getattr(kinds, name))
+    monkeypatch.setattr(kinds, "DESCRIPTIONS", dict(kinds.DESCRIPTIONS))
+    kinds.register("challenged", "Someone challenged you.", stream_only=stream_only)
+    services.notify(user=alice.user, kind="challenged", data={"by": "Bob"})
+    (event,) = alice.get(URL, {"after": 0}).json()["events"]
+    assert (event["kind"], event["data"]) == ("challenged", {"by": "Bob"})
+    in_inbox = [n["kind"] for n in alice.get("/api/v1/notifications/").json()["results"]]
+    assert in_inbox == ([] if stream_only else ["challenged"])
+
+
+@pytest.mark.django_db
 def test_a_row_committed_after_a_higher_one_was_sent_still_comes_once(alice: Player) -> None:
     """Two transactions writing for one player may commit out of id order: the stream reads
     again from below what it sent in the last seconds, and skips what it sent."""
