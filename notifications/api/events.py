@@ -31,12 +31,14 @@ import json
 import time
 from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, StreamingHttpResponse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -367,8 +369,14 @@ class _Sent:
         self.low = after
         self.recent: dict[int, float] = {}
 
-    def add(self, event_id: int) -> None:
-        self.recent[event_id] = time.monotonic()
+    def add(self, event: dict[str, Any]) -> None:
+        if event["created_at"] <= timezone.now() - timedelta(seconds=SETTLE_SECONDS):
+            # Written long enough ago that no lower id can still be uncommitted: settled at
+            # once, so a backlog being caught up keeps no ids to skip.
+            self.low = max(self.low, event["id"])
+            self.recent = {i: at for i, at in self.recent.items() if i > self.low}
+        else:
+            self.recent[event["id"]] = time.monotonic()
 
     def read(self) -> _Read:
         settled = time.monotonic() - SETTLE_SECONDS
@@ -391,7 +399,7 @@ def _steps(plan: AccountStream) -> Generator[bytes | _Read | _Wait, Any, None]:
     mark, events = plan.mark, plan.first
     while True:
         for event in events:
-            sent.add(event["id"])
+            sent.add(event)
             yield encode(plan, event)
         if len(events) < PAGE:
             if time.monotonic() - started >= lifetime:

@@ -14,6 +14,7 @@ import queue
 import random
 import threading
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -196,6 +197,21 @@ def test_a_row_committed_after_a_higher_one_was_sent_still_comes_once(alice: Pla
     assert isinstance(read, account._Read)
     _, found = account._read(plan, read)
     assert [event["id"] for event in found] == [early.pk]
+
+
+@pytest.mark.django_db
+def test_a_backlog_written_long_ago_leaves_nothing_to_skip(alice: Player) -> None:
+    """Rows older than the settling time cannot have a lower id still to commit: the next read
+    starts above them, with no ids to skip (a long catch-up sends no growing exclusion list)."""
+    for i in range(3):
+        services.notify_moderation(user=alice.user, message=f"old {i}")
+    Notification.objects.update(created_at=timezone.now() - timedelta(minutes=1))
+    rows = account.read_events(alice.user.pk, 0)
+    plan = account.AccountStream(alice.user.pk, None, None, "ndjson", 0, 0, rows)
+    steps = account._steps(plan)
+    sent = [json.loads(next(steps))["id"] for _ in rows]
+    assert isinstance(steps.send(None), account._Wait)
+    assert steps.send(None) == account._Read(sent[-1], frozenset())
 
 
 # ---------------------------------------------------------------------------------------------
