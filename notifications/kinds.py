@@ -14,6 +14,11 @@ INVITED = "invited"
 MODERATION = "moderation"
 FOLLOWED = "followed"
 CHALLENGED = "challenged"
+# Stream-only kinds: facts an app reacts to on the account event stream
+# (notifications.api.events) that a person needs no notice of. Their rows are written already
+# withdrawn from the inbox (``cleared_at``) and no channel delivers them.
+GAME_STARTED = "game_started"
+SEAT_TAKEN_OVER = "seat_taken_over"
 
 # In the order preference screens list them.
 KINDS: tuple[str, ...] = (
@@ -30,6 +35,9 @@ KINDS: tuple[str, ...] = (
     FOLLOWED,
     MODERATION,
 )
+
+# Kinds only the account event stream carries (not in KINDS: no preference switches them on).
+STREAM_ONLY: tuple[str, ...] = (GAME_STARTED, SEAT_TAKEN_OVER)
 
 # Kinds about a turn that may be over by the time a message would go out: the relay checks that
 # the turn is still the player's before sending one (a held or retried "your turn" for a turn
@@ -58,4 +66,27 @@ DESCRIPTIONS: dict[str, str] = {
     CHALLENGED: "A player challenged you to a game (accept or decline it).",
     FOLLOWED: "A player follows you (following them back makes you friends).",
     MODERATION: "A notice from the moderators.",
+    GAME_STARTED: "A game you are seated in started (stream only).",
+    SEAT_TAKEN_OVER: "A bot took over your seat after your turns timed out (stream only).",
 }
+
+
+def register(kind: str, description: str, *, stream_only: bool = False) -> None:
+    """Add a kind (another app's: a challenge received), in one line from its AppConfig.ready.
+
+    Every kind is an event of the account stream; a ``stream_only`` one is never in the inbox
+    nor delivered, the others are notifications like any (``texts.render`` falls back to the
+    kind's name until the app adds its text)."""
+    global KINDS, STREAM_ONLY
+    if kind in KINDS or kind in STREAM_ONLY:
+        return
+    if stream_only:
+        STREAM_ONLY = (*STREAM_ONLY, kind)
+    else:
+        KINDS = (*KINDS, kind)
+    DESCRIPTIONS[kind] = description
+
+
+def all_kinds() -> tuple[str, ...]:
+    """Every kind the account event stream may carry."""
+    return (*KINDS, *STREAM_ONLY)

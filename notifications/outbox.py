@@ -10,6 +10,8 @@ Which events notify whom:
 - the turn passed to another player → ``your_turn`` for the player now to move;
 - ``caught`` → the caught player; a draw for a Targeted Draw 2 → its victim (``targeted``);
   ``swap`` → the other hand's owner (``swapped``); ``timeout`` → the player who timed out;
+- a game's start → ``game_started`` for every player; ``bot_took_over`` → the seat's owner
+  (``seat_taken_over``): both for the account event stream only (``kinds.STREAM_ONLY``);
 - ``round_over`` → every player still in the game, unless the same move ends the match;
   ``match_over`` → every player still in the game.
 
@@ -103,6 +105,12 @@ def plan_move(
             )
         elif kind == "draw" and event.get("reason") == "targeted_draw2":
             add(table.user(event["seat"]), k.TARGETED, {"by": table.name(last_actor)})
+        elif kind == "bot_took_over":
+            add(
+                table.user(event["seat"]),
+                k.SEAT_TAKEN_OVER,
+                {"reason": event.get("reason"), "version": game.version},
+            )
         elif kind == "swap":
             add(table.user(event["target"]), k.SWAPPED, {"by": table.name(event["seat"])})
         elif kind == "timeout" and not speed:
@@ -137,6 +145,9 @@ def plan_move(
                     },
                 )
 
+    if (move.action or {}).get("type") == "start":
+        for _, user in table.players():
+            add(user, k.GAME_STARTED, {"opponents": table.opponents(user), "version": game.version})
     waiting = game.status == game.ACTIVE and game.current_user_id is not None
     if turn_passed and not speed and waiting:
         mover = table.user(move.seat) if move.seat is not None else None
@@ -149,6 +160,8 @@ def plan_move(
                 {
                     "opponents": table.opponents(current),
                     "deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
+                    # The version to act on (an app's ``expected_version``).
+                    "version": game.version,
                 },
             )
     return list(out.values())

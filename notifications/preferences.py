@@ -10,8 +10,7 @@ from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from notifications import channels
-from notifications.kinds import KINDS
+from notifications import channels, kinds
 from notifications.models import Preference
 
 UTC = ZoneInfo("UTC")
@@ -25,7 +24,7 @@ def preferences_of(user_ids: Iterable[int]) -> dict[int, Preference]:
 def channel_defaults(channel_name: str) -> dict[str, bool]:
     channel = channels.get(channel_name)
     on = set(channel.default_kinds) if channel else set()
-    return {kind: kind in on for kind in KINDS}
+    return {kind: kind in on for kind in kinds.KINDS}
 
 
 def switches(pref: Preference | None) -> dict[str, dict[str, bool]]:

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from config.celery import task_named
 from config.errors import ServiceError
-from games import presence
+from games import announce, presence
 from notifications import channels, kinds
 from notifications.models import Delivery, Notification, Preference
 from notifications.preferences import preferences_of, quiet_until, wants
@@ -66,9 +66,22 @@ def write(
         return []
     now = now or timezone.now()
     notifications = Notification.objects.bulk_create(
-        Notification(user=p.user, kind=p.kind, game=game, data=p.data, key=p.key, created_at=now)
+        Notification(
+            user=p.user,
+            kind=p.kind,
+            game=game,
+            data=p.data,
+            key=p.key,
+            created_at=now,
+            # A stream-only fact is never in the inbox: written withdrawn and read.
+            cleared_at=now if p.kind in kinds.STREAM_ONLY else None,
+            read_at=now if p.kind in kinds.STREAM_ONLY else None,
+        )
         for p in planned
     )
+    # The account event streams (notifications.api.events) of these players read their new rows
+    # once they are committed: wake them then, on each player's own key.
+    transaction.on_commit(partial(_announce_to, sorted({p.user.pk for p in planned})), robust=True)
     deliveries = _deliveries(notifications, planned, now, users_current)
     watched = [(n.pk, n.user_id, n.game_id) for n in notifications if n.kind in kinds.GAME_KINDS]
     if game is not None and watched:
@@ -83,6 +96,11 @@ def write(
             # robust: whatever happens to the relay, the move's other on-commit work still runs.
             transaction.on_commit(partial(queue_relay, due), robust=True)
     return notifications
+
+
+def _announce_to(user_ids: list[int]) -> None:
+    for user_id in user_ids:
+        announce.publish_user(user_id)
 
 
 def _deliveries(
@@ -100,6 +118,8 @@ def _deliveries(
     prefs = preferences_of({uid for uid, _ in reachable})
     deliveries = []
     for notification, p in zip(notifications, planned, strict=True):
+        if p.kind in kinds.STREAM_ONLY:
+            continue  # the account event stream's alone
         pref = prefs.get(p.user.pk)
         for channel in channels.all_channels():
             if (p.user.pk, channel.name) not in reachable or not wants(pref, channel.name, p.kind):
@@ -173,7 +193,7 @@ def notify(
     """Notify one player (an invitation, a moderation notice). Joins the caller's transaction
     when there is one. With ``key``, a second call for the same key does nothing (returns None).
     """
-    if kind not in kinds.KINDS:
+    if kind not in kinds.all_kinds():
         raise ValueError(f"unknown notification kind {kind!r}")
     if key is not None and Notification.objects.filter(key=key).exists():
         return None
@@ -282,7 +302,7 @@ def update_preferences(
                 if channels.get(name) is None:
                     raise ServiceError("invalid_request", f"Unknown channel {name!r}.", 400)
                 for kind, on in values.items():
-                    if kind not in kinds.KINDS:
+                    if kind not in kinds.all_kinds():
                         raise ServiceError("invalid_request", f"Unknown kind {kind!r}.", 400)
                     saved.setdefault(name, {})[kind] = bool(on)
             pref.switches = saved

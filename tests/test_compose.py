@@ -198,5 +198,6 @@ def test_the_proxy_sends_exactly_the_live_routes_to_live(nginx: dict[str, str]) 
         routed_to_live = re.match(live_pattern, path) is not None
         live_routes = {"game-stream", "game-events", "games-live"}
         assert routed_to_live == (pattern.name in live_routes), path
+    assert re.match(live_pattern, reverse("account-events"))  # notifications' account stream
     for path in ("/api/v1/games/", "/admin/", "/", "/static/web/app.js"):
         assert not re.match(live_pattern, path), path

@@ -123,7 +123,9 @@ def check_and_mark(members: Iterable[Member], ttl: int) -> dict[int, str]:
         if not allowed:
             refused[id(member)] = "authentication_failed"
     presence.mark_watching_many(
-        [(m.user_id, m.game_id, m.tab) for m in members if id(m) not in refused], ttl
+        # An account's event stream (game_id "") watches no game.
+        [(m.user_id, m.game_id, m.tab) for m in members if id(m) not in refused and m.game_id],
+        ttl,
     )
     return refused
 

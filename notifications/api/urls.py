@@ -2,10 +2,13 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from notifications.api import views, webhooks, webpush
+from notifications.api import events, views, webhooks, webpush
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("notifications/", views.InboxView.as_view(), name="notifications"),
+    # The account event stream: beside games/live/ ("My games", live) so that the proxy's live
+    # location (deploy/nginx.conf) sends it to the live process as it is.
+    path("games/live/stream/", events.AccountEventsView.as_view(), name="account-events"),
     path(
         "notifications/unread-count/",
         views.UnreadCountView.as_view(),

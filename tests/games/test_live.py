@@ -1043,3 +1043,53 @@ if REDIS_URL:
             assert latencies[-1] < 1.5 and stream_latency < 1.5
         finally:
             connection.close()
+
+
+def test_the_account_stream_brings_your_turn_with_its_version_under_uvicorn(
+    embedded: Deployment,
+) -> None:
+    """The account event stream (notifications/api/events.py) on the live process: the player
+    the turn passes to hears of it, with the version to act on, within about a second."""
+    url = f"{embedded.base}/api/v1/games/live/stream/"
+    streams: dict[str, tuple[http.client.HTTPConnection, EventReader]] = {}
+    try:
+        for name in ("alice", "bob"):
+            status, _, page = request(f"{url}?format=json&after=0", embedded.tokens[name])
+            assert status == 200, page
+            assert page["events"] and page["events"][0]["kind"] == "game_started"
+            connection, response = open_stream(
+                embedded.base,
+                "/api/v1/games/live/stream/",
+                embedded.tokens[name],
+                {"Last-Event-ID": str(page["next_after"])},
+            )
+            assert response.status == 200
+            reader = EventReader(response)
+            reader.start()
+            streams[name] = (connection, reader)
+        for _ in range(10):
+            before = {
+                name: request(f"{embedded.base}/api/v1/games/{embedded.game}/", token)[2]
+                for name, token in embedded.tokens.items()
+                if name in streams
+            }
+            moved_at = time.monotonic()
+            new_version = move_through_api(embedded.base, embedded.players(), embedded.game)
+            mover = next(name for name, view in before.items() if view["your_turn"])
+            other = "bob" if mover == "alice" else "alice"
+            status, _, view = request(
+                f"{embedded.base}/api/v1/games/{embedded.game}/", embedded.tokens[other]
+            )
+            if not view["your_turn"]:
+                continue  # the mover kept the turn: no "your turn" to anyone
+            event = streams[other][1].next(5)
+            latency = time.monotonic() - moved_at
+            assert event is not None and event.event == "your_turn", event
+            data = event.json()
+            assert (data["game"], data["version"]) == (embedded.game, new_version)
+            assert latency < 1.5
+            return
+        raise AssertionError("the turn never passed")
+    finally:
+        for connection, _ in streams.values():
+            connection.close()

@@ -22,6 +22,7 @@ from games import services
 from games.engine.uno.allwild.game import ALL_WILD as engine
 from games.engine.uno.state import State
 from games.models import Game, Seat
+from notifications.kinds import STREAM_ONLY
 from notifications.models import Delivery, Notification
 from players.models import User
 from tests.games.conftest import Player, lift_throttles, make_player  # noqa: F401  (fixture)
@@ -148,7 +149,8 @@ def your_turn_for(waiting: Player, *players: Player) -> Game:
 def inbox(user: User | Player, kind: str | None = None) -> list[Notification]:
     if isinstance(user, Player):
         user = user.user
-    rows = Notification.objects.filter(user=user).order_by("pk")
+    # The account event stream's own kinds are no inbox notices.
+    rows = Notification.objects.filter(user=user).exclude(kind__in=STREAM_ONLY).order_by("pk")
     if kind is not None:
         rows = rows.filter(kind=kind)
     return list(rows)

@@ -34,8 +34,11 @@ def test_my_inbox_lists_my_notifications_newest_first(alice: Player, bob: Player
     assert response.status_code == 200, response.content
     page = response.json()
     ids = [n["id"] for n in page["results"]]
+    # The inbox: every notification but those withdrawn (the stream-only ``game_started``).
     expected = list(
-        Notification.objects.filter(user=alice.user).order_by("-pk").values_list("pk", flat=True)
+        Notification.objects.filter(user=alice.user, cleared_at__isnull=True)
+        .order_by("-pk")
+        .values_list("pk", flat=True)
     )
     assert ids == expected
     assert page["has_more"] is False and page["next_before"] is None

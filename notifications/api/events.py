@@ -1,0 +1,511 @@
+"""The account event stream: ``GET games/live/stream/``, one long-lived stream per account that
+tells an app everything it must react to, across all of its player's games.
+
+**The log is the notifications table.** Every fact an app reacts to is already written as a
+``Notification`` row in the transaction of its cause (a move's, an invitation's): "your turn"
+(with the version to act on), a game started, a round or the match over, a seat taken over, an
+invitation, a moderators' notice. The stream sends those rows in id order, the row id being the
+event id, so it adds no table and no query to a move. Kinds that only apps need
+(``kinds.STREAM_ONLY``) are written already withdrawn from the inbox and delivered nowhere else.
+A kind another app adds (``kinds.register``) is an event of this stream as it is.
+
+**Resuming.** The event id is the row id: a client that reconnects with ``Last-Event-ID`` (SSE)
+or ``?after=`` (NDJSON) gets every row after it, so nothing is lost while the rows are kept
+(``notifications.retention``) and nothing comes twice. Ids are handed out when rows are
+inserted, not when they commit: two transactions writing for one player (two of their games at
+once) may commit the higher id first. So a stream reads again, each time, from the highest id
+it sent at least ``SETTLE_SECONDS`` ago and skips what it sent since: a row that commits late
+still comes, once.
+
+**Waking.** ``notifications.services.write`` announces each player's new rows after commit on the
+player's own key (``games.announce.publish_user``: in-process and Redis pub/sub); every
+keep-alive also reads the table, so a lost announcement delays an event by one keep-alive at most.
+Under ASGI the keep-alives come from the process's keep-alive loop (``games.api.keepalive``),
+which re-checks the stream's token or session: a revoked token ends the stream within one.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, StreamingHttpResponse
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
+from rest_framework.views import APIView
+
+from config import metrics
+from config.errors import ServiceError
+from config.fields import StrictIntegerField
+from games import announce
+from games.api import keepalive
+from games.api.streams import (
+    HEARTBEAT_SECONDS,
+    RETRY_MILLISECONDS,
+    STREAM_MAX_SECONDS,
+    release_connections,
+    release_request_thread,
+)
+from notifications import kinds
+from notifications.api.views import NOT_AUTHENTICATED, _error
+from notifications.models import Notification
+from players.models import ApiToken, User
+
+EVENT_STREAM = "text/event-stream"
+NDJSON = "application/x-ndjson"
+FORMATS = {"sse": EVENT_STREAM, "ndjson": NDJSON, "json": "application/json"}
+# Rows per read; a longer backlog is sent in several reads in a row.
+PAGE = 100
+# The longest a row's transaction may commit after a higher id's was sent and still be sent.
+SETTLE_SECONDS = 5.0
+
+
+# ---------------------------------------------------------------------------------------------
+# The events
+
+
+class AccountEventSerializer(serializers.Serializer):
+    id = StrictIntegerField(
+        help_text="The event id: increasing; resume after it (`Last-Event-ID` or `after`)."
+    )
+    kind = serializers.ChoiceField(
+        choices=list(kinds.all_kinds()),
+        help_text='What happened (docs/api.md, "Account event stream", lists each kind\'s '
+        "`data`). Clients ignore kinds they do not know: new ones are added.",
+    )
+    game = serializers.UUIDField(allow_null=True, help_text="The game it is about, if any.")
+    version = serializers.IntegerField(
+        allow_null=True,
+        help_text="The game's version the event is about (`your_turn`: the version to act "
+        "on, as `expected_version`), when the kind has one.",
+    )
+    data = serializers.DictField(help_text="The event's facts; depends on `kind`.")
+    created_at = serializers.DateTimeField()
+
+
+class AccountEventPageSerializer(serializers.Serializer):
+    events = AccountEventSerializer(many=True)
+    next_after = StrictIntegerField(help_text="The last event's id: pass it as `after`.")
+    has_more = serializers.BooleanField(help_text="More events follow: ask again at once.")
+
+
+def event_of(row: Notification) -> dict[str, Any]:
+    data = row.data if isinstance(row.data, dict) else {}
+    version = data.get("version")
+    return {
+        "id": row.pk,
+        "kind": row.kind,
+        "game": row.game_id,
+        "version": version if isinstance(version, int) else None,
+        "data": data,
+        "created_at": row.created_at,
+    }
+
+
+def read_events(user_id: int, after: int, skip: frozenset[int] = frozenset()) -> list[Any]:
+    """The player's events after ``after``, oldest first, but those in ``skip`` (one query)."""
+    rows = Notification.objects.filter(user_id=user_id, pk__gt=after).order_by("pk")
+    if skip:
+        rows = rows.exclude(pk__in=skip)
+    return [event_of(row) for row in rows[:PAGE]]
+
+
+# ---------------------------------------------------------------------------------------------
+# The view
+
+
+class JSONOnly(BaseContentNegotiation):
+    """The DRF view answers JSON whatever ``Accept`` or ``?format=`` say (its errors are in the
+    one JSON shape even to a stream request); the stream is chosen by ``stream_format``."""
+
+    def select_parser(self, request: Request, parsers: Any) -> Any:
+        return parsers[0] if parsers else None
+
+    def select_renderer(self, request: Request, renderers: Any, format_suffix: Any = None) -> Any:
+        return renderers[0], renderers[0].media_type
+
+
+def stream_format(request: Request) -> str:
+    """``sse``, ``ndjson`` or ``json``: ``?format=`` wins over ``Accept``."""
+    raw = request.query_params.get("format")
+    if raw is not None:
+        if raw not in FORMATS:
+            raise ServiceError(
+                "invalid_request",
+                "format must be sse, ndjson or json.",
+                400,
+                fields={"format": ["One of sse, ndjson, json."]},
+            )
+        return raw
+    accept = request.headers.get("Accept", "")
+    if EVENT_STREAM in accept:
+        return "sse"
+    if NDJSON in accept:
+        return "ndjson"
+    return "json"
+
+
+def _whole(raw: str, name: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 2**53:
+        raise ServiceError(
+            "invalid_request",
+            f"{name} must be a whole number, 0 to 2^53.",
+            400,
+            fields={name: ["A whole number, 0 to 2^53."]},
+        )
+    return value
+
+
+def cursor(request: Request, user_id: int) -> int:
+    """Where to start: Last-Event-ID (an EventSource reconnecting) wins over ``?after=``;
+    neither: after the newest event there is (only what happens from now on)."""
+    raw = request.headers.get("Last-Event-ID")
+    if raw is not None and raw.strip():
+        return _whole(raw.strip(), "Last-Event-ID")
+    raw = request.query_params.get("after")
+    if raw is not None:
+        return _whole(raw, "after")
+    newest = Notification.objects.filter(user_id=user_id).order_by("-pk").values("pk").first()
+    return newest["pk"] if newest else 0
+
+
+@dataclass
+class AccountStream:
+    """What the view found, for the wrapper to stream: whose, how, and from where."""
+
+    user_id: int
+    token_id: int | None  # None: a session (``session_key``)
+    session_key: str | None
+    format: str
+    after: int
+    mark: int  # the player's announcement counter, read before ``first``
+    first: list[dict[str, Any]] = field(default_factory=list)
+
+
+STREAM_DESCRIPTION = f"""\
+One stream per account: everything an app must react to, across all of your games (your turn,
+a game started or over, a seat taken over, an invitation, a notice). Lichess's `/api/stream/event`
+is the model.
+
+Choose the form with `Accept` or `?format=` (which wins):
+
+- `text/event-stream` / `format=sse` (EventSource): `id: <event id>`, `event: <kind>`,
+  `data: <AccountEvent JSON>`; a comment line (`: keep-alive`) every {int(HEARTBEAT_SECONDS)} s.
+- `application/x-ndjson` / `format=ndjson`: one `AccountEvent` JSON object per line; an empty
+  line every {int(HEARTBEAT_SECONDS)} s.
+- otherwise (`format=json`): one page of events as JSON (`AccountEventPage`), answered at once.
+
+Resume after a disconnect with the last event id you received (`Last-Event-ID`, which
+EventSource sends by itself, or `?after=`): every event after it comes, once. Without either, the
+stream starts with what happens from now on; `after=0` replays every event kept. A stream ends
+after an hour (reconnect and resume), or with an `end` event (SSE: `event: end`; NDJSON:
+`{{"kind": "end", "reason": ...}}`) when your credentials are revoked. A `read` token may read it.
+The event kinds and their `data` are listed in docs/api.md, "Account event stream"."""
+
+
+class AccountEventsView(APIView):
+    renderer_classes = [JSONRenderer]
+    content_negotiation_class = JSONOnly
+
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        return account_stream(super().as_view(**initkwargs))
+
+    @extend_schema(
+        operation_id="account_events_stream",
+        summary="Everything my apps must react to (one event stream per account)",
+        description=STREAM_DESCRIPTION,
+        parameters=[
+            OpenApiParameter(
+                "after",
+                int,
+                description="Send the events after this id (default: from now on; 0: all kept).",
+            ),
+            OpenApiParameter(
+                "format",
+                str,
+                enum=list(FORMATS),
+                description="`sse`, `ndjson` or `json` (one page); wins over `Accept`.",
+            ),
+            OpenApiParameter(
+                "Last-Event-ID",
+                str,
+                OpenApiParameter.HEADER,
+                description="The last event id received; wins over `after`.",
+            ),
+        ],
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                AccountEventPageSerializer, description="`format=json`: one page of events."
+            ),
+            (200, EVENT_STREAM): OpenApiResponse(
+                OpenApiTypes.STR, description="The stream, as Server-Sent Events."
+            ),
+            (200, NDJSON): OpenApiResponse(
+                OpenApiTypes.STR, description="The stream, one `AccountEvent` per line."
+            ),
+            400: _error("`invalid_request`: `after`, `Last-Event-ID` or `format` is malformed."),
+            401: NOT_AUTHENTICATED,
+        },
+        tags=["notifications"],
+    )
+    def get(self, request: Request) -> Response:
+        user = request.user
+        assert isinstance(user, User)  # the permission classes let only signed-in users through
+        how = stream_format(request)
+        after = cursor(request, user.pk)
+        # Taken before the read: an announcement after it may not be in the read.
+        mark = announce.user_mark(user.pk)
+        events = read_events(user.pk, after)
+        page = {
+            "events": events,
+            "next_after": events[-1]["id"] if events else after,
+            "has_more": len(events) == PAGE,
+        }
+        response = Response(AccountEventPageSerializer(page).data)
+        if how != "json":
+            auth = request.auth
+            token = auth if isinstance(auth, ApiToken) else None
+            response.account_stream = AccountStream(
+                user_id=user.pk,
+                token_id=token.pk if token is not None else None,
+                # Logging out deletes the session: the keep-alives end its streams then.
+                session_key=None if token is not None else request.session.session_key,
+                format=how,
+                after=after,
+                mark=mark,
+                first=page["events"],
+            )
+        return response
+
+
+# ---------------------------------------------------------------------------------------------
+# The stream
+
+
+def _run_view(view: Callable[..., Any], request: HttpRequest, args: Any, kwargs: Any) -> Any:
+    response = view(request, *args, **kwargs)
+    if getattr(response, "account_stream", None) is not None:
+        release_connections()  # a streaming client holds no connection while it waits
+    return response
+
+
+def account_stream(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap the DRF view: its answer is the JSON form and every error; a stream it accepted is
+    driven here, without a thread under ASGI."""
+
+    async def stream_view(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        response = await sync_to_async(_run_view)(view, request, args, kwargs)
+        plan: AccountStream | None = getattr(response, "account_stream", None)
+        if plan is None:
+            return response
+        if isinstance(request, ASGIRequest):
+            content: Any = _async_events(plan)
+        else:
+            content = _blocking_events(plan)  # WSGI: a thread per stream, as for any request
+        out = StreamingHttpResponse(content, content_type=FORMATS[plan.format])
+        out["Cache-Control"] = "no-cache"
+        out["X-Accel-Buffering"] = "no"  # nginx: do not buffer the stream
+        return out
+
+    # The DRF view's attributes (``cls``, ``csrf_exempt``…): drf-spectacular and the URL
+    # resolver still see the DRF view behind it.
+    functools.update_wrapper(stream_view, view)
+    return stream_view
+
+
+def encode(plan: AccountStream, event: dict[str, Any]) -> bytes:
+    body = json.dumps(event, cls=JSONEncoder)
+    if plan.format == "ndjson":
+        return body.encode() + b"\n"
+    if event["kind"] == "end":
+        return f"event: end\ndata: {body}\n\n".encode()
+    return f"id: {event['id']}\nevent: {event['kind']}\ndata: {body}\n\n".encode()
+
+
+def _keep_alive_line(plan: AccountStream) -> bytes:
+    return b"\n" if plan.format == "ndjson" else b": keep-alive\n\n"
+
+
+@dataclass(frozen=True)
+class _Read:
+    after: int
+    skip: frozenset[int]
+
+
+@dataclass(frozen=True)
+class _Wait:
+    above: int  # the announcement counter read before the last read
+
+
+@dataclass(frozen=True)
+class _Beat:
+    reason: str  # why the stream must end; "" to go on
+
+
+class _Sent:
+    """The ids sent in the last ``SETTLE_SECONDS``, and the read's low mark below them."""
+
+    def __init__(self, after: int) -> None:
+        self.low = after
+        self.recent: dict[int, float] = {}
+
+    def add(self, event: dict[str, Any]) -> None:
+        if event["created_at"] <= timezone.now() - timedelta(seconds=SETTLE_SECONDS):
+            # Written long enough ago that no lower id can still be uncommitted: settled at
+            # once, so a backlog being caught up keeps no ids to skip.
+            self.low = max(self.low, event["id"])
+            self.recent = {i: at for i, at in self.recent.items() if i > self.low}
+        else:
+            self.recent[event["id"]] = time.monotonic()
+
+    def read(self) -> _Read:
+        settled = time.monotonic() - SETTLE_SECONDS
+        for event_id, sent_at in list(self.recent.items()):
+            if sent_at <= settled:
+                self.low = max(self.low, event_id)
+                del self.recent[event_id]
+        return _Read(self.low, frozenset(i for i in self.recent if i > self.low))
+
+
+def _steps(plan: AccountStream) -> Generator[bytes | _Read | _Wait, Any, None]:
+    """The stream as bytes to send and requests to its driver (read, wait), with no I/O of its
+    own; the driver sends back a read's ``(mark, events)`` and a wait's version, None (the
+    lifetime is up) or ``_Beat``."""
+    lifetime = float(getattr(settings, "LIVE_STREAM_MAX_SECONDS", STREAM_MAX_SECONDS))
+    started = time.monotonic()
+    if plan.format == "sse":
+        yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
+    sent = _Sent(plan.after)
+    mark, events = plan.mark, plan.first
+    while True:
+        for event in events:
+            sent.add(event)
+            yield encode(plan, event)
+        if len(events) < PAGE:
+            if time.monotonic() - started >= lifetime:
+                return  # the client reconnects, resuming after its last id
+            woken = yield _Wait(mark)
+            if isinstance(woken, _Beat):
+                if woken.reason:
+                    yield encode(plan, {"kind": "end", "reason": woken.reason})
+                    return
+                yield _keep_alive_line(plan)
+            # Woken by an announcement, a keep-alive (a lost announcement is read then), or the
+            # end of the lifetime (the read sends what came meanwhile, then the stream ends).
+        mark, events = yield sent.read()
+
+
+def _read(plan: AccountStream, step: _Read) -> tuple[int, list[dict[str, Any]]]:
+    mark = announce.user_mark(plan.user_id)
+    try:
+        return mark, read_events(plan.user_id, step.after, step.skip)
+    finally:
+        release_connections()
+
+
+def _still_allowed(plan: AccountStream) -> str:
+    """Why the stream must end (its token revoked, its session logged out), or "" (WSGI)."""
+    try:
+        if plan.token_id is not None:
+            token = ApiToken.objects.select_related("user").filter(pk=plan.token_id).first()
+            ok = token is not None and token.is_live and token.user.is_active
+        else:
+            user = User.objects.filter(pk=plan.user_id, is_active=True).first()
+            ok = user is not None and keepalive.session_holds(plan.session_key, user)
+        return "" if ok else "authentication_failed"
+    finally:
+        release_connections()
+
+
+async def _async_events(plan: AccountStream) -> AsyncIterator[bytes]:
+    """Drive the stream under ASGI: waiting holds no thread; the keep-alives (and the
+    credentials' re-check) come from the process's keep-alive loop."""
+    notifier = announce.notifier()
+    read = sync_to_async(_read)
+    heartbeat = float(getattr(settings, "LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
+    lifetime = float(getattr(settings, "LIVE_STREAM_MAX_SECONDS", STREAM_MAX_SECONDS))
+    ends = time.monotonic() + lifetime
+    beats = keepalive.for_loop(heartbeat)
+    # No game: the loop re-checks the credentials and marks no game as watched.
+    member = beats.join(plan.user_id, plan.token_id, "", "", plan.session_key)
+    steps = _steps(plan)
+    result: Any = None
+    metrics.LIVE_CONNECTIONS.inc()
+    try:
+        while True:
+            try:
+                step = steps.send(result)
+            except StopIteration:
+                return
+            result = None
+            if isinstance(step, bytes):
+                yield step
+            elif isinstance(step, _Read):
+                result = await read(plan, step)
+            else:
+                if not member.due:
+                    release_request_thread()
+                    member.poke.clear()
+                    result = await notifier.wait(
+                        announce.user_key(plan.user_id),
+                        above=step.above,
+                        timeout=max(ends - time.monotonic(), 0),
+                        poke=member.poke,
+                    )
+                if result is None and member.due:
+                    result = _Beat(member.take())
+    finally:
+        metrics.LIVE_CONNECTIONS.dec()
+        beats.leave(member)
+        steps.close()
+
+
+def _blocking_events(plan: AccountStream) -> Iterator[bytes]:
+    """Drive the stream from a WSGI thread, with its own keep-alive timer."""
+    notifier = announce.notifier()
+    heartbeat = float(getattr(settings, "LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
+    steps = _steps(plan)
+    result: Any = None
+    metrics.LIVE_CONNECTIONS.inc()
+    try:
+        while True:
+            try:
+                step = steps.send(result)
+            except StopIteration:
+                return
+            result = None
+            if isinstance(step, bytes):
+                yield step
+            elif isinstance(step, _Read):
+                result = _read(plan, step)
+            elif notifier.stopped:
+                return  # a test's live server outlives its notifier (announce.stop_notifier)
+            else:
+                result = notifier.wait_blocking(
+                    announce.user_key(plan.user_id), above=step.above, timeout=heartbeat
+                )
+                if result is None:
+                    result = _Beat(_still_allowed(plan))
+    finally:
+        metrics.LIVE_CONNECTIONS.dec()
+        steps.close()
