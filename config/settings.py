@@ -59,6 +59,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "corsheaders",
     "csp",
+    # OAuth 2 for third-party apps (players/oauth.py, docs/oauth.md).
+    "oauth2_provider",
     "games",
     "players",
     "notifications",
@@ -439,12 +441,45 @@ THROTTLE_RATES = {
         help="New webhook endpoints and webhook test events per user.",
     ),
     "exports": env_str("THROTTLE_EXPORTS", default="3/hour", help="Data exports started per user."),
+    "apps": env_str(
+        "THROTTLE_APPS",
+        default="600/min",
+        help="Requests per OAuth app, over all its players (players.oauth.AppRateThrottle).",
+    ),
+}
+
+# OAuth 2 for third-party apps (django-oauth-toolkit; players/oauth.py, docs/oauth.md):
+# authorization code with PKCE (S256) only, the personal tokens' scopes.
+OAUTH2_PROVIDER = {
+    "SCOPES": {"read": "Read", "play": "Read and play"},
+    "DEFAULT_SCOPES": ["read"],
+    "PKCE_REQUIRED": True,
+    # RFC 9700's recommendations, ahead of DOT 4.0: S256 only (no `plain`), no implicit or
+    # password grant, tokens only in the Authorization header.
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "ACCESS_TOKEN_GENERATOR": "players.oauth.access_token",
+    "REFRESH_TOKEN_GENERATOR": "players.oauth.refresh_token",
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env_int(
+        "OAUTH_ACCESS_TOKEN_SECONDS",
+        default=3600,
+        min_value=60,
+        help="Lifetime of an OAuth app's access token (refresh tokens renew it).",
+    ),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": 90 * 24 * 3600,
+    # A used refresh token is revoked on use, and reusing it revokes the whole family.
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
 }
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Bearer first: its WWW-Authenticate header makes DRF answer 401 (not 403) without credentials.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # An app's `uao_` token (OAuth); passes any other on without a query.
+        "players.auth.OAuthAuthentication",
         "players.auth.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
@@ -458,7 +493,10 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.ScopedRateThrottle",
+        "players.oauth.AppRateThrottle",
+    ],
     "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
     # Who a client without an account is, for the rate limits: its address as the trusted proxies
     # in front saw it. DRF's default (unset) keys on the whole X-Forwarded-For header, which a
