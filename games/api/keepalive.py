@@ -28,6 +28,7 @@ from django.db import close_old_connections
 
 from games import presence
 from players.models import ApiToken, User
+from players.oauth import live_access_token_ids
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ class Member:
     poke: asyncio.Event = field(default_factory=asyncio.Event)
     due: bool = False  # a keep-alive to write
     reason: str = ""  # why the stream must end ("": it may go on)
+    oauth_token_id: int | None = None  # an app's OAuth token, checked besides its user
 
     def take(self) -> str:
         """The keep-alive is being written: returns why the stream must end, or ""."""
@@ -67,6 +69,9 @@ def check_and_mark(members: Iterable[Member], ttl: int) -> dict[int, str]:
             for token in ApiToken.objects.select_related("user").filter(pk__in=token_ids)
             if token.is_live and token.user.is_active
         }
+        live_app_tokens = live_access_token_ids(
+            m.oauth_token_id for m in members if m.oauth_token_id is not None
+        )
         session_users = {m.user_id for m in members if m.token_id is None}
         active = set(
             User.objects.filter(pk__in=session_users, is_active=True).values_list("pk", flat=True)
@@ -82,6 +87,8 @@ def check_and_mark(members: Iterable[Member], ttl: int) -> dict[int, str]:
             if member.token_id is not None
             else member.user_id in active
         )
+        if member.oauth_token_id is not None and member.oauth_token_id not in live_app_tokens:
+            allowed = False
         if not allowed:
             refused[id(member)] = "authentication_failed"
     presence.mark_watching_many(
@@ -100,8 +107,16 @@ class KeepAlive:
         self._task: asyncio.Task[None] | None = None
         self._check = sync_to_async(check_and_mark, thread_sensitive=False)
 
-    def join(self, user_id: int, token_id: int | None, game_id: str, tab: str) -> Member:
+    def join(
+        self,
+        user_id: int,
+        token_id: int | None,
+        game_id: str,
+        tab: str,
+        oauth_token_id: int | None = None,
+    ) -> Member:
         member = Member(user_id, token_id, game_id, tab, next(self._next_slot) % SLOTS)
+        member.oauth_token_id = oauth_token_id
         self.slots[member.slot].add(member)
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())

@@ -56,6 +56,7 @@ from games.api.views import (
 )
 from games.models import Game
 from players.models import ApiToken, User
+from players.oauth import is_app_token, live_access_token_ids
 
 logger = logging.getLogger(__name__)
 
@@ -353,6 +354,7 @@ class StreamPlan:
     seat: int | None  # the user's position in the game; None: no seat, or not dealt one yet
     update: dict[str, Any]  # the first event: the LiveUpdate the view answered
     with_view: bool = False  # ``?view=true``: events carry the seat's view when it may act
+    oauth_token_id: int | None = None  # an app's OAuth token (players.oauth), checked too
 
 
 def _update(
@@ -522,6 +524,7 @@ class GameStreamView(APIView):
             seat=seat,
             update=update,
             with_view=with_view,
+            oauth_token_id=auth.pk if is_app_token(auth) else None,
         )
         return response
 
@@ -567,6 +570,8 @@ def _sse(event: str, data: Any, *, event_id: int | None = None) -> bytes:
 
 def _authorized(plan: StreamPlan) -> bool:
     """Whether the stream's token (or, for a session, its user) is still good: one query."""
+    if plan.oauth_token_id is not None:
+        return bool(live_access_token_ids([plan.oauth_token_id]))
     if plan.token_id is not None:
         token = ApiToken.objects.select_related("user").filter(pk=plan.token_id).first()
         return token is not None and token.is_live and token.user.is_active
@@ -779,7 +784,7 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
     result: Any = None
     tab = uuid.uuid4().hex  # this stream's own presence mark (games.presence)
     beats = keepalive.for_loop(_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
-    member = beats.join(plan.user.pk, plan.token_id, plan.game_id, tab)
+    member = beats.join(plan.user.pk, plan.token_id, plan.game_id, tab, plan.oauth_token_id)
     try:
         while True:
             try:

@@ -18,6 +18,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from oauth2_provider.exceptions import FatalClientError, OAuthToolkitError
 from oauth2_provider.models import Application
 from oauth2_provider.oauth2_backends import get_oauthlib_core
+from oauthlib.oauth2.rfc6749.errors import InvalidRequestError
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -128,6 +129,15 @@ def _oauth_error(error: OAuthToolkitError) -> ServiceError:
 def _validate(request: Request) -> tuple[list[str], dict[str, Any]]:
     try:
         scopes, credentials = get_oauthlib_core().validate_authorization_request(request._request)
+        # DOT refuses `plain` only when it makes the code; the consent screen must not ask first.
+        if credentials.get("code_challenge_method") != "S256":
+            raise OAuthToolkitError(
+                InvalidRequestError(
+                    description='Only the "S256" code_challenge_method is supported.',
+                    state=credentials.get("state"),
+                ),
+                redirect_uri=credentials["redirect_uri"],
+            )
     except OAuthToolkitError as error:
         raise _oauth_error(error) from error
     return scopes, credentials

@@ -25,6 +25,7 @@ from config.errors import ErrorSerializer
 from players import exports, selectors, services
 from players.api import serializers as s
 from players.models import ApiToken, DataExport, User
+from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
 
 
@@ -66,7 +67,7 @@ def _current_token(request: Request) -> ApiToken | None:
 class AuthThrottled:
     """Mixin: throttle with the ``auth`` scope (only ``throttled_methods`` when set)."""
 
-    throttle_classes = [AuthRateThrottle]
+    throttle_classes = [AuthRateThrottle, AppRateThrottle]
     throttle_scope = "auth"
     throttled_methods: frozenset[str] | None = None
 
@@ -541,7 +542,7 @@ class MeExportsView(APIView):
     (GDPR art. 15); the throttle bounds what that costs."""
 
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ExportThrottle]
+    throttle_classes = [ExportThrottle, AppRateThrottle]
     throttle_scope = "exports"
     throttled_methods = frozenset({"POST"})
 
