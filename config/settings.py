@@ -529,6 +529,7 @@ SPECTACULAR_SETTINGS = {
         "StatusEnum": "moderation.api.serializers.GAME_STATUS_VALUES",
         "ReportStatusEnum": "moderation.models.Report.STATUSES",
         "ReportReasonEnum": "moderation.models.Report.REASONS",
+        "OAuthScopeEnum": "players.oauth.SCOPE_NAMES",
         # Notification kinds keep one name wherever they appear (webhook `kinds` filters too);
         # the webhook event's `type` gets its own.
         "KindEnum": "notifications.kinds.KINDS",

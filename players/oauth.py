@@ -43,6 +43,7 @@ SCOPES = {
     "read": "Read your profile, games, hands and notifications",
     "play": "Play for you: create and join games, make moves, chat",
 }
+SCOPE_NAMES = list(SCOPES)  # the schema's OAuthScopeEnum (ENUM_NAME_OVERRIDES)
 DEFAULT_SCOPES = ["read"]
 
 # Routes an app's token may not use, in any method: the account's own credentials and keys.

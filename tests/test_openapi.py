@@ -96,6 +96,13 @@ STABLE_OPERATION_IDS = [
     "notifications_webpush_key_retrieve",
     "notifications_webpush_subscriptions_create",
     "notifications_webpush_subscriptions_delete",
+    "oauth_apps_create",
+    "oauth_apps_destroy",
+    "oauth_apps_list",
+    "oauth_authorizations_destroy",
+    "oauth_authorizations_list",
+    "oauth_authorize_create",
+    "oauth_authorize_retrieve",
 ]
 
 # Operations anyone may call: no token, no session. Everything else answers 401 without one.

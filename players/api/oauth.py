@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from oauth2_provider.exceptions import FatalClientError, OAuthToolkitError
 from oauth2_provider.models import Application
 from oauth2_provider.oauth2_backends import get_oauthlib_core
@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import ErrorSerializer, ServiceError
+from config.fields import StrictBooleanField, StrictCharField
 from players import oauth
 
 NOT_AUTHENTICATED = OpenApiResponse(ErrorSerializer, description="`not_authenticated`.")
@@ -43,8 +44,22 @@ BAD_AUTHORIZATION = OpenApiResponse(
 )
 
 
+# The app's authorization request (RFC 6749 §4.1.1, RFC 7636 §4.3), passed through as it came.
+AUTHORIZATION_REQUEST = [
+    OpenApiParameter("response_type", str, enum=["code"], required=True),
+    OpenApiParameter("client_id", str, required=True),
+    OpenApiParameter("redirect_uri", str, description="One the app registered."),
+    OpenApiParameter("scope", str, description="Space-separated: `read`, `play` (default `read`)."),
+    OpenApiParameter("state", str, description="Returned to the app unchanged."),
+    OpenApiParameter(
+        "code_challenge", str, required=True, description="PKCE: BASE64URL(SHA256(verifier))."
+    ),
+    OpenApiParameter("code_challenge_method", str, enum=["S256"], required=True),
+]
+
+
 class ScopeSerializer(serializers.Serializer):
-    name = serializers.ChoiceField(choices=list(oauth.SCOPES))
+    name = serializers.ChoiceField(choices=oauth.SCOPE_NAMES)
     description = serializers.CharField()
 
 
@@ -57,7 +72,7 @@ class AuthorizationRequestSerializer(serializers.Serializer):
 
 
 class AuthorizationAnswerSerializer(serializers.Serializer):
-    allow = serializers.BooleanField()
+    allow = StrictBooleanField()
 
 
 class RedirectSerializer(serializers.Serializer):
@@ -83,11 +98,11 @@ class ApplicationSerializer(serializers.ModelSerializer):
 
 
 class NewApplicationSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
+    name = StrictCharField(max_length=100)
     redirect_uris = serializers.ListField(
         child=serializers.URLField(max_length=500), min_length=1, max_length=10
     )
-    confidential = serializers.BooleanField(
+    confidential = StrictBooleanField(
         default=False,
         help_text="A server-side app that can keep a secret. Public apps (phones, browsers, "
         "desktop) have none and rely on PKCE alone.",
@@ -110,7 +125,7 @@ class AuthorizedAppSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="The app's id: DELETE it to revoke.")
     name = serializers.CharField()
     client_id = serializers.CharField()
-    scopes = serializers.ListField(child=serializers.ChoiceField(choices=list(oauth.SCOPES)))
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=oauth.SCOPE_NAMES))
     authorized_at = serializers.DateTimeField()
     last_authorized_at = serializers.DateTimeField()
 
@@ -140,6 +155,8 @@ def _validate(request: Request) -> tuple[list[str], dict[str, Any]]:
             )
     except OAuthToolkitError as error:
         raise _oauth_error(error) from error
+    except ValueError as error:  # oauthlib: a query string it cannot decode
+        raise ServiceError("oauth_invalid_request", str(error), error="invalid_request") from error
     return scopes, credentials
 
 
@@ -150,6 +167,7 @@ class AuthorizeView(APIView):
         description="The query string is the app's own (`response_type=code`, `client_id`, "
         "`redirect_uri`, `scope`, `state`, `code_challenge`, `code_challenge_method=S256`), "
         "as the browser brought it to `/oauth/authorize`.",
+        parameters=AUTHORIZATION_REQUEST,
         responses={
             200: AuthorizationRequestSerializer,
             400: BAD_AUTHORIZATION,
@@ -174,7 +192,8 @@ class AuthorizeView(APIView):
         operation_id="oauth_authorize_create",
         summary="Allow or deny an app's authorization request",
         description="The same query string as GET. Answers where to send the browser.",
-        request=AuthorizationAnswerSerializer,
+        request={"application/json": AuthorizationAnswerSerializer},
+        parameters=AUTHORIZATION_REQUEST,
         responses={
             200: RedirectSerializer,
             400: BAD_AUTHORIZATION,
@@ -222,7 +241,7 @@ class AppsView(APIView):
         summary="Register an app",
         description="Authorization code with PKCE (S256) only. The client secret of a "
         "confidential app is in this answer only.",
-        request=NewApplicationSerializer,
+        request={"application/json": NewApplicationSerializer},
         responses={
             201: RegisteredApplicationSerializer,
             400: OpenApiResponse(ErrorSerializer, description="`invalid_request`."),
