@@ -171,16 +171,13 @@ def test_an_apps_token_cannot_manage_the_account(
 ) -> None:
     got = grant(alice_api, register(bob))
     assert got.api.get("/api/v1/me/").status_code == 200
+    query = authorize_query(register(bob, name="Other"), scope="play", challenge=pkce()[1])
     for method, path, body in [
         ("get", "/api/v1/auth/tokens/", None),
         ("patch", "/api/v1/me/", {"display_name": "Pwned"}),
         ("get", "/api/v1/me/oauth/authorizations/", None),
         ("post", "/api/v1/me/oauth/apps/", {"name": "x", "redirect_uris": [REDIRECT_URI]}),
-        (
-            "get",
-            f"/api/v1/oauth/authorize/?{authorize_query(register(bob), scope='play', challenge=pkce()[1])}",
-            None,
-        ),  # noqa: E501
+        ("get", f"/api/v1/oauth/authorize/?{query}", None),
     ]:
         refused = getattr(got.api, method)(path, body, format="json")
         assert refused.status_code == 403, (path, refused.content)
