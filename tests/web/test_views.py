@@ -36,6 +36,7 @@ def import_map_of(html: str) -> str:
         "/notifications",
         "/settings",
         "/players/42",
+        "/oauth/authorize",
     ],
 )
 def test_every_client_route_serves_the_shell(client: Client, path: str) -> None:

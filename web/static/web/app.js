@@ -19,6 +19,8 @@ const ROUTES = [
   [/^\/notifications$/, () => import("./views/inbox.js"), "inbox", true],
   [/^\/settings$/, () => import("./views/settings.js"), "settings", true],
   [/^\/players\/(\d+)$/, () => import("./views/player.js"), "player", true],
+  // An app's authorization request (docs/oauth.md): the consent screen.
+  [/^\/oauth\/authorize$/, () => import("./views/oauth.js"), "oauth", true],
 ];
 
 export const app = {
