@@ -137,7 +137,7 @@ export function registeredApps() {
   draw();
   return h(
     "details",
-    { class: "advanced" },
+    { class: "developer-apps" },
     h("summary", null, t("apps.developer")),
     h("p", { class: "muted" }, t("apps.developer_hint")),
     list,
