@@ -134,7 +134,12 @@ def authorized_apps(*, user: User) -> list[dict[str, Any]]:
     """The apps ``user`` allowed that still hold a token: name, scopes, first and last grant."""
     rows = (
         AccessToken.objects.filter(user=user, application__isnull=False)
-        .values("application_id", "application__name", "application__client_id")
+        .values(
+            "application_id",
+            "application__name",
+            "application__client_id",
+            "application__user__username",
+        )
         .annotate(first=Min("created"), last=Max("created"), tokens=Count("id"))
         .order_by("-last")
     )
@@ -148,12 +153,18 @@ def authorized_apps(*, user: User) -> list[dict[str, Any]]:
             "id": row["application_id"],
             "name": row["application__name"],
             "client_id": row["application__client_id"],
+            "owner": row["application__user__username"] or "",
             "scopes": sorted(scopes.get(row["application_id"], ())),
             "authorized_at": row["first"],
             "last_authorized_at": row["last"],
         }
         for row in rows
     ]
+
+
+def registered_apps(*, user: User) -> list[Application]:
+    """The apps ``user`` registered as a developer, newest first."""
+    return list(Application.objects.filter(user=user).order_by("-created"))
 
 
 def revoke_app(*, user: User, application_id: int) -> int:
@@ -165,6 +176,16 @@ def revoke_app(*, user: User, application_id: int) -> int:
         RefreshToken.objects.filter(user=user, application_id=application_id).delete()
         Grant.objects.filter(user=user, application_id=application_id).delete()
         gone, _ = AccessToken.objects.filter(user=user, application_id=application_id).delete()
+    return gone
+
+
+def revoke_all_apps(*, user: User) -> int:
+    """Revoke every app's grant of ``user`` (a password change, a ban): whoever held the account
+    may have allowed an app of theirs. Returns how many access tokens went."""
+    with transaction.atomic():
+        RefreshToken.objects.filter(user=user).delete()
+        Grant.objects.filter(user=user).delete()
+        gone, _ = AccessToken.objects.filter(user=user).delete()
     return gone
 
 

@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.errors import ServiceError
-from players import links, signals, tasks
+from players import links, oauth, signals, tasks
 from players.models import ApiToken, User
 
 logger = logging.getLogger(__name__)
@@ -155,7 +155,9 @@ def revoke_all_tokens(*, user: User, keep: ApiToken | None = None) -> int:
     if keep is not None:
         qs = qs.exclude(pk=keep.pk)
     revoked = qs.update(revoked_at=timezone.now())
-    return revoked
+    # The apps the player allowed go too (players/oauth.py): a password change or a ban must
+    # shut out whoever held the account, and an app they allowed would otherwise stay.
+    return revoked + oauth.revoke_all_apps(user=user)
 
 
 # ---------------------------------------------------------------------------------------------
