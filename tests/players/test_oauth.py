@@ -166,6 +166,17 @@ def test_a_refresh_token_renews_the_access_token(
     assert got.api.get("/api/v1/me/").status_code == 401  # the old one went with its refresh
 
 
+def test_an_app_revokes_its_own_tokens_at_the_revocation_url(
+    alice: User, bob: User, alice_api: APIClient
+) -> None:
+    app = register(bob)
+    got = grant(alice_api, app)
+    done = Client().post("/oauth/revoke_token/", {"token": got.refresh, "client_id": app.client_id})
+    assert done.status_code == 200
+    assert got.api.get("/api/v1/me/").status_code == 401
+    assert alice_api.get("/api/v1/me/oauth/authorizations/").json() == []
+
+
 def test_an_apps_token_cannot_manage_the_account(
     alice: User, bob: User, alice_api: APIClient
 ) -> None:
