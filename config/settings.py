@@ -454,12 +454,16 @@ OAUTH2_PROVIDER = {
     "SCOPES": {"read": "Read", "play": "Read and play"},
     "DEFAULT_SCOPES": ["read"],
     "PKCE_REQUIRED": True,
-    # RFC 9700's recommendations, ahead of DOT 4.0: S256 only (no `plain`), no implicit or
-    # password grant, tokens only in the Authorization header.
+    # RFC 9700's recommendations, ahead of DOT 4.0 (and `check --deploy` clean): S256 only (no
+    # `plain`), no implicit or password grant, tokens only in the Authorization header, `iss` in
+    # the authorization response, tokens stored hashed, https redirect URIs only.
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
     "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
     "ACCESS_TOKEN_GENERATOR": "players.oauth.access_token",
     "REFRESH_TOKEN_GENERATOR": "players.oauth.refresh_token",
     "ACCESS_TOKEN_EXPIRE_SECONDS": env_int(

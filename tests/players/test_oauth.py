@@ -45,6 +45,7 @@ def test_the_code_flow_with_pkce_gives_the_app_a_token_that_acts_for_the_player(
     answer = consent(alice_api, query)
     params = code_from(answer.json()["redirect_to"])
     assert params["state"] == ["xyz"]
+    assert params["iss"] == ["http://testserver"]  # RFC 9207: who answered
     tokens = exchange(app, params["code"][0], verifier)
     assert tokens.status_code == 200, tokens.content
     body = tokens.json()
@@ -223,7 +224,13 @@ def test_registering_an_app_shows_its_secret_once(alice_api: APIClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "redirect_uri", ["javascript:alert(1)", "https://app.example/cb#frag", "not a url"]
+    "redirect_uri",
+    [
+        "javascript:alert(1)",
+        "https://app.example/cb#frag",
+        "not a url",
+        "http://app.example/cb",  # codes never travel in plain text
+    ],
 )
 def test_registering_refuses_a_bad_redirect_uri(alice_api: APIClient, redirect_uri: str) -> None:
     body = {"name": "Card Buddy", "redirect_uris": [redirect_uri]}
