@@ -115,8 +115,8 @@ class KeepAlive:
         tab: str,
         oauth_token_id: int | None = None,
     ) -> Member:
-        member = Member(user_id, token_id, game_id, tab, next(self._next_slot) % SLOTS)
-        member.oauth_token_id = oauth_token_id
+        slot = next(self._next_slot) % SLOTS
+        member = Member(user_id, token_id, game_id, tab, slot, oauth_token_id=oauth_token_id)
         self.slots[member.slot].add(member)
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())

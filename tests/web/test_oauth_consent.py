@@ -129,3 +129,28 @@ def test_a_request_without_pkce_says_so_and_offers_the_way_back(clients: Any) ->
     back = page.get_by_role("link", name="Back to the app")
     assert (back.get_attribute("href") or "").startswith(f"{REDIRECT_URI}?error=invalid_request")
     expect(page.get_by_role("button", name="Allow")).to_have_count(0)
+
+
+def test_a_player_registers_an_app_in_settings_and_sees_its_secret_once(clients: Any) -> None:
+    alice = User.objects.create_user(username=f"alice-{secrets.token_hex(3)}")
+    _, raw = ApiToken.issue(alice, name="browser")
+    browser = clients("alice", locale="en-GB", viewport={"width": 1280, "height": 1400})
+    browser.sign_in_with_token(raw, "/settings")
+    page = browser.page
+    page.get_by_text("Developers: your apps").click()
+    page.get_by_label("App name").fill("Card Buddy")
+    page.get_by_label("Redirect URIs").fill("https://cardbuddy.example/callback")
+    page.get_by_label("Confidential: a server that can keep a secret").check()
+    page.get_by_role("button", name="Register app").click()
+    expect(page.get_by_text("Card Buddy is registered.")).to_be_visible()
+    expect(page.get_by_text("Copy the secret now: it is not shown again.")).to_be_visible()
+    app = alice.oauth2_provider_application.get()
+    assert app.name == "Card Buddy" and app.redirect_uris == "https://cardbuddy.example/callback"
+    expect(page.locator(".developer-apps .app-list li", has_text=app.client_id)).to_be_visible()
+    browser.shot("oauth-register-en", page.locator(".developer-apps"))
+    # A redirect URI the server refuses: the form says why.
+    page.get_by_label("App name").fill("Leaky")
+    page.get_by_label("Redirect URIs").fill("http://leaky.example/callback")
+    page.get_by_role("button", name="Register app").click()
+    expect(page.locator(".developer-apps .error-box")).to_contain_text("redirect_uris")
+    assert alice.oauth2_provider_application.count() == 1
