@@ -75,7 +75,7 @@ from /proc around the measured phases and printed as ms per accepted move.
 At the end the database is checked: every accepted action is exactly one move (retries made
 none), every timeout came after its turn's deadline, and every idle turn the client waited out
 became exactly one timeout; every accepted move of a measured phase reached every other seat's
-stream; and at least as many versions were announced on Redis (``game:*``, counted by a
+stream; and at least as many versions were announced on Redis (``<prefix>game:*``, counted by a
 subscriber of this client's own) as moves were accepted, which is how the live process of
 ``--shape split`` hears of the API's moves. Exit status 1 on any unexpected answer (5xx, a 4xx
 other than the intended 409s, a transport error, a stream that broke) or a failed check; with
@@ -465,7 +465,7 @@ class Stats:
         self.crowd_opened = 0
         self.crowd_open_seconds = 0.0
         self.pgbench: Pgbench | None = None
-        self.announcements = 0  # messages on Redis's game:* channels (what the live process hears)
+        self.announcements = 0  # messages on Redis's game channels (what a live process may hear)
 
     def record(self, phase: str, kind: str, status: int, code: str, seconds: float) -> None:
         self.latency[(phase, kind)].append(seconds)
@@ -1099,14 +1099,15 @@ async def open_crowd(
 
 
 async def listen_to_announcements(redis_url: str, stats: Stats, stop: asyncio.Event) -> None:
-    """Count the versions announced on Redis (channel ``game:<id>``, games/announce.py): what a live
-    process that did not apply the move itself learns it from."""
+    """Count the versions announced on Redis (channel ``<prefix>game:<id>``, games/announce.py):
+    what a live process that did not apply the move itself learns it from."""
     import redis.asyncio as aioredis
+    from django.conf import settings
 
     client = aioredis.from_url(redis_url)
     pubsub = client.pubsub(ignore_subscribe_messages=True)
     try:
-        await pubsub.psubscribe("game:*")
+        await pubsub.psubscribe(f"{settings.LIVE_CHANNEL_PREFIX}game:*")
         while not stop.is_set():
             if await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.5):
                 stats.announcements += 1
@@ -1600,7 +1601,7 @@ def report_answers(stats: Stats, failures: list[str]) -> int:
     games = sum(1 for _ in stats.applied)
     print(f"- games played: {games}; accepted actions: {sum(stats.applied.values()):,}")
     print(
-        f"- versions announced on Redis (`game:*`, what the live process hears): "
+        f"- versions announced on Redis (`<prefix>game:*`, what a live process may hear): "
         f"{stats.announcements:,}"
     )
     for line in stats.errors[:30]:

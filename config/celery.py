@@ -2,13 +2,16 @@
 
 import logging
 import os
+import time
 from datetime import timedelta
 from typing import Any
 
-from celery import Celery
+from celery import Celery, signals
 from celery import Task as BaseTask
 from celery.app.trace import LOG_RECEIVED, LOG_SUCCESS
 from django.conf import settings
+
+from config import logs, metrics
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -67,6 +70,14 @@ class QuietPeriodicJobs(logging.Filter):
             self._cached = jobs
         return self._cached
 
+    def says_nothing(self, name: str, return_value: Any) -> bool:
+        """A periodic job's run that did nothing (config.celery's own line for each task)."""
+        return (
+            not settings.LOG_PERIODIC_JOBS
+            and name in self._jobs()
+            and str(return_value) in _NOTHING_DONE
+        )
+
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno != logging.INFO or settings.LOG_PERIODIC_JOBS:
             return True
@@ -99,7 +110,7 @@ def quiet_periodic_jobs(celery_app: Celery) -> QuietPeriodicJobs:
     return quiet
 
 
-quiet_periodic_jobs(app)
+_quiet = quiet_periodic_jobs(app)
 
 
 def task_named(name: str) -> Any:
@@ -108,3 +119,81 @@ def task_named(name: str) -> Any:
     so the service names the task instead of importing it. Looked up in the app's registry, so
     ``task_always_eager`` (embedded mode) still runs it inline, which ``send_task`` would not."""
     return app.tasks[name]
+
+
+# --- Watching it run: the request id, one log line and the metrics per task -------------------
+
+task_logger = logging.getLogger("config.tasks")
+_running: dict[str, tuple[Any, float]] = {}
+
+
+@signals.before_task_publish.connect
+def _carry_request_id(headers: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    """A task queued while serving a request (or running a task) carries that request's id in
+    its message's headers, so the worker's lines about it name the request that caused it."""
+    request_id = logs.current_request_id()
+    if request_id and headers is not None:
+        headers.setdefault("request_id", request_id)
+
+
+@signals.task_prerun.connect
+def _task_started(task_id: str, task: Any, **kwargs: Any) -> None:
+    # A worker reads the id from the message's headers; a task run inline (no broker) is still
+    # inside the request that queued it, and keeps its id.
+    request_id = logs.sane_request_id(getattr(task.request, "request_id", None))
+    token = logs.bind_request_id(request_id or logs.current_request_id())
+    _running[task_id] = (token, time.perf_counter())
+
+
+@signals.task_postrun.connect
+def _task_finished(
+    task_id: str, task: Any, state: str | None = None, retval: Any = None, **kwargs: Any
+) -> None:
+    started = _running.pop(task_id, None)
+    if started is None:
+        return
+    token, start = started
+    seconds = time.perf_counter() - start
+    # No state: the task raised and was run inline with its exception propagated.
+    outcome = state or "FAILURE"
+    metrics.TASKS.labels(task=task.name, outcome=outcome).inc()
+    metrics.TASK_SECONDS.labels(task=task.name).observe(seconds)
+    duration_ms = round(seconds * 1000, 1)
+    # Quiet about the periodic jobs that found nothing to do, as Celery's own lines are.
+    if outcome != "SUCCESS" or not _quiet.says_nothing(task.name, retval):
+        _log_task(task.name, task_id, outcome, duration_ms)
+    logs.unbind_request_id(token)
+
+
+def _log_task(name: str, task_id: str, outcome: str, duration_ms: float) -> None:
+    task_logger.info(
+        "%s %s %.1fms",
+        name,
+        outcome,
+        duration_ms,
+        extra={"task": name, "task_id": task_id, "outcome": outcome, "duration_ms": duration_ms},
+    )
+
+
+@signals.after_setup_logger.connect
+@signals.after_setup_task_logger.connect
+def _json_celery_logs(logger: logging.Logger, **kwargs: Any) -> None:
+    """With LOG_FORMAT=json, the lines Celery writes through its own handlers (the worker's and
+    beat's start-up, "received", "succeeded", beat's sends) are JSON too, with the request id."""
+    if settings.LOG_FORMAT != "json":
+        return
+    for handler in logger.handlers:
+        handler.setFormatter(logs.json_formatter())
+        handler.addFilter(logs.RequestIdFilter())
+
+
+@signals.worker_init.connect
+def _serve_metrics(**kwargs: Any) -> None:
+    """The worker's scrape port (WORKER_METRICS_PORT), in its main process only."""
+    if settings.WORKER_METRICS_PORT:
+        if not metrics.multiprocess():
+            logging.getLogger(__name__).warning(
+                "WORKER_METRICS_PORT without PROMETHEUS_MULTIPROC_DIR: the tasks of a prefork "
+                "pool's processes are not counted on that port"
+            )
+        metrics.serve_worker_metrics(settings.WORKER_METRICS_PORT)

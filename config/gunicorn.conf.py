@@ -12,9 +12,22 @@ Command-line options win over these (``--workers 4``, ``--threads 4``, ``--bind`
 gunicorn's own ``GUNICORN_CMD_ARGS`` (e.g. ``GUNICORN_CMD_ARGS="--workers 8"``). The one
 variable read here, ``FORWARDED_ALLOW_IPS``, is registered (and documented) by config/settings.py
 and read by uvicorn under the same name, so the API and the live routes trust the same proxies.
+Beside it, this file only gives prometheus_client's PROMETHEUS_MULTIPROC_DIR a default (below).
 """
 
 import os
+import shutil
+import tempfile
+
+# Each worker counts its own requests; prometheus_client's multiprocess mode adds them all up at a
+# scrape (config/metrics.py, docs/deploy.md). The mode is chosen when prometheus_client is first
+# imported, so here, before the app: a fresh, empty directory of this gunicorn's own, unless the
+# operator names one in PROMETHEUS_MULTIPROC_DIR.
+_METRICS_PREFIX = "unoallwild-metrics-"
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix=_METRICS_PREFIX)
+
+from prometheus_client import multiprocess  # noqa: E402  (after the directory is chosen)
 
 bind = "0.0.0.0:8000"
 # Two per core suits a CPU-bound API that also waits on PostgreSQL and Redis.
@@ -27,7 +40,10 @@ timeout = 30
 graceful_timeout = 30
 # Behind the proxy: keep its connections open a little longer than it does.
 keepalive = 5
-accesslog = None
+# One line per request on stdout with its id (the X-Request-ID the service answers with) and its
+# time in ms; the service's own JSON line per request has the route and user (config/logs.py).
+accesslog = "-"
+access_log_format = '%(h)s "%(r)s" %(s)s %(B)s %(M)sms id=%({x-request-id}o)s "%(a)s"'
 errorlog = "-"
 loglevel = "warning"
 # Load the application once in the master and fork the workers from it: they share the frozen
@@ -45,3 +61,16 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "").strip() or "127.
 limit_request_line = 4094
 limit_request_fields = 100
 limit_request_field_size = 8190
+
+
+def child_exit(server: object, worker: object) -> None:
+    """A worker that exits takes its live gauges with it; its counters stay counted."""
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined]
+
+
+def on_exit(server: object) -> None:
+    """The directory this file made goes with the gunicorn that made it (one named by the
+    operator stays)."""
+    path = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    if os.path.basename(path).startswith(_METRICS_PREFIX):
+        shutil.rmtree(path, ignore_errors=True)

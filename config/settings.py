@@ -11,6 +11,7 @@ registry in ``config.env`` always lists the complete set of knobs.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from email.utils import parseaddr
@@ -73,6 +74,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # WhiteNoise right after SecurityMiddleware: static files skip the rest of the stack.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The request id, one log line and the latency metric per request (config/logs.py); after
+    # WhiteNoise, which answers static files before it.
+    "config.logs.RequestLogMiddleware",
     # A view failing because the database is unreachable answers 503 with Retry-After (DRF views
     # do so through EXCEPTION_HANDLER; see config/errors.py).
     "config.errors.DatabaseUnavailableMiddleware",
@@ -213,12 +217,36 @@ AUTH_USER_MODEL = "players.User"
 
 # --- Accounts ---------------------------------------------------------------------------------
 
+# Every log-in (API session, token creation, admin form) goes through authenticate(), and so
+# through the per-account delay after failed attempts (players/lockout.py).
+AUTHENTICATION_BACKENDS = ["players.lockout.LoginDelayBackend"]
+LOGIN_FAILURES_BEFORE_DELAY = env_int(
+    "LOGIN_FAILURES_BEFORE_DELAY",
+    default=5,
+    min_value=1,
+    help="Failed log-ins per account (any path, any address) before each further try waits.",
+)
+LOGIN_MAX_DELAY_SECONDS = env_int(
+    "LOGIN_MAX_DELAY_SECONDS",
+    default=900,
+    min_value=1,
+    help="Longest wait between log-in tries of one account (the wait doubles from 1 s).",
+)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    # Django's list of common passwords, also in disguise ("Passw0rd!"), and the service's own
+    # words ("uno-all-wild"); and no password of spaces only (players/passwords.py).
+    {"NAME": "players.passwords.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "players.passwords.NotBlankPasswordValidator"},
 ]
+PASSWORD_RESET_MAILS_PER_HOUR = env_int(
+    "PASSWORD_RESET_MAILS_PER_HOUR",
+    default=3,
+    min_value=1,
+    help="Password-reset requests per e-mail address per hour that send mail; more are ignored.",
+)
 # Links in account e-mails (password reset, e-mail verification) point at the web client.
 FRONTEND_URL = env_url(
     "FRONTEND_URL",
@@ -242,6 +270,16 @@ REDIS_URL = env_url(
     help="Redis URL for cache and Celery. Unset: local-memory cache, tasks run inline.",
 )
 
+# Redis pub/sub ignores database numbers: two deployments on one Redis would hear each other's
+# games. Their live channels and counters (games/announce.py) carry this prefix, by default one
+# derived from the database, which two deployments never share.
+_database_identity = "|".join(str(_database.get(k, "")) for k in ("ENGINE", "HOST", "PORT", "NAME"))
+LIVE_CHANNEL_PREFIX = env_str(
+    "LIVE_CHANNEL_PREFIX",
+    default=f"live:{hashlib.blake2b(_database_identity.encode(), digest_size=5).hexdigest()}:",
+    help="Prefix of the live updates' Redis channels and keys. Unset: derived from the database.",
+)
+
 if REDIS_URL:
     # Fails open (config/cache.py): with Redis down, cache reads miss and throttles let requests
     # through instead of answering 500. Short timeouts so a hung Redis costs little.
@@ -262,6 +300,9 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = None
     CELERY_TASK_ALWAYS_EAGER = True
+# With tasks run inline, account mails (password reset, verification) are sent from a thread of
+# their own after commit, so that no response waits on the mail server (players/services.py).
+ACCOUNT_MAILS_IN_BACKGROUND = CELERY_TASK_ALWAYS_EAGER
 # Inline tasks should fail loudly in development and tests, as they would in a worker's log.
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
@@ -700,24 +741,12 @@ IDEMPOTENCY_KEY_DAYS = env_int(
 DISPLAY_NAME_BLOCKLIST = env_list(
     "DISPLAY_NAME_BLOCKLIST",
     default=["admin", "moderator", "unoallwild"],
-    help="Words refused anywhere in a display name or username (folded: case, accents, 1337).",
+    help="Words refused anywhere in a display name or username (by look-alike skeleton).",
 )
 DISPLAY_NAME_BLOCKLIST_FILE = env_str(
     "DISPLAY_NAME_BLOCKLIST_FILE",
     default="",
     help="A file with more blocked words, one per line (# starts a comment).",
-)
-ADMIN_LOGIN_MAX_FAILURES = env_int(
-    "ADMIN_LOGIN_MAX_FAILURES",
-    default=5,
-    min_value=1,
-    help="Failed admin log-ins (per address and per username) before log-in is refused.",
-)
-ADMIN_LOGIN_WINDOW_SECONDS = env_int(
-    "ADMIN_LOGIN_WINDOW_SECONDS",
-    default=900,
-    min_value=1,
-    help="How long failed admin log-ins are counted, and log-in refused after too many.",
 )
 _collusion_z = env_str(
     "COLLUSION_Z_THRESHOLD",
@@ -802,14 +831,34 @@ LOG_PERIODIC_JOBS = env_bool(
     help="Log every run of the periodic jobs (worker and beat), also those that did nothing.",
 )
 
+LOG_FORMAT = env_str(
+    "LOG_FORMAT",
+    default="text",
+    help="Log lines as text (readable) or json (one JSON object per line, for a log collector).",
+).lower()
+if LOG_FORMAT not in {"text", "json"}:
+    raise ImproperlyConfigured("LOG_FORMAT must be text or json.")
+
+# Every record carries the id of the request or task that wrote it (config/logs.py); the JSON
+# lines add the fields a record was given (a request's route, status, duration_ms, user_id).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "config.logs.RequestIdFilter"}},
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["request_id"],
+        },
     },
     "root": {"handlers": ["console"], "level": "WARNING"},
     "loggers": {
@@ -817,3 +866,45 @@ LOGGING = {
         for name in ("config", "games", "players", "notifications")
     },
 }
+
+# --- Watching it run: metrics and the error reporter (docs/deploy.md) -------------------------
+
+METRICS_TOKEN = env_str(
+    "METRICS_TOKEN",
+    default="",
+    help="Bearer token Prometheus must send to GET /metrics (and a worker's port). Unset: off.",
+)
+# prometheus_client reads this itself, at import; it is read here too so that it is documented
+# and checked with the other settings.
+PROMETHEUS_MULTIPROC_DIR = env_str(
+    "PROMETHEUS_MULTIPROC_DIR",
+    default="",
+    help="An empty directory where each process of a kind (gunicorn's workers) writes its metrics.",
+)
+if PROMETHEUS_MULTIPROC_DIR and not Path(PROMETHEUS_MULTIPROC_DIR).is_dir():
+    raise ImproperlyConfigured("PROMETHEUS_MULTIPROC_DIR must be an existing directory.")
+# Not CELERY_…: Celery reads every setting of that prefix as one of its own.
+WORKER_METRICS_PORT = env_int(
+    "WORKER_METRICS_PORT",
+    default=0,
+    min_value=0,
+    help="A Celery worker answers Prometheus on this port (0: not at all).",
+)
+
+SENTRY_DSN = env_url(
+    "SENTRY_DSN",
+    default=None,
+    schemes=("http", "https"),
+    help="Report unhandled errors of views and tasks to this Sentry DSN. Unset: no reporter.",
+)
+SENTRY_ENVIRONMENT = env_str(
+    "SENTRY_ENVIRONMENT", default="production", help="The environment errors are reported under."
+)
+SENTRY_RELEASE = env_str(
+    "SENTRY_RELEASE", default="", help="The release errors are reported under (e.g. a git tag)."
+)
+if SENTRY_DSN:
+    # Only then: sentry_sdk and its integrations are not even loaded without a DSN.
+    from config import sentry
+
+    sentry.init(dsn=SENTRY_DSN, environment=SENTRY_ENVIRONMENT, release=SENTRY_RELEASE)

@@ -11,6 +11,7 @@ from drf_spectacular.views import (
 from oauth2_provider import views as oauth_views
 
 from config.errors import api_not_found
+from config.metrics import metrics_view
 from config.views import healthz, readyz
 
 DOCS_POLICY = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["blob:"]})
@@ -19,6 +20,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
+    # Prometheus, with METRICS_TOKEN only (config/metrics.py).
+    path("metrics", metrics_view, name="metrics"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI's start-up script is a file of its own (the split view), so the docs pages run
     # only the service's script files too; Swagger UI and ReDoc style their elements inline, and

@@ -10,8 +10,10 @@ Three ways a waiter learns of a new version, so that no single one has to be rel
 - **In-process**: ``publish`` wakes the waiters of this process at once (the embedded default,
   where the web process applies every move, including timeouts from its background thread).
 - **Redis pub/sub** (when ``REDIS_URL`` is set): ``publish`` also sends the version on channel
-  ``game:<id>``; each web process listens (one pattern subscription, in a daemon thread) and wakes
-  its own waiters. This covers moves applied by another web process or a Celery worker.
+  ``<prefix>game:<id>``; a process listens (in a daemon thread) only to the games its own clients
+  wait on, and wakes them. This covers moves applied by another web process or a Celery worker.
+  A move is thus sent to the processes that watch its game, not to every process: the fan-out
+  grows with watchers, not with processes (see "Subscriptions" below).
 - **The database**: while anyone waits, a daemon thread reads the versions of the watched games
   every ``RECHECK_SECONDS`` (one query for all of them) and wakes the waiters of any game that
   moved on. A lost message, Redis being down, or a change that publishes nothing (lobby joins,
@@ -19,12 +21,11 @@ Three ways a waiter learns of a new version, so that no single one has to be rel
 
 ``publish_user`` announces, on the same three paths but the database re-check, that a player's
 list of games changed without a version of a game they wait on moving: a game created with them
-in it, a rematch they are invited to. Its key is ``user:<id>`` (``game:user:<id>`` on Redis, so
-the one pattern subscription hears it) and its "version" a counter of the player's own
-(``user_mark``: a Redis ``INCR`` shared by every process, or this process's own counter without
-Redis): a waiter reads it before reading the database and waits for an announcement above it.
-With Redis down and several processes, "My games" hears of such a game when its long-poll times
-out.
+in it, a rematch they are invited to. Its key is ``user:<id>`` (``<prefix>game:user:<id>`` on
+Redis) and its "version" a counter of the player's own (``user_mark``: a Redis ``INCR`` shared
+by every process, or this process's own counter without Redis): a waiter reads it before reading
+the database and waits for an announcement above it. With Redis down and several processes,
+"My games" hears of such a game when its long-poll times out.
 
 **The news.** A move's announcement carries its public news (``selectors.move_news``: the new
 version and status, whose turn, and the move with the events a player without a seat may see),
@@ -34,6 +35,20 @@ that lacks one (a lost message, a version only the re-check saw) reads the datab
 The news is sent to every process and every stream of the game as it is, so it never holds what
 any one seat may not see; ``private`` names the seats that see more of the move (a card they
 drew), whose streams read their own events.
+
+**Subscriptions.** The first waiter of a key in a process asks for its channel; the listener
+thread (which alone touches the subscription's connection) sends ``SUBSCRIBE`` within
+``SUBSCRIBE_POLL_SECONDS`` and ``UNSUBSCRIBE`` once the key has had no waiter for
+``LINGER_SECONDS`` (the gap between two long-polls, or a stream's reconnection, keeps it). An
+announcement made between a client's read and its subscription's confirmation would be missed,
+so each confirmation is followed by a catch-up: a game's version from the database (the re-check
+thread, at once, for the newly subscribed games only), a player's counter from Redis. After a
+lost connection every channel is subscribed again and caught up alike.
+
+**The prefix.** Redis pub/sub ignores database numbers: every client of a server hears every
+channel. Channels and counters carry ``settings.LIVE_CHANNEL_PREFIX`` (by default derived from
+the database's engine, host, port and name), so two deployments on one Redis never hear each
+other.
 
 ``publish`` never raises: a move is committed before it runs, and failing to announce it must not
 turn a successful move into an error. Failures are logged; the database re-check covers them.
@@ -46,6 +61,7 @@ import contextlib
 import itertools
 import json
 import logging
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -81,15 +97,22 @@ NEWS_PER_GAME = 4
 # Games whose news is kept, the least recently announced going first: a bound on memory (a
 # news is about a kilobyte), not on correctness (a stream without news reads the database).
 NEWS_GAMES = 2_000
-# Redis key of a player's announcement counter (``user_mark``).
-USER_MARK_KEY = "live:user-mark:"
+# Redis key of a player's announcement counter (``user_mark``), after the deployment's prefix.
+USER_MARK_KEY = "user-mark:"
+# A key's subscription outlives its last waiter this long: a long-poll answered and asked again,
+# or a stream reconnecting (``retry: 3000``), must not pay an UNSUBSCRIBE and a SUBSCRIBE, nor
+# miss a move in between.
+LINGER_SECONDS = 10.0
+# The listener reads with this timeout, then sends the subscriptions asked for meanwhile: the
+# longest a new waiter's SUBSCRIBE waits (the catch-up after it covers the gap).
+SUBSCRIBE_POLL_SECONDS = 0.05
 
 VersionSource = Callable[[list[str]], dict[str, int]]
 
 
 def channel(game_id: Any) -> str:
-    """The Redis channel of a game's versions."""
-    return f"{CHANNEL_PREFIX}{game_id}"
+    """The Redis channel of a game's versions in this deployment (``"*"``: a pattern of all)."""
+    return notifier().channel(game_id)
 
 
 @dataclass(frozen=True)
@@ -148,9 +171,13 @@ class Notifier:
         recheck_seconds: float = RECHECK_SECONDS,
         versions: VersionSource = db_versions,
         release: Callable[[], None] = release_db,
+        prefix: str = "",
+        linger_seconds: float = LINGER_SECONDS,
     ) -> None:
         self.redis_url = redis_url
         self.recheck_seconds = recheck_seconds
+        self.prefix = prefix
+        self.linger_seconds = linger_seconds
         self._versions = versions
         self._release = release
         self._lock = threading.Lock()
@@ -166,8 +193,22 @@ class Notifier:
         self._threads: list[threading.Thread] = []
         self._publisher: Any = None  # redis.Redis, created on first publish
         self._redis_down_until = 0.0
-        # The Redis listener's state, for tests and logs.
+        # Keys whose last waiter left, and when: still subscribed for ``linger_seconds``.
+        self._lingering: dict[str, float] = {}
+        self._dirty = False  # a key wants its channel (the listener subscribes it)
+        self._linger_check_at = 0.0
+        # Newly subscribed games, for the re-check thread to read at once (``_kick``).
+        self._fresh: set[str] = set()
+        self._kick = threading.Event()
+        # The listener thread's own: the keys it subscribed (sent), and those Redis confirmed.
+        self._subscribed: set[str] = set()
+        self._confirmed: set[str] = set()
+        self._confirmations = threading.Condition()
+        # The Redis listener's state, for tests and logs: connected, and messages received.
         self.listening = threading.Event()
+        self.received = 0
+        # Its connection's name (CLIENT LIST shows which process listens to what).
+        self.client_name = f"live-listener-{os.getpid()}-{id(self):x}"
 
     # -- announcing -----------------------------------------------------------------------------
 
@@ -229,6 +270,10 @@ class Notifier:
             return None
         return found  # type: ignore[return-value]
 
+    def channel(self, key: Any) -> str:
+        """The Redis channel of ``key`` (a game id, or a player's ``user_key``)."""
+        return f"{self.prefix}{CHANNEL_PREFIX}{key}"
+
     def _redis(self) -> Any:
         if self._publisher is None:
             import redis
@@ -245,7 +290,7 @@ class Notifier:
 
         One counter for all processes on Redis (``INCR``); this process's own without it, or
         while Redis is down (then other processes' announcements do not arrive anyway)."""
-        key = f"{USER_MARK_KEY}{user_id}"
+        key = f"{self.prefix}{USER_MARK_KEY}{user_id}"
         if self.redis_url and time.monotonic() >= self._redis_down_until:
             try:
                 client = self._redis()
@@ -269,7 +314,7 @@ class Notifier:
                 payload = str(version)
             else:
                 payload = json.dumps({"version": version, "news": news}, cls=JSONEncoder)
-            self._redis().publish(channel(game_id), payload)
+            self._redis().publish(self.channel(game_id), payload)
         except Exception as exc:
             self._redis_down_until = now + REDIS_RETRY_SECONDS
             logger.warning(
@@ -321,6 +366,8 @@ class Notifier:
         key = str(game_id)
         waiter = _Waiter(above, wake)
         with self._lock:
+            if key not in self._waiters and self._lingering.pop(key, None) is None:
+                self._dirty = True  # a new channel for the listener
             self._waiters.setdefault(key, set()).add(waiter)
             known = self._known.get(key)
             if known is not None and known > above:
@@ -336,11 +383,27 @@ class Notifier:
                 waiters.discard(waiter)
                 if not waiters:
                     del self._waiters[key]
+                    if self.redis_url:  # only the listener prunes them
+                        self._lingering[key] = time.monotonic()
+                        self._dirty = self._dirty or self.linger_seconds <= 0
 
     def waiting(self) -> int:
         """How many waiters this process has (for tests and diagnostics)."""
         with self._lock:
             return sum(len(w) for w in self._waiters.values())
+
+    def subscriptions(self) -> set[str]:
+        """The keys whose channels Redis confirmed this process subscribes to (tests, bench)."""
+        with self._confirmations:
+            return set(self._confirmed)
+
+    def wait_subscribed(self, key: Any, *, subscribed: bool = True, timeout: float) -> bool:
+        """Wait until Redis confirmed that ``key``'s channel is (or, with ``subscribed=False``,
+        is no longer) subscribed; False on timeout. For tests and the bench."""
+        with self._confirmations:
+            return self._confirmations.wait_for(
+                lambda: (str(key) in self._confirmed) == subscribed, timeout
+            )
 
     # -- background threads ---------------------------------------------------------------------
 
@@ -367,11 +430,13 @@ class Notifier:
         """Stop the background threads (tests; the process's own notifier never stops)."""
         self._stopped.set()
         self._watching.set()
+        self._kick.set()
         for thread in self._threads:
             thread.join(timeout=5)
 
     def _recheck_loop(self) -> None:
         failing = False
+        due = time.monotonic() + self.recheck_seconds
         while not self._stopped.is_set():
             self._watching.clear()
             with self._lock:
@@ -380,12 +445,22 @@ class Notifier:
                 # Nobody waits: hold no database connection until somebody does.
                 self._safe_release()
                 self._watching.wait()
+                due = time.monotonic() + self.recheck_seconds
                 continue
-            if self._stopped.wait(self.recheck_seconds):
+            # Woken early by the listener (``_kick``) to catch newly subscribed games up.
+            self._kick.wait(max(due - time.monotonic(), 0))
+            if self._stopped.is_set():
                 break
+            self._kick.clear()
             with self._lock:
+                fresh, self._fresh = self._fresh, set()
+                if time.monotonic() >= due:
+                    due = time.monotonic() + self.recheck_seconds
+                    fresh = set(self._waiters)
                 # A player's key has no row to re-read: only games are re-checked.
-                game_ids = [key for key in self._waiters if not key.startswith(USER_PREFIX)]
+                game_ids = [
+                    key for key in fresh if key in self._waiters and not key.startswith(USER_PREFIX)
+                ]
             if not game_ids:
                 continue
             try:
@@ -410,6 +485,9 @@ class Notifier:
             logger.exception("live: closing the re-check thread's database connection failed")
 
     def _listen_loop(self) -> None:
+        """The listener thread: it alone uses the subscription's connection (a redis-py PubSub
+        is not to be shared between threads), so waiters only ask (``_dirty``) and it sends the
+        SUBSCRIBE and UNSUBSCRIBE between reads."""
         import redis
 
         backoff = 0.5
@@ -421,18 +499,19 @@ class Notifier:
                     socket_connect_timeout=2,
                     socket_keepalive=True,
                     health_check_interval=30,
+                    client_name=self.client_name,
                 )
-                pubsub = client.pubsub(ignore_subscribe_messages=True)
-                pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
-                # The subscription is confirmed once its reply is read.
-                while not self._stopped.is_set() and not pubsub.subscribed:
-                    pubsub.get_message(timeout=0.2)
+                client.ping()
+                pubsub = client.pubsub()
+                self._subscribed = set()
+                self._dirty = True  # every wanted channel, on a new connection
                 self.listening.set()
                 if backoff > 0.5:
                     logger.info("live: listening to Redis again")
                 backoff = 0.5
                 while not self._stopped.is_set():
-                    message = pubsub.get_message(timeout=1.0)
+                    self._sync_subscriptions(pubsub)
+                    message = pubsub.get_message(timeout=SUBSCRIBE_POLL_SECONDS)
                     if message is not None:
                         self._on_message(message)
             except Exception as exc:
@@ -446,25 +525,75 @@ class Notifier:
                 self._stopped.wait(backoff)
                 backoff = min(backoff * 2, 10.0)
             finally:
+                with self._confirmations:
+                    self._confirmed.clear()
+                    self._confirmations.notify_all()
                 if pubsub is not None:
                     with contextlib.suppress(Exception):
                         pubsub.close()
         self.listening.clear()
 
+    def _sync_subscriptions(self, pubsub: Any) -> None:
+        """Subscribe the keys that gained a waiter, unsubscribe those without one for
+        ``linger_seconds`` (listener thread). Costs nothing while nothing changed."""
+        now = time.monotonic()
+        if not self._dirty and now < self._linger_check_at:
+            return
+        with self._lock:
+            self._dirty = False
+            self._linger_check_at = now + min(1.0, max(self.linger_seconds, 0.05))
+            for key, since in list(self._lingering.items()):
+                if now - since >= self.linger_seconds:
+                    del self._lingering[key]
+            wanted = self._waiters.keys() | self._lingering.keys()
+        added, dropped = wanted - self._subscribed, self._subscribed - wanted
+        if added:
+            pubsub.subscribe(*(self.channel(key) for key in added))
+        if dropped:
+            pubsub.unsubscribe(*(self.channel(key) for key in dropped))
+        self._subscribed = wanted
+
     def _on_message(self, message: dict[str, Any]) -> None:
         try:
+            kind = message["type"]
             name = message["channel"]
-            data = message["data"]
             name = name.decode() if isinstance(name, bytes) else str(name)
+            key = name.removeprefix(self.prefix).removeprefix(CHANNEL_PREFIX)
+            if kind in ("subscribe", "unsubscribe"):
+                self._confirm(key, kind == "subscribe")
+                return
+            if kind != "message":
+                return  # a health check's pong
+            self.received += 1
+            data = message["data"]
             data = data.decode() if isinstance(data, bytes) else str(data)
             if data.startswith("{"):
                 body = json.loads(data)
-                news = _news_from_json(body["news"])
-                self.notify(name.removeprefix(CHANNEL_PREFIX), int(body["version"]), news)
+                self.notify(key, int(body["version"]), _news_from_json(body["news"]))
             else:
-                self.notify(name.removeprefix(CHANNEL_PREFIX), int(data))
+                self.notify(key, int(data))
         except Exception:
             logger.warning("live: ignoring a malformed Redis message %r", message)
+
+    def _confirm(self, key: str, subscribed: bool) -> None:
+        """Redis confirmed a subscription (or its end). A new one is caught up: what was
+        announced between the waiter's read and now came before it."""
+        with self._confirmations:
+            if subscribed:
+                self._confirmed.add(key)
+            else:
+                self._confirmed.discard(key)
+            self._confirmations.notify_all()
+        if not subscribed:
+            return
+        if key.startswith(USER_PREFIX):
+            mark = self.user_mark(key.removeprefix(USER_PREFIX))
+            if mark:
+                self.notify(key, mark)
+        else:
+            with self._lock:
+                self._fresh.add(key)
+            self._kick.set()
 
 
 def _news_from_json(news: dict[str, Any]) -> dict[str, Any]:
@@ -492,6 +621,7 @@ def notifier() -> Notifier:
                     recheck_seconds=float(
                         getattr(settings, "LIVE_RECHECK_SECONDS", RECHECK_SECONDS)
                     ),
+                    prefix=getattr(settings, "LIVE_CHANNEL_PREFIX", ""),
                 )
     return _notifier
 

@@ -6,10 +6,10 @@ from typing import Any
 
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
 
 from moderation import services
+from players import lockout
 
 
 class _ReasonForm(forms.Form):
@@ -50,54 +50,26 @@ class GameActionForm(forms.Form):
 
 
 # ---------------------------------------------------------------------------------------------
-# Admin log-in, rate-limited
-
-
-def _login_keys(ip: str, username: str) -> list[str]:
-    return [f"moderation:admin-login:ip:{ip}", f"moderation:admin-login:user:{username.lower()}"]
-
-
-def reset_login_failures(*, ip: str, username: str = "") -> None:
-    cache.delete_many(_login_keys(ip, username))
+# Admin log-in, behind the per-account delay after failed log-ins
 
 
 class RateLimitedAdminLoginForm(AdminAuthenticationForm):
-    """The admin's log-in form, refusing further attempts after ADMIN_LOGIN_MAX_FAILURES failed
-    ones within ADMIN_LOGIN_WINDOW_SECONDS, per client address and per username (so neither one
-    address guessing many names nor many addresses guessing one name gets far).
-
-    A refused attempt does not even check the password, so guessing on cannot reveal the right
-    one. Counters live in the cache (Redis in production, shared by every web process).
-    """
+    """The admin's log-in form. The limit itself is the one every log-in path shares
+    (``players.lockout``, an authentication backend): this form only says how long the account
+    must wait when the backend refused to check the password."""
 
     error_messages = {
         **AdminAuthenticationForm.error_messages,
-        "throttled": _("Too many failed log-in attempts. Try again in %(minutes)s minutes."),
+        "throttled": _("Too many failed log-in attempts. Try again in %(seconds)s seconds."),
     }
 
     def clean(self) -> dict[str, Any]:
-        from django.conf import settings
-
-        limit = getattr(settings, "ADMIN_LOGIN_MAX_FAILURES", 5)
-        window = getattr(settings, "ADMIN_LOGIN_WINDOW_SECONDS", 900)
-        request = self.request
-        ip = request.META.get("REMOTE_ADDR", "") if request is not None else ""
-        keys = _login_keys(ip, self.cleaned_data.get("username") or "")
-        counts = cache.get_many(keys)
-        if any(int(count or 0) >= limit for count in counts.values()):
-            raise forms.ValidationError(
-                self.error_messages["throttled"],
-                code="throttled",
-                params={"minutes": max(1, window // 60)},
-            )
         try:
             return super().clean()
         except forms.ValidationError:
-            for key in keys:
-                # add() starts the window at the first failure; incr() never extends it.
-                cache.add(key, 0, timeout=window)
-                try:
-                    cache.incr(key)
-                except ValueError:  # expired between add() and incr()
-                    cache.set(key, 1, timeout=window)
+            wait = lockout.retry_after(self.request)
+            if wait is not None:
+                raise forms.ValidationError(
+                    self.error_messages["throttled"], code="throttled", params={"seconds": wait}
+                ) from None
             raise

@@ -25,6 +25,7 @@ from datetime import datetime
 from django.db.models import F, Q
 from django.utils import timezone
 
+from config import metrics
 from games import presence
 from notifications import channels, kinds, texts
 from notifications.channels.base import Channel, Item, Message, PermanentDeliveryError
@@ -290,9 +291,11 @@ def _finish(deliveries: list[Delivery], claim: uuid.UUID, status: str, error: st
         changes["attempts"] = F("attempts") + 1
     if status == Delivery.SENT:
         changes["sent_at"] = now
-    return Delivery.objects.filter(
+    done = Delivery.objects.filter(
         pk__in=[d.pk for d in deliveries], claim=claim, status=Delivery.SENDING
     ).update(**changes)
+    metrics.DELIVERIES.labels(channel=deliveries[0].channel, outcome=status).inc(done)
+    return done
 
 
 def _retry(deliveries: list[Delivery], claim: uuid.UUID, error: str) -> None:
@@ -300,13 +303,15 @@ def _retry(deliveries: list[Delivery], claim: uuid.UUID, error: str) -> None:
     for delivery in deliveries:
         attempts = delivery.attempts + 1
         give_up = attempts >= max_attempts()
-        Delivery.objects.filter(pk=delivery.pk, claim=claim, status=Delivery.SENDING).update(
+        done = Delivery.objects.filter(pk=delivery.pk, claim=claim, status=Delivery.SENDING).update(
             status=Delivery.FAILED if give_up else Delivery.PENDING,
             attempts=attempts,
             next_attempt_at=now + backoff(attempts),
             last_error=error,
             claim=None,
         )
+        outcome = Delivery.FAILED if give_up else "retry"
+        metrics.DELIVERIES.labels(channel=delivery.channel, outcome=outcome).inc(done)
 
 
 def _hold(delivery: Delivery, claim: uuid.UUID, until: datetime) -> None:

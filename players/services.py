@@ -9,19 +9,24 @@ or whether an account exists. Mail goes out through Celery tasks queued on commi
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import threading
 from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth.password_validation import validate_password
+from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
+from django.http import HttpRequest
 from django.utils import timezone
 
 from config.errors import ServiceError
-from players import links, oauth, signals, tasks
+from players import links, lockout, oauth, signals, tasks
 from players.models import ApiToken, User
 
 logger = logging.getLogger(__name__)
@@ -48,8 +53,12 @@ def check_password_strength(password: str, *, user: User) -> None:
         ) from exc
 
 
-def authenticate_credentials(*, username: str, password: str) -> User:
-    """The active user with these credentials; ``invalid_credentials`` otherwise.
+def authenticate_credentials(
+    *, username: str, password: str, request: HttpRequest | None = None
+) -> User:
+    """The active user with these credentials; ``invalid_credentials`` otherwise, or
+    ``LoginDelayed`` while the account waits after failed log-ins (``players.lockout``, which
+    Django's ``authenticate()`` consults through the authentication backend).
 
     Usernames are unique regardless of case, so any case finds the account (phones like to
     capitalise the first letter). Django's backend hashes the password even for an unknown name,
@@ -60,23 +69,39 @@ def authenticate_credentials(*, username: str, password: str) -> User:
     # keeps the account inactive, which Django's backend refuses like a wrong password (nothing
     # says the account exists).
     signals.signing_in.send(sender=User, username=username)
-    user = authenticate(None, username=found[0] if found else username, password=password)
+    user = authenticate(request, username=found[0] if found else username, password=password)
     if not isinstance(user, User):  # None for a wrong password or an inactive account
+        wait = lockout.retry_after(request)
+        if wait is not None:
+            raise lockout.LoginDelayed(wait)
         raise _invalid_credentials()
     return user
 
 
-def _send_after_commit(task: Any, user_id: int) -> None:
-    transaction.on_commit(partial(_enqueue, task, user_id))
+def _send_after_commit(task: Any, *args: Any) -> None:
+    transaction.on_commit(partial(_enqueue, task, *args))
 
 
-def _enqueue(task: Any, user_id: int) -> None:
+def _enqueue(task: Any, *args: Any) -> None:
+    if settings.ACCOUNT_MAILS_IN_BACKGROUND:
+        # Tasks run inline (the embedded mode, no broker): a thread of its own, so that the
+        # response never waits on the mail server, whose answer time would tell who plays here.
+        name = f"account-mail-{task.name}"
+        threading.Thread(target=_run, args=(task, *args), name=name, daemon=True).start()
+    else:
+        _run(task, *args, own_thread=False)
+
+
+def _run(task: Any, *args: Any, own_thread: bool = True) -> None:
     try:
-        task.delay(user_id)
+        task.delay(*args)
     except Exception:
         # A broker that is down, or (with tasks run inline) an SMTP server that is, must not turn
         # a 202 into a 500: for password/reset that would reveal that the address has an account.
-        logger.exception("could not send %s for user %s", task.name, user_id)
+        logger.exception("could not send %s", task.name)
+    finally:
+        if own_thread:
+            connections.close_all()  # this thread's own, which no request_finished will close
 
 
 def _queue_verification_email(user: User) -> None:
@@ -124,10 +149,16 @@ def sign_up(
 
 
 def issue_token(
-    *, username: str, password: str, name: str, scope: str, expires_in_days: int | None = None
+    *,
+    username: str,
+    password: str,
+    name: str,
+    scope: str,
+    expires_in_days: int | None = None,
+    request: HttpRequest | None = None,
 ) -> tuple[ApiToken, str]:
     """Log in for an app or a device: a new named token. Returns the raw string (shown once)."""
-    user = authenticate_credentials(username=username, password=password)
+    user = authenticate_credentials(username=username, password=password, request=request)
     token, raw = ApiToken.issue(user, name=name, scope=scope)
     if expires_in_days is not None:
         token.expires_at = token.created_at + timedelta(days=expires_in_days)
@@ -180,15 +211,31 @@ def change_password(
 
 def request_password_reset(*, email: str) -> None:
     """Mail a reset link to every active account with this address. Says nothing either way:
-    the caller answers 202 whether or not an account exists."""
+    the caller answers 202 whether or not an account exists.
+
+    The request does the same work for a known and an unknown address: it counts the address
+    against PASSWORD_RESET_MAILS_PER_HOUR and queues one task, after commit, that looks the
+    address up and sends the mails (``players.tasks``). Neither the look-up nor the mail server
+    is waited on, so the response time cannot tell who plays here. Past the cap nothing is queued,
+    so nobody can bury an inbox in reset mails.
+    """
     email = email.strip()
-    if not email:
+    if not email or not _within_reset_cap(email):
         return
-    user_ids = list(
-        User.objects.filter(email__iexact=email, is_active=True).values_list("pk", flat=True)
-    )
-    for user_id in user_ids:
-        _send_after_commit(tasks.send_password_reset_email, user_id)
+    _send_after_commit(tasks.send_password_reset_emails, email)
+
+
+def _within_reset_cap(email: str) -> bool:
+    # Hashed: the cache need not hold addresses. Counted from the first request of the hour.
+    digest = hashlib.sha256(email.casefold().encode()).hexdigest()[:32]
+    key = f"players:password-reset:{digest}"
+    cache.add(key, 0, timeout=3600)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add() and incr()
+        cache.set(key, 1, timeout=3600)
+        count = 1
+    return count <= settings.PASSWORD_RESET_MAILS_PER_HOUR
 
 
 def _invalid_link() -> ServiceError:

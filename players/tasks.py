@@ -18,6 +18,15 @@ from players.models import User
 
 
 @shared_task
+def send_password_reset_emails(email: str) -> int:
+    """A reset link to every active account with this address; how many were sent. Takes the
+    address, not user ids, so that the request queues the same task whether or not an account
+    has it (``players.services.request_password_reset``)."""
+    user_ids = User.objects.filter(email__iexact=email, is_active=True).values_list("pk", flat=True)
+    return sum(send_password_reset_email(user_id) for user_id in list(user_ids))
+
+
+@shared_task
 def send_password_reset_email(user_id: int) -> bool:
     user = User.objects.filter(pk=user_id, is_active=True).first()
     if user is None or not user.email or not user.has_usable_password():

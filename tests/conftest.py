@@ -42,7 +42,9 @@ def pytest_configure(config: pytest.Config) -> None:
         **django_settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
-    override_settings(STORAGES=storages).enable()
+    # Account mails are sent inline, where tests can see them, not from a thread of their own
+    # (tests/players/test_passwords.py turns that on where it is under test).
+    override_settings(STORAGES=storages, ACCOUNT_MAILS_IN_BACKGROUND=False).enable()
 
     # No test run has a Celery worker, so a task queued to a real broker would never run and
     # `.delay().get()` would wait forever. Run tasks inline even when REDIS_URL is set; the

@@ -133,9 +133,10 @@ def test_the_api_runs_on_gunicorn_with_persistent_connections(compose: dict[str,
 def test_the_live_routes_run_on_one_uvicorn_process(compose: dict[str, Any]) -> None:
     live = compose["services"]["live"]
     words = command_words(live)
-    assert words[:2] == ["uvicorn", "config.asgi:application"]
+    # config.asgi_server runs config.asgi under uvicorn, one process, with the project's options.
+    assert words[:3] == ["python", "-m", "config.asgi_server"]
+    assert "--workers" not in words
     assert words[words.index("--port") + 1] == "8001" and live["expose"] == ["8001"]
-    assert words[words.index("--workers") + 1] == "1"
     # Under ASGI a persistent connection per request thread is never reused: a pool instead.
     assert live["environment"]["CONN_MAX_AGE"] == "0"
     assert int(live["environment"]["DATABASE_POOL_SIZE"]) > 0

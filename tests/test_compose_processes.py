@@ -66,6 +66,11 @@ def service_env(
         PYTHONUNBUFFERED="1",
         TMPDIR=str(workdir / "tmp"),
     )
+    if environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # A tmpfs of the container's (docs/deploy.md, "Watching it run"); here the test's own.
+        metrics_dir = workdir / f"metrics-{name}"
+        metrics_dir.mkdir(exist_ok=True)
+        environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
     return environ
 
 

@@ -289,6 +289,25 @@ def read_the_move_log(generated: GeneratedClient, game_id: Any, player: Player) 
             return moves
 
 
+def read_the_record(generated: GeneratedClient, game_id: Any, player: Player, final: Any) -> None:
+    """The finished game's record, typed: every move with every hand after it, and the end the
+    players saw."""
+    m = generated.models
+    response = generated.api("games", "games_record_retrieve").sync_detailed(
+        game_id, client=player.client
+    )
+    assert response.status_code == 200, response.content
+    record = response.parsed
+    assert isinstance(record, m.GameRecord)
+    assert record.version == 1 and record.game.id == game_id
+    assert record.moves[0].action["type"] == "start"
+    assert record.moves[-1].number == final.version
+    last = record.moves[-1].position
+    assert len(last.hands) == record.setup.players == len(final.players)
+    assert record.result.winner == final.table.winner
+    assert sorted(p.place for p in record.players) == sorted(p.place for p in final.players)
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("lifted_game_throttles")
 @pytest.mark.parametrize("kind", ["uno_all_wild", "uno_splash", "uno_no_mercy"])
@@ -324,6 +343,8 @@ def test_generated_client_plays_a_three_player_game_to_the_end(
     assert versions == sorted(versions) and len(versions) == len(set(versions))
     assert versions[-1] == final.version
     assert len(moves) >= actions_taken
+
+    read_the_record(generated, game_id, guests[1], final)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -367,3 +388,4 @@ def test_generated_client_plays_a_round_of_gin_rummy(
     assert result.how in ("knock", "undercut", "gin", "big_gin")
     assert result.winner == final.table.winner
     assert sorted(p.place for p in final.players) == [1, 2]
+    read_the_record(generated, game_id, players[0], final)

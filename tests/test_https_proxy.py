@@ -114,8 +114,11 @@ def test_the_health_check_answers_over_plain_http(client: Client) -> None:
 
 
 def test_gunicorn_trusts_the_proxies_the_environment_names(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    # Reading the file in this process would otherwise leave its metrics directory in our
+    # environment for every server a later test starts (and removes it at gunicorn's exit).
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
     monkeypatch.setenv("FORWARDED_ALLOW_IPS", "172.16.0.0/12")
     conf = runpy.run_path(str(ROOT / "config" / "gunicorn.conf.py"))
     assert conf["forwarded_allow_ips"] == "172.16.0.0/12"

@@ -19,10 +19,14 @@ def _token() -> str:
 
 
 def test_the_middleware_are_the_frameworks_own() -> None:
-    """No project re-implementation of Django's (or WhiteNoise's) middleware: only the 503 on an
-    unreachable database is the project's."""
+    """No project re-implementation of Django's (or WhiteNoise's) middleware: only the request
+    log line (which Django has no middleware for) and the 503 on an unreachable database are the
+    project's."""
     ours = [path for path in settings.MIDDLEWARE if path.startswith("config.")]
-    assert ours == ["config.errors.DatabaseUnavailableMiddleware"]
+    assert ours == [
+        "config.logs.RequestLogMiddleware",
+        "config.errors.DatabaseUnavailableMiddleware",
+    ]
 
 
 @pytest.mark.parametrize("server", ["asgi", "wsgi"])

@@ -28,6 +28,7 @@ is fixed and generation derandomized, so a failure reproduces.
 from __future__ import annotations
 
 import os
+import secrets
 import uuid
 import zlib
 from collections import Counter
@@ -145,6 +146,8 @@ class World:
     query: dict[str, Any] = field(default_factory=dict)
     # games_actions_create: the caller's legal actions, by type (without the seat).
     legal: dict[str, dict[str, Any]] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
+    cookies: dict[str, str] = field(default_factory=dict)
 
 
 def _active_game(me: User, other: User) -> Game:
@@ -184,6 +187,11 @@ def world_for(operation_id: str, path_names: set[str]) -> World:
             status=Game.FINISHED, finished_at=timezone.now(), turn_deadline=None
         )
         world.path["game_id"] = str(game.pk)
+    elif operation_id == "games_record_retrieve":
+        # A finished game: the other player leaves, and the one left at the table wins.
+        game = _active_game(me, other)
+        game_services.leave_game(user=other, game_id=game.pk)
+        world.path["game_id"] = str(game.pk)
     elif operation_id == "games_invitation_decline":
         game = _active_game(other, me)
         Game.objects.filter(pk=game.pk).update(
@@ -220,6 +228,8 @@ def world_for(operation_id: str, path_names: set[str]) -> World:
         world.path["notification_id"] = notice.pk
     elif operation_id in {"auth_tokens_create", "auth_login"}:
         world.body.update(username=me.username, password=PASSWORD)
+        # A session log-in is checked for CSRF like a browser page's: cookie and header agree.
+        world.cookies["csrftoken"] = world.headers["X-CSRFToken"] = secrets.token_hex(16)
     elif operation_id == "auth_password_change":
         world.body.update(old_password=PASSWORD, new_password=_strong_password())
     elif operation_id in {"me_destroy", "me_delete"}:
@@ -382,7 +392,8 @@ def test_api(case: schemathesis.Case, wsgi_app: WSGIHandler) -> None:
     operation_id = case.operation.schema.get_operation_id(case.operation) or case.operation.label
     world = world_for(operation_id, set(case.path_parameters or {}))
     fill_in(case, world, real=_real(case, operation_id))
-    response = case.call(app=wsgi_app, headers={"Authorization": f"Bearer {world.token}"})
+    headers = {"Authorization": f"Bearer {world.token}", **world.headers}
+    response = case.call(app=wsgi_app, headers=headers, cookies=world.cookies)
     if case.method.upper() == case.operation.method.upper():
         # Not the coverage phase's probes with other methods (405, or 200 for OPTIONS).
         counts = RESULTS.setdefault(operation_id, Counter())
@@ -511,7 +522,8 @@ def test_a_wrong_json_type_is_refused_with_400(
         body=body,
         media_type="application/json",
     )
-    response = case.call(app=wsgi_app, headers={"Authorization": f"Bearer {world.token}"})
+    headers = {"Authorization": f"Bearer {world.token}", **world.headers}
+    response = case.call(app=wsgi_app, headers=headers, cookies=world.cookies)
 
     assert response.status_code == 400, (body, response.status_code, response.text[:500])
     error = response.json()["error"]

@@ -161,7 +161,7 @@ def post_raw(port: int, head: bytes, chunks: Iterator[bytes]) -> bytes:
 
 def test_a_body_declared_over_the_bound_is_refused_before_it_is_sent(server: int) -> None:
     head = (
-        b"POST /api/v1/auth/login/ HTTP/1.1\r\nHost: localhost\r\n"
+        b"POST /api/v1/auth/signup/ HTTP/1.1\r\nHost: localhost\r\n"
         b"Content-Type: application/json\r\nContent-Length: 100000000\r\n\r\n"
     )
     started = time.monotonic()
@@ -174,7 +174,7 @@ def test_a_body_declared_over_the_bound_is_refused_before_it_is_sent(server: int
 def test_an_endless_chunked_body_is_cut_off_under_asgi(serve_server: int) -> None:
     # No length declared: uvicorn passes the chunks on, and the bound counts them.
     head = (
-        b"POST /api/v1/auth/login/ HTTP/1.1\r\nHost: localhost\r\n"
+        b"POST /api/v1/auth/signup/ HTTP/1.1\r\nHost: localhost\r\n"
         b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
     )
     chunk = b"a" * 65536

@@ -17,6 +17,7 @@ urlpatterns: list[URLPattern] = [
     path("games", views.index, name="web-games"),
     path("games/new", views.index, name="web-new-game"),
     path("games/<uuid:game_id>", views.index, name="web-game"),
+    path("games/<uuid:game_id>/replay", views.index, name="web-game-replay"),
     re_path(r"^join/(?P<code>[A-Za-z0-9_-]{1,32})$", views.index, name="web-join"),
     path("notifications", views.index, name="web-notifications"),
     path("settings", views.index, name="web-settings"),

@@ -42,6 +42,7 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
+from config import metrics
 from config.errors import ServiceError
 from games import announce, presence, selectors
 from games.api import keepalive
@@ -66,7 +67,8 @@ STREAM_PAGE = 50
 # A comment line this often keeps proxies from closing an idle stream.
 HEARTBEAT_SECONDS = 15.0
 # Streams end after this long; EventSource reconnects at once with Last-Event-ID, and the new
-# request is authenticated again (a revoked token stops streaming at the latest then).
+# request is authenticated again (the keep-alives already ended a revoked token's or a
+# logged-out session's stream).
 STREAM_MAX_SECONDS = 3600.0
 # The reconnection delay EventSource is told to use (milliseconds).
 RETRY_MILLISECONDS = 3000
@@ -354,7 +356,8 @@ class StreamPlan:
     seat: int | None  # the user's position in the game; None: no seat, or not dealt one yet
     update: dict[str, Any]  # the first event: the LiveUpdate the view answered
     with_view: bool = False  # ``?view=true``: events carry the seat's view when it may act
-    oauth_token_id: int | None = None  # an app's OAuth token (players.oauth), checked too
+    session_key: str | None = None  # a session's stream (``token_id`` None): its log-in
+    oauth_token_id: int | None = None  # an app's OAuth token (players.oauth), checked instead
 
 
 def _update(
@@ -524,6 +527,8 @@ class GameStreamView(APIView):
             seat=seat,
             update=update,
             with_view=with_view,
+            # Logging out deletes the session: the keep-alives end its streams then.
+            session_key=None if auth is not None else request.session.session_key,
             oauth_token_id=auth.pk if is_app_token(auth) else None,
         )
         return response
@@ -569,13 +574,15 @@ def _sse(event: str, data: Any, *, event_id: int | None = None) -> bytes:
 
 
 def _authorized(plan: StreamPlan) -> bool:
-    """Whether the stream's token (or, for a session, its user) is still good: one query."""
+    """Whether the stream's token (one query), or its session (``keepalive.session_holds``: a
+    query and a session read), is still good."""
     if plan.oauth_token_id is not None:
         return bool(live_access_token_ids([plan.oauth_token_id]))
     if plan.token_id is not None:
         token = ApiToken.objects.select_related("user").filter(pk=plan.token_id).first()
         return token is not None and token.is_live and token.user.is_active
-    return User.objects.filter(pk=plan.user.pk, is_active=True).exists()
+    user = User.objects.filter(pk=plan.user.pk, is_active=True).first()
+    return user is not None and keepalive.session_holds(plan.session_key, user)
 
 
 def _keep_alive(plan: StreamPlan, step: _Watching, tab: str) -> str:
@@ -751,8 +758,8 @@ def _steps(plan: StreamPlan, *, batched: bool = False) -> Generator[_Step, Any, 
             if not batched and now - last_sent >= heartbeat:
                 yield b": keep-alive\n\n"
                 last_sent = now
-                # The moves forwarded from the news check no credentials: a revoked token
-                # ends its streams here, within a keep-alive.
+                # The moves forwarded from the news check no credentials: a revoked token or a
+                # logged-out session ends its streams here, within a keep-alive.
                 reason = yield _Watching(2 * heartbeat + 5)
                 if reason:
                     yield _sse("end", {"reason": reason})
@@ -784,7 +791,10 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
     result: Any = None
     tab = uuid.uuid4().hex  # this stream's own presence mark (games.presence)
     beats = keepalive.for_loop(_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
-    member = beats.join(plan.user.pk, plan.token_id, plan.game_id, tab, plan.oauth_token_id)
+    member = beats.join(
+        plan.user.pk, plan.token_id, plan.game_id, tab, plan.session_key, plan.oauth_token_id
+    )
+    metrics.LIVE_CONNECTIONS.inc()
     try:
         while True:
             try:
@@ -818,6 +828,7 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
             else:
                 result = await keep_alive(plan, step, tab)
     finally:
+        metrics.LIVE_CONNECTIONS.dec()
         beats.leave(member)
         steps.close()
         # The stream ended (the client closed the game or hid it, which drops the stream):
@@ -832,6 +843,7 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
     steps = _steps(plan)
     result: Any = None
     tab = uuid.uuid4().hex
+    metrics.LIVE_CONNECTIONS.inc()
     try:
         while True:
             try:
@@ -864,6 +876,7 @@ def _blocking_events(plan: StreamPlan) -> Iterator[bytes]:
                 # also fails once the interpreter is shutting down with a stream still open).
                 result = _keep_alive(plan, step, tab)
     finally:
+        metrics.LIVE_CONNECTIONS.dec()
         steps.close()
         presence.stop_watching(plan.user.pk, plan.game_id, tab)
 

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from games.api import me, streams, views
+from games.api import me, records, streams, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", views.GameListView.as_view(), name="games"),
@@ -31,6 +31,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="game-bot",
     ),
     path("games/<uuid:game_id>/reclaim/", views.ReclaimView.as_view(), name="game-reclaim"),
+    path("games/<uuid:game_id>/record/", records.GameRecordView.as_view(), name="game-record"),
     path("games/<uuid:game_id>/events/", streams.EventsView.as_view(), name="game-events"),
     path("games/<uuid:game_id>/stream/", streams.GameStreamView.as_view(), name="game-stream"),
     # The player's game-side settings, beside players' own me/ routes (same URLs as ever).

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config import metrics
 from config.errors import ServiceError
 from games import bots
 from games.engine import registry
@@ -103,6 +104,7 @@ def _bot_act(
             now=now,
             seats=seats,
         )
+        metrics.after_commit(metrics.BOT_MOVES.labels(kind=game.kind))
         return True
     return False
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config import metrics
 from config.errors import ServiceError
 from games.models import Game
 from games.services.base import _bump_version, _take_over, rules_of
@@ -75,6 +76,7 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
         policy = game.timeout_policy if game.kind in BOT_KINDS else Game.POLICY_LEAVE
         if give_up and policy == Game.POLICY_BOT:
             extra.append(_take_over(seat, now=now, reason="timeouts"))
+        metrics.after_commit(metrics.TURN_TIMEOUTS.labels(kind=game.kind))
         # One clock for the whole sweep: the next turn's deadline counts from the sweep's `now`.
         _apply(
             game,

@@ -12,6 +12,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from config import metrics
 from config.errors import ServiceError
 from games import signals
 from games.engine import EngineError, registry
@@ -124,6 +125,7 @@ def _apply(
         raise _engine_error(exc) from exc
     if extra_events:
         events = [*extra_events, *events]
+    metrics.after_commit(metrics.MOVES.labels(kind=game.kind))
     return _save_state(game, new, rules.action_to_dict(action), seat, events, seats, now=now)
 
 

@@ -198,6 +198,12 @@ class LoginResponseSerializer(serializers.Serializer):
     user = ProfileSerializer()
 
 
+class CsrfTokenSerializer(serializers.Serializer):
+    csrf_token = StrictCharField(
+        help_text="Send it as the `X-CSRFToken` header of the log-in (also set as a cookie)."
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # Passwords and e-mail
 

@@ -3,26 +3,31 @@ selectors.
 
 Authentication: every view accepts a bearer token or a browser session (DRF's session
 authentication, so unsafe methods need the CSRF token), except ``auth/login/``, which has no
-session to protect yet. Endpoints that take a password or send mail are throttled with the
-``auth`` scope.
+session yet but checks the CSRF token all the same (log-in CSRF). Endpoints that take a password
+or send mail are throttled with the ``auth`` scope.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.http import FileResponse
+from django.middleware.csrf import get_token
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import ErrorSerializer
-from players import exports, selectors, services
+from players import exports, lockout, selectors, services
 from players.api import serializers as s
 from players.models import ApiToken, DataExport, User
 from players.oauth import AppRateThrottle
@@ -62,6 +67,16 @@ def _me(request: Request) -> User:
 
 def _current_token(request: Request) -> ApiToken | None:
     return request.auth if isinstance(request.auth, ApiToken) else None
+
+
+@contextmanager
+def _login_delay() -> Iterator[None]:
+    """An account waiting after failed log-ins answers 429 ``throttled`` with Retry-After, like
+    the per-address throttle."""
+    try:
+        yield
+    except lockout.LoginDelayed as exc:
+        raise Throttled(wait=exc.retry_after) from None
 
 
 class AuthThrottled:
@@ -205,7 +220,8 @@ class TokenListView(AuthThrottled, APIView):
     def post(self, request: Request) -> Response:
         ser = s.TokenCreateSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        token, raw = services.issue_token(**ser.validated_data)
+        with _login_delay():
+            token, raw = services.issue_token(request=request._request, **ser.validated_data)
         data = s.NewApiTokenSerializer(token, context={"raw": raw}).data
         return Response(data, status=status.HTTP_201_CREATED)
 
@@ -233,28 +249,51 @@ class TokenDetailView(APIView):
 
 
 class LoginView(AuthThrottled, APIView):
-    # No authentication, hence no CSRF check: there is no session yet to protect. Every other
-    # unsafe request of a session needs the CSRF token (set as a cookie by this response).
+    # No authentication: there is no session yet. The log-in itself is checked for CSRF like
+    # every other session write, or a page on another site could sign a moderator's browser in
+    # to the attacker's account (log-in CSRF); the token comes from GET on this URL.
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
 
     @extend_schema(
+        operation_id="auth_login_csrf",
+        summary="Get the CSRF token a session log-in needs",
+        description=(
+            "Sets the `csrftoken` cookie and returns the same token. Throttled with log-in "
+            "itself (one log-in is two requests)."
+        ),
+        responses={200: s.CsrfTokenSerializer, 429: THROTTLED},
+        parameters=[RETRY_AFTER],
+        tags=["auth"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"csrf_token": get_token(request._request)})
+
+    @extend_schema(
         operation_id="auth_login",
         summary="Start a browser session (web client, browsable API)",
-        description="Sets the `sessionid` and `csrftoken` cookies. Apps use `auth/tokens/`.",
+        description=(
+            "Needs the CSRF token (from `GET auth/login/`) as the `X-CSRFToken` header, with "
+            "its cookie, and a same-origin `Origin` when the browser sends one. Sets the "
+            "`sessionid` and a new `csrftoken` cookie. Apps use `auth/tokens/`."
+        ),
         request={"application/json": s.CredentialsSerializer},
         responses={
             200: s.LoginResponseSerializer,
             400: _error(f"`invalid_request`, or {BAD_CREDENTIALS}"),
+            403: _error("`permission_denied`: no CSRF token, or a request from another origin."),
             429: THROTTLED,
         },
         parameters=[RETRY_AFTER],
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
+        # DRF's own CSRF check of session requests (Django's CsrfViewMiddleware underneath).
+        SessionAuthentication().enforce_csrf(request)
         ser = s.CredentialsSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        user = services.authenticate_credentials(**ser.validated_data)
+        with _login_delay():
+            user = services.authenticate_credentials(request=request._request, **ser.validated_data)
         login(request._request, user)
         return Response({"user": s.ProfileSerializer(user).data})
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 
 from games import announce, presence
 from games.api import keepalive, streams
@@ -103,32 +104,51 @@ def test_marks_for_many_streams_are_written_at_once_and_keep_other_tabs() -> Non
     cache.delete_many([presence._key(2, game_id)])
 
 
+def session_of(user: User) -> str:
+    """A logged-in session of ``user``, as the log-in view makes one."""
+    client = Client()
+    client.force_login(user)
+    return client.session.session_key
+
+
 @pytest.mark.django_db
-def test_the_batched_check_refuses_revoked_tokens_and_inactive_users() -> None:
+def test_the_batched_check_refuses_revoked_tokens_inactive_users_and_ended_sessions() -> None:
     from django.utils import timezone
 
     from players.models import ApiToken
 
     alice = User.objects.create_user(username="alice-ka")
     bob = User.objects.create_user(username="bob-ka")
-    gone = User.objects.create_user(username="gone-ka", is_active=False)
+    carol = User.objects.create_user(username="carol-ka")
+    gone = User.objects.create_user(username="gone-ka")
     good, _ = ApiToken.issue(alice, name="phone", scope=ApiToken.SCOPE_PLAY)
     revoked, _ = ApiToken.issue(bob, name="phone", scope=ApiToken.SCOPE_PLAY)
     ApiToken.objects.filter(pk=revoked.pk).update(revoked_at=timezone.now())
+    logged_out = Client()
+    logged_out.force_login(alice)
+    logged_out_key = logged_out.session.session_key
+    logged_out.logout()
+    before_new_password = session_of(carol)
+    carol.set_password("a new password for carol")
+    carol.save()
+    deactivated = session_of(gone)
+    User.objects.filter(pk=gone.pk).update(is_active=False)
     game_id = str(uuid.uuid4())
     members = [
         keepalive.Member(alice.pk, good.pk, game_id, "a", 0),
         keepalive.Member(bob.pk, revoked.pk, game_id, "b", 0),
-        keepalive.Member(alice.pk, None, game_id, "c", 0),  # a session: its user is checked
-        keepalive.Member(gone.pk, None, game_id, "d", 0),
+        keepalive.Member(alice.pk, None, game_id, "c", 0, session_of(alice)),
+        keepalive.Member(gone.pk, None, game_id, "d", 0, deactivated),
+        keepalive.Member(alice.pk, None, game_id, "e", 0, logged_out_key),
+        keepalive.Member(carol.pk, None, game_id, "f", 0, before_new_password),
+        keepalive.Member(bob.pk, None, game_id, "g", 0, session_of(alice)),  # not bob's
+        keepalive.Member(bob.pk, None, game_id, "h", 0, None),
     ]
     refused = keepalive.check_and_mark(members, 30)
-    assert refused == {
-        id(members[1]): "authentication_failed",
-        id(members[3]): "authentication_failed",
-    }
+    assert refused == {id(m): "authentication_failed" for m in members if m.tab not in "ac"}
     assert presence.is_watching(alice.pk, game_id)
     assert not presence.is_watching(bob.pk, game_id)
+    assert not presence.is_watching(carol.pk, game_id)
 
 
 def test_a_wsgi_stream_on_a_stopped_notifier_ends_without_reading_the_database(

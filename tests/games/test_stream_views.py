@@ -93,6 +93,8 @@ def test_each_change_brings_the_view_to_exactly_the_seats_that_may_act(
         game_id = start_game(*players, game=kind, target_score=0)
     assert Game.objects.values_list("kind", flat=True).get(pk=game_id) == kind
     positions = dict(Seat.objects.filter(game_id=game_id).values_list("user_id", "position"))
+    # Each player streams with their token (one query to re-check, as for the view's read).
+    tokens = dict(ApiToken.objects.values_list("user_id", "pk"))
     rng = random.Random(5)
     checked = sent = 0
     for _ in range(60):
@@ -104,7 +106,10 @@ def test_each_change_brings_the_view_to_exactly_the_seats_that_may_act(
         (last,) = news
         for player in players:
             seat = positions[player.user.pk]
-            plan = streams.StreamPlan(game_id, kind, player.user, None, seat, {}, with_view=True)
+            token_id = tokens[player.user.pk]
+            plan = streams.StreamPlan(
+                game_id, kind, player.user, token_id, seat, {}, with_view=True
+            )
             view = player.table(game_id)
             may_act = bool(view["table"]["legal_actions"])
             assert streams._wants_view(plan, last) is may_act, (last, seat)

@@ -12,8 +12,8 @@ import pytest
 from django.contrib.auth.models import Group, Permission
 from django.test import Client
 
-from moderation.forms import reset_login_failures
 from moderation.models import Report
+from players import lockout
 from players.models import User
 from tests.games.conftest import (  # noqa: F401  (fixtures re-exported for this package)
     Player,
@@ -38,14 +38,14 @@ def fast_hasher(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def fresh_login_counters() -> Iterator[None]:
-    # The admin log-in counters live in the cache (Redis on the PostgreSQL pass) and every test
-    # client is 127.0.0.1: start and end every test with none.
+    # The failed log-in counters live in the cache (Redis on the PostgreSQL pass): start and end
+    # every test with none.
     names = ["mo", "root", "alice", "bob", "nobody"]
     for name in names:
-        reset_login_failures(ip="127.0.0.1", username=name)
+        lockout.forget(name)
     yield
     for name in names:
-        reset_login_failures(ip="127.0.0.1", username=name)
+        lockout.forget(name)
 
 
 def moderators_group() -> Group:

@@ -515,7 +515,7 @@ def test_a_player_cannot_export_the_audit_log(alice: Player) -> None:
 
 
 def test_admin_log_in_is_rate_limited(moderator: User, settings: Any) -> None:
-    settings.ADMIN_LOGIN_MAX_FAILURES = 3
+    settings.LOGIN_FAILURES_BEFORE_DELAY = 3
     client = Client()
     for _ in range(3):
         response = client.post("/admin/login/", {"username": "mo", "password": "wrong"})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -10,6 +11,8 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth.tokens import default_token_generator
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from players.links import encode_uid
@@ -246,3 +249,70 @@ def test_the_reset_mail_says_how_long_the_link_works(
     request_reset(client, "alice@example.com", django_capture_on_commit_callbacks)
     assert "30 minutes" in mailoutbox[0].body
     assert mailoutbox[0].body.count("https://") + mailoutbox[0].body.count("http://") == 1
+
+
+# --- reset: what the request does, and how often it mails ------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_known_and_an_unknown_address_cost_the_request_the_same_work(
+    client: APIClient, alice: User, mailoutbox: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    def request(email: str) -> tuple[int, int, list[str]]:
+        with (
+            django_capture_on_commit_callbacks() as queued,
+            CaptureQueriesContext(connection) as queries,
+        ):
+            response = client.post(RESET, {"email": email}, format="json")
+        assert response.status_code == 202
+        return len(queued), len(queries), [q["sql"].split()[0] for q in queries]
+
+    assert request("alice@example.com") == request("nobody@example.com")
+    assert mailoutbox == []  # nothing is looked up or sent before the response
+
+
+@pytest.mark.django_db
+def test_reset_mails_to_one_address_are_capped_per_hour(
+    client: APIClient,
+    alice: User,
+    settings: Any,
+    mailoutbox: list[Any],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "auth": "1000/min",
+        },
+    }
+    answers = [
+        request_reset(client, "alice@example.com", django_capture_on_commit_callbacks).json()
+        for _ in range(20)
+    ]
+    assert len(mailoutbox) == settings.PASSWORD_RESET_MAILS_PER_HOUR == 3
+    assert all(answer == answers[0] for answer in answers)  # past the cap, the same 202
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_tasks_run_inline_the_response_does_not_wait_on_the_mail_server(
+    client: APIClient, alice: User, settings: Any
+) -> None:
+    settings.ACCOUNT_MAILS_IN_BACKGROUND = True
+    release, sent = threading.Event(), threading.Event()
+
+    def slow_send_mail(*args: Any, **kwargs: Any) -> int:
+        # An SMTP server that answers only when the test lets it.
+        assert release.wait(10)
+        sent.set()
+        return 1
+
+    with mock.patch("players.tasks.send_mail", side_effect=slow_send_mail):
+        response = client.post(RESET, {"email": "alice@example.com"}, format="json")
+        assert response.status_code == 202
+        assert not sent.is_set()  # answered while the mail server still holds the mail
+        release.set()
+        assert sent.wait(10)
+        for thread in threading.enumerate():
+            if thread.name.startswith("account-mail-"):
+                thread.join(10)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
@@ -20,8 +21,20 @@ def browser() -> APIClient:
     return APIClient(enforce_csrf_checks=True)
 
 
-def log_in(api: APIClient, username: str = "alice", password: str = PASSWORD) -> object:
-    return api.post(LOGIN, {"username": username, "password": password}, format="json")
+def log_in(api: APIClient, username: str = "alice", password: str = PASSWORD) -> Any:
+    """As a browser page of this site logs in: with the CSRF token from ``GET auth/login/``."""
+    token = api.get(LOGIN).json()["csrf_token"]
+    return api.post(
+        LOGIN,
+        {"username": username, "password": password},
+        format="json",
+        HTTP_X_CSRFTOKEN=token,
+    )
+
+
+def forged_log_in(api: APIClient) -> Any:
+    """What a form auto-submitted from another site sends: the credentials, no token."""
+    return api.post(LOGIN, {"username": "alice", "password": PASSWORD}, format="json")
 
 
 def csrf_header(api: APIClient) -> dict[str, str]:
@@ -118,3 +131,55 @@ def test_logout_without_credentials_is_401(client: APIClient) -> None:
     response = client.post(LOGOUT)
     assert response.status_code == 401
     assert error_code(response) == "not_authenticated"
+
+
+# ---------------------------------------------------------------------------------------------
+# Log-in CSRF: a page on another site must not sign a browser in to the attacker's account.
+
+
+def csrf_token_for(api: APIClient) -> str:
+    response = api.get(LOGIN)
+    assert response.status_code == 200
+    assert api.cookies["csrftoken"].value
+    return str(response.json()["csrf_token"])
+
+
+@pytest.mark.django_db
+def test_a_log_in_without_the_csrf_token_is_refused(alice: User) -> None:
+    # What an auto-submitted form from another origin sends: credentials, no token.
+    api = browser()
+    csrf_token_for(api)  # the victim's browser holds the cookie; the form cannot read it
+    refused = forged_log_in(api)
+    assert refused.status_code == 403
+    assert error_code(refused) == "permission_denied"
+    assert "sessionid" not in api.cookies
+
+
+@pytest.mark.django_db
+def test_a_log_in_from_another_origin_is_refused_even_with_a_token(alice: User) -> None:
+    api = browser()
+    token = csrf_token_for(api)
+    refused = api.post(
+        LOGIN,
+        {"username": "alice", "password": PASSWORD},
+        format="json",
+        HTTP_X_CSRFTOKEN=token,
+        HTTP_ORIGIN="https://evil.example",
+    )
+    assert refused.status_code == 403
+    assert "sessionid" not in api.cookies
+
+
+@pytest.mark.django_db
+def test_a_same_origin_log_in_with_the_token_starts_a_session(alice: User) -> None:
+    api = browser()
+    token = csrf_token_for(api)
+    response = api.post(
+        LOGIN,
+        {"username": "alice", "password": PASSWORD},
+        format="json",
+        HTTP_X_CSRFTOKEN=token,
+        HTTP_ORIGIN="http://testserver",
+    )
+    assert response.status_code == 200
+    assert api.get("/api/v1/me/").json()["username"] == "alice"

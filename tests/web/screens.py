@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, expect
 from games.models import Game, Move
 from players.models import User
 from tests.web.conftest import Client, load_scenario
+from tests.web.finished import finished_against_bots
 from tests.web.screenshots import ONLY_ENV, OUT_ENV, SIZE
 
 LOCALES = {"en": "en-GB", "da": "da-DK"}
@@ -259,6 +260,18 @@ def moderation_replay(s: Shooter) -> None:
     s.save(client, "moderation-replay")
 
 
+def replay(s: Shooter) -> None:
+    game_id, user, token = finished_against_bots("uno_splash", bots=2, language=s.lang)
+    client = s.signed_in(user, token, f"/games/{game_id}/replay")
+    page = client.page
+    expect(page.locator(".replay-hand").first).to_be_visible()
+    forward = page.locator(".replay-forward")
+    for _ in range(3):
+        forward.click()
+    expect(page.locator(".replay-where")).to_contain_text("4")
+    s.save(client, "replay")
+
+
 SCREENS: dict[str, Callable[[Shooter], None]] = {
     "sign-in": sign_in,
     "sign-up": sign_up,
@@ -276,6 +289,7 @@ SCREENS: dict[str, Callable[[Shooter], None]] = {
     "report": report,
     "moderation-report": moderation_report,
     "moderation-replay": moderation_replay,
+    "replay": replay,
 }
 # What the normal test run captures (into a temporary directory): a signed-out screen, a table
 # and the moderator's panel, one of each kind of setup.

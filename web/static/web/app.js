@@ -15,6 +15,7 @@ const ROUTES = [
   [/^\/join\/([A-Za-z0-9_-]+)$/, () => import("./views/join.js"), "join", false],
   [/^\/games\/new$/, () => import("./views/newgame.js"), "newgame", true],
   [/^\/games\/([0-9a-f-]{36})$/, () => import("./views/game.js"), "game", true],
+  [/^\/games\/([0-9a-f-]{36})\/replay$/, () => import("./views/replay.js"), "replay", true],
   [/^\/games$/, () => import("./views/games.js"), "games", true],
   [/^\/notifications$/, () => import("./views/inbox.js"), "inbox", true],
   [/^\/settings$/, () => import("./views/settings.js"), "settings", true],

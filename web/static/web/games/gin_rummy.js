@@ -52,6 +52,8 @@ const HELP_SAMPLES = { ace: "As", pip: "7h", court: "Kd" };
 export const renderer = {
   kind: "gin_rummy",
   create,
+  // A card by its id, with its name: the replay page's hands (views/replay.js).
+  cardFace: (id) => faceCard(id),
   help: { ...help, face: (key, held = null) => h("span", { class: cardClass(held || HELP_SAMPLES[key]), "data-symbol": cardSymbol(held || HELP_SAMPLES[key]), "aria-hidden": "true" }) },
 };
 

@@ -39,6 +39,11 @@ export const renderer = {
   create,
   // The help sheet's words (uno_all_wild_help.js), each card drawn as in the hand.
   help: { ...help, face: (type) => h("span", { class: `card card-${type}`, "data-symbol": SYMBOLS[type], "aria-hidden": "true" }) },
+  // A card by its id, drawn small with its name: the replay page's hands (views/replay.js).
+  cardFace(id) {
+    const type = cardType(id);
+    return h("span", { class: `card card-${type}`, "data-symbol": SYMBOLS[type], role: "img", "aria-label": cardName(type) });
+  },
 };
 
 function create(ctx) {

@@ -64,6 +64,11 @@ export const renderer = {
   kind: "uno_no_mercy",
   create,
   help: { ...help, face: helpFace },
+  // A card by its id, drawn small with its name: the replay page's hands (views/replay.js).
+  cardFace(id) {
+    const card = { id, colour: colourOf(id), rank: rankOf(id) };
+    return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), role: "img", "aria-label": cardName(card) });
+  },
 };
 
 function create(ctx) {

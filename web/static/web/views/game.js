@@ -15,6 +15,7 @@ import { DEFAULT_KIND, gameName, kindOf, presetName, rendererFor, ruleName } fro
 import { botLevels, describeError, select } from "./forms.js";
 import { blocked, protectButtons } from "./protect.js";
 import { cardHelpGestures, gameHelp } from "../help.js";
+import { describeCommon as commonWords, eventLines } from "./words.js";
 
 const LOG_LIMIT = 60;
 // The moves the table's news line keeps, and how long the table waits for "since you were away".
@@ -543,45 +544,17 @@ export function mount(root, [gameId], app) {
 
   // ---- the log ---------------------------------------------------------------------------
 
-  /** Events every game has (the service's, and the end of a round or a match) in words. */
-  function describeCommon(event) {
-    const n = (seat) => nameOf(seat);
-    switch (event.type) {
-      case "timeout":
-        return t("log.timeout", { name: n(event.seat) });
-      case "left":
-        return t("log.left", { name: n(event.seat) });
-      case "bot_took_over":
-        return t("log.bot_took_over", { name: n(event.seat) });
-      case "seat_reclaimed":
-        return t("log.seat_reclaimed", { name: n(event.seat) });
-      case "round_over":
-        return typeof event.winner === "number" && typeof event.points === "number"
-          ? t("log.round_over", { name: n(event.winner), round: event.round, points: formatNumber(event.points) })
-          : null;
-      case "match_over":
-        return typeof event.winner === "number" ? t("log.match_over", { name: n(event.winner) }) : null;
-      default:
-        return null;
-    }
-  }
+  /** Events every game has, in words (views/words.js). */
+  const describeCommon = (event) => commonWords(event, nameOf);
 
   /** One event as a sentence: the game's renderer first, then the events all games share. */
   function describe(event) {
     return view?.describe(event) ?? describeCommon(event);
   }
 
-  /** A move's events as sentences, one line per event: "X was skipped." and "X loses a turn."
-   * are one event told twice (the skip is the lost turn), and a sentence said twice is said once. */
+  /** A move's events as sentences, one line per event (views/words.js). */
   function moveLines(move, describeOne = describe) {
-    const lost = new Set(move.events.filter((e) => e.type === "loses_turn").map((e) => e.seat));
-    const lines = [];
-    move.events.forEach((event, i) => {
-      if (event.type === "skipped" && lost.has(event.seat)) return;
-      const text = describeOne(event);
-      if (text && !lines.some((l) => l.text === text)) lines.push({ key: `${move.version}-${i}`, text, event });
-    });
-    return lines;
+    return eventLines(move.events, move.version, describeOne);
   }
 
   /** An event of someone else's move (or a draw forced on me) that changes my hand or my turn. */
@@ -829,6 +802,8 @@ export function mount(root, [gameId], app) {
               t("results.rematch"),
             )
           : null,
+        // Every move again, every hand shown (views/replay.js).
+        game.status === "finished" ? h("a", { href: `/games/${gameId}/replay`, "data-link": "", class: "button replay-link" }, t("replay.open")) : null,
         h("a", { href: "/games", "data-link": "", class: "button" }, t("nav.back_games")),
       ),
     ];
