@@ -60,6 +60,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "corsheaders",
     "csp",
+    # OAuth 2 for third-party apps (players/oauth.py, docs/oauth.md).
+    "oauth2_provider",
     "games",
     "players",
     "notifications",
@@ -501,12 +503,49 @@ THROTTLE_RATES = {
     ),
     "exports": env_str("THROTTLE_EXPORTS", default="3/hour", help="Data exports started per user."),
     "search": env_str("THROTTLE_SEARCH", default="30/min", help="Player searches per user."),
+    "apps": env_str(
+        "THROTTLE_APPS",
+        default="600/min",
+        help="Requests per OAuth app, over all its players (players.oauth.AppRateThrottle).",
+    ),
+}
+
+# OAuth 2 for third-party apps (django-oauth-toolkit; players/oauth.py, docs/oauth.md):
+# authorization code with PKCE (S256) only, the personal tokens' scopes.
+OAUTH2_PROVIDER = {
+    "SCOPES": {"read": "Read", "play": "Read and play"},
+    "DEFAULT_SCOPES": ["read"],
+    "PKCE_REQUIRED": True,
+    # RFC 9700's recommendations, ahead of DOT 4.0 (and `check --deploy` clean): S256 only (no
+    # `plain`), no implicit or password grant, tokens only in the Authorization header, `iss` in
+    # the authorization response, tokens stored hashed, https redirect URIs only.
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
+    "ACCESS_TOKEN_GENERATOR": "players.oauth.access_token",
+    "REFRESH_TOKEN_GENERATOR": "players.oauth.refresh_token",
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env_int(
+        "OAUTH_ACCESS_TOKEN_SECONDS",
+        default=3600,
+        min_value=60,
+        help="Lifetime of an OAuth app's access token (refresh tokens renew it).",
+    ),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": 90 * 24 * 3600,
+    # A used refresh token is revoked on use, and reusing it revokes the whole family.
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
 }
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Bearer first: its WWW-Authenticate header makes DRF answer 401 (not 403) without credentials.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # An app's `uao_` token (OAuth); passes any other on without a query.
+        "players.auth.OAuthAuthentication",
         "players.auth.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
@@ -520,7 +559,10 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.ScopedRateThrottle",
+        "players.oauth.AppRateThrottle",
+    ],
     "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
     # Who a client without an account is, for the rate limits: its address as the trusted proxies
     # in front saw it. DRF's default (unset) keys on the whole X-Forwarded-For header, which a
@@ -553,6 +595,7 @@ SPECTACULAR_SETTINGS = {
         "StatusEnum": "moderation.api.serializers.GAME_STATUS_VALUES",
         "ReportStatusEnum": "moderation.models.Report.STATUSES",
         "ReportReasonEnum": "moderation.models.Report.REASONS",
+        "OAuthScopeEnum": "players.oauth.SCOPE_NAMES",
         # Notification kinds keep one name wherever they appear (webhook `kinds` filters too);
         # the webhook event's `type` gets its own.
         "KindEnum": "notifications.kinds.KINDS",

@@ -8,6 +8,7 @@ from drf_spectacular.views import (
     SpectacularRedocView,
     SpectacularSwaggerSplitView,
 )
+from oauth2_provider import views as oauth_views
 
 from config.errors import api_not_found
 from config.metrics import metrics_view
@@ -45,6 +46,14 @@ urlpatterns = [
     path("api/v1/", include("moderation.api.urls")),
     path("api/v1/", include("ratings.api.urls")),
     path("api/v1/", include("social.api.urls")),
+    # OAuth 2 (django-oauth-toolkit): apps trade a code for tokens, refresh and revoke them here.
+    # The browser's /oauth/authorize is the web client's consent screen (web/urls.py).
+    path("oauth/token/", oauth_views.TokenView.as_view(), name="oauth-token"),
+    path(
+        "oauth/revoke_token/",
+        oauth_views.RevokeTokenView.as_view(),
+        name="oauth-revoke-token",
+    ),
     # Anything else under /api/ is the API's JSON 404, DEBUG or not (config/errors.py).
     re_path(r"^api/(?P<rest>.*)$", api_not_found),
     # The web client: "/", its page routes, /sw.js and /manifest.webmanifest (web/urls.py).

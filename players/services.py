@@ -26,7 +26,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from config.errors import ServiceError
-from players import links, lockout, signals, tasks
+from players import links, lockout, oauth, signals, tasks
 from players.models import ApiToken, User
 
 logger = logging.getLogger(__name__)
@@ -186,7 +186,9 @@ def revoke_all_tokens(*, user: User, keep: ApiToken | None = None) -> int:
     if keep is not None:
         qs = qs.exclude(pk=keep.pk)
     revoked = qs.update(revoked_at=timezone.now())
-    return revoked
+    # The apps the player allowed go too (players/oauth.py): a password change or a ban must
+    # shut out whoever held the account, and an app they allowed would otherwise stay.
+    return revoked + oauth.revoke_all_apps(user=user)
 
 
 # ---------------------------------------------------------------------------------------------

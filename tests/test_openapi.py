@@ -113,6 +113,13 @@ STABLE_OPERATION_IDS = [
     "me_social_retrieve",
     "me_social_update",
     "players_search",
+    "oauth_apps_create",
+    "oauth_apps_destroy",
+    "oauth_apps_list",
+    "oauth_authorizations_destroy",
+    "oauth_authorizations_list",
+    "oauth_authorize_create",
+    "oauth_authorize_retrieve",
 ]
 
 # Operations anyone may call: no token, no session. Everything else answers 401 without one.

@@ -34,6 +34,7 @@ import zlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.utils import timezone
 from hypothesis import HealthCheck, Phase, settings
+from oauth2_provider.models import AccessToken
 from rest_framework.throttling import ScopedRateThrottle
 from schemathesis.checks import not_a_server_error
 from schemathesis.core import NOT_SET
@@ -63,7 +65,7 @@ from games.models import Game, Seat
 from moderation.models import Block
 from notifications import services as notification_services
 from notifications.channels import webhook
-from players import exports, links
+from players import exports, links, oauth
 from players.models import ApiToken, DataExport, User
 from social import services as social_services
 
@@ -124,6 +126,7 @@ def _token(user: User, scope: str = ApiToken.SCOPE_PLAY) -> str:
 # Webhooks and push subscriptions name a loopback address (allowed by the fixture below): no
 # request ever leaves the machine, even if one were sent (on-commit work never runs here).
 HOOK_URL = "http://127.0.0.1:9/uno-hook"
+OAUTH_REDIRECT = "https://app.example/callback"
 PUSH_KEYS = {
     # A browser's real subscription keys (the schema's example).
     "p256dh": (
@@ -141,6 +144,7 @@ class World:
     token: str
     path: dict[str, Any] = field(default_factory=dict)
     body: dict[str, Any] = field(default_factory=dict)
+    query: dict[str, Any] = field(default_factory=dict)
     # games_actions_create: the caller's legal actions, by type (without the seat).
     legal: dict[str, dict[str, Any]] = field(default_factory=dict)
     headers: dict[str, str] = field(default_factory=dict)
@@ -261,6 +265,8 @@ def world_for(operation_id: str, path_names: set[str]) -> World:
         world.body.update(endpoint=f"{HOOK_URL}/push/{uuid.uuid4().hex}", keys=PUSH_KEYS)
     elif operation_id in {"me_exports_retrieve", "me_exports_download", "me_export_retrieve"}:
         world.path["export_id"] = str(_finished_export(me).pk)
+    elif operation_id.startswith("oauth_"):
+        _oauth_world(world, operation_id, other)
     else:
         _social_world(operation_id, world, other)
     return world
@@ -281,6 +287,37 @@ def _social_world(operation_id: str, world: World, other: User) -> None:
         social_services.update_settings(user=me, challenges_from="everyone")
         challenge = social_services.send_challenge(challenger=other, challenged=me)
         world.path["challenge_id"] = challenge.pk
+
+
+def _oauth_world(world: World, operation_id: str, other: User) -> None:
+    """An app of ``other``'s to authorize, an app of the caller's, a grant to revoke."""
+    app, _ = oauth.register_app(
+        user=other, name="Card Buddy", redirect_uris=[OAUTH_REDIRECT], confidential=False
+    )
+    if operation_id in {"oauth_authorize_retrieve", "oauth_authorize_create"}:
+        world.query.update(
+            response_type="code",
+            client_id=app.client_id,
+            redirect_uri=OAUTH_REDIRECT,
+            code_challenge="E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+            code_challenge_method="S256",
+        )
+    elif operation_id == "oauth_apps_create":
+        world.body["redirect_uris"] = [OAUTH_REDIRECT]
+    elif operation_id == "oauth_apps_destroy":
+        mine, _ = oauth.register_app(
+            user=world.me, name="Mine", redirect_uris=[OAUTH_REDIRECT], confidential=True
+        )
+        world.path["app_id"] = mine.pk
+    elif operation_id == "oauth_authorizations_destroy":
+        AccessToken.objects.create(
+            user=world.me,
+            application=app,
+            token=oauth.access_token(None),
+            scope="read",
+            expires=timezone.now() + timedelta(hours=1),
+        )
+        world.path["app_id"] = app.pk
 
 
 def _finished_export(user: User) -> DataExport:
@@ -324,6 +361,8 @@ def fill_in(case: schemathesis.Case, world: World, *, real: bool) -> None:
         # DELETE me/ takes its body as documented in prose (OpenAPI 3.0 has no DELETE bodies).
         case.body = {"password": world.body["password"] if real else "not my password"}
         case.media_type = "application/json"
+    if real and world.query:
+        case.query = {**(case.query or {}), **world.query}
     if case.query and "wait" in case.query:
         # Long-polls wait up to 25 s for a move that never comes here: answer at once.
         case.query["wait"] = 0

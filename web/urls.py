@@ -21,6 +21,8 @@ urlpatterns: list[URLPattern] = [
     re_path(r"^join/(?P<code>[A-Za-z0-9_-]{1,32})$", views.index, name="web-join"),
     path("notifications", views.index, name="web-notifications"),
     path("settings", views.index, name="web-settings"),
+    # An app's authorization request: the consent screen (docs/oauth.md).
+    path("oauth/authorize", views.index, name="web-oauth-authorize"),
     path("players/<int:player_id>", views.index, name="web-player"),
     path("friends", views.index, name="web-friends"),
 ]

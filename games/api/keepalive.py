@@ -34,6 +34,7 @@ from django.utils.crypto import constant_time_compare
 
 from games import presence
 from players.models import ApiToken, User
+from players.oauth import live_access_token_ids
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ class Member:
     """One stream in the keep-alive loop."""
 
     user_id: int
-    token_id: int | None  # None: a session (``session_key``)
+    token_id: int | None  # None: a session (``session_key``) or an app's ``oauth_token_id``
     game_id: str
     tab: str
     slot: int
@@ -54,6 +55,7 @@ class Member:
     poke: asyncio.Event = field(default_factory=asyncio.Event)
     due: bool = False  # a keep-alive to write
     reason: str = ""  # why the stream must end ("": it may go on)
+    oauth_token_id: int | None = None  # an app's OAuth token (``token_id`` None, no session)
 
     def take(self) -> str:
         """The keep-alive is being written: returns why the stream must end, or ""."""
@@ -110,16 +112,20 @@ def check_and_mark(members: Iterable[Member], ttl: int) -> dict[int, str]:
             for token in ApiToken.objects.select_related("user").filter(pk__in=token_ids)
             if token.is_live and token.user.is_active
         }
+        live_app_tokens = live_access_token_ids(
+            m.oauth_token_id for m in members if m.oauth_token_id is not None
+        )
         live_sessions = _live_sessions(members)
     finally:
         # This pool thread's connection: honour CONN_MAX_AGE, as a request's end does.
         close_old_connections()
     for member in members:
-        allowed = (
-            member.token_id in live_tokens
-            if member.token_id is not None
-            else member.session_key in live_sessions
-        )
+        if member.token_id is not None:
+            allowed = member.token_id in live_tokens
+        elif member.oauth_token_id is not None:  # an app's OAuth token (players.oauth)
+            allowed = member.oauth_token_id in live_app_tokens
+        else:
+            allowed = member.session_key in live_sessions
         if not allowed:
             refused[id(member)] = "authentication_failed"
     presence.mark_watching_many(
@@ -147,9 +153,12 @@ class KeepAlive:
         game_id: str,
         tab: str,
         session_key: str | None = None,
+        oauth_token_id: int | None = None,
     ) -> Member:
         slot = next(self._next_slot) % SLOTS
-        member = Member(user_id, token_id, game_id, tab, slot, session_key)
+        member = Member(
+            user_id, token_id, game_id, tab, slot, session_key, oauth_token_id=oauth_token_id
+        )
         self.slots[member.slot].add(member)
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())

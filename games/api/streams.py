@@ -57,6 +57,7 @@ from games.api.views import (
 )
 from games.models import Game
 from players.models import ApiToken, User
+from players.oauth import is_app_token, live_access_token_ids
 
 logger = logging.getLogger(__name__)
 
@@ -356,6 +357,7 @@ class StreamPlan:
     update: dict[str, Any]  # the first event: the LiveUpdate the view answered
     with_view: bool = False  # ``?view=true``: events carry the seat's view when it may act
     session_key: str | None = None  # a session's stream (``token_id`` None): its log-in
+    oauth_token_id: int | None = None  # an app's OAuth token (players.oauth), checked instead
 
 
 def _update(
@@ -526,7 +528,8 @@ class GameStreamView(APIView):
             update=update,
             with_view=with_view,
             # Logging out deletes the session: the keep-alives end its streams then.
-            session_key=None if isinstance(auth, ApiToken) else request.session.session_key,
+            session_key=None if auth is not None else request.session.session_key,
+            oauth_token_id=auth.pk if is_app_token(auth) else None,
         )
         return response
 
@@ -573,6 +576,8 @@ def _sse(event: str, data: Any, *, event_id: int | None = None) -> bytes:
 def _authorized(plan: StreamPlan) -> bool:
     """Whether the stream's token (one query), or its session (``keepalive.session_holds``: a
     query and a session read), is still good."""
+    if plan.oauth_token_id is not None:
+        return bool(live_access_token_ids([plan.oauth_token_id]))
     if plan.token_id is not None:
         token = ApiToken.objects.select_related("user").filter(pk=plan.token_id).first()
         return token is not None and token.is_live and token.user.is_active
@@ -786,7 +791,9 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
     result: Any = None
     tab = uuid.uuid4().hex  # this stream's own presence mark (games.presence)
     beats = keepalive.for_loop(_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
-    member = beats.join(plan.user.pk, plan.token_id, plan.game_id, tab, plan.session_key)
+    member = beats.join(
+        plan.user.pk, plan.token_id, plan.game_id, tab, plan.session_key, plan.oauth_token_id
+    )
     metrics.LIVE_CONNECTIONS.inc()
     try:
         while True:

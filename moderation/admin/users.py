@@ -27,6 +27,7 @@ from moderation import audit, selectors, services
 from moderation.admin.base import done_message, form_errors_message, service_error_message
 from moderation.forms import PLAYER_ACTIONS, PlayerActionForm
 from moderation.models import Report, Sanction
+from players import oauth
 from players.models import User
 
 MODERATORS_GROUP = "moderators"  # created by migration moderation/0002
@@ -168,6 +169,9 @@ class UserAdmin(DjangoUserAdmin):
                 sanctions=list(Sanction.objects.filter(user=user).select_related("created_by")),
                 reports_against=selectors.reports_against(user),
                 recent_games=selectors.recent_games(user),
+                # Third-party apps acting for the player (players/oauth.py): allowed, and own.
+                allowed_apps=oauth.authorized_apps(user=user),
+                registered_apps=oauth.registered_apps(user=user),
                 may_sanction=request.user.has_perm("moderation.sanction_player")
                 and request.user.pk != user.pk,
                 player_actions=PLAYER_ACTIONS,

@@ -14,6 +14,7 @@ from moderation import selectors, services
 from moderation.api import serializers as s
 from players.api.views import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED
 from players.models import User
+from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
 
 
@@ -28,7 +29,7 @@ def _me(request: Request) -> User:
 
 
 class ReportListView(APIView):
-    throttle_classes = [AuthRateThrottle]
+    throttle_classes = [AuthRateThrottle, AppRateThrottle]
     throttle_scope = "reports"
     throttled_methods = frozenset({"POST"})
 

@@ -20,6 +20,7 @@ from notifications import kinds
 from notifications.channels import webhook
 from notifications.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from players.models import User
+from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
 
 TAGS = ["notifications"]
@@ -238,7 +239,7 @@ CREATE_EXAMPLE = OpenApiExample(
 
 
 class WebhookThrottled:
-    throttle_classes = [AuthRateThrottle]
+    throttle_classes = [AuthRateThrottle, AppRateThrottle]
     throttle_scope = "webhooks"
     throttled_methods = frozenset({"POST"})
 

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from players.api import views
+from players.api import oauth, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/signup/", views.SignupView.as_view(), name="auth-signup"),
@@ -32,5 +32,19 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "me/exports/<uuid:export_id>/download/",
         views.MeExportDownloadView.as_view(),
         name="me-export-download",
+    ),
+    # OAuth apps (players/api/oauth.py): consent, registration, grants.
+    path("oauth/authorize/", oauth.AuthorizeView.as_view(), name="oauth-authorize"),
+    path("me/oauth/apps/", oauth.AppsView.as_view(), name="oauth-apps"),
+    path("me/oauth/apps/<int:app_id>/", oauth.AppView.as_view(), name="oauth-app"),
+    path(
+        "me/oauth/authorizations/",
+        oauth.AuthorizationsView.as_view(),
+        name="oauth-authorizations",
+    ),
+    path(
+        "me/oauth/authorizations/<int:app_id>/",
+        oauth.AuthorizationView.as_view(),
+        name="oauth-authorization",
     ),
 ]

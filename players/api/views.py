@@ -30,6 +30,7 @@ from config.errors import ErrorSerializer
 from players import exports, lockout, selectors, services
 from players.api import serializers as s
 from players.models import ApiToken, DataExport, User
+from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
 
 
@@ -81,7 +82,7 @@ def _login_delay() -> Iterator[None]:
 class AuthThrottled:
     """Mixin: throttle with the ``auth`` scope (only ``throttled_methods`` when set)."""
 
-    throttle_classes = [AuthRateThrottle]
+    throttle_classes = [AuthRateThrottle, AppRateThrottle]
     throttle_scope = "auth"
     throttled_methods: frozenset[str] | None = None
 
@@ -580,7 +581,7 @@ class MeExportsView(APIView):
     (GDPR art. 15); the throttle bounds what that costs."""
 
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ExportThrottle]
+    throttle_classes = [ExportThrottle, AppRateThrottle]
     throttle_scope = "exports"
     throttled_methods = frozenset({"POST"})
 

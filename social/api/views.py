@@ -23,6 +23,7 @@ from players.api.views import (
     _error,
     _me,
 )
+from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
 from social import selectors, services
 from social.api import serializers as s
@@ -131,7 +132,7 @@ class SocialSettingsView(APIView):
 
 
 class PlayerSearchView(APIView):
-    throttle_classes = [AuthRateThrottle]
+    throttle_classes = [AuthRateThrottle, AppRateThrottle]
     throttle_scope = "search"
 
     @extend_schema(
@@ -171,7 +172,7 @@ def _challenges(request: Request) -> list[dict[str, Any]]:
 
 class ChallengesView(APIView):
     # Sending one notifies somebody else: the games allowance, as creating a game. Listing is free.
-    throttle_classes = [AuthRateThrottle]
+    throttle_classes = [AuthRateThrottle, AppRateThrottle]
     throttle_scope = "games"
     throttled_methods = ("POST",)
 

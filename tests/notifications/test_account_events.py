@@ -174,7 +174,9 @@ def test_a_new_kind_is_one_registration(
     for name in ("KINDS", "STREAM_ONLY"):
         monkeypatch.setattr(kinds, name, getattr(kinds, name))
     monkeypatch.setattr(kinds, "DESCRIPTIONS", dict(kinds.DESCRIPTIONS))
-    kinds.register("tournament_round", "A round of your tournament starts.", stream_only=stream_only)
+    kinds.register(
+        "tournament_round", "A round of your tournament starts.", stream_only=stream_only
+    )
     services.notify(user=alice.user, kind="tournament_round", data={"by": "Bob"})
     (event,) = alice.get(URL, {"after": 0}).json()["events"]
     assert (event["kind"], event["data"]) == ("tournament_round", {"by": "Bob"})

@@ -176,6 +176,19 @@ def settings(s: Shooter) -> None:
     s.save(client, "settings")
 
 
+def consent(s: Shooter) -> None:
+    """A third-party app's authorization request (docs/oauth.md), as alice meets it."""
+    from tests.games.conftest import make_player
+    from tests.players.oauth import authorize_query, pkce, register
+
+    alice, bob = make_player("alice"), make_player("bob")
+    app = register(bob.user, name="Card Buddy")
+    query = authorize_query(app, scope="read play", challenge=pkce()[1])
+    client = s.signed_in(alice.user, alice.token, f"/oauth/authorize?{query}")
+    expect(client.page.locator(".consent .scopes li").first).to_be_visible()
+    s.save(client, "consent")
+
+
 def player(s: Shooter) -> None:
     from tests.games.conftest import make_player, start_game
     from tests.moderation.conftest import cheating_report
@@ -271,6 +284,7 @@ SCREENS: dict[str, Callable[[Shooter], None]] = {
     "standings": standings,
     "help": help_sheet,
     "settings": settings,
+    "consent": consent,
     "player": player,
     "report": report,
     "moderation-report": moderation_report,

@@ -37,6 +37,7 @@ def import_map_of(html: str) -> str:
         "/settings",
         "/players/42",
         "/friends",
+        "/oauth/authorize",
     ],
 )
 def test_every_client_route_serves_the_shell(client: Client, path: str) -> None:

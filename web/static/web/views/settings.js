@@ -1,10 +1,12 @@
 // Settings: language (saved to the profile), display name, Web Push on this device, which
-// notifications come by e-mail, and logging out.
+// notifications come by e-mail, the apps allowed to use the account (views/apps.js), and
+// logging out.
 
 import { api, auth } from "../api.js";
 import { h, patch, toast } from "../dom.js";
 import { language, setLanguage, t } from "../i18n.js";
 import { currentSubscription, pushSupported, serverKey, subscribe, unsubscribe } from "../push.js";
+import { allowedApps, registeredApps } from "./apps.js";
 import { describeError, errorBox, field, showError } from "./forms.js";
 
 // The channels a person reads; the others (webhooks) go under "Advanced".
@@ -166,6 +168,9 @@ export function mount(root, params, app) {
       pushBox,
       h("h2", null, t("settings.notifications")),
       prefsBox,
+      h("h2", null, t("apps.title")),
+      allowedApps(),
+      registeredApps(),
       h("h2", null, t("settings.account")),
       h("p", { class: "muted" }, t("settings.signed_in_as", { name: me.username || "" })),
       h("button", { type: "button", class: "danger", onclick: logout }, t("settings.logout")),
