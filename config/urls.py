@@ -1,11 +1,15 @@
 """Top-level URL routes."""
 
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from config.converters import IdConverter
 from config.errors import api_not_found
 from config.views import healthz, readyz
+
+# ``<id:...>`` in the apps' routes: a database id, never a number the database cannot hold.
+register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -20,8 +24,9 @@ urlpatterns = [
     path("api/v1/", include("players.api.urls")),
     path("api/v1/", include("notifications.api.urls")),
     path("api/v1/", include("moderation.api.urls")),
-    # Anything else under /api/ is the API's JSON 404, DEBUG or not (config/errors.py).
-    re_path(r"^api/(?P<rest>.*)$", api_not_found),
+    # Anything else under /api/ is the API's JSON 404, DEBUG or not (config/errors.py); [\s\S]
+    # rather than ".", which stops at a newline (a path with %0A).
+    re_path(r"^api/(?P<rest>[\s\S]*)$", api_not_found),
     # The web client: "/", its page routes, /sw.js and /manifest.webmanifest (web/urls.py).
     path("", include("web.urls")),
 ]

@@ -20,9 +20,13 @@ def _token() -> str:
 
 def test_the_middleware_are_the_frameworks_own() -> None:
     """No project re-implementation of Django's (or WhiteNoise's) middleware: only the 503 on an
-    unreachable database is the project's."""
+    unreachable database and the JSON errors under /api/ (Django's debug pages are HTML) are the
+    project's."""
     ours = [path for path in settings.MIDDLEWARE if path.startswith("config.")]
-    assert ours == ["config.errors.DatabaseUnavailableMiddleware"]
+    assert ours == [
+        "config.errors.DatabaseUnavailableMiddleware",
+        "config.errors.ApiErrorMiddleware",
+    ]
 
 
 @pytest.mark.parametrize("server", ["asgi", "wsgi"])

@@ -20,6 +20,7 @@ from config.fields import (
     StrictFloatField,
     StrictIntegerField,
 )
+from config.serializers import StrictFieldsMixin, StrictSerializer
 from games.bots import DEFAULT_LEVEL
 from games.bots import LEVELS as BOT_LEVELS
 from games.engine import EngineError, registry
@@ -44,6 +45,7 @@ from games.services import (
     MAX_TURN_SECONDS,
     MIN_SPEED_SECONDS,
     MIN_TURN_SECONDS,
+    default_seats,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -88,7 +90,7 @@ def _rules_of(kind: str) -> Any:
         raise ServiceError(exc.code, f"Unknown game {kind!r}.", 400) from exc
 
 
-class CreateGameSerializer(serializers.Serializer):
+class CreateGameSerializer(StrictSerializer):
     game = serializers.ChoiceField(
         choices=registry.kinds(),
         default=registry.DEFAULT_KIND,
@@ -98,7 +100,13 @@ class CreateGameSerializer(serializers.Serializer):
         required=False,
         help_text="One of the game's presets; its default preset when left out.",
     )
-    max_players = StrictIntegerField(min_value=2, max_value=10, default=4)
+    max_players = StrictIntegerField(
+        min_value=2,
+        max_value=10,
+        required=False,
+        help_text="Seats; the game's own default (`default_players` in "
+        "`games_options_retrieve`) when left out.",
+    )
     target_score = StrictIntegerField(
         min_value=0,
         max_value=100_000,
@@ -391,7 +399,7 @@ class ExpectedVersionSerializer(serializers.Serializer):
     )
 
 
-class _ActionBase(ExpectedVersionSerializer):
+class _ActionBase(StrictFieldsMixin, ExpectedVersionSerializer):
     # Listed legal actions name the seat; in a request it is the caller's, whatever is sent.
     seat = StrictIntegerField(
         required=False, help_text="Your seat (in `legal_actions`; ignored in a request)."
@@ -1020,7 +1028,7 @@ def _bot_level() -> serializers.ChoiceField:
     )
 
 
-class AddBotSerializer(serializers.Serializer):
+class AddBotSerializer(StrictSerializer):
     level = _bot_level()
 
 
@@ -1068,6 +1076,7 @@ class GameKindChoicesSerializer(serializers.Serializer):
     )
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
+    default_players = serializers.IntegerField(help_text="Seats when none are asked for.")
     default_target = serializers.IntegerField(help_text="Points to win when none is given.")
 
 
@@ -1115,6 +1124,7 @@ def _game_kind(rules: Any) -> dict[str, Any]:
         "house_rules_not_offered": _house_rules_not_offered(rules),
         "min_players": rules.min_players,
         "max_players": rules.max_players,
+        "default_players": default_seats(rules),
         "default_target": rules.default_target,
     }
 
@@ -1140,7 +1150,7 @@ def game_options() -> dict[str, Any]:
         "bot_levels": list(vs["level"].choices),
         "default_bot_level": vs["level"].default,
         "visibilities": list(create["visibility"].choices),
-        "max_players": bounds(create["max_players"]),
+        "max_players": bounds(create["max_players"], default_seats(default)),
         "bots": bounds(vs["bots"]),
         "target_score": bounds(create["target_score"], default.default_target),
         "turn_seconds": bounds(create["turn_seconds"]),
@@ -1149,7 +1159,7 @@ def game_options() -> dict[str, Any]:
     }
 
 
-class JoinByCodeSerializer(serializers.Serializer):
+class JoinByCodeSerializer(StrictSerializer):
     invite_code = StrictCharField(max_length=32)
 
 
@@ -1167,7 +1177,7 @@ class VacationSerializer(serializers.Serializer):
     days_left = serializers.FloatField(help_text="Vacation left in the bank this month.")
 
 
-class VacationRequestSerializer(serializers.Serializer):
+class VacationRequestSerializer(StrictSerializer):
     days = StrictFloatField(
         min_value=0.01, max_value=31, help_text="How long to pause your turn clocks."
     )

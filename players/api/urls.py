@@ -7,7 +7,7 @@ from players.api import views
 urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/signup/", views.SignupView.as_view(), name="auth-signup"),
     path("auth/tokens/", views.TokenListView.as_view(), name="auth-tokens"),
-    path("auth/tokens/<int:token_id>/", views.TokenDetailView.as_view(), name="auth-token"),
+    path("auth/tokens/<id:token_id>/", views.TokenDetailView.as_view(), name="auth-token"),
     path("auth/login/", views.LoginView.as_view(), name="auth-login"),
     path("auth/logout/", views.LogoutView.as_view(), name="auth-logout"),
     path("auth/password/change/", views.PasswordChangeView.as_view(), name="auth-password-change"),
