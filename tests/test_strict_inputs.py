@@ -78,9 +78,22 @@ def test_a_strict_integer_takes_only_json_numbers(value: Any) -> None:
         StrictIntegerField().run_validation(value)
 
 
-def test_a_strict_integer_takes_a_whole_number_with_a_fraction_part() -> None:
+def test_a_strict_integer_refuses_a_number_with_a_fraction_part() -> None:
     assert StrictIntegerField().run_validation(105) == 105
-    assert StrictIntegerField().run_validation(105.0) == 105
+    with pytest.raises(Exception, match="integer"):
+        StrictIntegerField().run_validation(105.0)
+
+
+def test_expected_version_with_a_fraction_part_is_refused(
+    alice: Player, bob: Player, game: str
+) -> None:
+    version, moves = state(game)
+    for player in (alice, bob):
+        response = player.act(game, {"type": "draw", "expected_version": float(version)})
+        assert field_errors(response)["expected_version"] == [
+            "Must be an integer (a JSON number without a fraction, not a string)."
+        ]
+    assert state(game) == (version, moves)
 
 
 @pytest.mark.parametrize("value", [5, 5.5, True])
@@ -114,7 +127,7 @@ def test_expected_version_as_a_string_is_refused(alice: Player, bob: Player, gam
     for player in (alice, bob):
         response = player.act(game, {"type": "draw", "expected_version": str(version)})
         assert field_errors(response)["expected_version"] == [
-            "Must be an integer (a JSON number, not a string)."
+            "Must be an integer (a JSON number without a fraction, not a string)."
         ]
     assert state(game) == (version, moves)
 
@@ -194,7 +207,7 @@ def test_actions_refuse_wrong_types_in_every_field(
 
 
 def test_json_numbers_and_booleans_are_still_taken(alice: Player, bob: Player) -> None:
-    response = alice.create(max_players=2.0, target_score=0, options={"stacking": True})
+    response = alice.create(max_players=2, target_score=0, options={"stacking": True})
     assert response.status_code == 201, response.content
     assert response.json()["max_players"] == 2
 
