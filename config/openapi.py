@@ -121,3 +121,43 @@ def _response(description: str, headers: dict[str, Any] | None = None) -> dict[s
     response["content"] = {"application/json": {"schema": dict(_ERROR)}}
     response["description"] = description
     return response
+
+
+def forbid_unknown_request_fields(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """``additionalProperties: false`` on every request body's object schemas (nested ones
+    too): the server refuses a field it does not declare (``unknown_field``,
+    config/serializers.py), and a generated client or a fuzzer must know it. A map (an object
+    with ``additionalProperties`` of its own, e.g. ``options``) keeps its own."""
+    schemas = result.get("components", {}).get("schemas", {})
+    seen: set[str] = set()
+
+    def visit(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                visit(item)
+            return
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref", "")
+        if ref.startswith("#/components/schemas/"):
+            name = ref.rsplit("/", 1)[-1]
+            if name not in seen:
+                seen.add(name)
+                visit(schemas.get(name))
+            return
+        if "properties" in node and "additionalProperties" not in node:
+            node["additionalProperties"] = False
+        for key in ("properties",):
+            for prop in node.get(key, {}).values():
+                visit(prop)
+        for key in ("allOf", "oneOf", "anyOf", "items"):
+            if key in node:
+                visit(node[key])
+
+    for item in result.get("paths", {}).values():
+        for method in HTTP_METHODS:
+            body = item.get(method, {}).get("requestBody")
+            if body is not None:
+                for media in body.get("content", {}).values():
+                    visit(media.get("schema"))
+    return result

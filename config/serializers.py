@@ -21,10 +21,10 @@ UNKNOWN_FIELD = "unknown_field"
 _NOT_FIELDS = frozenset({"csrfmiddlewaretoken"})
 
 
+# Put first among a serializer's bases: its ``to_internal_value`` refuses a mapping with keys
+# that are none of the serializer's fields, before validating the rest. (No docstrings on these
+# classes: drf-spectacular would show them as the description of every request body.)
 class StrictFieldsMixin:
-    """Put first among a serializer's bases: its ``to_internal_value`` refuses a mapping with
-    keys that are none of the serializer's fields, before validating the rest."""
-
     fields: Mapping[str, serializers.Field]
 
     def to_internal_value(self, data: Any) -> Any:

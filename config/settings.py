@@ -420,6 +420,8 @@ SPECTACULAR_SETTINGS = {
         "config.openapi.name_union_maps",
         # 400/413/415/503 where the stack around a view can answer them.
         "config.openapi.declare_common_errors",
+        # Request bodies take no field they do not declare (config/serializers.py).
+        "config.openapi.forbid_unknown_request_fields",
     ],
     # Reports have a `status` and a `reason` of their own: every `status` enum is named, so that
     # none gets a hash suffix, and `reason` and `reasons` (same choices) get one name.

@@ -84,7 +84,7 @@ def _switches_serializer() -> type[serializers.Serializer]:
         kind: StrictBooleanField(required=False, help_text=kinds.DESCRIPTIONS[kind])
         for kind in kinds.KINDS
     }
-    return type("NotificationSwitchesSerializer", (serializers.Serializer,), fields)
+    return type("NotificationSwitchesSerializer", (StrictSerializer,), fields)
 
 
 NotificationSwitchesSerializer = _switches_serializer()
@@ -97,7 +97,7 @@ def _channels_serializer() -> type[serializers.Serializer]:
         )
         for name in channels.names()
     }
-    return type("NotificationChannelsSerializer", (serializers.Serializer,), fields)
+    return type("NotificationChannelsSerializer", (StrictSerializer,), fields)
 
 
 NotificationChannelsSerializer = _channels_serializer()
