@@ -5,7 +5,7 @@ DRF's own fields are lenient: ``BooleanField`` reads ``"yes"``, ``"on"`` and ``1
 with a typo'd type then gets an answer instead of an error, and a different answer from another
 server that follows the schema. These fields accept exactly the JSON type the schema documents.
 
-Forms (the browsable API's, ``application/x-www-form-urlencoded`` and multipart bodies) carry only
+Forms (``application/x-www-form-urlencoded`` and multipart bodies) carry only
 strings, so for them the usual spellings are still read (``true``/``false``, digits).
 
 A refusal is a DRF ``ValidationError`` like any other, so it answers 400 ``invalid_request`` in the

@@ -9,12 +9,18 @@ of a player made for that request alone: operations that revoke the caller's cre
 Path parameters and the fields that must name something real (a game where the caller sits, a
 lobby to join, an invite code, the caller's password, a token to revoke, a reset link...) are
 filled in from that player's fixtures for most requests, so that every operation can succeed;
-the rest keep Schemathesis's generated values. Checks on every answer:
+the rest keep Schemathesis's generated values. Every check Schemathesis has runs on every answer
+(and ours, ``shape_of_valid_data_accepted``), among them:
 
 - no 5xx;
 - the status code is one the operation documents;
 - the content type and the body fit the documented response schema, and documented headers
-  are present in the documented form.
+  are present in the documented form;
+- schema-violating data (a field the schema forbids, a value out of bounds) is refused, and
+  schema-valid data is accepted or refused with a status the schema declares for it, never
+  for its shape;
+- the credentials are checked (the request is sent again without them), and undeclared
+  methods answer 405.
 
 Per operation the run counts how many answers were 2xx, prints the share, and fails when an
 operation never succeeded. A new operation that needs something to exist first (a game in some

@@ -213,7 +213,7 @@ def test_json_numbers_and_booleans_are_still_taken(alice: Player, bob: Player) -
 
 
 def test_a_form_body_still_works(alice: Player) -> None:
-    """The browsable API posts forms, whose values are all strings."""
+    """A form's values are all strings."""
     response = alice.client.post(API, {"max_players": "3", "visibility": "public"})
     assert response.status_code == 201, response.content
     assert response.json()["max_players"] == 3
