@@ -1005,12 +1005,34 @@ SPLASH_LEGAL_ACTION_SERIALIZERS = {
 NO_MERCY_LEGAL_ACTION_SERIALIZERS = {t: REQUEST_SERIALIZERS[t] for t in NO_MERCY_ACTION_SERIALIZERS}
 
 
+def _typed_object(description: str) -> dict[str, Any]:
+    # The move log holds every game's actions and events, each named by its `type`
+    # (docs/rules.md lists them per game); the other fields depend on the type.
+    return {
+        "type": "object",
+        "description": description,
+        "properties": {"type": {"type": "string", "minLength": 1}},
+        "required": ["type"],
+        "additionalProperties": True,
+    }
+
+
+@extend_schema_field(_typed_object("The action as applied: its `type` and that type's fields."))
+class MoveActionField(serializers.DictField):
+    pass
+
+
+@extend_schema_field(_typed_object("What happened: its `type` and that event's fields."))
+class MoveEventField(serializers.DictField):
+    pass
+
+
 class MoveSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
-    action = serializers.DictField()
+    action = MoveActionField()
     created_at = serializers.DateTimeField()
-    events = serializers.ListField(child=serializers.DictField())
+    events = serializers.ListField(child=MoveEventField())
 
 
 class EventPageSerializer(serializers.Serializer):
