@@ -40,9 +40,9 @@ def boolean(request: Request, name: str) -> bool | None:
 
 def integer(request: Request, name: str, default: int | None, low: int, high: int) -> int | None:
     """The parameter ``name`` as a whole number from ``low`` to ``high``; ``default`` when
-    absent (or empty)."""
+    absent. Present but empty (``?before=``) is no number: refused."""
     raw = request.query_params.get(name)
-    if raw is None or raw == "":
+    if raw is None:
         return default
     digits = raw[1:] if raw.startswith("-") else raw
     # isdecimal() alone takes other scripts' digits (int() reads them); a length bound keeps a

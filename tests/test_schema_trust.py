@@ -155,6 +155,7 @@ def test_the_largest_id_is_looked_up_and_not_found(alice: Player) -> None:
         ("/api/v1/notifications/", "before", "0"),
         ("/api/v1/notifications/", "limit", "101"),
         ("/api/v1/notifications/", "limit", "²"),
+        ("/api/v1/notifications/", "before", ""),
         ("/api/v1/games/live/", "wait", "26"),
         ("/api/v1/games/live/", "wait", "-1"),
     ],
@@ -164,6 +165,11 @@ def test_a_query_integer_out_of_bounds_is_400_naming_it(
 ) -> None:
     error = assert_refused(alice.get(path, {name: value}), 400, "invalid_request")
     assert list(error["details"]["fields"]) == [name]
+
+
+@pytest.mark.parametrize("value", ["", "bogus"])
+def test_an_empty_or_unknown_status_filter_is_refused(alice: Player, value: str) -> None:
+    assert_refused(alice.get(API, {"status": value}), 400, "invalid_request")
 
 
 def test_the_events_query_bounds_are_checked(alice: Player, bob: Player) -> None:

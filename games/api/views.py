@@ -150,7 +150,7 @@ class GameListView(APIView):
     def get(self, request: Request) -> Response:
         my_turn = _bool_param(request, "my_turn")
         status_filter = request.query_params.get("status")
-        if status_filter and status_filter not in dict(Game.STATUSES):
+        if status_filter is not None and status_filter not in dict(Game.STATUSES):
             raise ServiceError("invalid_request", f"Unknown status {status_filter!r}.", 400)
         games = list(
             selectors.my_games(
