@@ -1,4 +1,6 @@
-"""URL path converters shared by the API's routes (registered once, in config/urls.py).
+"""URL path converters shared by the API's routes, registered with Django when this module is
+first imported: every URL module that uses one imports it (a URL module may be imported on its
+own, before the root URLconf).
 
 Django's ``<int:...>`` takes any run of digits, and a number past what the database stores
 (2^63 - 1, SQLite's and PostgreSQL's bigint) crashed the lookup with OverflowError (a 500). An
@@ -7,6 +9,8 @@ API's JSON 404 like any other.
 """
 
 from __future__ import annotations
+
+from django.urls import register_converter
 
 # The largest value a BigAutoField (DEFAULT_AUTO_FIELD) holds, in SQLite and in PostgreSQL.
 MAX_ID = 2**63 - 1
@@ -23,3 +27,6 @@ class IdConverter:
 
     def to_url(self, value: int) -> str:
         return str(value)
+
+
+register_converter(IdConverter, "id")

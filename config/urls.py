@@ -1,15 +1,11 @@
 """Top-level URL routes."""
 
 from django.contrib import admin
-from django.urls import include, path, re_path, register_converter
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from config.converters import IdConverter
 from config.errors import api_not_found
 from config.views import healthz, readyz
-
-# ``<id:...>`` in the apps' routes: a database id, never a number the database cannot hold.
-register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("admin/", admin.site.urls),

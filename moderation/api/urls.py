@@ -2,6 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
+from config import converters  # noqa: F401  (registers <id:...>, a database id)
 from moderation.api import views
 
 urlpatterns: list[URLPattern | URLResolver] = [

@@ -2,6 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
+from config import converters  # noqa: F401  (registers <id:...>, a database id)
 from notifications.api import views, webhooks, webpush
 
 urlpatterns: list[URLPattern | URLResolver] = [
