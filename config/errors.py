@@ -18,6 +18,7 @@ import logging
 import sys
 from typing import Any
 
+from asgiref.sync import async_to_sync, iscoroutinefunction
 from django.core.exceptions import (
     BadRequest,
     RequestDataTooBig,
@@ -154,7 +155,11 @@ def api_not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
             request.path_info += "/"
             request.path += "/"
             request.resolver_match = match
-            response: HttpResponse = match.func(request, *match.args, **match.kwargs)
+            view = match.func
+            if iscoroutinefunction(view):
+                # An async view (the event stream's) from this sync one: run it to its response.
+                view = async_to_sync(view)
+            response: HttpResponse = view(request, *match.args, **match.kwargs)
             return response
     return json_not_found(request)
 

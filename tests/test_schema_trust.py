@@ -334,3 +334,11 @@ def test_a_post_without_its_slash_keeps_its_protection(db: None) -> None:
     """The view answers as itself: authentication and CSRF as at its own URL."""
     response = APIClient().post(API.rstrip("/"), {}, format="json")
     assert_refused(response, 401, "not_authenticated")
+
+
+def test_an_async_view_without_its_slash_is_answered(alice: Player, bob: Player) -> None:
+    """The game's stream view is async; without its slash it answers as with it (JSON here)."""
+    game = start_game(alice, bob)
+    response = alice.client.get(f"{API}{game}/stream", HTTP_ACCEPT="application/json")
+    assert response.status_code == 200, response.content
+    assert response.json()["version"] == Game.objects.get(pk=game).version
