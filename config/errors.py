@@ -18,27 +18,26 @@ import logging
 import sys
 from typing import Any
 
-from django.conf import settings
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from asgiref.sync import async_to_sync, iscoroutinefunction
 from django.core.exceptions import (
+    BadRequest,
     RequestDataTooBig,
+    SuspiciousOperation,
     TooManyFieldsSent,
     TooManyFilesSent,
 )
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.signals import got_request_exception
 from django.db.utils import InterfaceError, OperationalError
-from django.http import (
-    Http404,
-    HttpRequest,
-    HttpResponse,
-    HttpResponsePermanentRedirect,
-    JsonResponse,
-)
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, ResolverMatch, get_urlconf, resolve
 from django.utils.deprecation import MiddlewareMixin
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from config.serializers import UNKNOWN_FIELD
 
 logger = logging.getLogger(__name__)
 
@@ -114,7 +113,12 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return None  # unexpected: Django's handler500 answers in the same shape
     code = next((c for cls, c in _DRF_CODES if isinstance(exc, cls)), "error")
     if isinstance(exc, exceptions.ValidationError):
-        response.data = error_body(code, "The request is not valid.", {"fields": response.data})
+        if set(_leaf_codes(exc.get_codes())) == {UNKNOWN_FIELD}:
+            code = UNKNOWN_FIELD
+            message = "The request has fields the operation does not take (details.fields)."
+        else:
+            message = "The request is not valid."
+        response.data = error_body(code, message, {"fields": response.data})
     else:
         detail = response.data.get("detail", "") if isinstance(response.data, dict) else ""
         response.data = error_body(code, str(detail) or code.replace("_", " "))
@@ -122,6 +126,14 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         response.status_code = status.HTTP_401_UNAUTHORIZED
         response.setdefault("WWW-Authenticate", 'Bearer realm="api"')
     return response
+
+
+def _leaf_codes(codes: Any) -> list[str]:
+    if isinstance(codes, dict):
+        return [c for value in codes.values() for c in _leaf_codes(value)]
+    if isinstance(codes, list):
+        return [c for value in codes for c in _leaf_codes(value)]
+    return [str(codes)]
 
 
 def json_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
@@ -133,13 +145,22 @@ def api_not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
     """Every unknown URL under /api/ (config/urls.py routes them here): the JSON 404 also with
     DEBUG on, where Django answers with its HTML debug page instead of ``handler404``.
 
-    A known route asked for without its trailing slash is redirected to it, as CommonMiddleware
-    (APPEND_SLASH) would have done had this catch-all not matched the path."""
+    A known route asked for without its trailing slash is answered by that route, as resolved
+    by Django's URL resolver: a redirect (what CommonMiddleware's APPEND_SLASH does) would turn
+    a POST into a GET in many clients and lose its body."""
     path = request.path_info
-    if settings.APPEND_SLASH and not path.endswith("/"):
+    if not path.endswith("/"):
         match = _resolve(path + "/")
         if match is not None and match.func is not api_not_found:
-            return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
+            request.path_info += "/"
+            request.path += "/"
+            request.resolver_match = match
+            view = match.func
+            if iscoroutinefunction(view):
+                # An async view (the event stream's) from this sync one: run it to its response.
+                view = async_to_sync(view)
+            response: HttpResponse = view(request, *match.args, **match.kwargs)
+            return response
     return json_not_found(request)
 
 
@@ -150,15 +171,19 @@ def _resolve(path: str) -> ResolverMatch | None:
         return None
 
 
+def server_error_response() -> JsonResponse:
+    return JsonResponse(
+        error_body("server_error", "Something went wrong on our side; please retry."), status=500
+    )
+
+
 def json_server_error(request: HttpRequest) -> JsonResponse:
     # The traceback goes to the log, never to the client. Django calls this while handling the
     # exception, so a database outage that broke a middleware (sessions, authentication) is
     # still told apart from a bug.
     if isinstance(sys.exc_info()[1], DATABASE_UNAVAILABLE):
         return service_unavailable_response()
-    return JsonResponse(
-        error_body("server_error", "Something went wrong on our side; please retry."), status=500
-    )
+    return server_error_response()
 
 
 def json_bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
@@ -194,6 +219,31 @@ class DatabaseUnavailableMiddleware(MiddlewareMixin):
             _log_unavailable(exception)
             return service_unavailable_response()
         return None
+
+
+class ApiErrorMiddleware(MiddlewareMixin):
+    """A view under /api/ that crashes answers the JSON 500, DEBUG or not: with DEBUG on Django
+    would answer with its HTML debug page (``handler500`` only serves DEBUG off), and a client
+    generated from the schema fails reading it. The traceback is logged as Django logs it."""
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not request.path_info.startswith("/api/"):
+            return None
+        if isinstance(exception, DATABASE_UNAVAILABLE):
+            return None  # DatabaseUnavailableMiddleware's 503
+        if isinstance(exception, Http404):
+            return json_not_found(request)
+        if isinstance(exception, DjangoPermissionDenied):
+            return JsonResponse(error_body("permission_denied", "Permission denied."), status=403)
+        if isinstance(exception, TOO_LARGE):
+            return JsonResponse(error_body("request_too_large", REQUEST_TOO_LARGE), status=413)
+        if isinstance(exception, BadRequest | SuspiciousOperation):
+            return json_bad_request(request, exception)
+        logging.getLogger("django.request").error(
+            "Internal Server Error: %s", request.path, exc_info=exception
+        )
+        got_request_exception.send(sender=None, request=request)
+        return server_error_response()
 
 
 # The one JSON error shape of the whole API, as documented in the schema (components Error and

@@ -5,7 +5,7 @@ DRF's own fields are lenient: ``BooleanField`` reads ``"yes"``, ``"on"`` and ``1
 with a typo'd type then gets an answer instead of an error, and a different answer from another
 server that follows the schema. These fields accept exactly the JSON type the schema documents.
 
-Forms (the browsable API's, ``application/x-www-form-urlencoded`` and multipart bodies) carry only
+Forms (``application/x-www-form-urlencoded`` and multipart bodies) carry only
 strings, so for them the usual spellings are still read (``true``/``false``, digits).
 
 A refusal is a DRF ``ValidationError`` like any other, so it answers 400 ``invalid_request`` in the
@@ -43,9 +43,13 @@ class StrictBooleanField(serializers.BooleanField):
 
 
 class StrictIntegerField(serializers.IntegerField):
-    """Only a JSON number without a fraction (``5`` or ``5.0``); never a string or a boolean."""
+    """Only a JSON integer (``5``); never ``5.0``, a string or a boolean. The schema says
+    ``integer``, and a client that sends ``5.0`` computed the number as a float: a version or a
+    count that went through float arithmetic is a bug to report, not to round."""
 
-    default_error_messages = {"invalid": "Must be an integer (a JSON number, not a string)."}
+    default_error_messages = {
+        "invalid": "Must be an integer (a JSON number without a fraction, not a string)."
+    }
 
     def get_value(self, dictionary: Mapping[str, Any]) -> Any:
         value = super().get_value(dictionary)
@@ -57,8 +61,6 @@ class StrictIntegerField(serializers.IntegerField):
 
     def to_internal_value(self, data: Any) -> int:
         # bool is an int in Python, but true is no number in JSON.
-        if isinstance(data, float) and data.is_integer():
-            data = int(data)
         if not isinstance(data, int) or isinstance(data, bool):
             self.fail("invalid")
         return int(data)

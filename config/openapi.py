@@ -57,3 +57,107 @@ def name_union_maps(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
             prop.update({"allOf": [ref], "description": description} if description else ref)
     result["components"]["schemas"] = dict(sorted(schemas.items()))
     return result
+
+
+# Refusals any operation can meet, whatever its view declares: they come from the stack around
+# the view (config/errors.py). (status, description, applies to an operation that ...)
+_ERROR = {"$ref": "#/components/schemas/Error"}
+_RETRY_AFTER = {
+    "Retry-After": {
+        "schema": {"type": "integer"},
+        "description": "Seconds to wait before retrying.",
+    }
+}
+
+
+def _reads_a_body(method: str, operation: dict[str, Any]) -> bool:
+    # DELETE me/ reads a body OpenAPI 3.0 cannot describe (its description says so).
+    return "requestBody" in operation or (
+        method == "delete" and "body" in operation.get("description", "")
+    )
+
+
+def declare_common_errors(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Declare on every operation the answers the stack around its view may give:
+
+    - 503 ``service_unavailable`` with ``Retry-After``: the database is unreachable;
+    - 413 ``request_too_large`` and 415 ``unsupported_media_type`` where a body is read;
+    - 400 ``invalid_request`` where a body or a query parameter is read (strict input:
+      ``unknown_field``, a boolean that is not true/false, a number out of bounds).
+
+    An operation's own description of a status (e.g. its 400 codes) is kept."""
+    for item in result.get("paths", {}).values():
+        for method in HTTP_METHODS:
+            operation = item.get(method)
+            if operation is None:
+                continue
+            responses = operation.setdefault("responses", {})
+            extra: dict[str, dict[str, Any]] = {}
+            has_query = any(p.get("in") == "query" for p in operation.get("parameters", []))
+            if _reads_a_body(method, operation) or has_query:
+                extra["400"] = _response(
+                    "`invalid_request` (details.fields), `unknown_field` (a body field the "
+                    "operation does not take) or `malformed_request` (not JSON)."
+                )
+            if _reads_a_body(method, operation):
+                extra["413"] = _response("`request_too_large`: the body is too large.")
+                extra["415"] = _response(
+                    "`unsupported_media_type`: send the body as `application/json`."
+                )
+            extra["503"] = _response(
+                "`service_unavailable`: briefly unavailable; retry after `Retry-After` seconds.",
+                headers=_RETRY_AFTER,
+            )
+            for status, response in extra.items():
+                responses.setdefault(status, response)
+            operation["responses"] = dict(sorted(responses.items()))
+    return result
+
+
+def _response(description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
+    response: dict[str, Any] = {}
+    if headers:
+        response["headers"] = headers
+    response["content"] = {"application/json": {"schema": dict(_ERROR)}}
+    response["description"] = description
+    return response
+
+
+def forbid_unknown_request_fields(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """``additionalProperties: false`` on every request body's object schemas (nested ones
+    too): the server refuses a field it does not declare (``unknown_field``,
+    config/serializers.py), and a generated client or a fuzzer must know it. A map (an object
+    with ``additionalProperties`` of its own, e.g. ``options``) keeps its own."""
+    schemas = result.get("components", {}).get("schemas", {})
+    seen: set[str] = set()
+
+    def visit(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                visit(item)
+            return
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref", "")
+        if ref.startswith("#/components/schemas/"):
+            name = ref.rsplit("/", 1)[-1]
+            if name not in seen:
+                seen.add(name)
+                visit(schemas.get(name))
+            return
+        if "properties" in node and "additionalProperties" not in node:
+            node["additionalProperties"] = False
+        for key in ("properties",):
+            for prop in node.get(key, {}).values():
+                visit(prop)
+        for key in ("allOf", "oneOf", "anyOf", "items"):
+            if key in node:
+                visit(node[key])
+
+    for item in result.get("paths", {}).values():
+        for method in HTTP_METHODS:
+            body = item.get(method, {}).get("requestBody")
+            if body is not None:
+                for media in body.get("content", {}).values():
+                    visit(media.get("schema"))
+    return result

@@ -83,6 +83,8 @@ MIDDLEWARE = [
     # A view failing because the database is unreachable answers 503 with Retry-After (DRF views
     # do so through EXCEPTION_HANDLER; see config/errors.py).
     "config.errors.DatabaseUnavailableMiddleware",
+    # Errors under /api/ answer JSON with DEBUG on too (Django's debug pages are HTML).
+    "config.errors.ApiErrorMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language of an answer's messages (validation, password rules) is the request's
     # Accept-Language among LANGUAGES; the web client sends the one its player chose.
@@ -550,8 +552,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["players.permissions.TokenScopePermission"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
-    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    # JSON only, DEBUG or not, whatever Accept asks for: the browsable view is Swagger UI.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.negotiation.JSONWhateverAccept",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     # DRF's parsers, with JSON nested too deeply refused as malformed rather than a crash.
     "DEFAULT_PARSER_CLASSES": [
@@ -584,10 +587,18 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # ``<id:...>`` routes (config/converters.py): a database id.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.openapi.require_union_bodies",
         "config.openapi.name_union_maps",
+        # 400/413/415/503 where the stack around a view can answer them.
+        "config.openapi.declare_common_errors",
+        # Request bodies take no field they do not declare (config/serializers.py).
+        "config.openapi.forbid_unknown_request_fields",
     ],
     # Reports have a `status` and a `reason` of their own: every `status` enum is named, so that
     # none gets a hash suffix, and `reason` and `reasons` (same choices) get one name.

@@ -54,8 +54,9 @@ urlpatterns = [
         oauth_views.RevokeTokenView.as_view(),
         name="oauth-revoke-token",
     ),
-    # Anything else under /api/ is the API's JSON 404, DEBUG or not (config/errors.py).
-    re_path(r"^api/(?P<rest>.*)$", api_not_found),
+    # Anything else under /api/ is the API's JSON 404, DEBUG or not (config/errors.py); [\s\S]
+    # rather than ".", which stops at a newline (a path with %0A).
+    re_path(r"^api/(?P<rest>[\s\S]*)$", api_not_found),
     # The web client: "/", its page routes, /sw.js and /manifest.webmanifest (web/urls.py).
     path("", include("web.urls")),
 ]

@@ -62,10 +62,17 @@ def render(payload: Any) -> bytes:
 
 
 def run_once(
-    *, user: User, key: str, body: Any, work: Callable[[], tuple[int, dict[str, Any]]]
+    *,
+    user: User,
+    key: str,
+    target: str,
+    body: Any,
+    work: Callable[[], tuple[int, dict[str, Any]]],
 ) -> Answer:
     """Run ``work`` at most once per (user, key) and answer with its rendered (status, payload);
-    a request with a used key gets the stored answer, the same bytes, with ``replayed``.
+    a request with a used key gets the stored answer, the same bytes, with ``replayed``. The key
+    belongs to one ``target`` (the request's method and URL) and one ``body``: another one of
+    either is refused with 422, each with its own code.
 
     A ServiceError from ``work`` is an answer like any other, recorded and replayed for the same
     key: ``work`` must raise it before its first write, or undo its writes itself
@@ -74,7 +81,7 @@ def run_once(
         raise ServiceError(
             "invalid_idempotency_key", f"Idempotency-Key is 1 to {MAX_KEY_LENGTH} characters.", 400
         )
-    digest = request_hash(body)
+    digest = _digest(target, body)
     # No lookup first: a fresh key (nearly every request) costs only its record's insert. The
     # unique (user, key) constraint finds a used key, and the rolled-back transaction takes the
     # work's effects with it.
@@ -121,12 +128,28 @@ def _run_and_record(
     return answer
 
 
+def _digest(target: str, body: Any) -> str:
+    """The request's fingerprint in the record's 64 characters: half of the target's hash, then
+    half of the body's (128 bits each), so a refusal can say which one differs."""
+    return request_hash(target)[:_HALF] + request_hash(body)[:_HALF]
+
+
+_HALF = 32
+
+
 def _recorded(user: User, key: str, digest: str) -> IdempotencyRecord | None:
-    """The stored answer for this key, if any; 422 when the key came with another body."""
+    """The stored answer for this key, if any; 422 when the key came with another target or
+    another body."""
     # A slice, not .first(): (user, key) is unique, and .first() would add an ORDER BY.
     record = next(iter(IdempotencyRecord.objects.filter(user=user, key=key)[:1]), None)
     if record is None:
         return None
+    if record.request_hash[:_HALF] != digest[:_HALF]:
+        raise ServiceError(
+            "idempotency_key_other_url",
+            "This Idempotency-Key was used for a request to another URL; use a new key.",
+            422,
+        )
     if record.request_hash != digest:
         raise ServiceError(
             "idempotency_key_reused",

@@ -20,12 +20,13 @@ def _token() -> str:
 
 def test_the_middleware_are_the_frameworks_own() -> None:
     """No project re-implementation of Django's (or WhiteNoise's) middleware: only the request
-    log line (which Django has no middleware for) and the 503 on an unreachable database are the
-    project's."""
+    log line (which Django has no middleware for), the 503 on an unreachable database and the JSON
+    errors under /api/ (Django's debug pages are HTML) are the project's."""
     ours = [path for path in settings.MIDDLEWARE if path.startswith("config.")]
     assert ours == [
         "config.logs.RequestLogMiddleware",
         "config.errors.DatabaseUnavailableMiddleware",
+        "config.errors.ApiErrorMiddleware",
     ]
 
 

@@ -9,12 +9,18 @@ of a player made for that request alone: operations that revoke the caller's cre
 Path parameters and the fields that must name something real (a game where the caller sits, a
 lobby to join, an invite code, the caller's password, a token to revoke, a reset link...) are
 filled in from that player's fixtures for most requests, so that every operation can succeed;
-the rest keep Schemathesis's generated values. Checks on every answer:
+the rest keep Schemathesis's generated values. Every check Schemathesis has runs on every answer
+(and ours, ``shape_of_valid_data_accepted``), among them:
 
 - no 5xx;
 - the status code is one the operation documents;
 - the content type and the body fit the documented response schema, and documented headers
-  are present in the documented form.
+  are present in the documented form;
+- schema-violating data (a field the schema forbids, a value out of bounds) is refused, and
+  schema-valid data is accepted or refused with a status the schema declares for it, never
+  for its shape;
+- the credentials are checked (the request is sent again without them), and undeclared
+  methods answer 405.
 
 Per operation the run counts how many answers were 2xx, prints the share, and fails when an
 operation never succeeded. A new operation that needs something to exist first (a game in some
@@ -48,15 +54,11 @@ from django.utils import timezone
 from hypothesis import HealthCheck, Phase, settings
 from oauth2_provider.models import AccessToken
 from rest_framework.throttling import ScopedRateThrottle
-from schemathesis.checks import not_a_server_error
+from schemathesis.checks import CHECKS as ALL_CHECKS
+from schemathesis.checks import load_all_checks
 from schemathesis.core import NOT_SET
+from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation import GenerationMode
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
 
 from games import services as game_services
 from games.engine.uno.allwild.game import ALL_WILD as engine
@@ -84,13 +86,32 @@ schema.config.generation.update(
 )
 schema.config.seed = SEED
 
-CHECKS = [
-    not_a_server_error,
-    status_code_conformance,
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-]
+# Answers the schema declares for a request that fits it: 304 to If-None-Match, and refusals (a
+# wrong password, a name taken, a move the rules refuse, a game in another state). Schema-valid
+# data must get one of these or a success (positive_data_acceptance); a refusal of its shape is
+# never one (the check below).
+DECLARED_REFUSALS = ["2xx", "304", "400", "401", "403", "404", "409", "410", "422", "429"]
+schema.config.checks.positive_data_acceptance.expected_statuses = DECLARED_REFUSALS
+# Codes that say a request's shape is wrong: schema-valid data must never get them.
+SHAPE_CODES = {"unknown_field", "malformed_request", "unsupported_media_type"}
+
+
+@schemathesis.check
+def shape_of_valid_data_accepted(ctx: Any, response: Any, case: schemathesis.Case) -> bool | None:
+    """Schema-valid data (positive generation) is never refused for its shape: the schema
+    declares every field the server takes and forbids the others (additionalProperties)."""
+    if case.meta is None or case.meta.generation.mode != GenerationMode.POSITIVE:
+        return None
+    if response.status_code != 400:
+        return None
+    code = (response.json() or {}).get("error", {}).get("code")
+    assert code not in SHAPE_CODES, f"schema-valid data refused as {code}: {response.text[:300]}"
+    return None
+
+
+# Every check Schemathesis has (its registry, after load_all_checks()), ours among them.
+load_all_checks()
+CHECKS = [check for check in ALL_CHECKS.get_all() if callable(check)]
 
 # operation id -> Counter({"total": n, "2xx": n, "<status>": n})
 RESULTS: dict[str, Counter[str]] = {}
@@ -348,7 +369,9 @@ def fill_in(case: schemathesis.Case, world: World, *, real: bool) -> None:
     """Point the request at the caller's things (when ``real``; otherwise the generated ids and
     values stay, which name nothing). Body fields are filled in only in valid (positive)
     requests, so that an invalid request stays invalid."""
-    if real:
+    # A path made invalid on purpose (negative generation: an id out of bounds) stays invalid.
+    negative_path = case.meta is not None and case.meta.is_negative_at(ParameterLocation.PATH)
+    if real and not negative_path:
         for name, value in world.path.items():
             if case.path_parameters is not None and name in case.path_parameters:
                 case.path_parameters[name] = value
@@ -428,7 +451,10 @@ def test_api(case: schemathesis.Case, wsgi_app: WSGIHandler) -> None:
         counts[str(response.status_code)] += 1
         if 200 <= response.status_code < 300:
             counts["2xx"] += 1
-    case.validate_response(response, checks=CHECKS)
+    # The headers sent, and the app that answers probes (ignored_auth sends the request again
+    # without them).
+    case.operation.schema.app = case.operation.app = wsgi_app
+    case.validate_response(response, checks=CHECKS, headers=headers)
 
 
 def test_every_operation_succeeded_at_least_once(capsys: pytest.CaptureFixture[str]) -> None:
@@ -560,3 +586,51 @@ def test_a_wrong_json_type_is_refused_with_400(
     assert error["code"] == "invalid_request", error
     assert field_name in error["details"]["fields"], error
     case.validate_response(response, checks=CHECKS)
+
+
+# ---------------------------------------------------------------------------------------------
+# A field the operation does not take, in every JSON request body
+#
+# A misspelt field (``color`` for ``colour``) was dropped and the request answered without it.
+# Every body now refuses it: 400 ``unknown_field`` naming it, as the schema's
+# ``additionalProperties: false`` says.
+
+UNKNOWN = "colour_typo"
+
+
+def _unknown_field_cases() -> Iterator[Any]:
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        if operation.method.upper() not in {"POST", "PUT", "PATCH"}:
+            continue
+        content = operation.definition.raw.get("requestBody", {}).get("content", {})
+        if "application/json" not in content:
+            continue
+        body_schema = _resolved(content["application/json"]["schema"])
+        body: dict[str, Any] = {UNKNOWN: 1}
+        if "discriminator" in body_schema:
+            field_name = body_schema["discriminator"]["propertyName"]
+            body[field_name] = next(iter(body_schema["discriminator"]["mapping"]))
+        operation_id = schema.get_operation_id(operation) or operation.label
+        yield pytest.param(operation, body, id=operation_id)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("operation", "body"), list(_unknown_field_cases()))
+def test_a_field_the_operation_does_not_take_is_refused_naming_it(
+    operation: Any, body: dict[str, Any], wsgi_app: WSGIHandler
+) -> None:
+    operation_id = schema.get_operation_id(operation) or operation.label
+    path_names = {p.name for p in operation.path_parameters}
+    world = world_for(operation_id, path_names)
+    case = operation.Case(
+        path_parameters={name: world.path[name] for name in path_names},
+        body={**world.body, **world.legal.get(body.get("type", ""), {}), **body},
+        media_type="application/json",
+    )
+    response = case.call(app=wsgi_app, headers={"Authorization": f"Bearer {world.token}"})
+
+    assert response.status_code == 400, (body, response.status_code, response.text[:500])
+    error = response.json()["error"]
+    assert error["code"] == "unknown_field", error
+    assert UNKNOWN in error["details"]["fields"], error

@@ -78,9 +78,22 @@ def test_a_strict_integer_takes_only_json_numbers(value: Any) -> None:
         StrictIntegerField().run_validation(value)
 
 
-def test_a_strict_integer_takes_a_whole_number_with_a_fraction_part() -> None:
+def test_a_strict_integer_refuses_a_number_with_a_fraction_part() -> None:
     assert StrictIntegerField().run_validation(105) == 105
-    assert StrictIntegerField().run_validation(105.0) == 105
+    with pytest.raises(Exception, match="integer"):
+        StrictIntegerField().run_validation(105.0)
+
+
+def test_expected_version_with_a_fraction_part_is_refused(
+    alice: Player, bob: Player, game: str
+) -> None:
+    version, moves = state(game)
+    for player in (alice, bob):
+        response = player.act(game, {"type": "draw", "expected_version": float(version)})
+        assert field_errors(response)["expected_version"] == [
+            "Must be an integer (a JSON number without a fraction, not a string)."
+        ]
+    assert state(game) == (version, moves)
 
 
 @pytest.mark.parametrize("value", [5, 5.5, True])
@@ -114,7 +127,7 @@ def test_expected_version_as_a_string_is_refused(alice: Player, bob: Player, gam
     for player in (alice, bob):
         response = player.act(game, {"type": "draw", "expected_version": str(version)})
         assert field_errors(response)["expected_version"] == [
-            "Must be an integer (a JSON number, not a string)."
+            "Must be an integer (a JSON number without a fraction, not a string)."
         ]
     assert state(game) == (version, moves)
 
@@ -132,8 +145,19 @@ def test_my_turn_that_is_not_a_boolean_is_400_like_an_unknown_status(alice: Play
     assert_refused(alice.get(API, {"status": "bogus"}), 400, "invalid_request")
     error = assert_refused(alice.get(API, {"my_turn": "maybe"}), 400, "invalid_request")
     assert "my_turn" in error["message"]
-    for value in ("true", "false", "True", "0", "1"):
+    for value in ("true", "false"):
         assert alice.get(API, {"my_turn": value}).status_code == 200
+
+
+@pytest.mark.parametrize("value", ["1", "0", "True", "yes", "maybe", ""])
+def test_a_query_boolean_is_true_or_false_only(alice: Player, value: str) -> None:
+    """A client guessing at a spelling learns it at once instead of getting another filter."""
+    error = assert_refused(alice.get(API, {"my_turn": value}), 400, "invalid_request")
+    assert error["details"]["fields"] == {"my_turn": ["Must be true or false."]}
+    error = assert_refused(
+        alice.get("/api/v1/notifications/", {"unread": value}), 400, "invalid_request"
+    )
+    assert error["details"]["fields"] == {"unread": ["Must be true or false."]}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -183,13 +207,13 @@ def test_actions_refuse_wrong_types_in_every_field(
 
 
 def test_json_numbers_and_booleans_are_still_taken(alice: Player, bob: Player) -> None:
-    response = alice.create(max_players=2.0, target_score=0, options={"stacking": True})
+    response = alice.create(max_players=2, target_score=0, options={"stacking": True})
     assert response.status_code == 201, response.content
     assert response.json()["max_players"] == 2
 
 
 def test_a_form_body_still_works(alice: Player) -> None:
-    """The browsable API posts forms, whose values are all strings."""
+    """A form's values are all strings."""
     response = alice.client.post(API, {"max_players": "3", "visibility": "public"})
     assert response.status_code == 201, response.content
     assert response.json()["max_players"] == 3

@@ -20,6 +20,7 @@ from config.fields import (
     StrictFloatField,
     StrictIntegerField,
 )
+from config.serializers import StrictFieldsMixin, StrictSerializer
 from games.bots import DEFAULT_LEVEL
 from games.bots import LEVELS as BOT_LEVELS
 from games.engine import EngineError, registry
@@ -44,6 +45,7 @@ from games.services import (
     MAX_TURN_SECONDS,
     MIN_SPEED_SECONDS,
     MIN_TURN_SECONDS,
+    default_seats,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -88,7 +90,7 @@ def _rules_of(kind: str) -> Any:
         raise ServiceError(exc.code, f"Unknown game {kind!r}.", 400) from exc
 
 
-class CreateGameSerializer(serializers.Serializer):
+class CreateGameSerializer(StrictSerializer):
     game = serializers.ChoiceField(
         choices=registry.kinds(),
         default=registry.DEFAULT_KIND,
@@ -98,7 +100,13 @@ class CreateGameSerializer(serializers.Serializer):
         required=False,
         help_text="One of the game's presets; its default preset when left out.",
     )
-    max_players = StrictIntegerField(min_value=2, max_value=10, default=4)
+    max_players = StrictIntegerField(
+        min_value=2,
+        max_value=10,
+        required=False,
+        help_text="Seats; the game's own default (`default_players` in "
+        "`games_options_retrieve`) when left out.",
+    )
     target_score = StrictIntegerField(
         min_value=0,
         max_value=100_000,
@@ -402,7 +410,7 @@ class ExpectedVersionSerializer(serializers.Serializer):
     )
 
 
-class _ActionBase(ExpectedVersionSerializer):
+class _ActionBase(StrictFieldsMixin, ExpectedVersionSerializer):
     # Listed legal actions name the seat; in a request it is the caller's, whatever is sent.
     seat = StrictIntegerField(
         required=False, help_text="Your seat (in `legal_actions`; ignored in a request)."
@@ -1008,12 +1016,34 @@ SPLASH_LEGAL_ACTION_SERIALIZERS = {
 NO_MERCY_LEGAL_ACTION_SERIALIZERS = {t: REQUEST_SERIALIZERS[t] for t in NO_MERCY_ACTION_SERIALIZERS}
 
 
+def _typed_object(description: str) -> dict[str, Any]:
+    # The move log holds every game's actions and events, each named by its `type`
+    # (docs/rules.md lists them per game); the other fields depend on the type.
+    return {
+        "type": "object",
+        "description": description,
+        "properties": {"type": {"type": "string", "minLength": 1}},
+        "required": ["type"],
+        "additionalProperties": True,
+    }
+
+
+@extend_schema_field(_typed_object("The action as applied: its `type` and that type's fields."))
+class MoveActionField(serializers.DictField):
+    pass
+
+
+@extend_schema_field(_typed_object("What happened: its `type` and that event's fields."))
+class MoveEventField(serializers.DictField):
+    pass
+
+
 class MoveSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
-    action = serializers.DictField()
+    action = MoveActionField()
     created_at = serializers.DateTimeField()
-    events = serializers.ListField(child=serializers.DictField())
+    events = serializers.ListField(child=MoveEventField())
 
 
 class EventPageSerializer(serializers.Serializer):
@@ -1031,7 +1061,7 @@ def _bot_level() -> serializers.ChoiceField:
     )
 
 
-class AddBotSerializer(serializers.Serializer):
+class AddBotSerializer(StrictSerializer):
     level = _bot_level()
 
 
@@ -1080,6 +1110,7 @@ class GameKindChoicesSerializer(serializers.Serializer):
     )
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
+    default_players = serializers.IntegerField(help_text="Seats when none are asked for.")
     default_target = serializers.IntegerField(help_text="Points to win when none is given.")
 
 
@@ -1127,6 +1158,7 @@ def _game_kind(rules: Any) -> dict[str, Any]:
         "house_rules_not_offered": _house_rules_not_offered(rules),
         "min_players": rules.min_players,
         "max_players": rules.max_players,
+        "default_players": default_seats(rules),
         "default_target": rules.default_target,
     }
 
@@ -1152,7 +1184,7 @@ def game_options() -> dict[str, Any]:
         "bot_levels": list(vs["level"].choices),
         "default_bot_level": vs["level"].default,
         "visibilities": list(create["visibility"].choices),
-        "max_players": bounds(create["max_players"]),
+        "max_players": bounds(create["max_players"], default_seats(default)),
         "bots": bounds(vs["bots"]),
         "target_score": bounds(create["target_score"], default.default_target),
         "turn_seconds": bounds(create["turn_seconds"]),
@@ -1161,7 +1193,7 @@ def game_options() -> dict[str, Any]:
     }
 
 
-class JoinByCodeSerializer(serializers.Serializer):
+class JoinByCodeSerializer(StrictSerializer):
     invite_code = StrictCharField(max_length=32)
 
 
@@ -1179,7 +1211,7 @@ class VacationSerializer(serializers.Serializer):
     days_left = serializers.FloatField(help_text="Vacation left in the bank this month.")
 
 
-class VacationRequestSerializer(serializers.Serializer):
+class VacationRequestSerializer(StrictSerializer):
     days = StrictFloatField(
         min_value=0.01, max_value=31, help_text="How long to pause your turn clocks."
     )

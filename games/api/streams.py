@@ -42,7 +42,7 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
-from config import metrics
+from config import metrics, query
 from config.errors import ServiceError
 from games import announce, presence, selectors
 from games.api import keepalive
@@ -291,13 +291,13 @@ class MyGamesLiveView(APIView):
         ),
         parameters=[
             OpenApiParameter("since", str, description="The stamp of your last answer."),
-            OpenApiParameter(
+            query.integer_parameter(
                 "wait",
-                int,
-                description=(
-                    f"Long-poll: while nothing changed since `since`, wait up to this many "
-                    f"seconds (0-{announce.MAX_WAIT_SECONDS}, default 0: answer at once)."
-                ),
+                0,
+                announce.MAX_WAIT_SECONDS,
+                "Long-poll: while nothing changed since `since`, wait up to this many seconds "
+                "(default 0: answer at once).",
+                default=0,
             ),
         ],
         responses={
@@ -462,10 +462,8 @@ class GameStreamView(APIView):
         summary="Live updates of a game (Server-Sent Events)",
         description=STREAM_DESCRIPTION,
         parameters=[
-            OpenApiParameter(
-                "after",
-                int,
-                description="Send the moves after this version (default 0).",
+            query.integer_parameter(
+                "after", 0, 10**9, "Send the moves after this version.", default=0
             ),
             OpenApiParameter(
                 "view",
@@ -900,19 +898,17 @@ class EventsView(APIView):
             "or after `wait` seconds with no moves. Ask again with `after=next_after`."
         ),
         parameters=[
-            OpenApiParameter(
-                "after", int, description="Return moves after this version (default 0)."
+            query.integer_parameter(
+                "after", 0, 10**9, "Return moves after this version.", default=0
             ),
-            OpenApiParameter(
-                "limit", int, description="At most this many moves (1-200, default 50)."
-            ),
-            OpenApiParameter(
+            query.integer_parameter("limit", 1, 200, "At most this many moves.", default=50),
+            query.integer_parameter(
                 "wait",
-                int,
-                description=(
-                    f"Long-poll: when no move is after `after`, wait up to this many seconds "
-                    f"for one (0-{announce.MAX_WAIT_SECONDS}, default 0: answer at once)."
-                ),
+                0,
+                announce.MAX_WAIT_SECONDS,
+                "Long-poll: when no move is after `after`, wait up to this many seconds for one "
+                "(default 0: answer at once).",
+                default=0,
             ),
         ],
         responses={

@@ -2,6 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
+from config import converters  # noqa: F401  (registers <id:...>, a database id)
 from games.api import me, records, streams, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -26,7 +27,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<uuid:game_id>/actions/", views.ActionView.as_view(), name="game-actions"),
     path("games/<uuid:game_id>/bots/", views.BotsView.as_view(), name="game-bots"),
     path(
-        "games/<uuid:game_id>/bots/<int:seat_id>/",
+        "games/<uuid:game_id>/bots/<id:seat_id>/",
         views.BotDetailView.as_view(),
         name="game-bot",
     ),

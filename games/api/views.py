@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import query
 from config.errors import ErrorSerializer, ServiceError
 from games import selectors, services
 from games.api import serializers as s
@@ -117,10 +118,6 @@ def etag_matches(header: str, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
-# A query string is text: the boolean's spellings (OpenAPI clients send true/false).
-_BOOLEANS = {"true": True, "false": False, "1": True, "0": False}
-
-
 class GameListView(APIView):
     throttle_scope = "games"
 
@@ -135,8 +132,8 @@ class GameListView(APIView):
                 enum=[x for x, _ in Game.STATUSES],
                 description="Only games in this status.",
             ),
-            OpenApiParameter(
-                "my_turn", bool, description="Only games where it is (true) or is not your turn."
+            query.boolean_parameter(
+                "my_turn", "Only games where it is (true) or is not your turn."
             ),
             RETRY_AFTER,
         ],
@@ -153,7 +150,7 @@ class GameListView(APIView):
     def get(self, request: Request) -> Response:
         my_turn = _bool_param(request, "my_turn")
         status_filter = request.query_params.get("status")
-        if status_filter and status_filter not in dict(Game.STATUSES):
+        if status_filter is not None and status_filter not in dict(Game.STATUSES):
             raise ServiceError("invalid_request", f"Unknown status {status_filter!r}.", 400)
         games = list(
             selectors.my_games(
@@ -696,8 +693,8 @@ class ActionView(APIView):
                         "`challenge_not_allowed`; Gin Rummy: `offer_pending`, `no_offer`, "
                         "`must_draw_stock`, `card_just_taken`, `discard_take_limit`, "
                         "`knock_not_allowed`, `big_gin_not_allowed`); or `idempotency_key_reused` "
-                        "(the key was used "
-                        "with a different body)."
+                        "(the key was used with a different body) or "
+                        "`idempotency_key_other_url` (the key was used for another game)."
                     ),
                 },
                 throttled=True,
@@ -732,9 +729,13 @@ class ActionView(APIView):
             code, payload = work()
             return Response(payload, status=code)
         # The first answer and its replays are the same bytes: the rendered body is stored.
-        # The game and the body side by side: a body field named "game" cannot stand in for it.
+        # The key is bound to this URL (this game) and this body, each checked on its own.
         answer = run_once(
-            user=request.user, key=key, body={"game": str(game_id), "body": body}, work=work
+            user=request.user,
+            key=key,
+            target=f"{request.method} {request.path}",
+            body=body,
+            work=work,
         )
         sent = HttpResponse(answer.content, status=answer.status, content_type=answer.content_type)
         if answer.replayed:
@@ -743,24 +744,11 @@ class ActionView(APIView):
 
 
 def _bool_param(request: Request, name: str) -> bool | None:
-    """A true/false query parameter; None when absent."""
-    raw = request.query_params.get(name)
-    if raw is None:
-        return None
-    value = _BOOLEANS.get(raw.lower())
-    if value is None:
-        raise ServiceError("invalid_request", f"{name} must be true or false.", 400)
-    return value
+    """A true/false query parameter; None when absent (config.query)."""
+    return query.boolean(request, name)
 
 
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ServiceError("invalid_request", f"{name} must be a whole number.", 400) from None
-    if not low <= value <= high:
-        raise ServiceError("invalid_request", f"{name} must be {low} to {high}.", 400)
+    value = query.integer(request, name, default, low, high)
+    assert value is not None  # the default is a number
     return value

@@ -38,6 +38,7 @@ from games.services.clocks import (
 from games.services.lobby import (
     create_game,
     decline_invitation,
+    default_seats,
     expire_lobbies,
     join_game,
     leave_game,
@@ -59,6 +60,7 @@ __all__ = [
     "MIN_TURN_SECONDS",
     "Played",
     "act",
+    "default_seats",
     "add_bot",
     "bot_move",
     "create_game",

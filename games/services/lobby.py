@@ -41,6 +41,15 @@ def _invite_ttl() -> timedelta:
     return timedelta(seconds=getattr(settings, "INVITE_TTL_SECONDS", 7 * 24 * 3600))
 
 
+# Seats in a new game when the host names none, as far as the game allows (Gin Rummy: 2).
+DEFAULT_SEATS = 4
+
+
+def default_seats(rules: Any) -> int:
+    """The seats of a new game of ``rules`` (a registered game) when none are asked for."""
+    return max(rules.min_players, min(DEFAULT_SEATS, rules.max_players))
+
+
 def check_games_in_progress(user: User) -> None:
     """Refuse a new seat to a player already in GAMES_IN_PROGRESS_MAX lobbies and games in
     progress: players with too many asynchronous games abandon them (Lichess caps correspondence
@@ -63,7 +72,7 @@ def create_game(
     host: User,
     kind: str = registry.DEFAULT_KIND,
     preset: str | None = None,
-    max_players: int = 4,
+    max_players: int | None = None,
     target_score: int | None = None,
     turn_seconds: int = DEFAULT_TURN_SECONDS,
     visibility: str = Game.PRIVATE,
@@ -83,6 +92,7 @@ def create_game(
         raise ServiceError(exc.code, f"Unknown game {kind!r}.", 400) from exc
     preset = rules.default_preset if preset is None else preset
     target_score = rules.default_target if target_score is None else target_score
+    max_players = default_seats(rules) if max_players is None else max_players
     if preset not in rules.presets:
         raise ServiceError("invalid_setup", f"Unknown preset {preset!r}.", 400)
     if not rules.min_players <= max_players <= rules.max_players:

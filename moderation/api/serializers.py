@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from config.fields import StrictCharField, StrictIntegerField, StrictUUIDField
+from config.serializers import StrictSerializer
 from games.models import Game
 from moderation.models import Block, Report
 
@@ -13,7 +14,7 @@ from moderation.models import Block, Report
 GAME_STATUS_VALUES = [value for value, _ in Game.STATUSES]
 
 
-class ReportCreateSerializer(serializers.Serializer):
+class ReportCreateSerializer(StrictSerializer):
     player_id = StrictIntegerField(help_text="The reported player (`user_id` in games).")
     reason = serializers.ChoiceField(choices=Report.REASONS)
     details = StrictCharField(
@@ -59,7 +60,7 @@ class ReportSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class BlockCreateSerializer(serializers.Serializer):
+class BlockCreateSerializer(StrictSerializer):
     player_id = StrictIntegerField(help_text="The player to block (`user_id` in games).")
 
 

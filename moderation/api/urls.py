@@ -2,10 +2,11 @@
 
 from django.urls import URLPattern, URLResolver, path
 
+from config import converters  # noqa: F401  (registers <id:...>, a database id)
 from moderation.api import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("reports/", views.ReportListView.as_view(), name="reports"),
     path("blocks/", views.BlockListView.as_view(), name="blocks"),
-    path("blocks/<int:player_id>/", views.BlockDetailView.as_view(), name="block"),
+    path("blocks/<id:player_id>/", views.BlockDetailView.as_view(), name="block"),
 ]

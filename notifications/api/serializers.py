@@ -13,6 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from config.serializers import StrictSerializer
 from notifications import channels, kinds, texts
 from notifications.models import Notification
 
@@ -66,7 +67,7 @@ class UnreadCountSerializer(serializers.Serializer):
     )
 
 
-class ReadAllRequestSerializer(serializers.Serializer):
+class ReadAllRequestSerializer(StrictSerializer):
     up_to = StrictIntegerField(
         required=False,
         min_value=1,
@@ -83,7 +84,7 @@ def _switches_serializer() -> type[serializers.Serializer]:
         kind: StrictBooleanField(required=False, help_text=kinds.DESCRIPTIONS[kind])
         for kind in kinds.KINDS
     }
-    return type("NotificationSwitchesSerializer", (serializers.Serializer,), fields)
+    return type("NotificationSwitchesSerializer", (StrictSerializer,), fields)
 
 
 NotificationSwitchesSerializer = _switches_serializer()
@@ -96,7 +97,7 @@ def _channels_serializer() -> type[serializers.Serializer]:
         )
         for name in channels.names()
     }
-    return type("NotificationChannelsSerializer", (serializers.Serializer,), fields)
+    return type("NotificationChannelsSerializer", (StrictSerializer,), fields)
 
 
 NotificationChannelsSerializer = _channels_serializer()
@@ -115,7 +116,7 @@ class LocalTimeField(serializers.TimeField):
     """A local time of day, ``HH:MM`` or ``HH:MM:SS[.ffffff]``, without a UTC offset."""
 
 
-class QuietHoursSerializer(serializers.Serializer):
+class QuietHoursSerializer(StrictSerializer):
     start = LocalTimeField(help_text="Local time (your profile's time zone), e.g. 22:00.")
     end = LocalTimeField(help_text="Local time; before `start` means the next morning.")
 
@@ -144,7 +145,7 @@ class PreferencesSerializer(serializers.Serializer):
     )
 
 
-class PreferencesUpdateSerializer(serializers.Serializer):
+class PreferencesUpdateSerializer(StrictSerializer):
     channels = NotificationChannelsSerializer(
         required=False, help_text="Only the switches you send change."
     )

@@ -2,6 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
+from config import converters  # noqa: F401  (registers <id:...>, a database id)
 from notifications.api import events, views, webhooks, webpush
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -21,7 +22,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="notifications-preferences",
     ),
     path(
-        "notifications/<int:notification_id>/read/",
+        "notifications/<id:notification_id>/read/",
         views.ReadView.as_view(),
         name="notification-read",
     ),
@@ -44,17 +45,17 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # Webhooks.
     path("notifications/webhooks/", webhooks.WebhookListView.as_view(), name="webhooks"),
     path(
-        "notifications/webhooks/<int:webhook_id>/",
+        "notifications/webhooks/<id:webhook_id>/",
         webhooks.WebhookView.as_view(),
         name="webhook",
     ),
     path(
-        "notifications/webhooks/<int:webhook_id>/test/",
+        "notifications/webhooks/<id:webhook_id>/test/",
         webhooks.WebhookTestView.as_view(),
         name="webhook-test",
     ),
     path(
-        "notifications/webhooks/<int:webhook_id>/attempts/",
+        "notifications/webhooks/<id:webhook_id>/attempts/",
         webhooks.WebhookAttemptsView.as_view(),
         name="webhook-attempts",
     ),

@@ -4,12 +4,13 @@ token may read but not mark anything read or change preferences."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import ErrorSerializer, ServiceError
+from config import query
+from config.errors import ErrorSerializer
 from notifications import selectors, services
 from notifications.api import serializers as s
 from players.models import User
@@ -35,24 +36,6 @@ def _me(request: Request) -> User:
     return user
 
 
-def _int_param(request: Request, name: str, default: int | None) -> int | None:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise ServiceError(
-            "invalid_request",
-            "The request is not valid.",
-            400,
-            fields={name: ["A positive integer is required."]},
-        )
-    return value
-
-
 class InboxView(APIView):
     @extend_schema(
         operation_id="notifications_list",
@@ -62,11 +45,11 @@ class InboxView(APIView):
             "`next_before`. Texts are in your profile's language."
         ),
         parameters=[
-            OpenApiParameter("unread", bool, description="Only unread notifications."),
-            OpenApiParameter(
-                "before", int, description="Only notifications older than this id (a cursor)."
+            query.boolean_parameter("unread", "Only unread notifications (true), or all."),
+            query.integer_parameter(
+                "before", 1, query.MAX_ID, "Only notifications older than this id (a cursor)."
             ),
-            OpenApiParameter("limit", int, description="Page size, 1-100 (default 20)."),
+            query.integer_parameter("limit", 1, 100, "Page size (default 20).", default=20),
         ],
         responses={
             200: s.InboxPageSerializer,
@@ -77,9 +60,9 @@ class InboxView(APIView):
     )
     def get(self, request: Request) -> Response:
         user = _me(request)
-        unread = request.query_params.get("unread", "").lower() in ("1", "true", "yes")
-        before = _int_param(request, "before", None)
-        limit = _int_param(request, "limit", 20)
+        unread = bool(query.boolean(request, "unread"))
+        before = query.integer(request, "before", None, 1, query.MAX_ID)
+        limit = query.integer(request, "limit", 20, 1, 100)
         assert limit is not None
         page, has_more = selectors.inbox(user, unread=unread, before=before, limit=limit)
         data = {

@@ -14,8 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import ErrorSerializer, ServiceError
+from config import query
+from config.errors import ErrorSerializer
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from config.serializers import StrictSerializer
 from notifications import kinds
 from notifications.channels import webhook
 from notifications.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -90,12 +92,12 @@ class WebhookCreatedSerializer(WebhookSerializer):
     )
 
 
-class WebhookCreateSerializer(serializers.Serializer):
+class WebhookCreateSerializer(StrictSerializer):
     url = serializers.URLField(
         max_length=2000,
         help_text="http(s), on a public address (not loopback, private or reserved).",
     )
-    description = StrictCharField(max_length=100, required=False, default="")
+    description = StrictCharField(max_length=100, required=False, default="", allow_blank=True)
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=list(kinds.KINDS)),
         required=False,
@@ -109,11 +111,11 @@ class WebhookCreateSerializer(serializers.Serializer):
     )
 
 
-class WebhookUpdateSerializer(serializers.Serializer):
+class WebhookUpdateSerializer(StrictSerializer):
     active = StrictBooleanField(
         required=False, help_text="true switches it back on and forgets past failures."
     )
-    description = StrictCharField(max_length=100, required=False)
+    description = StrictCharField(max_length=100, required=False, allow_blank=True)
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=list(kinds.KINDS)), required=False
     )
@@ -207,24 +209,6 @@ def _present_attempt(attempt: WebhookAttempt) -> dict[str, Any]:
         "error": attempt.error,
         "at": attempt.at,
     }
-
-
-def _positive(request: Request, name: str, default: int | None) -> int | None:
-    raw = request.query_params.get(name)
-    if raw in (None, ""):
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise ServiceError(
-            "invalid_request",
-            "The request is not valid.",
-            400,
-            fields={name: ["A positive integer is required."]},
-        )
-    return value
 
 
 CREATE_EXAMPLE = OpenApiExample(
@@ -384,8 +368,10 @@ class WebhookAttemptsView(APIView):
             "and how long it took. Page with `before` set to the previous page's `next_before`."
         ),
         parameters=[
-            OpenApiParameter("before", int, description="Only entries older than this id."),
-            OpenApiParameter("limit", int, description="Page size, 1-100 (default 50)."),
+            query.integer_parameter(
+                "before", 1, query.MAX_ID, "Only entries older than this id (a cursor)."
+            ),
+            query.integer_parameter("limit", 1, 100, "Page size (default 50).", default=50),
         ],
         responses={
             200: WebhookAttemptPageSerializer,
@@ -397,8 +383,8 @@ class WebhookAttemptsView(APIView):
     )
     def get(self, request: Request, webhook_id: int) -> Response:
         endpoint = webhook.endpoint_of(_me(request), webhook_id)
-        before = _positive(request, "before", None)
-        limit = _positive(request, "limit", 50)
+        before = query.integer(request, "before", None, 1, query.MAX_ID)
+        limit = query.integer(request, "limit", 50, 1, 100)
         assert limit is not None
         page, has_more = webhook.attempts_page(endpoint, before=before, limit=limit)
         data = {

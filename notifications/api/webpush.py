@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from config.errors import ErrorSerializer, ServiceError
 from config.fields import StrictCharField, StrictIntegerField
+from config.serializers import StrictSerializer
 from notifications import vapid
 from notifications.channels import webpush
 from notifications.channels.addresses import AddressNotAllowed
@@ -61,12 +62,12 @@ class PushKeySerializer(serializers.Serializer):
     )
 
 
-class PushKeysSerializer(serializers.Serializer):
+class PushKeysSerializer(StrictSerializer):
     p256dh = StrictCharField(max_length=200, help_text="The browser's P-256 public key, base64url.")
     auth = StrictCharField(max_length=100, help_text="The 16-byte auth secret, base64url.")
 
 
-class PushSubscriptionRequestSerializer(serializers.Serializer):
+class PushSubscriptionRequestSerializer(StrictSerializer):
     endpoint = serializers.URLField(
         max_length=2000, help_text="The push service URL of this browser's subscription."
     )
@@ -98,7 +99,7 @@ class PushSubscriptionSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class PushUnsubscribeSerializer(serializers.Serializer):
+class PushUnsubscribeSerializer(StrictSerializer):
     endpoint = serializers.URLField(max_length=2000)
 
 

@@ -13,6 +13,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from config.serializers import StrictFieldsMixin, StrictSerializer
 from players import exports
 from players.blocklist import validate_name
 from players.exports import ExportSerializer  # noqa: F401  (the download's schema)
@@ -72,7 +73,7 @@ class ProfileSerializer(serializers.ModelSerializer):
         read_only_fields = ["id", "username", "email_verified", "date_joined"]
 
 
-class ProfileUpdateSerializer(ProfileSerializer):
+class ProfileUpdateSerializer(StrictFieldsMixin, ProfileSerializer):
     password = StrictCharField(
         write_only=True,
         required=False,
@@ -85,7 +86,7 @@ class ProfileUpdateSerializer(ProfileSerializer):
         fields = [*ProfileSerializer.Meta.fields, "password"]
 
 
-class PasswordSerializer(serializers.Serializer):
+class PasswordSerializer(StrictSerializer):
     password = StrictCharField(trim_whitespace=False, style={"input_type": "password"})
 
 
@@ -139,7 +140,7 @@ class NewApiTokenSerializer(serializers.ModelSerializer):
         return str(self.context["raw"])
 
 
-class SignupSerializer(serializers.Serializer):
+class SignupSerializer(StrictSerializer):
     username = StrictCharField(
         max_length=150,
         # Shown to other players when there is no display name: the blocklist applies too.
@@ -172,7 +173,7 @@ class SignupResponseSerializer(serializers.Serializer):
     token = NewApiTokenSerializer()
 
 
-class CredentialsSerializer(serializers.Serializer):
+class CredentialsSerializer(StrictSerializer):
     username = StrictCharField(max_length=150)
     password = _password_field()
 
@@ -208,16 +209,16 @@ class CsrfTokenSerializer(serializers.Serializer):
 # Passwords and e-mail
 
 
-class PasswordChangeSerializer(serializers.Serializer):
+class PasswordChangeSerializer(StrictSerializer):
     old_password = _password_field()
     new_password = _password_field()
 
 
-class PasswordResetSerializer(serializers.Serializer):
+class PasswordResetSerializer(StrictSerializer):
     email = serializers.EmailField()
 
 
-class EmailLinkSerializer(serializers.Serializer):
+class EmailLinkSerializer(StrictSerializer):
     uid = StrictCharField(max_length=64, help_text="From the e-mailed link.")
     token = StrictCharField(max_length=128, help_text="From the e-mailed link.")
 

@@ -2,12 +2,13 @@
 
 from django.urls import URLPattern, URLResolver, path
 
+from config import converters  # noqa: F401  (registers <id:...>, a database id)
 from players.api import oauth, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/signup/", views.SignupView.as_view(), name="auth-signup"),
     path("auth/tokens/", views.TokenListView.as_view(), name="auth-tokens"),
-    path("auth/tokens/<int:token_id>/", views.TokenDetailView.as_view(), name="auth-token"),
+    path("auth/tokens/<id:token_id>/", views.TokenDetailView.as_view(), name="auth-token"),
     path("auth/login/", views.LoginView.as_view(), name="auth-login"),
     path("auth/logout/", views.LogoutView.as_view(), name="auth-logout"),
     path("auth/password/change/", views.PasswordChangeView.as_view(), name="auth-password-change"),
@@ -36,14 +37,14 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # OAuth apps (players/api/oauth.py): consent, registration, grants.
     path("oauth/authorize/", oauth.AuthorizeView.as_view(), name="oauth-authorize"),
     path("me/oauth/apps/", oauth.AppsView.as_view(), name="oauth-apps"),
-    path("me/oauth/apps/<int:app_id>/", oauth.AppView.as_view(), name="oauth-app"),
+    path("me/oauth/apps/<id:app_id>/", oauth.AppView.as_view(), name="oauth-app"),
     path(
         "me/oauth/authorizations/",
         oauth.AuthorizationsView.as_view(),
         name="oauth-authorizations",
     ),
     path(
-        "me/oauth/authorizations/<int:app_id>/",
+        "me/oauth/authorizations/<id:app_id>/",
         oauth.AuthorizationView.as_view(),
         name="oauth-authorization",
     ),

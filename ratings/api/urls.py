@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from config import converters  # noqa: F401  (registers <id:...>, a database id)
 from ratings.api import views
 
 urlpatterns = [
@@ -10,5 +11,5 @@ urlpatterns = [
         views.LeaderboardView.as_view(),
         name="ratings-leaderboard",
     ),
-    path("players/<int:user_id>/profile/", views.ProfileView.as_view(), name="player-profile"),
+    path("players/<id:user_id>/profile/", views.ProfileView.as_view(), name="player-profile"),
 ]

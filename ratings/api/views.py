@@ -15,8 +15,6 @@ from players.models import User
 from ratings import selectors
 from ratings.api import serializers as s
 
-MAX_ID = 2**63 - 1  # a BigAutoField's largest
-
 NOT_AUTHENTICATED = OpenApiResponse(
     ErrorSerializer,
     description="`not_authenticated` / `authentication_failed`: no credentials, or a token that "
@@ -73,12 +71,8 @@ class ProfileView(APIView):
         tags=["ratings"],
     )
     def get(self, request: Request, user_id: int) -> Response:
-        # A number past the id column's range is no player (and PostgreSQL would refuse it).
-        player = (
-            User.objects.filter(pk=user_id).only("username", "display_name").first()
-            if user_id <= MAX_ID
-            else None
-        )
+        # The route's <id:...> converter keeps the number inside the id column's range.
+        player = User.objects.filter(pk=user_id).only("username", "display_name").first()
         if player is None:
             raise ServiceError("not_found", "No such player.", 404)
         # Blocks are moderation's (a layer above): it refuses through the signal.

@@ -2,6 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
+from config import converters  # noqa: F401  (registers <id:...>, a database id)
 from social.api import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -16,12 +17,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("players/search/", views.PlayerSearchView.as_view(), name="players-search"),
     path("challenges/", views.ChallengesView.as_view(), name="challenges"),
     path(
-        "challenges/<int:challenge_id>/accept/",
+        "challenges/<id:challenge_id>/accept/",
         views.ChallengeAcceptView.as_view(),
         name="challenge-accept",
     ),
     path(
-        "challenges/<int:challenge_id>/decline/",
+        "challenges/<id:challenge_id>/decline/",
         views.ChallengeDeclineView.as_view(),
         name="challenge-decline",
     ),

@@ -124,7 +124,7 @@ def test_the_same_key_for_another_game_is_refused(
     response = alice.act(other, {"type": "uno"}, **{"Idempotency-Key": KEY})
 
     assert response.status_code == 422
-    assert error_code(response) == "idempotency_key_reused"
+    assert error_code(response) == "idempotency_key_other_url"
 
 
 def test_a_body_field_named_game_does_not_stand_in_for_the_game(
@@ -133,11 +133,12 @@ def test_a_body_field_named_game_does_not_stand_in_for_the_game(
     other = start_game(alice, carol)
     assert alice.act(game, {"type": "uno"}, **{"Idempotency-Key": KEY}).status_code == 422
 
-    # Same key, same action, sent to the other game with the first game's id in the body.
+    # Same key, same action, sent to the other game with the first game's id in the body: a
+    # field no action takes.
     response = alice.act(other, {"type": "uno", "game": game}, **{"Idempotency-Key": KEY})
 
-    assert response.status_code == 422
-    assert error_code(response) == "idempotency_key_reused"
+    assert response.status_code == 400
+    assert error_code(response) == "unknown_field"
     assert "Idempotent-Replayed" not in response
 
 
@@ -190,7 +191,7 @@ def test_a_duplicate_that_finishes_second_is_undone_and_answers_with_the_first(
     # The copy sends "pass" under the same key only so that its own move is legal: what is
     # compared is the key's (user, key) record, and the body check is the real one's.
     monkeypatch.setattr(idempotency, "request_hash", lambda body: "same")
-    IdempotencyRecord.objects.filter(user=mover.user, key=KEY).update(request_hash="same")
+    IdempotencyRecord.objects.filter(user=mover.user, key=KEY).update(request_hash="samesame")
     second = mover.act(game, {"type": "pass"}, **{"Idempotency-Key": KEY})
 
     assert len(lookups) == 1  # only once its record had failed
@@ -212,7 +213,7 @@ def test_an_integrity_error_of_the_work_itself_is_not_swallowed(
         raise IntegrityError("not a duplicate key")
 
     with pytest.raises(IntegrityError):
-        idempotency.run_once(user=alice.user, key=KEY, body={}, work=broken)
+        idempotency.run_once(user=alice.user, key=KEY, target="POST /", body={}, work=broken)
     assert not IdempotencyRecord.objects.exists()
 
 

@@ -40,7 +40,7 @@ def assert_same_bytes(game_id: Any, *players: Player) -> None:
 
 
 def test_a_lobby_with_its_invite_code(alice: Player, bob: Player) -> None:
-    lobby = new_lobby(alice, max_players=3, house_rules={"stacking": True})
+    lobby = new_lobby(alice, max_players=3, options={"stacking": True})
     bob.join_by_code(lobby["invite_code"])
     assert_same_bytes(lobby["id"], alice, bob)
 

@@ -77,6 +77,7 @@ def test_the_options_list_the_toy_game_beside_all_wild(alice: Player) -> None:
         "house_rules_not_offered": [],
         "min_players": 2,
         "max_players": 2,
+        "default_players": 2,
         "default_target": 2,
     }
     # The top-level fields stay All Wild's.
@@ -84,9 +85,8 @@ def test_the_options_list_the_toy_game_beside_all_wild(alice: Player) -> None:
 
 
 def test_a_toy_game_is_set_up_by_its_own_schema(alice: Player) -> None:
-    created = alice.create(game="toy")
-    assert created.status_code == 400  # four seats by default; the toy has two
-    assert_error(created, 400, "invalid_setup")
+    too_many = alice.create(game="toy", max_players=4)
+    assert_error(too_many, 400, "invalid_setup")  # the toy has two seats
     assert_error(
         alice.create(game="toy", max_players=2, options={"stacking": True}), 400, "invalid_setup"
     )
@@ -96,8 +96,10 @@ def test_a_toy_game_is_set_up_by_its_own_schema(alice: Player) -> None:
     assert "game" in assert_error(unknown, 400, "invalid_request")["details"]["fields"]
     assert not Game.objects.exists()
 
-    game = alice.create(game="toy", max_players=2).json()
+    # No seat count: the game's own default (two), as no preset or target is its own.
+    game = alice.create(game="toy").json()
     assert (game["game"], game["preset"], game["target_score"]) == ("toy", "plain", 2)
+    assert game["max_players"] == 2
     assert Game.objects.get(pk=game["id"]).kind == "toy"
 
 
