@@ -11,7 +11,8 @@
   fixture is marked ``services`` and stays on both passes.
 - Under pytest-xdist (``-n``) each worker has its own test database (pytest-django adds ``_gw0``,
   ``_gw1``... to its name) and its own Redis database (the number of REDIS_URL's plus the worker's
-  index), so that one worker's ``cache.clear()`` or counters never reach another's tests.
+  index), so that one worker's ``cache.clear()`` or counters never reach another's tests. A module
+  whose tests share a module-scoped fixture of ours runs on one worker (an ``xdist_group``).
 - With CI=true a skipped test fails the run: in CI a skip almost always means a missing service or
   package, and a green run that silently tested less is worse than a red one.
 """
@@ -121,6 +122,19 @@ DATABASE_FIXTURES = frozenset(
 )
 
 
+def shares_a_module_fixture(item: pytest.Item) -> bool:
+    """Whether ``item`` uses one of our module- or class-scoped fixtures (a browser, servers, a
+    generated client...), which each xdist worker running part of the module would set up again."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    for definitions in info.name2fixturedefs.values():
+        chosen = definitions[-1]  # the one this item gets: the closest definition
+        if chosen.scope in {"class", "module", "package"} and chosen.baseid.startswith("tests"):
+            return True
+    return False
+
+
 def needs_database(item: pytest.Item) -> bool:
     """Whether pytest-django would give ``item`` the database, or it uses the pass's services."""
     if item.get_closest_marker("django_db") or item.get_closest_marker("services"):
@@ -142,6 +156,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         path = Path(item.path).resolve()
         if any(path.is_relative_to(root) for root in pure_roots) or not needs_database(item):
             item.add_marker(pytest.mark.pure)
+        # Under `-n` with --dist loadgroup, such a module is one unit of work: its costly setup
+        # runs once. xdist hands out the largest units first, the single tests fill in after.
+        if not item.get_closest_marker("xdist_group") and shares_a_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
 def _skip_reason(report: pytest.TestReport | pytest.CollectReport) -> str:
