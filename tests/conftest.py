@@ -160,6 +160,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         # runs once. xdist hands out the largest units first, the single tests fill in after.
         if not item.get_closest_marker("xdist_group") and shares_a_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    _group_for_xdist(config, items)
+
+
+def _group_for_xdist(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an xdist worker under --dist loadgroup, put each xdist_group in the item's nodeid.
+
+    pytest-xdist 3.8 does that by setting ``item._nodeid``, which pytest 9.2 no longer reads (a
+    node's id is ``item._id``): its groups would silently be ignored. And Schemathesis' items of
+    one test share one nodeid (the operation is in the name only), which a group, keyed by
+    nodeid, would run once: each gets its operation as the nodeid's parameters."""
+    if getattr(config, "workerinput", None) is None or not config.getoption("loadgroup", False):
+        return
+    from _pytest.nodeid import coerce_node_id
+
+    for item in items:
+        marks = list(item.iter_markers("xdist_group"))
+        if not marks or hasattr(item, "_nodeid") or not hasattr(item, "_id"):
+            continue  # no group, or a pytest whose nodeids xdist still sets itself
+        if item._id.params is None and item.name.endswith("]") and "[" in item.name:
+            item._id = item._id.with_params(item.name.partition("[")[2].removesuffix("]"))
+        names = sorted(
+            {str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in marks}
+        )
+        item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(names)}")
 
 
 def _skip_reason(report: pytest.TestReport | pytest.CollectReport) -> str:
