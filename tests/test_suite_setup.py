@@ -1,5 +1,6 @@
 """tests/conftest.py: which tests are pure, each xdist worker's own Redis database, and the CI rule
-under pytest-xdist as CI runs it (with CI=true a skipped test or module fails the run).
+under pytest-xdist as CI runs it (with CI=true a skipped test or module fails the run; an
+xdist_group runs in one worker).
 
 The CI rule's test runs pytest in a subprocess on a folder of its own holding a copy of
 tests/conftest.py and two tests that skip, with two xdist workers: the workers' reports must reach
@@ -39,6 +40,24 @@ def test_never_collected() -> None:
     assert False
 """
 
+# Ten tests that fill a list in their process, then one that needs all ten: under --dist loadgroup
+# one worker runs the group, in order.
+GROUPED = """
+import pytest
+
+pytestmark = pytest.mark.xdist_group("together")
+SEEN = []
+
+
+@pytest.mark.parametrize("n", range(10))
+def test_fills(n: int) -> None:
+    SEEN.append(n)
+
+
+def test_saw_all_ten() -> None:
+    assert SEEN == list(range(10))
+"""
+
 
 def run_pytest(folder: Path) -> subprocess.CompletedProcess[str]:
     tests = folder / "tests"
@@ -46,11 +65,23 @@ def run_pytest(folder: Path) -> subprocess.CompletedProcess[str]:
     shutil.copy(ROOT / "tests" / "conftest.py", tests / "conftest.py")
     (tests / "test_skipping.py").write_text(SKIPPING)
     (tests / "test_skipped_module.py").write_text(SKIPPED_MODULE)
+    (tests / "test_grouped.py").write_text(GROUPED)
     (folder / "pytest.ini").write_text("[pytest]\nDJANGO_SETTINGS_MODULE = config.settings\n")
     environ = {k: v for k, v in os.environ.items() if k not in {"CI", "PYTEST_XDIST_WORKER"}}
     environ.update(PYTHONPATH=str(ROOT), CI="true")
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-n", "2", "-p", "no:cacheprovider", "tests"],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-n",
+            "2",
+            "--dist",
+            "loadgroup",
+            "-p",
+            "no:cacheprovider",
+            "tests",
+        ],
         cwd=folder,
         env=environ,
         capture_output=True,
@@ -60,12 +91,14 @@ def run_pytest(folder: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.pure
-def test_a_skip_fails_the_parallel_run_under_ci(tmp_path: Path) -> None:
+def test_a_skip_fails_the_parallel_run_under_ci_and_a_group_runs_together(tmp_path: Path) -> None:
     done = run_pytest(tmp_path)
     assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout + done.stderr
     assert "skipped tests fail the run when CI=true" in done.stdout, done.stdout
     assert "tests/test_skipping.py::test_skips: no such service here" in done.stdout
     assert "tests/test_skipped_module.py" in done.stdout.split("fail the run when CI=true")[1]
+    assert "12 passed, 2 skipped" in done.stdout, done.stdout  # the group's 11 and test_passes
+    assert "FAILED" not in done.stdout, done.stdout
 
 
 @pytest.fixture
