@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -164,26 +165,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _group_for_xdist(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On an xdist worker under --dist loadgroup, put each xdist_group in the item's nodeid.
+    """On an xdist worker under --dist loadgroup: a nodeid per item, with its xdist_group in it.
 
-    pytest-xdist 3.8 does that by setting ``item._nodeid``, which pytest 9.2 no longer reads (a
-    node's id is ``item._id``): its groups would silently be ignored. And Schemathesis' items of
-    one test share one nodeid (the operation is in the name only), which a group, keyed by
-    nodeid, would run once: each gets its operation as the nodeid's parameters."""
+    The scheduler of --dist loadgroup keys tests by nodeid, so of items sharing one only the first
+    would run, silently: Schemathesis' items of one test do (their operation is in the name
+    only, not in the nodeid pytest 9.2 makes), so each gets its operation as the nodeid's
+    parameters. And pytest-xdist 3.8 marks a group by setting ``item._nodeid``, which pytest 9.2
+    no longer reads (a node's id is ``item._id``): its groups would be ignored."""
     if getattr(config, "workerinput", None) is None or not config.getoption("loadgroup", False):
         return
     from _pytest.nodeid import coerce_node_id
 
+    shared = {nodeid for nodeid, n in Counter(item.nodeid for item in items).items() if n > 1}
     for item in items:
-        marks = list(item.iter_markers("xdist_group"))
-        if not marks or hasattr(item, "_nodeid") or not hasattr(item, "_id"):
-            continue  # no group, or a pytest whose nodeids xdist still sets itself
-        if item._id.params is None and item.name.endswith("]") and "[" in item.name:
+        if hasattr(item, "_nodeid") or not hasattr(item, "_id"):
+            continue  # a pytest whose nodeids xdist still sets itself
+        if item.nodeid in shared and item._id.params is None and item.name.endswith("]"):
             item._id = item._id.with_params(item.name.partition("[")[2].removesuffix("]"))
-        names = sorted(
-            {str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in marks}
-        )
-        item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(names)}")
+        marks = list(item.iter_markers("xdist_group"))
+        if marks:
+            names = {str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in marks}
+            item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(sorted(names))}")
 
 
 def _skip_reason(report: pytest.TestReport | pytest.CollectReport) -> str:
