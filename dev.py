@@ -4,10 +4,12 @@
     python3 dev.py serve [manage.py serve options]   # http://127.0.0.1:8000
     python3 dev.py test [pytest options]
 
-Both create ./.venv when it is missing and install the project with its dev extras into it. The
-install is repeated only when pyproject.toml changed (a hash of it is kept in .venv), so the
-second run starts in well under a second. Standard library only: this runs before any dependency
-is installed.
+Both create ./.venv when it is missing. `serve` installs the project with what the service needs
+at run time; `test` adds the dev extras (pytest, the browsers' drivers, the reference engines the
+tests play against). An install is repeated only when pyproject.toml changed (a hash of it is kept
+in .venv per set of extras), so the second run starts in well under a second, and `serve` after
+`test` installs nothing: the dev set includes the runtime one. Standard library only: this runs
+before any dependency is installed.
 """
 
 from __future__ import annotations
@@ -22,9 +24,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
-STAMP = VENV / ".unoallwild-install-stamp"
 INSTALL_LOG = VENV / "install.log"
 MIN_PYTHON = (3, 11)
+# What each command installs: the project's extras ("" is the service's own dependencies only).
+EXTRAS = {"serve": "", "test": "dev"}
+# Sets that contain another: a venv installed for `test` already has everything `serve` needs.
+INCLUDES = {"": {"", "dev"}, "dev": {"dev"}}
 
 
 def venv_python() -> Path:
@@ -42,26 +47,49 @@ def install_fingerprint() -> str:
     return digest.hexdigest()
 
 
+def stamp_path(extras: str) -> Path:
+    """Where the fingerprint of the last successful install of ``extras`` is kept."""
+    return VENV / f".unoallwild-install-stamp-{extras or 'runtime'}"
+
+
+def install_command(extras: str) -> list[str]:
+    """pip's arguments for the project with ``extras``: `-e .` or `-e .[dev]`."""
+    return ["install", "-e", f".[{extras}]" if extras else "."]
+
+
+def is_installed(extras: str, fingerprint: str) -> bool:
+    """Whether ``extras`` (or a set that contains it) was installed from this fingerprint."""
+    for covering in INCLUDES[extras]:
+        stamp = stamp_path(covering)
+        if stamp.exists() and stamp.read_text().strip() == fingerprint:
+            return True
+    return False
+
+
 def log(message: str) -> None:
     print(f"dev.py: {message}", file=sys.stderr, flush=True)
 
 
-def bootstrap() -> Path:
-    """Make sure .venv exists and has the current dependencies; return its python."""
+def bootstrap(extras: str) -> Path:
+    """Make sure .venv exists and has the current dependencies of ``extras``; return its python.
+
+    pip only adds and upgrades, so installing a smaller set after a larger one (`serve` after
+    `test`) would remove nothing; it is skipped anyway when the larger set is current."""
     python = venv_python()
     if not python.exists():
         log(f"creating virtual environment in {VENV}")
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
     fingerprint = install_fingerprint()
-    if STAMP.exists() and STAMP.read_text().strip() == fingerprint:
+    if is_installed(extras, fingerprint):
         return python
-    log("installing the project and its dev dependencies (first run or pyproject.toml changed)...")
+    what = f"its {extras} dependencies" if extras else "what the service needs"
+    log(f"installing the project and {what} (first run or pyproject.toml changed)...")
     # Old pips cannot do editable installs from pyproject.toml alone (PEP 660 needs pip >= 21.3).
     pip = [str(python), "-m", "pip", "--disable-pip-version-check"]
     # pip's and setuptools' chatter (including a warning that every flat-layout editable install
     # prints) goes to a log file; it is shown only when the install fails.
     with INSTALL_LOG.open("w") as install_log:
-        for step in (["install", "--upgrade", "pip"], ["install", "-e", ".[dev]"]):
+        for step in (["install", "--upgrade", "pip"], install_command(extras)):
             result = subprocess.run(
                 [*pip, *step], cwd=ROOT, stdout=install_log, stderr=subprocess.STDOUT
             )
@@ -72,7 +100,7 @@ def bootstrap() -> Path:
                 log(f"full log: {INSTALL_LOG}")
                 raise subprocess.CalledProcessError(result.returncode, result.args)
     # Written only after a successful install, so a failed one is retried next time.
-    STAMP.write_text(fingerprint + "\n")
+    stamp_path(extras).write_text(fingerprint + "\n")
     return python
 
 
@@ -101,12 +129,12 @@ def main(argv: list[str]) -> int:
         wanted = ".".join(map(str, MIN_PYTHON))
         log(f"Python {wanted}+ is required, this is {sys.version.split()[0]}")
         return 2
-    if not argv or argv[0] not in {"serve", "test"}:
+    if not argv or argv[0] not in EXTRAS:
         print(__doc__, file=sys.stderr)
         return 2
     command, rest = argv[0], argv[1:]
     try:
-        python = bootstrap()
+        python = bootstrap(EXTRAS[command])
     except subprocess.CalledProcessError as error:
         log(f"installing dependencies failed (exit {error.returncode})")
         return 1

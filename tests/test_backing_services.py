@@ -12,6 +12,9 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
+# The cache test needs no database, but its point is the pass's backend (Redis).
+pytestmark = pytest.mark.services
+
 
 @pytest.mark.django_db
 def test_the_database_stores_and_returns_a_row() -> None:

@@ -210,6 +210,7 @@ def test_asgi_refuses_persistent_connections_beside_its_pool() -> None:
         args("--shape", "asgi", "--conn-max-age", "60")
 
 
+@pytest.mark.services
 def test_a_short_run_passes_every_check() -> None:
     """The whole benchmark, split shape, a few seconds a phase (about 40 s on a quiet machine).
 

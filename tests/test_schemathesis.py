@@ -71,6 +71,10 @@ from players import exports, links, oauth
 from players.models import ApiToken, DataExport, User
 from social import services as social_services
 
+# The last test reads what the others counted in this process: one xdist worker runs them all,
+# in order (`--dist loadgroup`). Its count needs the others, so it is never pure either.
+pytestmark = [pytest.mark.xdist_group("schemathesis"), pytest.mark.services]
+
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20260310
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "60"))

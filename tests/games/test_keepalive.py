@@ -21,6 +21,9 @@ from games import announce, presence
 from games.api import keepalive, streams
 from players.models import User
 
+# Presence marks live in the cache: Redis on the PostgreSQL pass.
+pytestmark = pytest.mark.services
+
 STREAMS = 20
 
 

@@ -51,6 +51,9 @@ from tests.games.conftest import (
     start_game,
 )
 
+# The pass's Redis (pub/sub, user marks) and uvicorn on its database: on both passes of CI.
+pytestmark = pytest.mark.services
+
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 STARTUP_TIMEOUT = 90

@@ -22,6 +22,9 @@ from notifications.models import Delivery
 from tests.games.conftest import Player
 from tests.notifications.conftest import mails_to, new_game, others, to_move
 
+# The cache on the pass's Redis, up and down: on both passes of CI.
+pytestmark = pytest.mark.services
+
 REFUSED = "redis://127.0.0.1:1/0"  # nothing listens on port 1: connections are refused at once
 
 
