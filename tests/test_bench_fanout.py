@@ -13,8 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+# Redis without the database: never "pure", so the PostgreSQL + Redis pass runs it.
+pytestmark = pytest.mark.services
 
 if REDIS_URL:
 

@@ -27,6 +27,8 @@ from games import announce
 from tests.test_settings_env import load_settings
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+# Redis without the database: never "pure", so the PostgreSQL + Redis pass runs these too.
+pytestmark = pytest.mark.services
 
 
 def test_the_default_prefix_differs_between_databases_and_is_stable_for_one(
