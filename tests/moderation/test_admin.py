@@ -185,6 +185,34 @@ def test_a_report_shows_the_players_recent_games_and_reports(
     assert 'id="action-ban"' in page
 
 
+def test_the_moderation_pages_carry_no_inline_style_or_script(
+    mod_client: Client, alice: Player, bob: Player, carol: Player
+) -> None:
+    # The Content-Security-Policy runs only the service's own files: an inline <style> or
+    # <script> on these pages is silently dropped by the browser (the report page lost its
+    # layout and Ban's confirmation), so the pages link static files instead.
+    game_id = start_game(bob, carol)
+    report = report_on(alice, bob)
+    services.warn(moderator=make_moderator("mo2"), user_id=bob.user.pk, reason="Be nice.")
+    for url in (
+        f"/admin/moderation/report/{report.pk}/change/",
+        f"/admin/players/user/{bob.user.pk}/change/",
+        f"/admin/games/game/{game_id}/change/",
+        f"/admin/games/game/{game_id}/replay/",
+        "/admin/moderation/auditentry/",
+    ):
+        response = mod_client.get(url)
+        assert response.status_code == 200, url
+        policy = response["Content-Security-Policy"]
+        assert "'unsafe-inline'" not in policy and "style-src 'self'" in policy, url
+        page = response.content.decode()
+        assert "<style" not in page and "<script>" not in page and " style=" not in page, url
+    assert (
+        "moderation/confirm.js"
+        in mod_client.get(f"/admin/moderation/report/{report.pk}/change/").content.decode()
+    )
+
+
 def test_a_report_names_the_players_bots_and_the_reporters_history(
     mod_client: Client, alice: Player, bob: Player, carol: Player
 ) -> None:
