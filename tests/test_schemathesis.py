@@ -632,7 +632,9 @@ def test_a_field_the_operation_does_not_take_is_refused_naming_it(
         body={**world.body, **world.legal.get(body.get("type", ""), {}), **body},
         media_type="application/json",
     )
-    response = case.call(app=wsgi_app, headers={"Authorization": f"Bearer {world.token}"})
+    # With the world's headers and cookies: a session log-in checks CSRF before the body.
+    headers = {"Authorization": f"Bearer {world.token}", **world.headers}
+    response = case.call(app=wsgi_app, headers=headers, cookies=world.cookies)
 
     assert response.status_code == 400, (body, response.status_code, response.text[:500])
     error = response.json()["error"]

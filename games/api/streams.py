@@ -75,7 +75,9 @@ RETRY_MILLISECONDS = 3000
 TERMINAL = frozenset({Game.FINISHED, Game.ABORTED, Game.EXPIRED})
 
 
-def _setting(name: str, default: float) -> float:
+def live_setting(name: str, default: float) -> float:
+    """A live-stream timing (LIVE_HEARTBEAT_SECONDS, LIVE_STREAM_MAX_SECONDS) that tests may set;
+    the service runs on the defaults here."""
     return float(getattr(settings, name, default))
 
 
@@ -714,8 +716,8 @@ def _steps(plan: StreamPlan, *, batched: bool = False) -> Generator[_Step, Any, 
 
     ``batched``: the keep-alives come from the process's keep-alive loop (a wait's result is
     then a ``_Beat`` when it is this stream's turn), not from the stream's own timer."""
-    heartbeat = _setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
-    lifetime = _setting("LIVE_STREAM_MAX_SECONDS", STREAM_MAX_SECONDS)
+    heartbeat = live_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
+    lifetime = live_setting("LIVE_STREAM_MAX_SECONDS", STREAM_MAX_SECONDS)
     started = last_sent = time.monotonic()
     yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
     yield _Watching(2 * heartbeat + 5, check=False)
@@ -788,7 +790,7 @@ async def _events(plan: StreamPlan) -> AsyncIterator[bytes]:
     steps = _steps(plan, batched=True)
     result: Any = None
     tab = uuid.uuid4().hex  # this stream's own presence mark (games.presence)
-    beats = keepalive.for_loop(_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
+    beats = keepalive.for_loop(live_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
     member = beats.join(
         plan.user.pk, plan.token_id, plan.game_id, tab, plan.session_key, plan.oauth_token_id
     )

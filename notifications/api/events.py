@@ -35,7 +35,6 @@ from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
@@ -58,6 +57,7 @@ from games.api.streams import (
     HEARTBEAT_SECONDS,
     RETRY_MILLISECONDS,
     STREAM_MAX_SECONDS,
+    live_setting,
     release_connections,
     release_request_thread,
 )
@@ -391,7 +391,7 @@ def _steps(plan: AccountStream) -> Generator[bytes | _Read | _Wait, Any, None]:
     """The stream as bytes to send and requests to its driver (read, wait), with no I/O of its
     own; the driver sends back a read's ``(mark, events)`` and a wait's version, None (the
     lifetime is up) or ``_Beat``."""
-    lifetime = float(getattr(settings, "LIVE_STREAM_MAX_SECONDS", STREAM_MAX_SECONDS))
+    lifetime = live_setting("LIVE_STREAM_MAX_SECONDS", STREAM_MAX_SECONDS)
     started = time.monotonic()
     if plan.format == "sse":
         yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
@@ -442,8 +442,8 @@ async def _async_events(plan: AccountStream) -> AsyncIterator[bytes]:
     credentials' re-check) come from the process's keep-alive loop."""
     notifier = announce.notifier()
     read = sync_to_async(_read)
-    heartbeat = float(getattr(settings, "LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
-    lifetime = float(getattr(settings, "LIVE_STREAM_MAX_SECONDS", STREAM_MAX_SECONDS))
+    heartbeat = live_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
+    lifetime = live_setting("LIVE_STREAM_MAX_SECONDS", STREAM_MAX_SECONDS)
     ends = time.monotonic() + lifetime
     beats = keepalive.for_loop(heartbeat)
     # No game: the loop re-checks the credentials and marks no game as watched.
@@ -483,7 +483,7 @@ async def _async_events(plan: AccountStream) -> AsyncIterator[bytes]:
 def _blocking_events(plan: AccountStream) -> Iterator[bytes]:
     """Drive the stream from a WSGI thread, with its own keep-alive timer."""
     notifier = announce.notifier()
-    heartbeat = float(getattr(settings, "LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
+    heartbeat = live_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
     steps = _steps(plan)
     result: Any = None
     metrics.LIVE_CONNECTIONS.inc()

@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 
 from config.errors import ErrorSerializer, ServiceError
 from config.fields import StrictBooleanField, StrictCharField
+from config.serializers import StrictSerializer
 from players import oauth
 
 NOT_AUTHENTICATED = OpenApiResponse(ErrorSerializer, description="`not_authenticated`.")
@@ -71,7 +72,7 @@ class AuthorizationRequestSerializer(serializers.Serializer):
     scopes = ScopeSerializer(many=True)
 
 
-class AuthorizationAnswerSerializer(serializers.Serializer):
+class AuthorizationAnswerSerializer(StrictSerializer):
     allow = StrictBooleanField()
 
 
@@ -97,7 +98,7 @@ class ApplicationSerializer(serializers.ModelSerializer):
         return bool(app.client_type == Application.CLIENT_CONFIDENTIAL)
 
 
-class NewApplicationSerializer(serializers.Serializer):
+class NewApplicationSerializer(StrictSerializer):
     name = StrictCharField(max_length=100)
     redirect_uris = serializers.ListField(
         child=serializers.URLField(max_length=500), min_length=1, max_length=10

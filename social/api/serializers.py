@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from config.fields import StrictBooleanField, StrictCharField
+from config.serializers import StrictFieldsMixin, StrictSerializer
 from games.api.serializers import CreateGameSerializer
 from social.models import Challenge, Profile
 from social.selectors import HIDDEN, OFFLINE, ONLINE
@@ -20,7 +21,7 @@ class PersonSerializer(serializers.Serializer):
     name = serializers.CharField(source="public_name", help_text="The name shown to others.")
 
 
-class PlayerRequestSerializer(serializers.Serializer):
+class PlayerRequestSerializer(StrictSerializer):
     username = StrictCharField(max_length=150, help_text="The player's username.")
 
 
@@ -55,7 +56,7 @@ class SearchResultSerializer(serializers.Serializer):
     following = serializers.BooleanField(help_text="You follow them.")
 
 
-class SocialSettingsSerializer(serializers.ModelSerializer):
+class SocialSettingsSerializer(StrictFieldsMixin, serializers.ModelSerializer):
     hide_presence = StrictBooleanField(
         required=False, help_text="Nobody sees whether you are online or when you last were."
     )

@@ -698,8 +698,8 @@ export function mount(root, [gameId], app) {
   // ---- results -----------------------------------------------------------------------------
 
   function standings() {
-    const rows = [...game.players].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
-    // Why three players tied on 0 are 2nd, 3rd and 4th (games/services/play.py, _record_standings).
+    const rows = [...game.players].sort((a, b) => (a.place ?? 99) - (b.place ?? 99) || a.seat - b.seat);
+    // Why three players share 2nd place (games/services/play.py, _record_standings).
     return [
       standingsTable(rows),
       tieGroups(rows).map((group) =>
@@ -707,7 +707,7 @@ export function mount(root, [gameId], app) {
           "p",
           { class: "standings-tie", key: `tie${group[0].place}` },
           t(group[0].left ? "results.tie_left" : "results.tie", {
-            places: formatList(group.map((p) => String(p.place))),
+            place: String(group[0].place),
             names: formatList(group.map((p) => p.name)),
             points: formatNumber(group[0].final_score ?? 0),
           }),
@@ -717,16 +717,14 @@ export function mount(root, [gameId], app) {
     ];
   }
 
-  /** Players who share a score and are placed one after another by their seats (the engine
-   * sorts the winner first, then those who stayed, then those who left, by score, and keeps
-   * the seat order among equals: a stable sort over the seats). */
+  /** Players who share a place: tied on the game's own standing (ratings rank them as one), or
+   * who gave up at the same moment. */
   function tieGroups(rows) {
     const groups = [];
     for (const p of rows) {
-      if (typeof p.place !== "number" || p.place === 1) continue;
+      if (typeof p.place !== "number") continue;
       const last = groups[groups.length - 1];
-      const prev = last?.[last.length - 1];
-      if (prev && prev.place === p.place - 1 && prev.final_score === p.final_score && Boolean(prev.left) === Boolean(p.left)) last.push(p);
+      if (last && last[0].place === p.place) last.push(p);
       else groups.push([p]);
     }
     return groups.filter((g) => g.length > 1);
