@@ -1085,7 +1085,11 @@ def test_the_account_stream_brings_your_turn_with_its_version_under_uvicorn(
             )
             if not view["your_turn"]:
                 continue  # the mover kept the turn: no "your turn" to anyone
+            # The move may have told the other player more first (targeted, swapped, caught).
+            deadline = moved_at + 5
             event = streams[other][1].next(5)
+            while event is not None and event.event != "your_turn":
+                event = streams[other][1].next(max(deadline - time.monotonic(), 0.01))
             latency = time.monotonic() - moved_at
             assert event is not None and event.event == "your_turn", event
             data = event.json()
