@@ -11,13 +11,15 @@
 //   face(key, id)      (the renderer's) the card drawn as on the table: the card `id` held, else
 //                      a card of that key
 //
-// This module only draws them, so a game added later brings its help and needs nothing here.
+// This module only draws them, so a game added later brings its help and needs nothing here; the
+// games' help modules import nothing from it (what they share is games/help_words.js), so the
+// two never import each other.
 // The walkthrough is shown once per game kind on this device; closing it is remembered in
 // localStorage (`uaw.walkthrough.<kind>`) and it can be opened again from the sheet.
 
 import { h } from "./dom.js";
-import { formatNumber, t } from "./i18n.js";
-import { gameName, ruleHint, ruleName } from "./games/index.js";
+import { t } from "./i18n.js";
+import { gameName, ruleHint, ruleName } from "./games/names.js";
 
 // How long a finger rests on a card before its help opens, and how far it may drift meanwhile
 // (more is a scroll of the hand, not a hold).
@@ -26,13 +28,6 @@ const DRIFT_PX = 10;
 // A browser may still send the tap that ends a hold to the card a moment after the finger lifts.
 const SWALLOW_MS = 600;
 const CARD = ".hand .card";
-
-/** A game's rules in short (`<prefix>.rule_<key>`): "score" says the game's target, or, for a
- * target of 0, that one round decides (`<prefix>.rule_score_one`). */
-export function rulesOf(prefix, keys, game) {
-  const target = game?.target_score || 0;
-  return keys.map((key) => (key === "score" && !target ? t(`${prefix}.rule_score_one`) : t(`${prefix}.rule_${key}`, { target: formatNumber(target) })));
-}
 
 const walkKey = (kind) => `uaw.walkthrough.${kind}`;
 

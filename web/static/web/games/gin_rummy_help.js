@@ -2,7 +2,7 @@
 // first-game walkthrough, summarised from docs/gin_rummy.md and the rulings it follows. The
 // words are in i18n/*.json under `help.gin_rummy.*`.
 
-import { rulesOf } from "../help.js";
+import { rulesOf } from "./help_words.js";
 import { t } from "../i18n.js";
 
 // A card's id is its rank then its suit ("As", "Th", "Kd"): an ace, a number card or a court card.

@@ -6,7 +6,7 @@
 // a module in this folder whose `renderer` has
 //
 //   kind                    the game kind it draws ("uno_all_wild")
-//   create(ctx) -> {        one per open game; ctx is the screen's (views/game.js, `context`)
+//   create(ctx) -> {        one per open game; ctx: table/plugin.js
 //     table(),              the running table: an array of nodes (h()) for patch()
 //     describe(event),      one engine event as a sentence for the log, or null
 //     actionDone(),         an action of this player was accepted: leave any picking mode

@@ -15,7 +15,8 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { help } from "./uno_all_wild_help.js";
-import { describeFamily, drawnCards, drawPile, groupCount, groupHand, groupLabel, handHead, handOrderer, opponents, playableOf, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { groupCount, groupHand, groupLabel, handHead, handOrderer, playableOf } from "../table/hand.js";
+import { describeFamily, drawnCards, drawPile, opponents, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 // ---- the cards: every card is wild, so colour and symbol only tell the types apart -----------
 
@@ -158,23 +159,15 @@ function create(ctx) {
     return t("table.prompt_wait", { name: nameOf(table.current_seat) });
   }
 
-  function tableView() {
+  /** What the table shows now, read once per drawing from the view and this player's mode. */
+  function facts() {
     const game = ctx.game;
     const busy = ctx.busy;
     const table = game.table;
-    const options = game.options || table.options || {};
     const legal = busy ? [] : table.legal_actions;
     const myTurn = table.current_seat === table.you;
     const blind = Boolean(table.hand_hidden);
     const mine = table.seats[table.you];
-    const hand = blind ? [] : orderHand(table.hand || []);
-    const canDraw = legal.some((a) => a.type === "draw");
-    const drawn = table.phase === "drawn" && myTurn ? table.drawn_card : null;
-    const playDrawn = legal.filter((a) => a.type === "play_drawn");
-    const canPass = legal.some((a) => a.type === "pass");
-    const canUno = legal.some((a) => a.type === "uno");
-    const canTake = legal.some((a) => a.type === "take_stack");
-    const canPlayTop = legal.some((a) => a.type === "play_top");
     // Templates (docs/api.md, "Actions"): one per pair type held, one for mercy.
     const pairs = legal.filter((a) => a.type === "play_pair" && a.choose);
     const mercy = legal.find((a) => a.type === "mercy") || null;
@@ -189,242 +182,248 @@ function create(ctx) {
     const pickedPair = picked.length ? pairOf(picked[0]) : null;
     if (mode === "pair" && picked.some((id) => pairOf(id) !== pickedPair)) picked = [];
     if (mode === "mercy" && mercy?.choose) picked = picked.filter((id) => mercy.choose.from.includes(id));
+    const playDrawn = legal.filter((a) => a.type === "play_drawn");
     const size = mine.hand_size;
     const canArm =
       myTurn &&
       ((size === 2 && (legal.some((a) => a.type === "play" || a.type === "play_top") || playDrawn.length > 0)) ||
         (size === 3 && pairs.length > 0));
+    return {
+      busy,
+      table,
+      legal,
+      myTurn,
+      blind,
+      size,
+      options: game.options || table.options || {},
+      hand: blind ? [] : orderHand(table.hand || []),
+      drawn: table.phase === "drawn" && myTurn ? table.drawn_card : null,
+      playDrawn,
+      pairs,
+      mercy,
+      pairOf,
+      pickedPair,
+      uno: { canUno: legal.some((a) => a.type === "uno"), canArm, armed: unoArmed, said: mine.uno, armHint: size === 3 ? "table.uno_arm_pair" : "table.uno_arm" },
+    };
+  }
+
+  /** A group of identical cards of my hand (every card of a type is alike), or the card just
+   * drawn: playable exactly when a `play` of one of them (or `play_drawn`) is listed, and a tap
+   * plays that one. */
+  function handCard(f, group) {
+    const { drawn, legal } = f;
+    const count = group.cards.length;
+    const isDrawn = Boolean(drawn) && count === 1 && drawn.id === group.cards[0].id;
+    const card = isDrawn ? group.cards[0] : playableOf(group.cards, legal) || group.cards[0];
+    const actions = isDrawn ? f.playDrawn : legal.filter((a) => a.type === "play" && a.card === card.id);
+    const playable = actions.length > 0;
+    const label = groupLabel(
+      playable
+        ? t(actions.some((a) => a.target !== undefined) ? "table.play_card_target" : "table.play_card", { card: cardName(card.type) })
+        : cardName(card.type),
+      count,
+    );
+    return h(
+      "li",
+      { key: group.key },
+      h(
+        "button",
+        {
+          type: "button",
+          class: `card card-${card.type} ${isDrawn ? "drawn" : ""}`,
+          "data-symbol": SYMBOLS[card.type],
+          "data-count": groupCount(count),
+          "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
+          "aria-disabled": playable ? false : "true",
+          onclick: () => playable && playCard(card, actions, isDrawn ? "play_drawn" : "play"),
+        },
+        h("span", { class: "card-name" }, cardName(card.type)),
+      ),
+    );
+  }
+
+  /** A card while picking: a toggle (aria-pressed) if the template offers it. */
+  function pickableCard(f, card) {
+    const { mercy } = f;
+    const chosen = picked.includes(card.id);
+    let template = null;
+    if (mode === "pair") template = f.pairOf(card.id);
+    else if (mercy?.choose?.from.includes(card.id)) template = mercy;
+    const full = mode === "mercy" && picked.length >= 5;
+    const usable = chosen || (template && !f.busy && !(full && !chosen));
+    const name = cardName(card.type);
+    return h(
+      "li",
+      { key: `pick-${card.id}` },
+      h(
+        "button",
+        {
+          type: "button",
+          class: `card card-${card.type} ${chosen ? "picked" : ""}`,
+          "data-symbol": SYMBOLS[card.type],
+          "aria-label": t(mode === "pair" ? "table.pick_card_pair" : "table.pick_card_mercy", { card: name }),
+          "aria-pressed": String(chosen),
+          "aria-disabled": usable ? false : "true",
+          onclick: () => usable && togglePick(card.id, template || mercy),
+        },
+        h("span", { class: "card-name" }, name),
+      ),
+    );
+  }
+
+  /** While picking: confirm the cards picked (the pair, mercy's five), or cancel. */
+  function pickButtons(f) {
+    const template = mode === "pair" ? f.pickedPair : f.mercy;
+    const ready = Boolean(template) && !f.busy && picked.length === template.choose.count;
+    const confirm = () => {
+      if (!ready) return;
+      if (mode === "pair") playPair(template, [...picked]);
+      else send({ type: "mercy", cards: [...picked] });
+    };
+    return [
+      h(
+        "button",
+        { type: "button", class: "primary confirm-pick", "aria-disabled": ready ? false : "true", onclick: confirm },
+        mode === "pair" ? t("table.pair_confirm") : t("table.mercy_confirm", { n: picked.length }),
+      ),
+      h("button", { type: "button", class: "cancel-pick", onclick: () => setMode(null) }, t("common.cancel")),
+    ];
+  }
+
+  /** Double down and mercy: a row of fixed height between the buttons and the hand. */
+  function handTools(f) {
+    const { options, blind, pairs, mercy } = f;
+    if (mode) return h("div", { class: "hand-tools" }, pickButtons(f));
+    const buttons = [];
+    if (options.double_down && !blind) {
+      const pair = () => pairs.length && setMode("pair");
+      buttons.push(h("button", { type: "button", class: "pair-mode", "aria-disabled": pairs.length ? false : "true", onclick: pair }, t("table.pair_mode")));
+    }
+    if (options.mercy) {
+      const ready = Boolean(mercy);
+      const start = () => {
+        if (!ready) return;
+        // Blind play: no choice, the top five go.
+        if (mercy.choose) setMode("mercy");
+        else send({ type: "mercy" });
+      };
+      buttons.push(
+        h("button", { type: "button", class: "mercy-mode", "aria-disabled": ready ? false : "true", onclick: start }, blind ? t("table.mercy_blind") : t("table.mercy_mode")),
+      );
+    }
+    return h("div", { class: "hand-tools" }, buttons);
+  }
+
+  function pileArea(f) {
+    const { table, options } = f;
+    const top = table.discard_top;
+    return h(
+      "div",
+      { class: "pile-area" },
+      drawPile(send, table, f.legal.some((a) => a.type === "draw")),
+      top
+        ? h(
+            "div",
+            {
+              key: top.id,
+              class: `card big card-${top.type}`,
+              "data-symbol": SYMBOLS[top.type],
+              role: "img",
+              "aria-label": t("table.discard_label", { card: cardName(top.type) }),
+            },
+            h("span", { class: "card-name", "aria-hidden": "true" }, cardName(top.type)),
+          )
+        : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") }),
+      // Stacking: a fixed slot beside the discard pile, filled while a stack is owed.
+      options.stacking ? stackSlot(table.stack) : null,
+    );
+  }
+
+  /** The middle button: choose a target (the opening card), play the top card (blind), or play
+   * the card just drawn. */
+  function playButton(f) {
+    const { table, legal, blind, playDrawn } = f;
     const chooseTargets = legal.filter((a) => a.type === "choose_target").map((a) => a.target);
-    const stack = table.stack;
-    const uno = { canUno, canArm, armed: unoArmed, said: mine.uno, armHint: size === 3 ? "table.uno_arm_pair" : "table.uno_arm" };
+    if (chooseTargets.length) {
+      const choose = async () => {
+        const choice = table.pending_choice;
+        const title = choice && choice.effect === "force_swap" ? t("table.pick_swap") : t("table.pick_draw2");
+        const target = await pickTarget(title, chooseTargets);
+        if (target !== null) send({ type: "choose_target", target });
+      };
+      return h("button", { type: "button", class: "primary", onclick: choose }, t("table.choose"));
+    }
+    if (blind && !playDrawn.length) {
+      const top = () => send(unoArmed ? { type: "play_top", uno: true } : { type: "play_top" }, { after: chooseOpenTarget });
+      return h("button", { type: "button", class: "primary", disabled: !legal.some((a) => a.type === "play_top"), onclick: top }, t("table.play_top"));
+    }
+    const play = () =>
+      blind ? send(unoArmed ? { type: "play_drawn", uno: true } : { type: "play_drawn" }, { after: chooseOpenTarget }) : playCard(f.drawn, playDrawn, "play_drawn");
+    return h("button", { type: "button", class: "primary", disabled: !playDrawn.length, onclick: play }, t("table.play_drawn"));
+  }
+
+  function actionsRow(f) {
+    const { table, legal, uno } = f;
     const toggleUno = () => {
       unoArmed = !unoArmed;
       render();
     };
+    return h(
+      "div",
+      { class: "actions" },
+      unoButton(send, { ...uno, onToggle: toggleUno }),
+      playButton(f),
+      legal.some((a) => a.type === "take_stack")
+        ? h("button", { type: "button", class: "take-stack", onclick: () => send({ type: "take_stack" }) }, t("table.take_stack", { count: table.stack.total }))
+        : h("button", { type: "button", disabled: !legal.some((a) => a.type === "pass"), onclick: () => send({ type: "pass" }) }, t("table.pass")),
+      h("p", { class: "uno-hint", id: "uno-hint" }, unoHint(uno)),
+    );
+  }
 
-    /** A group of identical cards of my hand (every card of a type is alike), or the card just
-     * drawn: playable exactly when a `play` of one of them (or `play_drawn`) is listed, and a tap
-     * plays that one. */
-    function handCard(group) {
-      const count = group.cards.length;
-      const isDrawn = Boolean(drawn) && count === 1 && drawn.id === group.cards[0].id;
-      const card = isDrawn ? group.cards[0] : playableOf(group.cards, legal) || group.cards[0];
-      const actions = isDrawn ? playDrawn : legal.filter((a) => a.type === "play" && a.card === card.id);
-      const playable = actions.length > 0;
-      const label = groupLabel(
-        playable
-          ? t(actions.some((a) => a.target !== undefined) ? "table.play_card_target" : "table.play_card", { card: cardName(card.type) })
-          : cardName(card.type),
-        count,
-      );
-      return h(
-        "li",
-        { key: group.key },
-        h(
-          "button",
-          {
-            type: "button",
-            class: `card card-${card.type} ${isDrawn ? "drawn" : ""}`,
-            "data-symbol": SYMBOLS[card.type],
-            "data-count": groupCount(count),
-            "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
-            "aria-disabled": playable ? false : "true",
-            onclick: () => playable && playCard(card, actions, isDrawn ? "play_drawn" : "play"),
-          },
-          h("span", { class: "card-name" }, cardName(card.type)),
-          ),
-      );
+  function handArea(f) {
+    const { table, blind, size, hand, drawn } = f;
+    let cards;
+    // Face down: the backs only (the heading says how many), in the same fixed row.
+    if (blind) {
+      const backs = Array.from({ length: size }, (_, i) => h("li", { key: `back${i}` }, h("div", { class: "card back" })));
+      cards = h("ul", { class: "hand hand-hidden", "aria-hidden": "true" }, backs);
+    } else if (mode) {
+      // Picking (a pair, mercy's five) shows every card: the cards picked are ids.
+      cards = h("ul", { class: `hand picking picking-${mode}` }, hand.map((card) => pickableCard(f, card)));
+    } else {
+      cards = h("ul", { class: "hand" }, groupHand(hand, (card) => card.type, drawn).map((group) => handCard(f, group)));
     }
+    const sort = (how) => {
+      orderHand.sortBy(how);
+      ctx.render();
+    };
+    return h(
+      "section",
+      { class: "hand-area", "aria-labelledby": "hand-title" },
+      handHead({
+        title: blind ? t("table.hand_hidden", { count: size }) : t("table.hand", { count: hand.length }),
+        score: table.seats[table.you]?.score,
+        modes: blind ? [] : ["type"],
+        onSort: sort,
+      }),
+      cards,
+    );
+  }
 
-    /** A card while picking: a toggle (aria-pressed) if the template offers it. */
-    function pickableCard(card) {
-      const chosen = picked.includes(card.id);
-      let template = null;
-      if (mode === "pair") template = pairOf(card.id);
-      else if (mercy?.choose?.from.includes(card.id)) template = mercy;
-      const full = mode === "mercy" && picked.length >= 5;
-      const usable = chosen || (template && !busy && !(full && !chosen));
-      const name = cardName(card.type);
-      return h(
-        "li",
-        { key: `pick-${card.id}` },
-        h(
-          "button",
-          {
-            type: "button",
-            class: `card card-${card.type} ${chosen ? "picked" : ""}`,
-            "data-symbol": SYMBOLS[card.type],
-            "aria-label": t(mode === "pair" ? "table.pick_card_pair" : "table.pick_card_mercy", { card: name }),
-            "aria-pressed": String(chosen),
-            "aria-disabled": usable ? false : "true",
-            onclick: () => usable && togglePick(card.id, template || mercy),
-          },
-          h("span", { class: "card-name" }, name),
-        ),
-      );
-    }
-
-    /** Double down and mercy: a row of fixed height between the buttons and the hand. */
-    function handTools() {
-      const buttons = [];
-      if (mode) {
-        const template = mode === "pair" ? pickedPair : mercy;
-        const ready = Boolean(template) && !busy && picked.length === template.choose.count;
-        buttons.push(
-          h(
-            "button",
-            {
-              type: "button",
-              class: "primary confirm-pick",
-              "aria-disabled": ready ? false : "true",
-              onclick: () => {
-                if (!ready) return;
-                if (mode === "pair") playPair(template, [...picked]);
-                else send({ type: "mercy", cards: [...picked] });
-              },
-            },
-            mode === "pair" ? t("table.pair_confirm") : t("table.mercy_confirm", { n: picked.length }),
-          ),
-          h("button", { type: "button", class: "cancel-pick", onclick: () => setMode(null) }, t("common.cancel")),
-        );
-      } else {
-        if (options.double_down && !blind) {
-          buttons.push(
-            h(
-              "button",
-              {
-                type: "button",
-                class: "pair-mode",
-                "aria-disabled": pairs.length ? false : "true",
-                onclick: () => pairs.length && setMode("pair"),
-              },
-              t("table.pair_mode"),
-            ),
-          );
-        }
-        if (options.mercy) {
-          const ready = Boolean(mercy);
-          buttons.push(
-            h(
-              "button",
-              {
-                type: "button",
-                class: "mercy-mode",
-                "aria-disabled": ready ? false : "true",
-                onclick: () => {
-                  if (!ready) return;
-                  // Blind play: no choice, the top five go.
-                  if (mercy.choose) setMode("mercy");
-                  else send({ type: "mercy" });
-                },
-              },
-              blind ? t("table.mercy_blind") : t("table.mercy_mode"),
-            ),
-          );
-        }
-      }
-      return h("div", { class: "hand-tools" }, buttons);
-    }
-
+  function tableView() {
+    const f = facts();
+    const { table, legal, myTurn, options } = f;
+    const stack = table.stack;
     return [
       ...tableHead(ctx, table, options),
       // A seat that owes a stack says how much.
       opponents(ctx, table, legal, (seat) => (stack && stack.seat === seat ? t("table.owes", { count: stack.total }) : null)),
-      h(
-        "div",
-        { class: "pile-area" },
-        drawPile(send, table, canDraw),
-        table.discard_top
-          ? h(
-              "div",
-              {
-                key: table.discard_top.id,
-                class: `card big card-${table.discard_top.type}`,
-                "data-symbol": SYMBOLS[table.discard_top.type],
-                role: "img",
-                "aria-label": t("table.discard_label", { card: cardName(table.discard_top.type) }),
-              },
-              h("span", { class: "card-name", "aria-hidden": "true" }, cardName(table.discard_top.type)),
-            )
-          : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") }),
-        // Stacking: a fixed slot beside the discard pile, filled while a stack is owed.
-        options.stacking ? stackSlot(stack) : null,
-      ),
+      pileArea(f),
       promptArea(ctx, { myTurn, text: prompt(table, legal, myTurn) }),
-      h(
-        "div",
-        { class: "actions" },
-        unoButton(send, { ...uno, onToggle: toggleUno }),
-        chooseTargets.length
-          ? h(
-              "button",
-              {
-                type: "button",
-                class: "primary",
-                onclick: async () => {
-                  const choice = table.pending_choice;
-                  const title = choice && choice.effect === "force_swap" ? t("table.pick_swap") : t("table.pick_draw2");
-                  const target = await pickTarget(title, chooseTargets);
-                  if (target !== null) send({ type: "choose_target", target });
-                },
-              },
-              t("table.choose"),
-            )
-          : blind && !playDrawn.length
-            ? h(
-                "button",
-                {
-                  type: "button",
-                  class: "primary",
-                  disabled: !canPlayTop,
-                  onclick: () => send(unoArmed ? { type: "play_top", uno: true } : { type: "play_top" }, { after: chooseOpenTarget }),
-                },
-                t("table.play_top"),
-              )
-            : h(
-                "button",
-                {
-                  type: "button",
-                  class: "primary",
-                  disabled: !playDrawn.length,
-                  onclick: () =>
-                    blind
-                      ? send(unoArmed ? { type: "play_drawn", uno: true } : { type: "play_drawn" }, { after: chooseOpenTarget })
-                      : playCard(drawn, playDrawn, "play_drawn"),
-                },
-                t("table.play_drawn"),
-              ),
-        canTake
-          ? h("button", { type: "button", class: "take-stack", onclick: () => send({ type: "take_stack" }) }, t("table.take_stack", { count: stack.total }))
-          : h("button", { type: "button", disabled: !canPass, onclick: () => send({ type: "pass" }) }, t("table.pass")),
-        h("p", { class: "uno-hint", id: "uno-hint" }, unoHint(uno)),
-      ),
+      actionsRow(f),
       // Present for the whole game when a rule needs it (double down has no pairs under blind play).
-      (options.double_down && !options.blind_play) || options.mercy ? handTools() : null,
-      h(
-        "section",
-        { class: "hand-area", "aria-labelledby": "hand-title" },
-        handHead({
-          title: blind ? t("table.hand_hidden", { count: size }) : t("table.hand", { count: hand.length }),
-          score: table.seats[table.you]?.score,
-          modes: blind ? [] : ["type"],
-          onSort: (mode) => {
-            orderHand.sortBy(mode);
-            ctx.render();
-          },
-        }),
-        blind
-          ? // Face down: the backs only (the heading says how many), in the same fixed row.
-            h(
-              "ul",
-              { class: "hand hand-hidden", "aria-hidden": "true" },
-              Array.from({ length: size }, (_, i) => h("li", { key: `back${i}` }, h("div", { class: "card back" }))),
-            )
-          : mode
-            ? // Picking (a pair, mercy's five) shows every card: the cards picked are ids.
-              h("ul", { class: `hand picking picking-${mode}` }, hand.map((card) => pickableCard(card)))
-            : h("ul", { class: "hand" }, groupHand(hand, (card) => card.type, drawn).map((group) => handCard(group))),
-      ),
+      (options.double_down && !options.blind_play) || options.mercy ? handTools(f) : null,
+      handArea(f),
       ctx.logView(),
       ctx.leaveRow(),
     ];

@@ -2,7 +2,7 @@
 // first-game walkthrough, summarised from docs/rules.md. The words are in i18n/*.json under
 // `help.uno_all_wild.*`.
 
-import { rulesOf } from "../help.js";
+import { rulesOf } from "./help_words.js";
 import { t } from "../i18n.js";
 
 // Every card type, in the order the rules list them; a preset deals only some of them.

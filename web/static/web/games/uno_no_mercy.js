@@ -17,7 +17,8 @@
 import { h } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
 import { help } from "./uno_no_mercy_help.js";
-import { colouredCards, colourOf, groupCount, groupHand, groupLabel, handHead, handOrderer, LETTER, playableOf, rankOf } from "./uno_shared.js";
+import { groupCount, groupHand, groupLabel, handHead, handOrderer, playableOf } from "../table/hand.js";
+import { colouredCards, colourOf, describeFamily, drawPile, LETTER, opponents, promptArea, rankOf, roundSummary, showDrawnCard, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = {
@@ -33,6 +34,8 @@ const SYMBOL = {
   roulette: "?",
 };
 const NAMES_COLOUR = new Set(["wrd4", "wd6", "wd10"]);
+// The events this game tells as every Uno game does (uno_shared.describeFamily).
+const FAMILY_EVENTS = new Set(["round_started", "opening_effect", "loses_turn", "skipped", "direction", "uno", "caught"]);
 
 const colourName = (colour) => t(`colour.${colour}`);
 const { cardName, cardSymbol, cardClass, faceOf } = colouredCards({ symbols: SYMBOL, names: "nomercy", classes: "nomercy-card", wildClass: "nomercy" });
@@ -72,7 +75,7 @@ export const renderer = {
 };
 
 function create(ctx) {
-  const { send, lobbyAction, nameOf, player, botTag, screen } = ctx;
+  const { send, nameOf, screen } = ctx;
   const render = ctx.render;
   // This player's state of the table: UNO armed for the next play, a play waiting for its colour
   // or its target ({type, card} of the play to send), where the hand last came from.
@@ -82,13 +85,6 @@ function create(ctx) {
   let arrivedFrom = null;
 
   const orderHand = handOrderer();
-
-  function aroundMe(table) {
-    const n = table.seats.length;
-    const order = [];
-    for (let i = 1; i < n; i += 1) order.push(table.seats[(table.you + i) % n]);
-    return order;
-  }
 
   /** Play a card (or the drawn one): a colour-naming wild asks its colour, a 7 its target. */
   function playCard(card, type, legal) {
@@ -181,30 +177,17 @@ function create(ctx) {
     if (legal.some((a) => a.type === "choose_colour")) {
       return h("div", { class: "actions" }, colourPicker((colour) => send({ type: "choose_colour", colour }), null));
     }
-    const unoButton = canUno
-      ? h("button", { type: "button", class: "uno-button ready", onclick: () => send({ type: "uno" }) }, t("table.uno"))
-      : h(
-          "button",
-          {
-            type: "button",
-            class: `uno-button ${unoArmed ? "armed" : ""}`,
-            "aria-pressed": canArm ? String(unoArmed) : false,
-            "aria-describedby": "uno-hint",
-            disabled: !canArm,
-            onclick: () => {
-              unoArmed = !unoArmed;
-              render();
-            },
-          },
-          t("table.uno"),
-        );
-    const unoHint = canUno ? t("table.uno_now") : canArm ? (unoArmed ? t("table.uno_armed") : t("table.uno_arm")) : mine.uno ? t("table.uno_said") : "";
+    const uno = { canUno, canArm, armed: unoArmed, said: mine.uno };
+    const toggleUno = () => {
+      unoArmed = !unoArmed;
+      render();
+    };
     const drawn = table.drawn_card;
     const take = legal.some((a) => a.type === "take_stack");
     return h(
       "div",
       { class: "actions" },
-      unoButton,
+      unoButton(send, { ...uno, onToggle: toggleUno }),
       take
         ? h("button", { type: "button", class: "primary take-stack", onclick: () => send({ type: "take_stack" }) }, t("table.take_stack", { count: table.stack.total }))
         : h(
@@ -212,7 +195,7 @@ function create(ctx) {
             { type: "button", class: "primary", disabled: !playDrawn, onclick: () => playDrawn && drawn && playCard(drawn, "play_drawn", legal) },
             t("table.play_drawn"),
           ),
-      h("p", { class: "uno-hint", id: "uno-hint" }, unoHint),
+      h("p", { class: "uno-hint", id: "uno-hint" }, unoHint(uno)),
     );
   }
 
@@ -244,35 +227,11 @@ function create(ctx) {
     );
   }
 
-  function opponents(table, legal) {
-    const catchable = new Set(legal.filter((a) => a.type === "catch").map((a) => a.target));
-    const out = new Set(table.knocked_out || []);
-    const owes = table.stack ? table.stack.seat : null;
-    return h(
-      "ul",
-      { class: "opponents", "aria-label": t("table.opponents") },
-      aroundMe(table).map((s) => {
-        const p = player(s.seat);
-        const current = s.seat === table.current_seat;
-        const flags = [];
-        if (out.has(s.seat)) flags.push(t("nomercy.knocked_out"));
-        else if (!s.active) flags.push(t("table.left"));
-        else if (owes === s.seat) flags.push(t("nomercy.must_answer"));
-        else if (current) flags.push(t("table.their_turn"));
-        return h(
-          "li",
-          { key: `s${s.seat}`, class: `seat ${current ? "current" : ""} ${out.has(s.seat) ? "knocked-out" : s.active ? "" : "gone"}` },
-          h("span", { class: "seat-name" }, p ? p.name : nameOf(s.seat)),
-          h("span", { class: "seat-cards" }, t("table.cards", { count: s.hand_size })),
-          h("span", { class: "seat-flags" }, flags.join(" · ")),
-          h("span", { class: "seat-score" }, h("span", { class: "points" }, t("table.points", { points: formatNumber(s.score) })), h("span", { class: "seat-bot" }, botTag(p))),
-          s.uno ? h("span", { class: "uno-badge" }, t("table.uno_badge")) : null,
-          catchable.has(s.seat)
-            ? h("button", { type: "button", class: "catch-button", "aria-label": t("table.catch_label", { name: nameOf(s.seat) }), onclick: () => send({ type: "catch", target: s.seat }) }, t("table.catch"))
-            : null,
-        );
-      }),
-    );
+  /** The other seats, the knocked out ones struck through, the one who must answer a stack. */
+  function seats(table, legal) {
+    const owes = (seat) => (table.stack && table.stack.seat === seat ? t("nomercy.must_answer") : null);
+    const knockedOut = { seats: new Set(table.knocked_out || []), word: t("nomercy.knocked_out") };
+    return opponents(ctx, table, legal, owes, { knockedOut, showNext: false });
   }
 
   function stackBanner(table) {
@@ -293,18 +252,7 @@ function create(ctx) {
     return h(
       "div",
       { class: "pile-area" },
-      h(
-        "button",
-        {
-          type: "button",
-          class: "draw-pile",
-          disabled: !canDraw,
-          "data-count": table.draw_size,
-          "aria-label": canDraw ? t("nomercy.draw_label", { count: table.draw_size }) : t("table.pile_label", { count: table.draw_size }),
-          onclick: () => send({ type: "draw" }),
-        },
-        h("span", { class: "pile-label", key: canDraw ? "draw" : "pile" }, canDraw ? t("table.draw") : t("table.draw_pile")),
-      ),
+      drawPile(send, table, canDraw, "nomercy.draw_label"),
       top
         ? h(
             "div",
@@ -339,38 +287,14 @@ function create(ctx) {
       if (targetFor && !legal.some((a) => a.type === targetFor.base.type)) targetFor = null;
     }
     const canArm = myTurn && mine.hand_size === 2 && (legal.some((a) => a.type === "play") || playDrawn);
-    const takenOver = Boolean(game.players.find((p) => p.you)?.taken_over);
     const knockedOut = (table.knocked_out || []).includes(table.you);
     const promptText = knockedOut ? t("nomercy.you_are_out") : prompt(table, legal, myTurn);
     return [
-      h(
-        "div",
-        { class: "table-head" },
-        h("h1", { class: "visually-hidden" }, t("table.title")),
-        h("span", { class: "round" }, t("table.round", { round: table.round })),
-        h(
-          "span",
-          { class: "direction", title: t(`table.${table.direction}`) },
-          h("span", { "aria-hidden": "true", class: `dir-icon ${table.direction}` }, table.direction === "clockwise" ? "↻" : "↺"),
-          h("span", { class: "visually-hidden" }, t(`table.${table.direction}`)),
-        ),
-        ctx.turnTimer(),
-        ctx.connectionState(),
-        ctx.helpButton?.(),
-      ),
-      // What just happened, in words (views/game.js), as on the other Uno tables.
-      ctx.newsView ? ctx.newsView() : null,
-      opponents(table, legal),
+      ...tableHead(ctx, table, game.options || {}),
+      seats(table, legal),
       pileArea(table, legal.some((a) => a.type === "draw")),
       stackBanner(table),
-      takenOver
-        ? h(
-            "div",
-            { class: "prompt taken-over", role: "status" },
-            h("p", { id: "prompt-text", key: "taken-over" }, t("table.bot_plays_for_you")),
-            h("button", { type: "button", class: "reclaim", disabled: busy, onclick: () => lobbyAction("reclaim/", { focus: ".hand button" }) }, t("table.reclaim")),
-          )
-        : h("div", { class: `prompt ${myTurn && !knockedOut ? "mine" : ""}`, "aria-live": "polite" }, h("p", { id: "prompt-text", key: promptText }, promptText)),
+      promptArea(ctx, { myTurn: myTurn && !knockedOut, text: promptText }),
       actionsRow(table, legal, { playDrawn, canArm, canUno: legal.some((a) => a.type === "uno"), mine }),
       h(
         "section",
@@ -401,9 +325,7 @@ function create(ctx) {
     switch (event.type) {
       case "round_started":
         arrivedFrom = null;
-        return t("log.round_started", { round: event.round, dealer: n(event.dealer), card: card(event.card) });
-      case "opening_effect":
-        return t("log.opening_effect", { card: card(event.card), name: n(event.seat) });
+        return describeFamily(event, n, card);
       case "play":
         if (event.seat === you) arrivedFrom = null; // this hand has moved on since
         if (event.target !== undefined) return t("log.play_target", { name: n(event.seat), card: card(event.card), target: n(event.target) });
@@ -445,18 +367,8 @@ function create(ctx) {
         return t("log.hands_passed", { direction: t(`table.${event.direction}`) });
       case "reshuffled":
         return t("nomercy.log_reshuffled");
-      case "loses_turn":
-        return t("log.loses_turn", { name: n(event.seat), count: event.count });
-      case "skipped":
-        return t("log.skipped", { name: n(event.seat) });
-      case "direction":
-        return t("log.direction", { direction: t(`table.${event.direction}`) });
-      case "uno":
-        return t("log.uno", { name: n(event.seat) });
-      case "caught":
-        return t("log.caught", { name: n(event.seat), target: n(event.target) });
       default:
-        return null;
+        return FAMILY_EVENTS.has(event.type) ? describeFamily(event, n, card) : null;
     }
   }
 
@@ -472,39 +384,16 @@ function create(ctx) {
     return null;
   }
 
-  function roundSummary(r) {
-    const hands = Object.entries(r.hands || {});
-    return [
-      h("p", { class: "result-banner" }, t("results.round_line", { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) })),
-      h(
-        "table",
-        { class: "scores" },
-        h("caption", null, t("results.scores_now")),
-        h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.cards_left")), h("th", { scope: "col" }, t("results.score")))),
-        h(
-          "tbody",
-          null,
-          (r.scores || []).map((score, seat) => {
-            const left = hands.find(([s]) => Number(s) === seat);
-            return h("tr", null, h("th", { scope: "row" }, nameOf(seat)), h("td", null, left ? left[1].length : 0), h("td", null, formatNumber(score)));
-          }),
-        ),
-      ),
-    ];
-  }
-
   return {
     table: tableView,
     describe,
-    roundSummary,
+    roundSummary: (r) => roundSummary(r, nameOf),
     actionDone() {
       unoArmed = false;
       colourFor = null;
       targetFor = null;
     },
-    afterRender() {
-      screen.querySelector(".hand button.drawn")?.scrollIntoView({ block: "nearest", inline: "nearest" });
-    },
+    afterRender: () => showDrawnCard(screen),
     focusAfterAction: ".hand button:not([aria-disabled='true'])",
   };
 }

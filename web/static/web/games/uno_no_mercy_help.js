@@ -2,7 +2,7 @@
 // the first-game walkthrough, summarised from docs/rules-uno-no-mercy.md. The words are in
 // i18n/*.json under `help.uno_no_mercy.*`.
 
-import { rulesOf } from "../help.js";
+import { rulesOf } from "./help_words.js";
 import { t } from "../i18n.js";
 import { rankKey } from "./uno_splash_help.js";
 

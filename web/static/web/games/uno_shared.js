@@ -1,90 +1,11 @@
 // What the tables of the Uno games (uno_all_wild.js, uno_splash.js, uno_no_mercy.js) draw the
-// same way: the hand's order and its groups of identical cards, the coloured cards of Splash and
-// No Mercy, the seats around me, the head of the table, the UNO button, the other seats, the draw
-// pile, the prompt, the family's events in words and the end of a round. Each game's renderer
-// keeps what is its own (its cards, its prompts, its choices) and passes the rest in.
+// same way: the coloured cards of Splash and No Mercy, the seats around me, the head of the
+// table, the UNO button, the other seats, the draw pile, the prompt, the family's events in
+// words and the end of a round. Each game's renderer keeps what is its own (its cards, its
+// prompts, its choices) and passes the rest in; the hand is the table's (table/hand.js).
 
 import { h } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
-
-/** The hand in a stable order: cards that arrive go at the end, so the cards shown never move.
- * `orderer.sortBy(mode)` (a key of HAND_SORTS) sorts it once, on the person's tap; duplicates
- * end up side by side. */
-export function handOrderer() {
-  let order = [];
-  let sortBy = null;
-  const orderer = (hand) => {
-    const ids = hand.map((c) => c.id);
-    const kept = order.filter((id) => ids.includes(id));
-    order = [...kept, ...ids.filter((id) => !kept.includes(id))];
-    const byId = new Map(hand.map((c) => [c.id, c]));
-    if (sortBy) {
-      const compare = HAND_SORTS[sortBy];
-      order.sort((a, b) => compare(byId.get(a), byId.get(b)) || String(a).localeCompare(String(b), "en", { numeric: true }));
-      sortBy = null;
-    }
-    return order.map((id) => byId.get(id));
-  };
-  orderer.sortBy = (mode) => {
-    sortBy = mode;
-  };
-  return orderer;
-}
-
-const COLOURS = ["red", "yellow", "green", "blue"];
-
-/** A card's colour (null for a wild) and rank, from the card or its id ("red-7-1", "wild-3"). */
-function faceOf(card) {
-  const parts = String(card.id).split("-");
-  const colour = card.colour !== undefined ? card.colour : parts.length === 3 ? parts[0] : null;
-  const rank = String(card.rank ?? card.type ?? (parts.length === 3 ? parts[1] : parts[0]));
-  return { colour, rank };
-}
-const colourIndex = (face) => (face.colour ? COLOURS.indexOf(face.colour) : COLOURS.length);
-// Numbers in order first, then the action cards by name.
-const rankCompare = (a, b) => {
-  const na = /^\d+$/.test(a.rank) ? Number(a.rank) : 100;
-  const nb = /^\d+$/.test(b.rank) ? Number(b.rank) : 100;
-  return na - nb || a.rank.localeCompare(b.rank);
-};
-
-/** Identical cards shown once (issue 21, §1): the hand's cards as groups `{key, cards}`, each
- * where its first card stands, so a card that arrives joins its group (or goes at the end) and
- * nothing on screen moves. `faceOf(card)` names what makes cards identical; the card `apart` (the
- * one just drawn, which only "Play it" may play) stays a group of its own. A group is keyed by
- * its newest card's id: a tap plays its first listed card, so the key (and the element, with
- * its focus) stays, and a card that joins it makes it "arrive" (views/game.js, markArrivals). */
-export function groupHand(hand, faceOf, apart = null) {
-  const groups = [];
-  const byFace = new Map();
-  for (const card of hand) {
-    const face = apart && card.id === apart.id ? null : faceOf(card);
-    const group = face === null ? null : byFace.get(face);
-    if (group) {
-      group.cards.push(card);
-      group.key = card.id;
-      continue;
-    }
-    const made = { key: card.id, cards: [card] };
-    groups.push(made);
-    if (face !== null) byFace.set(face, made);
-  }
-  return groups;
-}
-
-/** A group's card: what it says to a screen reader ("Play Red 7 (3 alike)"), and the count that
- * CSS prints on it ("×3", from `data-count`: its words are the label's, not a second name). */
-export function groupLabel(label, count) {
-  return count > 1 ? t("hand.group_label", { card: label, count }) : label;
-}
-export function groupCount(count) {
-  return count > 1 ? `×${count}` : null;
-}
-
-/** The first card of a group whose play is listed (the one a tap on the group plays), or null. */
-export function playableOf(cards, legal) {
-  return cards.find((card) => legal.some((a) => a.type === "play" && a.card === card.id)) || null;
-}
 
 // ---- the coloured cards of Uno Splash and No Mercy (ids "red-7-b", "wd4-1", "roulette-2") --------
 
@@ -129,31 +50,6 @@ export function colouredCards({ symbols, names, classes = "", wildClass }) {
   };
 }
 
-/** The ways a hand can be sorted: by type (every game), by colour or by number (coloured ones). */
-export const HAND_SORTS = {
-  type: (a, b) => faceOf(a).rank.localeCompare(faceOf(b).rank),
-  colour: (a, b) => colourIndex(faceOf(a)) - colourIndex(faceOf(b)) || rankCompare(faceOf(a), faceOf(b)),
-  number: (a, b) => rankCompare(faceOf(a), faceOf(b)) || colourIndex(faceOf(a)) - colourIndex(faceOf(b)),
-};
-
-/** The hand's heading: how many cards, my score, and the sort buttons (`modes`, none when the
- * hand is face down). `onSort(mode)` sorts the hand once; cards that arrive later go at the end. */
-export function handHead({ title, score, modes = [], onSort }) {
-  return h(
-    "div",
-    { class: "hand-head" },
-    h("h2", { id: "hand-title", class: "hand-title" }, title),
-    typeof score === "number" ? h("span", { class: "my-score" }, t("hand.my_score", { points: formatNumber(score) })) : null,
-    modes.length
-      ? h(
-          "div",
-          { class: "hand-sort", role: "group", "aria-label": t("hand.sort") },
-          modes.map((mode) => h("button", { type: "button", class: "sort-button", onclick: () => onSort(mode) }, t(`hand.sort_${mode}`))),
-        )
-      : null,
-  );
-}
-
 /** The next active seat after the current one, in the direction of play. */
 export function nextSeat(table) {
   const n = table.seats.length;
@@ -192,7 +88,7 @@ export function tableHead(ctx, table, options) {
       ctx.helpButton?.(),
     ),
     options.speed_mode ? h("div", { class: "speed-bar", "aria-hidden": "true" }, h("span", null)) : null,
-    // What just happened, in words (views/game.js): what touches me first in line and marked.
+    // What just happened, in words (table/effects.js): what touches me first in line and marked.
     ctx.newsView ? ctx.newsView() : null,
   ];
 }
@@ -224,56 +120,50 @@ export function unoHint({ canUno, canArm, armed, said, armHint = "table.uno_arm"
 }
 
 /** The other seats: name, cards, score, bot, UNO said, and a catch button when one is listed.
- * `owes(seat)` is the game's flag for a seat that owes an answer (a stack, a challenge), or null. */
-export function opponents(ctx, table, legal, owes) {
+ * `owes(seat)` is the game's flag for a seat that owes an answer (a stack, a challenge), or null;
+ * `knockedOut` ({seats, word}) marks the seats out of the round (No Mercy), and `showNext` the
+ * seat that plays next. */
+export function opponents(ctx, table, legal, owes, { knockedOut = null, showNext = true } = {}) {
   const { send, nameOf, player, botTag } = ctx;
-  const next = nextSeat(table);
+  const next = showNext ? nextSeat(table) : null;
   const catchable = new Set(legal.filter((a) => a.type === "catch").map((a) => a.target));
-  return h(
-    "ul",
-    { class: "opponents", "aria-label": t("table.opponents") },
-    aroundMe(table).map((s) => {
-      const p = player(s.seat);
-      const current = s.seat === table.current_seat;
-      const isNext = s.seat === next && !current;
-      const owed = s.active ? owes(s.seat) : null;
-      const flags = [];
-      if (!s.active) flags.push(t("table.left"));
-      else if (owed) flags.push(owed);
-      else if (current) flags.push(t("table.their_turn"));
-      else if (isNext) flags.push(t("table.next"));
-      return h(
-        "li",
-        { key: `s${s.seat}`, class: `seat ${current ? "current" : ""} ${isNext ? "next" : ""} ${s.active ? "" : "gone"}` },
-        h("span", { class: "seat-name" }, p ? p.name : nameOf(s.seat)),
-        h("span", { class: "seat-cards" }, t("table.cards", { count: s.hand_size })),
-        h("span", { class: "seat-flags" }, flags.join(" · ")),
-        h(
-          "span",
-          { class: "seat-score" },
-          h("span", { class: "points" }, t("table.points", { points: formatNumber(s.score) })),
-          h("span", { class: "seat-bot" }, botTag(p)),
-        ),
-        s.uno ? h("span", { class: "uno-badge" }, t("table.uno_badge")) : null,
-        catchable.has(s.seat)
-          ? h(
-              "button",
-              {
-                type: "button",
-                class: "catch-button",
-                "aria-label": t("table.catch_label", { name: nameOf(s.seat) }),
-                onclick: () => send({ type: "catch", target: s.seat }),
-              },
-              t("table.catch"),
-            )
-          : null,
-      );
-    }),
-  );
+  const seat = (s) => {
+    const p = player(s.seat);
+    const current = s.seat === table.current_seat;
+    const isNext = s.seat === next && !current;
+    const out = Boolean(knockedOut?.seats.has(s.seat));
+    const owed = s.active ? owes(s.seat) : null;
+    const flags = [];
+    if (out) flags.push(knockedOut.word);
+    else if (!s.active) flags.push(t("table.left"));
+    else if (owed) flags.push(owed);
+    else if (current) flags.push(t("table.their_turn"));
+    else if (isNext) flags.push(t("table.next"));
+    const catchLabel = t("table.catch_label", { name: nameOf(s.seat) });
+    return h(
+      "li",
+      { key: `s${s.seat}`, class: `seat ${current ? "current" : ""} ${isNext ? "next" : ""} ${out ? "knocked-out" : s.active ? "" : "gone"}` },
+      h("span", { class: "seat-name" }, p ? p.name : nameOf(s.seat)),
+      h("span", { class: "seat-cards" }, t("table.cards", { count: s.hand_size })),
+      h("span", { class: "seat-flags" }, flags.join(" · ")),
+      h(
+        "span",
+        { class: "seat-score" },
+        h("span", { class: "points" }, t("table.points", { points: formatNumber(s.score) })),
+        h("span", { class: "seat-bot" }, botTag(p)),
+      ),
+      s.uno ? h("span", { class: "uno-badge" }, t("table.uno_badge")) : null,
+      catchable.has(s.seat)
+        ? h("button", { type: "button", class: "catch-button", "aria-label": catchLabel, onclick: () => send({ type: "catch", target: s.seat }) }, t("table.catch"))
+        : null,
+    );
+  };
+  return h("ul", { class: "opponents", "aria-label": t("table.opponents") }, aroundMe(table).map(seat));
 }
 
-/** The draw pile: a button while a draw is listed, its size either way. */
-export function drawPile(send, table, canDraw) {
+/** The draw pile: a button while a draw is listed (`drawLabel`: what drawing does), its size
+ * either way. */
+export function drawPile(send, table, canDraw, drawLabel = "table.draw_label") {
   return h(
     "button",
     {
@@ -281,7 +171,7 @@ export function drawPile(send, table, canDraw) {
       class: "draw-pile",
       disabled: !canDraw,
       "data-count": table.draw_size,
-      "aria-label": canDraw ? t("table.draw_label", { count: table.draw_size }) : t("table.pile_label", { count: table.draw_size }),
+      "aria-label": canDraw ? t(drawLabel, { count: table.draw_size }) : t("table.pile_label", { count: table.draw_size }),
       onclick: () => send({ type: "draw" }),
     },
     h("span", { class: "pile-label", key: canDraw ? "draw" : "pile" }, canDraw ? t("table.draw") : t("table.draw_pile")),

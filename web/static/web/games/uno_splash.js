@@ -20,7 +20,8 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { help } from "./uno_splash_help.js";
-import { colouredCards, colourOf, describeFamily, drawnCards, drawPile, groupCount, groupHand, groupLabel, handHead, handOrderer, LETTER, opponents, playableOf, promptArea, rankOf, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { groupCount, groupHand, groupLabel, handHead, handOrderer, playableOf } from "../table/hand.js";
+import { colouredCards, colourOf, describeFamily, drawnCards, drawPile, LETTER, opponents, promptArea, rankOf, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = { skip: "⊘", reverse: "⇄", draw2: "+2", wild: "W", wd4: "+4" };

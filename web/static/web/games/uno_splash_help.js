@@ -2,7 +2,7 @@
 // first-game walkthrough, summarised from docs/rules-uno-splash.md. The words are in
 // i18n/*.json under `help.uno_splash.*`.
 
-import { rulesOf } from "../help.js";
+import { rulesOf } from "./help_words.js";
 import { t } from "../i18n.js";
 
 // A number card is any of 0-9; the others by their rank (the id's middle part, or the whole id

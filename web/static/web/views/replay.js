@@ -16,7 +16,7 @@ function revealed(event) {
   return secret && typeof secret === "object" ? { ...rest, ...secret } : rest;
 }
 
-/** The screen's context (views/game.js, `context`) for a renderer used only to tell events:
+/** The screen's context (table/plugin.js) for a renderer used only to tell events:
  * there is no seat of mine, nothing to send and no table to draw. */
 function wordsContext(screen, nameOf) {
   const nothing = () => null;
