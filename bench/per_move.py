@@ -255,19 +255,31 @@ def stream_view(plan: streams.StreamPlan) -> dict[str, Any]:
     return json.loads(json.dumps(view, cls=JSONEncoder))  # as the client reads it
 
 
-def play(moves: int, mode: str, players: list[Seated], rng: random.Random, out: dict) -> None:
+class Table:
+    """The game being played, carried from one block to the next: a new game per block would
+    leave one unfinished game per block, and a player may only have so many."""
+
+    game_id: str | None = None
+    live: Streams | None = None
+
+
+def play(
+    moves: int, mode: str, players: list[Seated], rng: random.Random, out: dict, table: Table
+) -> None:
     """``moves`` accepted moves in one mode; a finished game is followed by a new one."""
     by_user = {p.user.pk: p for p in players}
     news_on = mode != "news off"
     with MODES[mode]():
-        game_id = new_game(players, rng)
-        live = Streams(game_id, players)
+        if table.game_id is None or table.live is None:
+            table.game_id = new_game(players, rng)
+            table.live = Streams(table.game_id, players)
+        game_id, live = table.game_id, table.live
         done = 0
         while done < moves:
             game = Game.objects.values_list("status", "current_user_id").get(pk=game_id)
             if game[0] != Game.ACTIVE:
-                game_id = new_game(players, rng)
-                live = Streams(game_id, players)
+                game_id = table.game_id = new_game(players, rng)
+                live = table.live = Streams(game_id, players)
                 continue
             mover = by_user[game[1]]
             url = f"{API}{game_id}/"
@@ -317,12 +329,13 @@ def main() -> int:
         players = [Seated(name) for name in ("ann", "ben", "cat")]
         rng = random.Random(args.seed)
         results = {mode: {k: Totals() for k in MEASURED} for mode in modes}
-        play(10, "shipped", players, rng, {k: Totals() for k in MEASURED})  # warm
+        table = Table()
+        play(10, "shipped", players, rng, {k: Totals() for k in MEASURED}, table)  # warm
         left = args.moves
         while left > 0:
             block = min(args.block, left)
             for mode in modes:
-                play(block, mode, players, rng, results[mode])
+                play(block, mode, players, rng, results[mode], table)
             left -= block
     finally:
         teardown_databases(old, verbosity=0)
