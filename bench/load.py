@@ -439,6 +439,7 @@ class Sent:
     version: int
     sent_at: float
     others: tuple[int, ...]  # the user ids of the other seats
+    answered_at: float | None = None  # when its answer had been read
 
 
 class Stats:
@@ -504,12 +505,17 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def deliveries(
-    moves: list[Sent], arrivals: dict[tuple[str, int], list[tuple[int, float]]], phase: str
+    moves: list[Sent],
+    arrivals: dict[tuple[str, int], list[tuple[int, float]]],
+    phase: str,
+    *,
+    from_answer: bool = False,
 ) -> tuple[list[float], list[float], int]:
     """For the moves of ``phase``: seconds from each move's request to the first event with its
     version (or a later one) on each other seat's stream (one value per seat), the same to the
     last of those seats (one value per move: "on every other screen"), and how many moves some
-    seat never saw."""
+    seat never saw. ``from_answer``: from the move's answer instead (the fan-out's own part,
+    without the action's; negative when a stream was faster than the answer)."""
     per_seat: list[float] = []
     per_move: list[float] = []
     missing = 0
@@ -517,7 +523,7 @@ def deliveries(
     for move in moves:
         if move.phase != phase:
             continue
-        worst = 0.0
+        worst = -math.inf
         seen_by_all = True
         for user in move.others:
             key = (move.game_id, user)
@@ -528,7 +534,8 @@ def deliveries(
             if i == len(got):
                 seen_by_all = False
                 continue
-            seconds = got[i][1] - move.sent_at
+            start = move.answered_at if from_answer and move.answered_at else move.sent_at
+            seconds = got[i][1] - start
             per_seat.append(seconds)
             worst = max(worst, seconds)
         if seen_by_all:
@@ -647,12 +654,15 @@ class Client:
             status, data, headers = await self.call(
                 "resend", "POST", path, player, body=body, headers={"Idempotency-Key": key}
             )
+        answered_at = time.perf_counter()
         if status == 200 and data is not None:
             if headers.get("Idempotent-Replayed") and first != 0:
                 self.stats.error(f"first request replayed: {table.game_id}")
             self.stats.applied[table.game_id] += 1
             others = tuple(p.user_id for p in table.players if p is not player)
-            self.stats.moves.append(Sent(phase, table.game_id, data["version"], sent_at, others))
+            self.stats.moves.append(
+                Sent(phase, table.game_id, data["version"], sent_at, others, answered_at)
+            )
             if self.rng.random() < ARGS.retry_fraction:
                 # The response was "lost": the same key and body again must be the stored answer.
                 again, replay, replay_headers = await self.call(
@@ -1481,6 +1491,13 @@ def delivery_rows(stats: Stats) -> dict[str, float]:
             f"{ms(max(per_move) if per_move else float('nan'))} | "
             f"{ms(percentile(per_seat, 50))} / {ms(percentile(per_seat, 99))} | {missing} |"
         )
+    for name in ("open", "crowd"):
+        if name in stats.window:
+            _, after, _ = deliveries(stats.moves, stats.arrivals, name, from_answer=True)
+            print(
+                f"\n- {name}: from the action's answer to every other seat (the fan-out's own "
+                f"part): p50 {ms(percentile(after, 50))} / p99 {ms(percentile(after, 99))} ms"
+            )
     return p99s
 
 

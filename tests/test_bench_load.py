@@ -117,6 +117,17 @@ def test_delivery_is_to_the_first_event_at_or_after_the_moves_version() -> None:
 
 
 @pure
+def test_the_fan_outs_own_part_counts_from_the_answer_and_may_be_negative() -> None:
+    move = load.Sent("open", "g", 5, 10.0, (2, 3), answered_at=10.5)
+    arrivals = {("g", 2): [(5, 10.25)], ("g", 3): [(5, 10.375)]}
+    per_seat, per_move, missing = load.deliveries([move], arrivals, "open", from_answer=True)
+    assert per_seat == [-0.25, -0.125]  # both streams had it before the answer was read
+    assert per_move == [-0.125] and missing == 0
+    _, from_request, _ = load.deliveries([move], arrivals, "open")
+    assert from_request == [0.375]
+
+
+@pure
 def test_a_move_some_seat_never_saw_is_missing() -> None:
     moves = [sent("open", 7, 10.0)]
     arrivals = {("g", 2): [(7, 10.5)], ("g", 3): [(6, 9.0)]}
