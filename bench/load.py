@@ -4,8 +4,8 @@ the database's own ceiling (pgbench) measured on the same PostgreSQL in the same
 Run from the repository root (PostgreSQL's server binaries, pgbench and redis-server installed;
 ``pip install -e '.[bench]'`` for aiohttp)::
 
-    python bench/load.py --games 50 --duration 60                  # the chosen shape (split)
-    python bench/load.py --games 50 --duration 60 --shape asgi     # uvicorn for everything
+    python bench/load.py --games 50 --duration 60                  # one live process
+    python bench/load.py --games 50 --duration 60 --live-processes 2   # two, one Redis
     python bench/load.py --games 5 --duration 5 --idle-streams 100 # a quick look
     python bench/load.py --check-targets                           # exit 1 when a target is missed
 
@@ -15,22 +15,19 @@ What it starts, all on this machine and all stopped again at the end:
   ``--pg``, fresh databases on an existing server), migrated; a second database of the same
   cluster holds pgbench's tables;
 * a private ``redis-server`` on a free port (``--redis-url`` uses an existing one instead);
-* the service in one of two shapes (``--shape``, docs/deploy.md):
-
-  - ``split`` (default): the REST API on gunicorn (WSGI, ``config/gunicorn.conf.py``,
-    ``--web-workers`` sync workers, or gthread with ``--web-threads`` > 1) with persistent
-    database connections (``CONN_MAX_AGE``, no pool), and the live routes (``stream/``,
-    ``events/``) on one uvicorn process of their own (ASGI, a pool of ``--db-pool``
-    connections, ``CONN_MAX_AGE=0``). The client talks to each directly, as a reverse proxy
-    routing by path would; moves reach the live process through Redis pub/sub (games/announce.py);
-  - ``asgi``: ``uvicorn config.asgi:application --workers 2`` for everything, a pool of
-    ``--db-pool`` connections per process and ``CONN_MAX_AGE=0``;
-
-  both with ``DEBUG=false``, throttle rates far above the load, ``TURN_SECONDS_MIN=1`` and,
-  as docker-compose.yml, ``DATABASE_PREPARED_STATEMENTS=true`` (``--no-prepared-statements``:
-  Django's default);
-* a Celery worker and Celery beat (the timer sweep every second times idle turns out; the
-  notification relay runs too).
+* the service as docker-compose.yml runs it: each of ``web``, ``live``, ``worker`` and ``beat``
+  runs its service's ``command`` with its service's ``environment`` (read from the file), on this
+  run's PostgreSQL and Redis and free ports, with throttle rates far above the load and
+  ``TURN_SECONDS_MIN=1``. That is the REST API on gunicorn (``config/gunicorn.conf.py``,
+  persistent connections, no pool), ``--live-processes`` (1) live processes
+  (``python -m config.asgi_server``: uvicorn with h11, a pool of connections), a Celery worker and
+  Celery beat (the timer sweep every second times idle turns out; the notification relay runs
+  too), with compose's JSON request logs and metrics. The client talks to web and live directly,
+  as the reverse proxy routing by path would, and sends each game's streams to one live process
+  chosen by the game's id (as a proxy hashing the path would); a move posted to web reaches the
+  live processes through Redis pub/sub (games/announce.py). ``--web-workers``, ``--web-threads``,
+  ``--celery-concurrency``, ``--conn-max-age``, ``--db-pool`` and ``--no-prepared-statements``
+  change compose's values for a comparison;
 
 Then ``--games`` tables of ``--players`` players each (users, play tokens and started games are
 made in-process with the service functions) are played by an asyncio client (aiohttp) the way
@@ -77,7 +74,7 @@ none), every timeout came after its turn's deadline, and every idle turn the cli
 became exactly one timeout; every accepted move of a measured phase reached every other seat's
 stream; and at least as many versions were announced on Redis (``<prefix>game:*``, counted by a
 subscriber of this client's own) as moves were accepted, which is how the live process of
-``--shape split`` hears of the API's moves. Exit status 1 on any unexpected answer (5xx, a 4xx
+live hears of the API's moves. Exit status 1 on any unexpected answer (5xx, a 4xx
 other than the intended 409s, a transport error, a stream that broke) or a failed check; with
 ``--check-targets`` also when a target is missed (the ``TARGET_*`` constants below).
 """
@@ -105,6 +102,7 @@ import tempfile
 import time
 import urllib.request
 import uuid
+import zlib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -122,8 +120,8 @@ EVENT_STREAM = "text/event-stream"
 # 409s a correct client meets: it acted on a version someone else moved past (a catch racing the
 # next move), or the game ended in that race.
 INTENDED_409 = frozenset({"version_conflict", "game_over"})
-# The goals of issue 17, section 2.
-TARGET_MOVES_PER_S = 100.0
+# The goals of issue 17, section 2, as issue 30 restated them: the closed loop's 100 moves/s is
+# withdrawn (its rate is reported, not judged); the latencies at half that rate stay.
 TARGET_DELIVERY_P99_MS = 150.0
 TARGET_ACTION_P99_MS = 100.0
 # How long a seat waits for its stream to bring a version it knows exists before that counts as
@@ -132,7 +130,6 @@ STREAM_WAIT_SECONDS = 10.0
 # How long the seat to move waits for the `view` event that follows the version event on its
 # stream (``?view=true``) before it reloads its view instead.
 VIEW_WAIT_SECONDS = 2.0
-SHAPES = ("split", "asgi")
 # Files a process may open: 2,000 streams and more need more than the usual 1,024.
 NOFILE = 65_536
 
@@ -442,6 +439,7 @@ class Sent:
     version: int
     sent_at: float
     others: tuple[int, ...]  # the user ids of the other seats
+    answered_at: float | None = None  # when its answer had been read
 
 
 class Stats:
@@ -507,12 +505,17 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def deliveries(
-    moves: list[Sent], arrivals: dict[tuple[str, int], list[tuple[int, float]]], phase: str
+    moves: list[Sent],
+    arrivals: dict[tuple[str, int], list[tuple[int, float]]],
+    phase: str,
+    *,
+    from_answer: bool = False,
 ) -> tuple[list[float], list[float], int]:
     """For the moves of ``phase``: seconds from each move's request to the first event with its
     version (or a later one) on each other seat's stream (one value per seat), the same to the
     last of those seats (one value per move: "on every other screen"), and how many moves some
-    seat never saw."""
+    seat never saw. ``from_answer``: from the move's answer instead (the fan-out's own part,
+    without the action's; negative when a stream was faster than the answer)."""
     per_seat: list[float] = []
     per_move: list[float] = []
     missing = 0
@@ -520,7 +523,7 @@ def deliveries(
     for move in moves:
         if move.phase != phase:
             continue
-        worst = 0.0
+        worst = -math.inf
         seen_by_all = True
         for user in move.others:
             key = (move.game_id, user)
@@ -531,7 +534,8 @@ def deliveries(
             if i == len(got):
                 seen_by_all = False
                 continue
-            seconds = got[i][1] - move.sent_at
+            start = move.answered_at if from_answer and move.answered_at else move.sent_at
+            seconds = got[i][1] - start
             per_seat.append(seconds)
             worst = max(worst, seconds)
         if seen_by_all:
@@ -575,13 +579,18 @@ class SSEParser:
 
 class Client:
     def __init__(
-        self, session: Any, base: str, live_base: str, stats: Stats, rng: random.Random
+        self, session: Any, base: str, live_bases: list[str], stats: Stats, rng: random.Random
     ) -> None:
         self.session = session
         self.base = base  # the REST API
-        self.live_base = live_base  # stream/ and events/ (the same server under --shape asgi)
+        self.live_bases = live_bases  # stream/ and events/: the live processes
         self.stats = stats
         self.rng = rng
+
+    def live_for(self, game_id: str) -> str:
+        """The live process of a game's streams: a proxy in front of several hashes the path,
+        so every stream of a game goes to one process (crc32: the same in every run)."""
+        return self.live_bases[zlib.crc32(game_id.encode()) % len(self.live_bases)]
 
     async def call(
         self,
@@ -645,12 +654,15 @@ class Client:
             status, data, headers = await self.call(
                 "resend", "POST", path, player, body=body, headers={"Idempotency-Key": key}
             )
+        answered_at = time.perf_counter()
         if status == 200 and data is not None:
             if headers.get("Idempotent-Replayed") and first != 0:
                 self.stats.error(f"first request replayed: {table.game_id}")
             self.stats.applied[table.game_id] += 1
             others = tuple(p.user_id for p in table.players if p is not player)
-            self.stats.moves.append(Sent(phase, table.game_id, data["version"], sent_at, others))
+            self.stats.moves.append(
+                Sent(phase, table.game_id, data["version"], sent_at, others, answered_at)
+            )
             if self.rng.random() < ARGS.retry_fraction:
                 # The response was "lost": the same key and body again must be the stored answer.
                 again, replay, replay_headers = await self.call(
@@ -716,7 +728,7 @@ class Stream:
         arrivals = stats.arrivals[(self.game_id, self.who.user_id)] if self.record else None
         timeout = aiohttp.ClientTimeout(total=None, sock_connect=30, sock_read=60)
         headers = {**self.who.headers, "Accept": EVENT_STREAM}
-        url = f"{self.client.live_base}{API}{self.game_id}/stream/"
+        url = f"{self.client.live_for(self.game_id)}{API}{self.game_id}/stream/"
         seat = self.who if isinstance(self.who, Player) else None
         if seat is not None and ARGS.stream_views:
             url += "?view=true"  # the seat's view comes with each change that lets it act
@@ -1136,7 +1148,7 @@ async def finish(stats: Stats, name: str, tasks: list[asyncio.Task[Any]]) -> Non
 # others a process with all its descendants): what each part of the service used in a phase,
 # whatever else the machine ran meanwhile.
 
-CPU_ROOTS: dict[str, int] = {}
+CPU_ROOTS: dict[str, list[int]] = {}  # "live": every live process
 CPU_PHASES = ("closed", "open", "crowd")
 
 
@@ -1187,19 +1199,19 @@ def cpu_seconds() -> dict[str, float]:
     tick = os.sysconf("SC_CLK_TCK")
     procs = read_procs()
     out: dict[str, float] = {}
-    for name, root in CPU_ROOTS.items():
+    for name, roots in CPU_ROOTS.items():
         if name == "client":
-            _, own, _ = procs.get(root, (0, 0, 0))
-            out[name] = own / tick
+            out[name] = sum(procs.get(root, (0, 0, 0))[1] for root in roots) / tick
         else:
-            out[name] = tree_ticks(procs, root) / tick
+            out[name] = sum(tree_ticks(procs, root) for root in roots) / tick
     return out
 
 
-def memory_of_tree(root: int) -> dict[int, tuple[int, int]]:
-    """Resident memory (bytes) and threads of each process of a tree."""
+def memory_of_trees(roots: list[int]) -> dict[int, tuple[int, int]]:
+    """Resident memory (bytes) and threads of each process of the trees."""
     out = {}
-    for pid in descendants(read_procs(), root):
+    procs = read_procs()
+    for pid in (pid for root in roots for pid in descendants(procs, root)):
         with contextlib.suppress(OSError, ValueError, IndexError):
             status = dict(
                 line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
@@ -1223,7 +1235,7 @@ async def phase(stats: Stats, name: str, seconds: float) -> None:
 async def drive(
     args: argparse.Namespace,
     base: str,
-    live_base: str,
+    live_bases: list[str],
     redis_url: str,
     tables: list[Table],
     watchers: list[Watcher],
@@ -1240,12 +1252,18 @@ async def drive(
     async with aiohttp.ClientSession(
         connector=connector, timeout=timeout, read_bufsize=2**20
     ) as session:
-        client = Client(session, base, live_base, stats, rng)
+        client = Client(session, base, live_bases, stats, rng)
         listening = asyncio.Event()
         listener = asyncio.create_task(listen_to_announcements(redis_url, stats, listening))
         stats.phase = "setup"
         await asyncio.to_thread(start_games, args, tables)
         opened = await asyncio.gather(*(open_streams(client, t) for t in tables))
+        spread = Counter(client.live_for(t.game_id) for t in tables)
+        print(
+            "  games' streams per live process: "
+            + " / ".join(str(spread[url]) for url in live_bases),
+            flush=True,
+        )
         if not all(opened):
             stats.error("not every seat's stream opened")
         control = Control(stop=asyncio.Event())
@@ -1262,10 +1280,9 @@ async def drive(
         control.gate = gate
         gate_task = asyncio.create_task(gate.run(control.stop))
         await phase(stats, "settle", min(3.0, args.duration / 4))
-        # The streams' process: split's live process; under asgi, the web processes.
-        live_pid = CPU_ROOTS.get("live") or CPU_ROOTS.get("web")
-        if live_pid:
-            stats.rss["before"] = memory_of_tree(live_pid)
+        live_pids = CPU_ROOTS.get("live", [])
+        if live_pids:
+            stats.rss["before"] = memory_of_trees(live_pids)
         await phase(stats, "open", args.duration)
         crowd: list[Stream] = []
         if args.idle_streams and watchers:
@@ -1283,8 +1300,8 @@ async def drive(
             still = sum(1 for s in crowd if not s.ended)
             if still != stats.crowd_opened:
                 stats.error(f"{stats.crowd_opened - still} idle streams closed during the phase")
-            if live_pid:
-                stats.rss["after"] = memory_of_tree(live_pid)
+            if live_pids:
+                stats.rss["after"] = memory_of_trees(live_pids)
         stats.phase = "drain"
         control.stop.set()
         stats.stopped_at = datetime.now(UTC)
@@ -1386,8 +1403,8 @@ def verify(tables: list[Table], stats: Stats) -> list[str]:
     stats.events[("all", "timeouts the client did not wait for, before the stop")] = unwaited
     moves = sum(stats.applied.values())
     if moves and stats.announcements < moves:
-        # Under --shape split only Redis brings the API's moves to the live process (the
-        # database re-check would still deliver them, a second late).
+        # Only Redis brings the API's moves to the live processes (the database re-check
+        # would still deliver them, a second late).
         failures.append(f"{stats.announcements} versions announced on Redis for {moves} moves")
     for name in ("open", "crowd"):
         _, _, missing = deliveries(stats.moves, stats.arrivals, name)
@@ -1436,8 +1453,8 @@ def cpu_report(stats: Stats) -> None:
         return
     groups = list(stats.cpu[phases[0]])
     print("\n## CPU per process, from /proc\n")
-    print("Cores in use (2 cores = 2.00), then CPU ms per accepted move; `web` under")
-    print("`--shape asgi` serves the live routes too. `client` is this load client.\n")
+    print("Cores in use (2 cores = 2.00), then CPU ms per accepted move; `live` is every live")
+    print("process together. `client` is this load client.\n")
     print("| phase | figure | " + " | ".join(groups) + " | service (all but client) |")
     print("|---|---|" + "---:|" * (len(groups) + 1))
     for name in phases:
@@ -1474,6 +1491,13 @@ def delivery_rows(stats: Stats) -> dict[str, float]:
             f"{ms(max(per_move) if per_move else float('nan'))} | "
             f"{ms(percentile(per_seat, 50))} / {ms(percentile(per_seat, 99))} | {missing} |"
         )
+    for name in ("open", "crowd"):
+        if name in stats.window:
+            _, after, _ = deliveries(stats.moves, stats.arrivals, name, from_answer=True)
+            print(
+                f"\n- {name}: from the action's answer to every other seat (the fan-out's own "
+                f"part): p50 {ms(percentile(after, 50))} / p99 {ms(percentile(after, 99))} ms"
+            )
     return p99s
 
 
@@ -1566,7 +1590,7 @@ def report_crowd(args: argparse.Namespace, stats: Stats, tables: list[Table]) ->
     opens = stats.latency[("crowd ramp", "idle stream")]
     print(
         f"- {stats.crowd_opened:,} idle streams (of {args.idle_streams:,} asked) held by "
-        f"{'the live process' if args.shape == 'split' else 'the web processes'} for "
+        f"the {args.live_processes} live process(es) for "
         f"{stats.window['crowd']:.0f} s while the games played at {stats.open_rate:.1f} "
         f"actions/s, besides the {sum(len(t.players) for t in tables)} seats' own streams"
     )
@@ -1618,7 +1642,7 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str], tables: 
     """Print the run's report (markdown) and its verdicts; the exit status of the run."""
     bench = stats.pgbench
     report_pgbench(bench)
-    moves_rate = report_closed_loop(args, stats)
+    report_closed_loop(args, stats)
     p99_action, delivery_p99 = report_open_loop(args, stats)
     if "crowd" in stats.window:
         report_crowd(args, stats, tables)
@@ -1627,11 +1651,6 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str], tables: 
 
     print("\n## Targets\n")
     verdicts = [
-        (
-            f"accepted moves/s >= {TARGET_MOVES_PER_S:g} (closed loop)",
-            moves_rate >= TARGET_MOVES_PER_S,
-            f"{moves_rate:.1f}",
-        ),
         (
             f"action p99 < {TARGET_ACTION_P99_MS:g} ms at half the maximum rate",
             p99_action < TARGET_ACTION_P99_MS,
@@ -1667,11 +1686,10 @@ def report(args: argparse.Namespace, stats: Stats, failures: list[str], tables: 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument(
-        "--shape",
-        choices=SHAPES,
-        default="split",
-        help="split: gunicorn for the API and one uvicorn process for the live routes; "
-        "asgi: uvicorn --workers 2 for everything (docs/deploy.md)",
+        "--live-processes",
+        type=int,
+        default=1,
+        help="live processes (compose's live service), each game's streams on one of them",
     )
     p.add_argument("--games", type=int, default=50, help="concurrent games (tables)")
     p.add_argument("--players", type=int, default=3, choices=range(2, 11), metavar="2..10")
@@ -1704,35 +1722,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="streams without ?view=true: the seat to move reloads its view (GET) every turn",
     )
     p.add_argument(
-        "--web-workers",
-        type=int,
-        help="web processes: gunicorn workers (split, default 4) or uvicorn workers (asgi, "
-        "default 2)",
+        "--web-workers", type=int, help="gunicorn workers (default: compose's, gunicorn.conf.py)"
     )
     p.add_argument(
-        "--web-threads",
-        type=int,
-        default=1,
-        help="split: threads per gunicorn worker (1: sync workers; more: gthread)",
+        "--web-threads", type=int, help="threads per gunicorn worker (default: compose's)"
     )
-    p.add_argument("--celery-concurrency", type=int, default=1)
+    p.add_argument("--celery-concurrency", type=int, help="worker processes (default: compose's)")
     p.add_argument(
         "--pg",
         help="an existing PostgreSQL server (URL, no database name; e.g. " + DEFAULT_PG + ") to "
         "create the databases on; default: a private cluster in a temporary directory",
     )
-    p.add_argument(
-        "--conn-max-age",
-        type=int,
-        help="CONN_MAX_AGE of the web processes (split: default 60, persistent connections "
-        "without a pool; asgi: 0, which its pool needs)",
-    )
+    p.add_argument("--conn-max-age", type=int, help="CONN_MAX_AGE of web (default: compose's)")
     p.add_argument(
         "--db-pool",
         type=int,
-        default=10,
-        help="DATABASE_POOL_SIZE of the ASGI processes (asgi's web, split's live) and the "
-        "worker: pooled connections per process (default 10, as docker-compose.yml)",
+        help="DATABASE_POOL_SIZE of live, worker and beat (default: compose's)",
     )
     p.add_argument(
         "--no-prepared-statements",
@@ -1749,12 +1754,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         p.error("--games and --duration must be positive")
     if args.idle_streams < 0 or args.watchers < 1:
         p.error("--idle-streams must be 0 or more and --watchers positive")
-    if args.web_workers is None:
-        args.web_workers = 4 if args.shape == "split" else 2
-    if args.conn_max_age is None:
-        args.conn_max_age = 60 if args.shape == "split" else 0
-    if args.shape == "asgi" and args.conn_max_age and args.db_pool:
-        p.error("--shape asgi with a pool needs --conn-max-age 0")
+    if args.live_processes < 1:
+        p.error("--live-processes must be positive")
     if args.pgbench_seconds is None:
         args.pgbench_seconds = args.duration
     return args
@@ -1868,7 +1869,7 @@ def private_postgres(tmp: Path, procs: Processes, url: str | None) -> Iterator[s
 
 @dataclass(frozen=True)
 class Server:
-    name: str  # "web", "live"
+    name: str  # "web", "live0", "live1", …
     argv: list[str]
     env: dict[str, str]
     port: int
@@ -1878,70 +1879,93 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
 
-def servers(args: argparse.Namespace, env: dict[str, str], ports: list[int]) -> list[Server]:
-    """The HTTP processes of ``args.shape``: the first serves the REST API, the last the live
-    routes (the same one under ``asgi``)."""
-    python = sys.executable
-    asgi_env = {**env, "CONN_MAX_AGE": "0", "DATABASE_POOL_SIZE": str(args.db_pool)}
-
-    def uvicorn(port: int, workers: int) -> list[str]:
-        return [
-            python,
-            "-m",
-            "uvicorn",
-            "config.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--workers",
-            str(workers),
-            "--no-access-log",
-            "--log-level",
-            "warning",
-        ]
-
-    if args.shape == "asgi":
-        return [Server("web", uvicorn(ports[0], args.web_workers), asgi_env, ports[0])]
-    wsgi_env = {
-        **env,
-        "CONN_MAX_AGE": str(args.conn_max_age),
-        "DATABASE_POOL_SIZE": "0",  # Django's pool needs CONN_MAX_AGE=0; a WSGI worker keeps one
-    }
-    gunicorn = [
-        python,
-        "-m",
-        "gunicorn",
-        "--config",
-        str(ROOT / "config" / "gunicorn.conf.py"),
-        "--bind",
-        f"127.0.0.1:{ports[0]}",
-        "--workers",
-        str(args.web_workers),
-        "--threads",
-        str(args.web_threads),
-        "--log-level",
-        "warning",
-        "config.wsgi:application",
-    ]
-    # One uvicorn process of its own for the live routes (--workers 1 is a single process).
-    return [
-        Server("web", gunicorn, wsgi_env, ports[0]),
-        Server("live", uvicorn(ports[1], 1), asgi_env, ports[1]),
-    ]
+COMPOSE_FILE = ROOT / "docker-compose.yml"
+# The port each HTTP service listens on in docker-compose.yml, moved to a free one here.
+COMPOSE_PORTS = {"web": "8000", "live": "8001"}
 
 
-def describe(args: argparse.Namespace) -> str:
-    if args.shape == "asgi":
-        return (
-            f"asgi: uvicorn config.asgi:application --workers {args.web_workers} for everything "
-            f"(DATABASE_POOL_SIZE={args.db_pool}, CONN_MAX_AGE=0)"
-        )
-    kind = "sync" if args.web_threads == 1 else f"gthread, {args.web_threads} threads"
+def compose_service(name: str) -> dict[str, Any]:
+    import yaml
+
+    with COMPOSE_FILE.open() as file:
+        service: dict[str, Any] = yaml.safe_load(file)["services"][name]
+    return service
+
+
+def compose_argv(name: str, port: int | None = None) -> list[str]:
+    """The service's ``command`` as compose runs it, on 127.0.0.1 and ``port`` instead of
+    compose's address and port; ``python``, ``gunicorn`` and ``celery`` are this virtualenv's
+    (first on the ``PATH`` of service_env)."""
+    command = compose_service(name)["command"]
+    argv = command.split() if isinstance(command, str) else [str(part) for part in command]
+    if port is not None:
+        old = COMPOSE_PORTS[name]
+        argv = [part.replace(f"0.0.0.0:{old}", f"127.0.0.1:{port}") for part in argv]
+        argv = [str(port) if part == old else part for part in argv]
+    return ["127.0.0.1" if part == "0.0.0.0" else part for part in argv]
+
+
+def service_env(
+    args: argparse.Namespace, name: str, database_url: str, redis_url: str, tmp: Path
+) -> dict[str, str]:
+    """The service's ``environment`` from docker-compose.yml, on this run's database and Redis,
+    with what a load run needs beside it and the knobs given on the command line; nothing of
+    this shell's environment but ``PATH`` (this virtualenv first, as in the image)."""
+    service = compose_service(name)
+    env = {str(k): str(v) for k, v in (service.get("environment") or {}).items()}
+    env.update(
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        THROTTLE_AUTH="1000000/s",
+        THROTTLE_ACTIONS="1000000/s",
+        THROTTLE_GAMES="1000000/s",
+        TURN_SECONDS_MIN="1",
+        STATIC_ROOT=str(tmp / "static"),
+        PYTHONPATH=str(ROOT),
+        PYTHONUNBUFFERED="1",
+        PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+        HOME=str(tmp),
+        TMPDIR=str(tmp),
+    )
+    # What a container has of its own: a fresh directory for each tmpfs mount (the worker's
+    # metrics directory), its own scrape port.
+    for mount in service.get("tmpfs", []):
+        directory = tempfile.mkdtemp(prefix="tmpfs-", dir=tmp)
+        env.update({key: directory for key, value in env.items() if value == mount})
+    if "WORKER_METRICS_PORT" in env:
+        env["WORKER_METRICS_PORT"] = str(free_port())
+    if name == "web" and args.conn_max_age is not None:
+        env["CONN_MAX_AGE"] = str(args.conn_max_age)
+    if name != "web" and args.db_pool is not None:
+        env["DATABASE_POOL_SIZE"] = str(args.db_pool)
+    if not args.prepared_statements:
+        env["DATABASE_PREPARED_STATEMENTS"] = "false"
+    return env
+
+
+def servers(args: argparse.Namespace, database_url: str, redis_url: str, tmp: Path) -> list[Server]:
+    """web, then ``--live-processes`` live processes, each on a free port."""
+    web_port = free_port()
+    web = compose_argv("web", web_port)
+    if args.web_workers is not None:
+        web += ["--workers", str(args.web_workers)]
+    if args.web_threads is not None:
+        web += ["--threads", str(args.web_threads)]
+    out = [Server("web", web, service_env(args, "web", database_url, redis_url, tmp), web_port)]
+    for index in range(args.live_processes):
+        port = free_port()
+        env = service_env(args, "live", database_url, redis_url, tmp)
+        out.append(Server(f"live{index}", compose_argv("live", port), env, port))
+    return out
+
+
+def describe(args: argparse.Namespace, http: list[Server]) -> str:
+    web, live = http[0], http[1]
+    keys = ("CONN_MAX_AGE", "DATABASE_POOL_SIZE", "DATABASE_PREPARED_STATEMENTS", "LOG_FORMAT")
     return (
-        f"split: gunicorn config.wsgi:application, {args.web_workers} workers ({kind}), "
-        f"CONN_MAX_AGE={args.conn_max_age}, no pool; the live routes on one uvicorn process "
-        f"(DATABASE_POOL_SIZE={args.db_pool}, CONN_MAX_AGE=0)"
+        f"web `{' '.join(web.argv)}` ({', '.join(f'{k}={web.env.get(k)}' for k in keys)}); "
+        f"{args.live_processes} × live `{' '.join(live.argv)}` "
+        f"({', '.join(f'{k}={live.env.get(k)}' for k in keys)})"
     )
 
 
@@ -1951,61 +1975,23 @@ def print_header(args: argparse.Namespace) -> None:
     print(f"- command: python {' '.join(['bench/load.py', *sys.argv[1:]])}")
     print(f"- machine: {cpu_model()}, nproc {os.cpu_count()}, {platform.system()}")
     print(f"- python: {platform.python_implementation()} {platform.python_version()}")
-    print(f"- shape: {describe(args)}")
-    print(f"- prepared statements (DATABASE_PREPARED_STATEMENTS): {args.prepared_statements}")
-    print(
-        f"- also: celery worker (concurrency {args.celery_concurrency}) and beat, PostgreSQL and "
-        "Redis, all on this machine"
-    )
     print(f"- load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(flush=True)
 
 
-def service_env(
-    args: argparse.Namespace, database_url: str, redis_url: str, tmp: Path
-) -> dict[str, str]:
-    """The environment of every service process (and of this one, which sets up the data)."""
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": database_url,
-        "REDIS_URL": redis_url,
-        "DEBUG": "false",
-        "SECRET_KEY": "bench-load-not-a-secret",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "CONN_MAX_AGE": "0",
-        "DATABASE_POOL_SIZE": str(args.db_pool),
-        "DATABASE_PREPARED_STATEMENTS": "true" if args.prepared_statements else "false",
-        "THROTTLE_AUTH": "1000000/s",
-        "THROTTLE_ACTIONS": "1000000/s",
-        "THROTTLE_GAMES": "1000000/s",
-        "TURN_SECONDS_MIN": "1",
-        "LOG_LEVEL": "WARNING",
-        "STATIC_ROOT": str(tmp / "static"),
-        "PYTHONUNBUFFERED": "1",
-    }
-
-
 def start_services(
-    args: argparse.Namespace, procs: Processes, env: dict[str, str], tmp: Path
+    args: argparse.Namespace, procs: Processes, database_url: str, redis_url: str, tmp: Path
 ) -> list[Server]:
-    """Start the HTTP servers, the Celery worker and beat; return the servers once ready."""
-    python = sys.executable
-    http = servers(args, env, [free_port(), free_port()])
+    """Start web, the live processes, the Celery worker and beat as compose does; return the
+    HTTP servers once they answer."""
+    http = servers(args, database_url, redis_url, tmp)
     for server in http:
         procs.start(server.name, server.argv, server.env)
     for name in ("worker", "beat"):
-        argv = [python, "-m", "celery", "-A", "config", name, "-l", "warning"]
-        if name == "worker":
-            argv += [
-                "--concurrency",
-                str(args.celery_concurrency),
-                "--without-gossip",
-                "--without-mingle",
-            ]
-        else:
-            argv += ["-s", str(tmp / "beat-schedule")]
-        procs.start(name, argv, env)
+        argv = compose_argv(name)
+        if name == "worker" and args.celery_concurrency is not None:
+            argv += ["--concurrency", str(args.celery_concurrency)]
+        procs.start(name, argv, service_env(args, name, database_url, redis_url, tmp))
     for server in http:
 
         def ready(port: int = server.port) -> bool:
@@ -2014,6 +2000,13 @@ def start_services(
                 return bool(r.status == 200)
 
         wait_for(ready, server.name, 60)
+    print(f"- shape (docker-compose.yml): {describe(args, http)}")
+    print(
+        "- also: celery worker `"
+        + " ".join(compose_argv("worker"))
+        + "` and beat, PostgreSQL and Redis, all on this machine",
+        flush=True,
+    )
     return http
 
 
@@ -2055,8 +2048,9 @@ def main(argv: list[str] | None = None) -> int:
                 pgbench_init = concurrent.futures.ThreadPoolExecutor(1).submit(
                     init_pgbench, pg, bench_db
                 )
-            env = service_env(args, f"{pg}/{db}", redis_url, tmp)
-            os.environ.update(env)  # this process sets up the data with the same settings
+            # This process sets up the data with web's settings.
+            os.environ.update(service_env(args, "web", f"{pg}/{db}", redis_url, tmp))
+            os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
             started = time.perf_counter()
             tables, watchers = setup_data(args)
             print(
@@ -2064,16 +2058,18 @@ def main(argv: list[str] | None = None) -> int:
                 f"{len(watchers)} watchers' lobbies ({time.perf_counter() - started:.1f} s)",
                 flush=True,
             )
-            http = start_services(args, procs, env, tmp)
-            CPU_ROOTS.update({name: proc.pid for name, proc in procs.started})
-            CPU_ROOTS["client"] = os.getpid()
+            http = start_services(args, procs, f"{pg}/{db}", redis_url, tmp)
+            for name, proc in procs.started:
+                CPU_ROOTS.setdefault(name.rstrip("0123456789"), []).append(proc.pid)
+            CPU_ROOTS["client"] = [os.getpid()]
             stats = Stats()
             if pgbench_init is not None:
                 stats.phase = "pgbench"
                 seconds = max(1, math.ceil(args.pgbench_seconds))
                 print(f"  pgbench: {seconds} s, {args.games} clients", flush=True)
                 stats.pgbench = run_pgbench(pgbench_init.result(), args.games, seconds)
-            asyncio.run(drive(args, http[0].url, http[-1].url, redis_url, tables, watchers, stats))
+            lives = [server.url for server in http[1:]]
+            asyncio.run(drive(args, http[0].url, lives, redis_url, tables, watchers, stats))
             procs.check_alive()
             procs.stop("beat")
             procs.stop("worker")
@@ -2083,8 +2079,9 @@ def main(argv: list[str] | None = None) -> int:
                 keep_logs = False
             return status
     finally:
-        for name in ("web", "live", "worker", "beat"):
-            procs.stop(name)
+        for name, _ in procs.started:
+            if name not in ("postgres", "redis"):
+                procs.stop(name)
         with contextlib.suppress(Exception):
             from django.db import connections
 

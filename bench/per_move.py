@@ -23,26 +23,34 @@ Per move it measures (queries: ``CaptureQueriesContext``; CPU: this thread's CPU
   announced (``games.api.streams``: the update from the announcement's news, or the database
   read when there is none, then the Server-Sent Event's bytes), summed over the streams.
 
-Two modes, alternated in blocks of ``--block`` moves so a busy spell of the machine falls on
-both: **news** (this tree) and **peer** (the news switched off: every announcement carries only
-the version, so each stream reads the game back, as before the news existed). The live process
-hands its database connection back to a pool between reads; here it stays open (a pool's
-checkout is not what is measured), in both modes alike.
+Modes, alternated in blocks of ``--block`` moves so a busy spell of the machine falls on all of
+them (``--modes`` picks some): **shipped** (this tree, logging as docker-compose.yml sets it:
+``LOG_FORMAT=json``, ``LOG_LEVEL=INFO``, the lines written to /dev/null), and the same with one
+part of the move path switched off, to say what each costs: **no metrics** (the moves counter
+and the request latency histogram), **no request log** (the JSON line per request), **no
+last-seen** (social's middleware), **no publish_user** (the account stream's wake-up of each
+player a move notifies), **no ratings** (the receivers of a finished match), **news off** (every
+announcement carries only the version, so each stream reads the game back, as before the news
+existed). With ``REDIS_URL`` set, announcements, the cache and the last-seen stamps go through
+that Redis, as in production. The live process hands its database connection back to a pool
+between reads; here it stays open (a pool's checkout is not what is measured), in every mode.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
+import logging
 import os
 import platform
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -51,6 +59,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 for _scope in ("AUTH", "ACTIONS", "GAMES"):
     os.environ.setdefault(f"THROTTLE_{_scope}", "1000000/s")
+# Logging as docker-compose.yml runs the service: one JSON line per request.
+os.environ.setdefault("LOG_FORMAT", "json")
+os.environ.setdefault("LOG_LEVEL", "INFO")
 
 import django  # noqa: E402
 
@@ -66,16 +77,79 @@ from django.test.utils import (  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 from rest_framework.utils.encoders import JSONEncoder  # noqa: E402
 
-from games import announce  # noqa: E402
+from config import logs, metrics  # noqa: E402
+from games import announce, signals  # noqa: E402
 from games.api import streams  # noqa: E402
 from games.models import Game, Seat  # noqa: E402
 from games.services import base  # noqa: E402
 from players.models import ApiToken, User  # noqa: E402
+from ratings import receivers  # noqa: E402
+from social.middleware import LastSeenMiddleware  # noqa: E402
 
 API = "/api/v1/games/"
 
 
 MEASURED = ("action", "view", "stream view", "live")
+
+
+class _Unobserved:
+    """A histogram's or counter's stand-in that records nothing."""
+
+    def labels(self, **_: Any) -> _Unobserved:
+        return self
+
+    def observe(self, _: float) -> None:
+        return None
+
+    def inc(self, _: float = 1) -> None:
+        return None
+
+
+def _patched(*patches: AbstractContextManager[Any]) -> Callable[[], AbstractContextManager[Any]]:
+    @contextlib.contextmanager
+    def both() -> Iterator[None]:
+        with contextlib.ExitStack() as stack:
+            for one in patches:
+                stack.enter_context(one)
+            yield
+
+    return both
+
+
+@contextlib.contextmanager
+def _no_ratings() -> Iterator[None]:
+    signals.match_finished.disconnect(dispatch_uid="ratings.rate_finished_match")
+    receivers.records.record_building.disconnect(dispatch_uid="ratings.record_rating_changes")
+    try:
+        yield
+    finally:
+        receivers.connect()
+
+
+def _passed_through(self: LastSeenMiddleware, request: Any) -> Any:
+    return self.get_response(request)
+
+
+def _noop(*_: Any, **__: Any) -> None:
+    return None
+
+
+# Each mode: a fresh context manager that switches its part off (none for "shipped").
+MODES: dict[str, Callable[[], AbstractContextManager[Any]]] = {
+    "shipped": contextlib.nullcontext,
+    "no metrics": lambda: _patched(
+        mock.patch.object(metrics, "after_commit", _noop),
+        mock.patch.object(logs.metrics, "REQUEST_SECONDS", _Unobserved()),
+    )(),
+    "no request log": lambda: mock.patch.object(logs.request_logger, "info", _noop),
+    "no last-seen": lambda: mock.patch.object(LastSeenMiddleware, "__call__", _passed_through),
+    "no publish_user": lambda: _patched(
+        mock.patch.object(announce, "publish_user", _noop),
+        mock.patch.object(base, "publish_user", _noop),
+    )(),
+    "no ratings": _no_ratings,
+    "news off": lambda: mock.patch.object(base, "move_news", lambda *a: None),
+}
 
 
 class Seated:
@@ -181,21 +255,31 @@ def stream_view(plan: streams.StreamPlan) -> dict[str, Any]:
     return json.loads(json.dumps(view, cls=JSONEncoder))  # as the client reads it
 
 
-def play(moves: int, news_on: bool, players: list[Seated], rng: random.Random, out: dict) -> None:
+class Table:
+    """The game being played, carried from one block to the next: a new game per block would
+    leave one unfinished game per block, and a player may only have so many."""
+
+    game_id: str | None = None
+    live: Streams | None = None
+
+
+def play(
+    moves: int, mode: str, players: list[Seated], rng: random.Random, out: dict, table: Table
+) -> None:
     """``moves`` accepted moves in one mode; a finished game is followed by a new one."""
     by_user = {p.user.pk: p for p in players}
-    off: AbstractContextManager[Any] = (
-        nullcontext() if news_on else mock.patch.object(base, "move_news", lambda *a: None)
-    )
-    with off:
-        game_id = new_game(players, rng)
-        live = Streams(game_id, players)
+    news_on = mode != "news off"
+    with MODES[mode]():
+        if table.game_id is None or table.live is None:
+            table.game_id = new_game(players, rng)
+            table.live = Streams(table.game_id, players)
+        game_id, live = table.game_id, table.live
         done = 0
         while done < moves:
             game = Game.objects.values_list("status", "current_user_id").get(pk=game_id)
             if game[0] != Game.ACTIVE:
-                game_id = new_game(players, rng)
-                live = Streams(game_id, players)
+                game_id = table.game_id = new_game(players, rng)
+                live = table.live = Streams(game_id, players)
                 continue
             mover = by_user[game[1]]
             url = f"{API}{game_id}/"
@@ -219,7 +303,23 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=300, help="moves per mode (300)")
     parser.add_argument("--block", type=int, default=50, help="moves per block (50)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--modes",
+        default=",".join(MODES),
+        help="comma-separated, of: " + ", ".join(MODES) + " (default: all)",
+    )
     args = parser.parse_args()
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    unknown = set(modes) - set(MODES)
+    if unknown:
+        parser.error(f"unknown modes: {sorted(unknown)}")
+    # The log lines are formatted as in production and thrown away (the report is on stdout).
+    devnull = open(os.devnull, "w")  # noqa: SIM115 - open for the whole run
+    for handler in {
+        h for lg in (logging.getLogger(), logging.getLogger("config")) for h in lg.handlers
+    }:
+        if isinstance(handler, logging.StreamHandler):
+            handler.setStream(devnull)
 
     setup_test_environment()
     old = setup_databases(verbosity=0, interactive=False)
@@ -228,13 +328,14 @@ def main() -> int:
     try:
         players = [Seated(name) for name in ("ann", "ben", "cat")]
         rng = random.Random(args.seed)
-        results = {mode: {k: Totals() for k in MEASURED} for mode in (1, 0)}
-        play(10, True, players, rng, {k: Totals() for k in MEASURED})  # warm
+        results = {mode: {k: Totals() for k in MEASURED} for mode in modes}
+        table = Table()
+        play(10, "shipped", players, rng, {k: Totals() for k in MEASURED}, table)  # warm
         left = args.moves
         while left > 0:
             block = min(args.block, left)
-            for news_on in (True, False):
-                play(block, news_on, players, rng, results[int(news_on)])
+            for mode in modes:
+                play(block, mode, players, rng, results[mode], table)
             left -= block
     finally:
         teardown_databases(old, verbosity=0)
@@ -242,14 +343,15 @@ def main() -> int:
     print(
         f"# bench/per_move.py: {args.moves} moves per mode, {connection.vendor}, "
         f"{platform.python_implementation()} {platform.python_version()}, "
+        f"Redis: {'yes' if os.environ.get('REDIS_URL') else 'no'}, "
         f"load {os.getloadavg()[0]:.2f}"
     )
     print("| what | mode | queries per move | CPU ms per move (mean) | CPU ms (median) |")
     print("|---|---|---:|---:|---:|")
     for what in MEASURED:
-        for mode, name in ((1, "news"), (0, "peer (news off)")):
+        for mode in modes:
             queries, cpu, median = results[mode][what].line()
-            print(f"| {what} | {name} | {queries:.2f} | {cpu:.2f} | {median:.2f} |")
+            print(f"| {what} | {mode} | {queries:.2f} | {cpu:.2f} | {median:.2f} |")
     return 0
 
 

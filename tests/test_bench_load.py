@@ -117,6 +117,17 @@ def test_delivery_is_to_the_first_event_at_or_after_the_moves_version() -> None:
 
 
 @pure
+def test_the_fan_outs_own_part_counts_from_the_answer_and_may_be_negative() -> None:
+    move = load.Sent("open", "g", 5, 10.0, (2, 3), answered_at=10.5)
+    arrivals = {("g", 2): [(5, 10.25)], ("g", 3): [(5, 10.375)]}
+    per_seat, per_move, missing = load.deliveries([move], arrivals, "open", from_answer=True)
+    assert per_seat == [-0.25, -0.125]  # both streams had it before the answer was read
+    assert per_move == [-0.125] and missing == 0
+    _, from_request, _ = load.deliveries([move], arrivals, "open")
+    assert from_request == [0.375]
+
+
+@pure
 def test_a_move_some_seat_never_saw_is_missing() -> None:
     moves = [sent("open", 7, 10.0)]
     arrivals = {("g", 2): [(7, 10.5)], ("g", 3): [(6, 9.0)]}
@@ -174,45 +185,69 @@ def args(*argv: str) -> argparse.Namespace:
 
 
 @pure
-def test_split_runs_the_api_on_gunicorn_with_persistent_connections_and_live_on_uvicorn() -> None:
-    web, live = load.servers(args(), {"X": "1"}, [8001, 8002])
-    assert web.argv[1:3] == ["-m", "gunicorn"] and "config.wsgi:application" in web.argv
-    assert web.argv[web.argv.index("--workers") + 1] == "4"
-    assert web.env["CONN_MAX_AGE"] == "60" and web.env["DATABASE_POOL_SIZE"] == "0"
-    assert live.argv[1:3] == ["-m", "uvicorn"] and "config.asgi:application" in live.argv
-    assert live.argv[live.argv.index("--workers") + 1] == "1"
-    assert live.env["CONN_MAX_AGE"] == "0" and live.env["DATABASE_POOL_SIZE"] == "10"
-    assert (web.url, live.url) == ("http://127.0.0.1:8001", "http://127.0.0.1:8002")
+def test_web_and_live_run_composes_commands_on_free_ports(tmp_path: Path) -> None:
+    web, live = load.servers(args(), "postgres://u@h/db", "redis://h/0", tmp_path)
+    assert web.argv[:3] == ["gunicorn", "--config", "config/gunicorn.conf.py"]
+    assert f"127.0.0.1:{web.port}" in web.argv and "config.wsgi:application" in web.argv
+    assert live.argv == [
+        "python", "-m", "config.asgi_server", "--host", "127.0.0.1", "--port", str(live.port)
+    ]  # fmt: skip
+    assert web.url == f"http://127.0.0.1:{web.port}"
 
 
 @pure
-def test_asgi_runs_everything_on_uvicorn_with_a_pool() -> None:
-    (web,) = load.servers(args("--shape", "asgi"), {}, [8001, 8002])
-    assert "config.asgi:application" in web.argv
-    assert web.argv[web.argv.index("--workers") + 1] == "2"
-    assert web.env["CONN_MAX_AGE"] == "0" and web.env["DATABASE_POOL_SIZE"] == "10"
-
-
-@pure
-def test_every_process_prepares_statements_as_compose_does_unless_told_not_to(
-    tmp_path: Path,
+def test_each_process_gets_its_compose_environment_and_not_the_shells(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    url, redis = "postgres://u@h/db", "redis://h/0"
-    env = load.service_env(args(), url, redis, tmp_path)
-    assert env["DATABASE_PREPARED_STATEMENTS"] == "true"
-    env = load.service_env(args("--no-prepared-statements"), url, redis, tmp_path)
-    assert env["DATABASE_PREPARED_STATEMENTS"] == "false"
+    monkeypatch.setenv("DEBUG", "true")
+    web, live = load.servers(args(), "postgres://u@h/db", "redis://h/0", tmp_path)
+    assert web.env["CONN_MAX_AGE"] == "60" and web.env["DATABASE_POOL_SIZE"] == "0"
+    assert live.env["CONN_MAX_AGE"] == "0" and live.env["DATABASE_POOL_SIZE"] == "10"
+    for server in (web, live):
+        assert (server.env["DEBUG"], server.env["LOG_FORMAT"]) == ("false", "json")
+        assert server.env["DATABASE_URL"] == "postgres://u@h/db"
+        assert server.env["REDIS_URL"] == "redis://h/0"
 
 
 @pure
-def test_asgi_refuses_persistent_connections_beside_its_pool() -> None:
-    with pytest.raises(SystemExit):
-        args("--shape", "asgi", "--conn-max-age", "60")
+def test_the_workers_metrics_directory_and_port_are_its_own(tmp_path: Path) -> None:
+    env = load.service_env(args(), "worker", "postgres://u@h/db", "redis://h/0", tmp_path)
+    directory = Path(env["PROMETHEUS_MULTIPROC_DIR"])
+    assert directory.is_dir() and directory.parent == tmp_path
+    assert env["WORKER_METRICS_PORT"] != "9100"
+
+
+@pure
+def test_two_live_processes_each_listen_on_a_port_of_their_own(tmp_path: Path) -> None:
+    web, *lives = load.servers(args("--live-processes", "2"), "postgres://u@h/db", "r", tmp_path)
+    assert [s.name for s in lives] == ["live0", "live1"]
+    assert len({web.port, *(s.port for s in lives)}) == 3
+
+
+@pure
+def test_every_stream_of_a_game_goes_to_one_live_process() -> None:
+    client = load.Client(None, "http://web", ["http://a", "http://b"], load.Stats(), None)  # type: ignore[arg-type]
+    games = [f"00000000-0000-0000-0000-{n:012d}" for n in range(40)]
+    chosen = [client.live_for(game) for game in games]
+    assert chosen == [client.live_for(game) for game in games]
+    assert set(chosen) == {"http://a", "http://b"}
+
+
+@pure
+def test_the_knobs_change_composes_values(tmp_path: Path) -> None:
+    knobs = args("--conn-max-age", "0", "--db-pool", "4", "--no-prepared-statements")
+    web, live = load.servers(knobs, "postgres://u@h/db", "redis://h/0", tmp_path)
+    assert web.env["CONN_MAX_AGE"] == "0" and live.env["DATABASE_POOL_SIZE"] == "4"
+    assert web.env["DATABASE_PREPARED_STATEMENTS"] == live.env["DATABASE_PREPARED_STATEMENTS"]
+    assert live.env["DATABASE_PREPARED_STATEMENTS"] == "false"
+    web, _ = load.servers(args("--web-workers", "8"), "postgres://u@h/db", "r", tmp_path)
+    assert web.argv[web.argv.index("--workers") + 1] == "8"
 
 
 @pytest.mark.services
 def test_a_short_run_passes_every_check() -> None:
-    """The whole benchmark, split shape, a few seconds a phase (about 40 s on a quiet machine).
+    """The whole benchmark with two live processes, a few seconds a phase (about 40 s on a quiet
+    machine).
 
     Runs on the PostgreSQL pass of .ci/run only: it starts a private cluster and Redis of its
     own either way, and once per CI run is enough; on the SQLite pass the tests above cover what
@@ -239,6 +274,8 @@ def test_a_short_run_passes_every_check() -> None:
             "2",
             "--idle-fraction",
             "0",
+            "--live-processes",
+            "2",
         ],
         cwd=ROOT,
         env=env,
@@ -260,5 +297,5 @@ def test_a_short_run_passes_every_check() -> None:
         "every accepted action is one move",
     ):
         assert heading in report
-    assert "20 idle streams (of 20 asked)" in report
+    assert "20 idle streams (of 20 asked) held by the 2 live process(es)" in report
     print(f"short run: {time.monotonic() - started:.0f} s")
