@@ -22,7 +22,7 @@ What it starts, all on this machine and all stopped again at the end:
     database connections (``CONN_MAX_AGE``, no pool), and the live routes (``stream/``,
     ``events/``) on one uvicorn process of their own (ASGI, a pool of ``--db-pool``
     connections, ``CONN_MAX_AGE=0``). The client talks to each directly, as a reverse proxy
-    routing by path would; moves reach the live process through Redis pub/sub (games/announce.py);
+    routing by path would; moves reach the live process through Redis pub/sub (live/announce.py);
   - ``asgi``: ``uvicorn config.asgi:application --workers 2`` for everything, a pool of
     ``--db-pool`` connections per process and ``CONN_MAX_AGE=0``;
 
@@ -1099,7 +1099,7 @@ async def open_crowd(
 
 
 async def listen_to_announcements(redis_url: str, stats: Stats, stop: asyncio.Event) -> None:
-    """Count the versions announced on Redis (channel ``<prefix>game:<id>``, games/announce.py):
+    """Count the versions announced on Redis (channel ``<prefix>game:<id>``, live/announce.py):
     what a live process that did not apply the move itself learns it from."""
     import redis.asyncio as aioredis
     from django.conf import settings

@@ -66,10 +66,10 @@ from django.test.utils import (  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 from rest_framework.utils.encoders import JSONEncoder  # noqa: E402
 
-from games import announce  # noqa: E402
 from games.api import streams  # noqa: E402
 from games.models import Game, Seat  # noqa: E402
 from games.services import base  # noqa: E402
+from live import announce  # noqa: E402
 from players.models import ApiToken, User  # noqa: E402
 
 API = "/api/v1/games/"
@@ -135,7 +135,7 @@ def pick(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 class Streams:
-    """The three streams of a game, as ``streams._events`` drives them after a wake-up."""
+    """The three streams of a game, as ``live.driver`` drives their steps after a wake-up."""
 
     def __init__(self, game_id: str, players: list[Seated]) -> None:
         game = Game.objects.get(pk=game_id)
@@ -160,8 +160,11 @@ class Streams:
         notifier = announce.notifier()
         for plan in self.plans:
             after = self.cursor[plan.user.pk]
-            step = streams._Fetch(after, self.version, version)
-            update, last = streams._from_news(plan, step, notifier) if news_on else (None, None)
+            update, last = (
+                streams._from_news(plan, after, self.version, version, notifier)
+                if news_on
+                else (None, None)
+            )
             if update is None:
                 if last is not None:
                     update, _, _ = streams._fetch_private(plan, after, last)

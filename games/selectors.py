@@ -416,3 +416,10 @@ def _export_chunk(user: User, ids: list[Any]) -> Iterator[dict[str, Any]]:
             ],
             "my_moves": moves_by_game.get(game.id, []),
         }
+
+
+def versions_of(game_ids: list[str]) -> dict[str, int]:
+    """The current versions of these games (one query): the live announcements' database
+    re-check reads them through this (``live.announce.read_versions_with``)."""
+    rows = Game.objects.filter(pk__in=game_ids).values_list("pk", "version")
+    return {str(pk): version for pk, version in rows}

@@ -1,5 +1,5 @@
 """Live updates: the long-poll of ``events/?wait=``, the SSE stream ``stream/``, and the notifier
-behind them (games/announce.py, games/api/streams.py).
+behind them (live/announce.py, games/api/streams.py).
 
 Three kinds of tests:
 
@@ -41,8 +41,8 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
-from games import announce
 from games.models import Game
+from live import announce
 from tests.games.conftest import (
     Player,
     game_url,
@@ -487,8 +487,8 @@ class TestLongPollContract:
 def test_a_waiting_client_is_marked_as_watching_the_game(
     alice: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A long poll that waits records that its player watches the game (games.presence)."""
-    from games import presence
+    """A long poll that waits records that its player watches the game (live.presence)."""
+    from live import presence
 
     calls: list[tuple[Any, Any, Any]] = []
 

@@ -1,9 +1,11 @@
-"""Live updates: tell waiting clients that a game has a new version.
+"""Live updates: tell waiting clients that a game has a new version, or a player has news.
 
-``publish`` is queued by ``games.services`` with ``transaction.on_commit`` after every saved move,
-so a waiting client is only woken for a state it can read. Waiting happens in
-``games.api.streams`` (the long-poll of ``events/?wait=`` and the Server-Sent Events stream),
-through ``Notifier.wait``.
+``publish`` is the one entry point: the services queue it with ``transaction.on_commit`` (a game's
+new version from ``games.services``, a player's new notifications from ``notifications.services``),
+so a waiting client is only woken for a state it can read. Waiting happens in the stream driver
+(``live.driver``: the game streams, the account stream, the long-polls) through ``Notifier.wait``.
+This module knows no app's models: the games app hands it the reader of game versions that the
+database re-check uses (``read_versions_with``, in its ``AppConfig.ready``).
 
 Three ways a waiter learns of a new version, so that no single one has to be reliable:
 
@@ -19,13 +21,13 @@ Three ways a waiter learns of a new version, so that no single one has to be rel
   moved on. A lost message, Redis being down, or a change that publishes nothing (lobby joins,
   expired lobbies) is therefore seen within about a second anyway.
 
-``publish_user`` announces, on the same three paths but the database re-check, that a player's
-list of games changed without a version of a game they wait on moving: a game created with them
-in it, a rematch they are invited to. Its key is ``user:<id>`` (``<prefix>game:user:<id>`` on
-Redis) and its "version" a counter of the player's own (``user_mark``: a Redis ``INCR`` shared
-by every process, or this process's own counter without Redis): a waiter reads it before reading
-the database and waits for an announcement above it. With Redis down and several processes,
-"My games" hears of such a game when its long-poll times out.
+A player's key (``user_key``) announces, on the same three paths but the database re-check, that a
+player's list of games changed without a version of a game they wait on moving: a game created with
+them in it, a rematch they are invited to. Its key is ``user:<id>`` (``<prefix>game:user:<id>`` on
+Redis) and its "version" a counter of the player's own (``user_mark``: a Redis ``INCR`` shared by
+every process, or this process's own counter without Redis): a waiter reads it before reading the
+database and waits for an announcement above it. With Redis down and several processes, "My games"
+hears of such a game when its long-poll times out.
 
 **The news.** A move's announcement carries its public news (``selectors.move_news``: the new
 version and status, whose turn, and the move with the events a player without a seat may see),
@@ -73,12 +75,10 @@ from typing import Any
 from django.db import close_old_connections
 from rest_framework.utils.encoders import JSONEncoder
 
-from games.models import Game
-
 logger = logging.getLogger(__name__)
 
 CHANNEL_PREFIX = "game:"
-# The key of a player's own announcements (``publish_user``); never a game id (those are UUIDs).
+# The key of a player's own announcements (``user_key``); never a game id (those are UUIDs).
 USER_PREFIX = "user:"
 # The longest a client may ask to wait (`events/?wait=`): below the 30 s many proxies and mobile
 # networks allow an idle request.
@@ -144,11 +144,21 @@ class _Waiter:
             self._wake()
 
 
+_game_versions: VersionSource | None = None
+
+
+def read_versions_with(source: VersionSource) -> None:
+    """Read game versions with ``source`` (the games app's, from its ``AppConfig.ready``): the
+    database re-check's reader."""
+    global _game_versions
+    _game_versions = source
+
+
 def db_versions(game_ids: list[str]) -> dict[str, int]:
-    """The current versions of these games, read from the database."""
+    """The current versions of these games, read from the database (through the games app's
+    reader; none before it is ready)."""
     try:
-        rows = Game.objects.filter(pk__in=game_ids).values_list("pk", "version")
-        return {str(pk): version for pk, version in rows}
+        return {} if _game_versions is None else _game_versions(game_ids)
     finally:
         # What request_finished does for a request: honour CONN_MAX_AGE, drop broken connections.
         close_old_connections()
@@ -286,7 +296,7 @@ class Notifier:
         return self._publisher
 
     def user_mark(self, user_id: Any, *, advance: bool = False) -> int:
-        """The player's announcement counter (``publish_user``), advanced first if asked.
+        """The player's announcement counter (``user_key``'s versions), advanced first if asked.
 
         One counter for all processes on Redis (``INCR``); this process's own without it, or
         while Redis is down (then other processes' announcements do not arrive anyway)."""
@@ -641,33 +651,30 @@ def stop_notifier() -> None:
         stopped.stop()
 
 
-def publish(game_id: Any, version: int, news: dict[str, Any] | None = None) -> None:
-    """Announce that ``game_id`` reached ``version`` (with its public ``news``). Never raises."""
+def publish(key: Any, version: int | None = None, news: dict[str, Any] | None = None) -> None:
+    """Announce, after commit: the one entry point of the services. ``key`` is a game's id, with
+    its new ``version`` and the change's public ``news``; or a player's ``user_key`` (their list of
+    games or their notifications changed), whose version is the player's counter, advanced here
+    (``version`` None). Never raises: what it announces is committed already."""
     try:
-        notifier().publish(game_id, version, news)
+        key = str(key)
+        if version is None:
+            version = notifier().user_mark(key.removeprefix(USER_PREFIX), advance=True)
+        notifier().publish(key, version, news)
     except Exception:
-        logger.exception("live: publishing version %s of game %s failed", version, game_id)
+        logger.exception("live: publishing version %s of %s failed", version, key)
 
 
 def user_key(user_id: Any) -> str:
-    """The notifier's key of a player's own announcements (``publish_user``)."""
+    """The notifier's key of a player's own announcements (``publish(user_key(id))``)."""
     return f"{USER_PREFIX}{user_id}"
 
 
 def user_mark(user_id: Any) -> int:
-    """The player's last ``publish_user`` announcement, as a number: read it before reading the
+    """The player's last announcement on ``user_key``, as a number: read it before reading the
     database, and wait on ``user_key`` for an announcement above it."""
     try:
         return notifier().user_mark(user_id)
     except Exception:
         logger.exception("live: reading the announcement counter of player %s failed", user_id)
         return 0
-
-
-def publish_user(user_id: Any) -> None:
-    """Announce that ``user_id``'s list of games changed (a game created with them in it, a
-    rematch they are invited to). Never raises."""
-    try:
-        publish(user_key(user_id), notifier().user_mark(user_id, advance=True))
-    except Exception:
-        logger.exception("live: announcing to player %s failed", user_id)
