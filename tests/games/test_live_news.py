@@ -22,6 +22,7 @@ from games import selectors
 from games.api import streams
 from games.models import Game, Seat
 from live import announce
+from live import notifier as live_notifier
 from tests.games.conftest import API_TESTS, Player, player_to_move, random_action, start_game
 from tests.games.test_leak_scan import RAW_KEYS
 
@@ -149,8 +150,8 @@ def test_a_stream_without_a_seat_or_without_the_news_reads_the_database() -> Non
 
 
 def test_news_is_kept_for_the_games_announced_last(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(announce, "NEWS_GAMES", 2)
-    monkeypatch.setattr(announce, "NEWS_PER_GAME", 2)
+    monkeypatch.setattr(live_notifier, "NEWS_GAMES", 2)
+    monkeypatch.setattr(live_notifier, "NEWS_PER_GAME", 2)
     notifier = announce.Notifier(versions=lambda ids: {}, release=lambda: None)
 
     def news(version: int) -> dict[str, Any]:

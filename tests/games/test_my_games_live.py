@@ -4,7 +4,8 @@ Its ``stamp`` changes whenever any of the player's unfinished games changes; wit
 ``wait`` it long-polls, answering within a second of a move in any of them; ``games_waiting``
 counts the games waiting for the player's move. An invitation (a rematch another player opened)
 and a new game with the player in it wake it too, though no game it waits on moved
-(``announce.publish_user``), and ``invitations`` counts the lobbies ``games/invitations/`` lists.
+(``live.announce.publish`` on the player's ``user_key``), and ``invitations`` counts the
+lobbies ``games/invitations/`` lists.
 """
 
 from __future__ import annotations
