@@ -118,6 +118,8 @@ class Notifier:
         self._versions = versions
         self._release = release
         self._lock = threading.Lock()
+        # Notified whenever a waiter comes or goes (``wait_for_waiters``).
+        self._waiters_changed = threading.Condition(self._lock)
         self._waiters: dict[str, set[_Waiter]] = {}
         self._known: OrderedDict[str, int] = OrderedDict()
         self._news: OrderedDict[str, OrderedDict[int, dict[str, Any]]] = OrderedDict()
@@ -309,6 +311,7 @@ class Notifier:
             known = self._known.get(key)
             if known is not None and known > above:
                 waiter.fire(known)  # published between the caller's read and now
+            self._waiters_changed.notify_all()
         self._start_threads()
         self._watching.set()
         return key, waiter
@@ -316,6 +319,7 @@ class Notifier:
     def _remove(self, key: str, waiter: _Waiter) -> None:
         with self._lock:
             waiters = self._waiters.get(key)
+            self._waiters_changed.notify_all()
             if waiters is not None:
                 waiters.discard(waiter)
                 if not waiters:
@@ -328,6 +332,14 @@ class Notifier:
         """How many waiters this process has (for tests and diagnostics)."""
         with self._lock:
             return sum(len(w) for w in self._waiters.values())
+
+    def wait_for_waiters(self, key: Any, count: int = 1, *, timeout: float) -> bool:
+        """Wait until ``count`` clients wait on ``key``; False on timeout. For tests and the
+        bench: a client is waiting once this says so, not after some sleep."""
+        with self._waiters_changed:
+            return self._waiters_changed.wait_for(
+                lambda: len(self._waiters.get(str(key), ())) >= count, timeout
+            )
 
     def subscriptions(self) -> set[str]:
         """The keys whose channels Redis confirmed this process subscribes to (tests, bench)."""

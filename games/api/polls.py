@@ -29,7 +29,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config import query
+from config import metrics, query
 from games import selectors
 from games.api import serializers as s
 from games.api.streams import progress_or_404
@@ -96,9 +96,10 @@ def long_poll(view: Callable[..., Any]) -> Callable[..., Any]:
                 if remaining <= 0:
                     return response
                 release_request_thread()
-                woke = await announce.notifier().wait(
-                    plan.game_id, above=plan.version, timeout=remaining
-                )
+                with metrics.LIVE_WAITING.track_inprogress():
+                    woke = await announce.notifier().wait(
+                        plan.game_id, above=plan.version, timeout=remaining
+                    )
                 if woke is None:
                     return response  # time is up: the empty page
         except asyncio.CancelledError:
@@ -160,7 +161,9 @@ def games_long_poll(view: Callable[..., Any]) -> Callable[..., Any]:
             if remaining <= 0:
                 return response
             release_request_thread()
-            if not await wait_any(plan.games, remaining):
+            with metrics.LIVE_WAITING.track_inprogress():
+                changed = await wait_any(plan.games, remaining)
+            if not changed:
                 return response  # time is up: the same stamp again
 
     return as_async_view(view, live_view)
