@@ -1,5 +1,5 @@
 """Live updates: the long-poll of ``events/?wait=``, the SSE stream ``stream/``, and the notifier
-behind them (live/announce.py, games/api/streams.py).
+behind them (live/announce.py, live/driver.py, games/api/streams.py and polls.py).
 
 Three kinds of tests:
 

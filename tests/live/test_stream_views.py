@@ -5,7 +5,7 @@ its seat's view, exactly as ``GET games/{id}/`` answers it, after every change t
 seat act, so a client needs no request between its turns. Checked for every move of random games
 of each kind: the actors are exactly the seats with legal actions, and the view a stream reads
 is byte for byte the seat's GET, in one query. The order of the events on a stream is checked
-in ``test_stream_view_events`` below and, under uvicorn, in ``tests/games/test_live.py``.
+in ``test_stream_view_events`` below and, under uvicorn, in ``tests/live/test_live.py``.
 """
 
 from __future__ import annotations
