@@ -19,7 +19,7 @@ import pytest
 from games.models import Game
 from tests.games.conftest import Player, player_to_move, random_action, start_game
 from tests.games.test_lobby_api import finished_game
-from tests.live.test_live import Poll
+from tests.live.servers import Poll
 
 LIVE = "/api/v1/games/live/"
 INVITATIONS = "/api/v1/games/invitations/"

@@ -13,7 +13,7 @@ from oauth2_provider.models import AccessToken
 
 from live import keepalive, presence
 from tests.games.conftest import Player, game_url, start_game
-from tests.live.test_live import EventReader, open_stream
+from tests.live.servers import EventReader, open_stream
 from tests.players.oauth import grant, register
 
 HEARTBEAT = 0.3
