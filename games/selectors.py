@@ -308,7 +308,7 @@ def move_news(
     turn: int | None,
     actors: list[int] | None = None,
 ) -> dict[str, Any]:
-    """What every seat may know of a change, for the live announcement (``games.announce``):
+    """What every seat may know of a change, for the live announcement (``live.announce``):
     the game's new version and status, whose turn (a seat position), who may act now
     (``actors``; None when not known: every seat may have something new to do), and the move
     with the events as someone without a seat sees them (``events_for`` with no seat).
