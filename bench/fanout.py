@@ -1,5 +1,5 @@
 """Fan-out: with several live processes on one Redis, a move reaches the processes that watch its
-game, and no other (games/announce.py, "Subscriptions").
+game, and no other (live/announce.py, "Subscriptions").
 
 Run from the repository root (Redis on 127.0.0.1:6379; give it a database number of its own,
 the moves queue Celery tasks there that no worker takes)::
@@ -78,7 +78,7 @@ async def app(scope: dict[str, Any], receive: Callable[..., Any], send: Callable
 
         _django_app = application
     if scope["type"] == "http" and scope["path"] == COUNTS_PATH:
-        from games import announce
+        from live import announce
 
         notifier = announce.notifier()
         body = json.dumps(
@@ -269,7 +269,7 @@ def move(game: Game, clients: dict[int, Any], rng: random.Random) -> None:
 def time_publishing(games: list[Game]) -> None:
     """Note when each version is handed to Redis (after its commit, inside the move's request),
     so that delivery is timed apart from the move's own work."""
-    from games import announce
+    from live import announce
 
     by_id = {g.game_id: g for g in games}
     real = announce.Notifier._publish_redis

@@ -25,7 +25,7 @@ What it starts, all on this machine and all stopped again at the end:
   too), with compose's JSON request logs and metrics. The client talks to web and live directly,
   as the reverse proxy routing by path would, and sends each game's streams to one live process
   chosen by the game's id (as a proxy hashing the path would); a move posted to web reaches the
-  live processes through Redis pub/sub (games/announce.py). ``--web-workers``, ``--web-threads``,
+  live processes through Redis pub/sub (live/announce.py). ``--web-workers``, ``--web-threads``,
   ``--celery-concurrency``, ``--conn-max-age``, ``--db-pool`` and ``--no-prepared-statements``
   change compose's values for a comparison;
 
@@ -1111,7 +1111,7 @@ async def open_crowd(
 
 
 async def listen_to_announcements(redis_url: str, stats: Stats, stop: asyncio.Event) -> None:
-    """Count the versions announced on Redis (channel ``<prefix>game:<id>``, games/announce.py):
+    """Count the versions announced on Redis (channel ``<prefix>game:<id>``, live/announce.py):
     what a live process that did not apply the move itself learns it from."""
     import redis.asyncio as aioredis
     from django.conf import settings

@@ -28,7 +28,7 @@ them (``--modes`` picks some): **shipped** (this tree, logging as docker-compose
 ``LOG_FORMAT=json``, ``LOG_LEVEL=INFO``, the lines written to /dev/null), and the same with one
 part of the move path switched off, to say what each costs: **no metrics** (the moves counter
 and the request latency histogram), **no request log** (the JSON line per request), **no
-last-seen** (social's middleware), **no publish_user** (the account stream's wake-up of each
+last-seen** (social's middleware), **no account wake-ups** (the account stream's wake-up of each
 player a move notifies), **no ratings** (the receivers of a finished match), **news off** (every
 announcement carries only the version, so each stream reads the game back, as before the news
 existed). With ``REDIS_URL`` set, announcements, the cache and the last-seen stamps go through
@@ -78,10 +78,12 @@ from rest_framework.test import APIClient  # noqa: E402
 from rest_framework.utils.encoders import JSONEncoder  # noqa: E402
 
 from config import logs, metrics  # noqa: E402
-from games import announce, signals  # noqa: E402
+from games import signals  # noqa: E402
 from games.api import streams  # noqa: E402
 from games.models import Game, Seat  # noqa: E402
 from games.services import base  # noqa: E402
+from live import announce  # noqa: E402
+from notifications import services as notification_services  # noqa: E402
 from players.models import ApiToken, User  # noqa: E402
 from ratings import receivers  # noqa: E402
 from social.middleware import LastSeenMiddleware  # noqa: E402
@@ -143,9 +145,9 @@ MODES: dict[str, Callable[[], AbstractContextManager[Any]]] = {
     )(),
     "no request log": lambda: mock.patch.object(logs.request_logger, "info", _noop),
     "no last-seen": lambda: mock.patch.object(LastSeenMiddleware, "__call__", _passed_through),
-    "no publish_user": lambda: _patched(
-        mock.patch.object(announce, "publish_user", _noop),
-        mock.patch.object(base, "publish_user", _noop),
+    "no account wake-ups": lambda: _patched(
+        mock.patch.object(base, "announce_to", _noop),
+        mock.patch.object(notification_services, "_announce_to", _noop),
     )(),
     "no ratings": _no_ratings,
     "news off": lambda: mock.patch.object(base, "move_news", lambda *a: None),
@@ -209,7 +211,7 @@ def pick(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 class Streams:
-    """The three streams of a game, as ``streams._events`` drives them after a wake-up."""
+    """The three streams of a game, as ``live.driver`` drives their steps after a wake-up."""
 
     def __init__(self, game_id: str, players: list[Seated]) -> None:
         game = Game.objects.get(pk=game_id)
@@ -234,8 +236,11 @@ class Streams:
         notifier = announce.notifier()
         for plan in self.plans:
             after = self.cursor[plan.user.pk]
-            step = streams._Fetch(after, self.version, version)
-            update, last = streams._from_news(plan, step, notifier) if news_on else (None, None)
+            update, last = (
+                streams._from_news(plan, after, self.version, version, notifier)
+                if news_on
+                else (None, None)
+            )
             if update is None:
                 if last is not None:
                     update, _, _ = streams._fetch_private(plan, after, last)

@@ -73,6 +73,11 @@ LIVE_CONNECTIONS = Gauge(
     # Summed over the live processes that are running (a dead one's streams are gone).
     multiprocess_mode="livesum",
 )
+LIVE_WAITING = Gauge(
+    f"{PREFIX}_live_waiting_polls",
+    "Long-polls waiting for a change now.",
+    multiprocess_mode="livesum",
+)
 TASKS = Counter(
     f"{PREFIX}_celery_tasks_total",
     "Celery tasks run, by task name and final state (SUCCESS, FAILURE, RETRY, ...).",

@@ -62,6 +62,9 @@ INSTALLED_APPS = [
     "csp",
     # OAuth 2 for third-party apps (players/oauth.py, docs/oauth.md).
     "oauth2_provider",
+    # Live updates (live/): announcements after commit, streams, keep-alives, presence; under
+    # games and notifications, which feed it.
+    "live",
     "games",
     "players",
     "notifications",
@@ -278,7 +281,7 @@ REDIS_URL = env_url(
 )
 
 # Redis pub/sub ignores database numbers: two deployments on one Redis would hear each other's
-# games. Their live channels and counters (games/announce.py) carry this prefix, by default one
+# games. Their live channels and counters (live/announce.py) carry this prefix, by default one
 # derived from the database, which two deployments never share.
 _database_identity = "|".join(str(_database.get(k, "")) for k in ("ENGINE", "HOST", "PORT", "NAME"))
 LIVE_CHANNEL_PREFIX = env_str(
@@ -435,7 +438,7 @@ TURN_SECONDS_MIN = env_int(
 
 # Fixed here rather than read from the environment (tests lower them): a lobby closes, and an
 # invite code stops working, a week after it was made; waiting live readers re-read their games'
-# versions from the database every second (games/announce.py), in case a Redis announcement is lost.
+# versions from the database every second (live/announce.py), in case a Redis announcement is lost.
 LOBBY_TTL_SECONDS = 7 * 24 * 3600
 INVITE_TTL_SECONDS = 7 * 24 * 3600
 LIVE_RECHECK_SECONDS = 1.0

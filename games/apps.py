@@ -14,6 +14,8 @@ class GamesConfig(AppConfig):
         from games import receivers
         from games.bots import LEVELS
         from games.jobs import JOBS
+        from games.selectors import versions_of
+        from live import announce
 
         if settings.BOT_TAKEOVER_LEVEL not in LEVELS:
             raise ImproperlyConfigured(
@@ -23,3 +25,5 @@ class GamesConfig(AppConfig):
         jobs.register_all(JOBS)
         # Games' answers to the players app's signals (account deletion, data export).
         receivers.connect()
+        # The live announcements' database re-check reads game versions through games.
+        announce.read_versions_with(versions_of)

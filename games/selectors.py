@@ -308,7 +308,7 @@ def move_news(
     turn: int | None,
     actors: list[int] | None = None,
 ) -> dict[str, Any]:
-    """What every seat may know of a change, for the live announcement (``games.announce``):
+    """What every seat may know of a change, for the live announcement (``live.announce``):
     the game's new version and status, whose turn (a seat position), who may act now
     (``actors``; None when not known: every seat may have something new to do), and the move
     with the events as someone without a seat sees them (``events_for`` with no seat).
@@ -416,3 +416,10 @@ def _export_chunk(user: User, ids: list[Any]) -> Iterator[dict[str, Any]]:
             ],
             "my_moves": moves_by_game.get(game.id, []),
         }
+
+
+def versions_of(game_ids: list[str]) -> dict[str, int]:
+    """The current versions of these games (one query): the live announcements' database
+    re-check reads them through this (``live.announce.read_versions_with``)."""
+    rows = Game.objects.filter(pk__in=game_ids).values_list("pk", "version")
+    return {str(pk): version for pk, version in rows}

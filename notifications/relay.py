@@ -26,7 +26,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from config import metrics
-from games import presence
+from live import presence
 from notifications import channels, kinds, texts
 from notifications.channels.base import Channel, Item, Message, PermanentDeliveryError
 from notifications.models import Delivery, Notification, Preference

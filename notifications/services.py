@@ -22,7 +22,8 @@ from django.utils import timezone
 
 from config.celery import task_named
 from config.errors import ServiceError
-from games import announce, presence
+from live import presence
+from live.announce import publish, user_key
 from notifications import channels, kinds
 from notifications.models import Delivery, Notification, Preference
 from notifications.preferences import preferences_of, quiet_until, wants
@@ -100,7 +101,7 @@ def write(
 
 def _announce_to(user_ids: list[int]) -> None:
     for user_id in user_ids:
-        announce.publish_user(user_id)
+        publish(user_key(user_id))
 
 
 def _deliveries(
@@ -141,7 +142,7 @@ def withdraw_watched(
     notices: Sequence[tuple[int, int, Any]], delivered: Collection[int] | None = None
 ) -> int:
     """Withdraw the game notices whose player has that game open and visible right now
-    (``games.presence``): they see the move at the table, so no inbox entry, no mail, no push.
+    (``live.presence``): they see the move at the table, so no inbox entry, no mail, no push.
     Decided after the commit, when the notices exist and the live connections are current.
     Their deliveries still due are skipped (``delivered``: the notices that have deliveries,
     when the caller knows; the others need no query for theirs); returns how many notices were

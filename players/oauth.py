@@ -11,7 +11,7 @@ oauthlib server; here only what this service adds (docs/oauth.md).
   credentials.
 - Revoking an app deletes every token and pending code it holds for the player, so its next
   request is refused and its live streams end at their next keep-alive
-  (``games.api.keepalive``).
+  (``live.keepalive``).
 """
 
 from __future__ import annotations

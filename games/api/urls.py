@@ -3,12 +3,12 @@
 from django.urls import URLPattern, URLResolver, path
 
 from config import converters  # noqa: F401  (registers <id:...>, a database id)
-from games.api import me, records, streams, views
+from games.api import me, polls, records, streams, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", views.GameListView.as_view(), name="games"),
     path("games/open/", views.OpenGamesView.as_view(), name="games-open"),
-    path("games/live/", streams.MyGamesLiveView.as_view(), name="games-live"),
+    path("games/live/", polls.MyGamesLiveView.as_view(), name="games-live"),
     path("games/invitations/", views.InvitationsView.as_view(), name="games-invitations"),
     path("games/join/", views.JoinByInviteView.as_view(), name="games-join-by-invite"),
     path("games/vs-computer/", views.VsComputerView.as_view(), name="games-vs-computer"),
@@ -33,7 +33,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("games/<uuid:game_id>/reclaim/", views.ReclaimView.as_view(), name="game-reclaim"),
     path("games/<uuid:game_id>/record/", records.GameRecordView.as_view(), name="game-record"),
-    path("games/<uuid:game_id>/events/", streams.EventsView.as_view(), name="game-events"),
+    path("games/<uuid:game_id>/events/", polls.EventsView.as_view(), name="game-events"),
     path("games/<uuid:game_id>/stream/", streams.GameStreamView.as_view(), name="game-stream"),
     # The player's game-side settings, beside players' own me/ routes (same URLs as ever).
     path("me/vacation/", me.MeVacationView.as_view(), name="me-vacation"),

@@ -19,11 +19,11 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 
 from config.errors import ServiceError
-from games.announce import publish, publish_user
 from games.engine import EngineError, registry
 from games.engine.interface import Game as Rules
 from games.models import Game, Move, Seat
 from games.selectors import move_news
+from live.announce import publish, user_key
 from players.models import User
 
 # Lowered only by tests and demos (TURN_SECONDS_MIN) that want to watch a turn time out.
@@ -151,9 +151,9 @@ def announce(
 
 def announce_to(user_ids: Iterable[Any]) -> None:
     """After the commit, tell these players' "My games" that their list changed though no game
-    they wait on moved (a new game with them in it, an invitation): ``announce.publish_user``."""
+    they wait on moved (a new game with them in it, an invitation): ``publish(user_key(id))``."""
     for user_id in user_ids:
-        transaction.on_commit(partial(publish_user, user_id))
+        transaction.on_commit(partial(publish, user_key(user_id)))
 
 
 def _engine_error(exc: EngineError) -> ServiceError:

@@ -18,25 +18,23 @@ it sent at least ``SETTLE_SECONDS`` ago and skips what it sent since: a row that
 still comes, once.
 
 **Waking.** ``notifications.services.write`` announces each player's new rows after commit on the
-player's own key (``games.announce.publish_user``: in-process and Redis pub/sub); every
+player's own key (``live.publish(live.user_key(id))``: in-process and Redis pub/sub); every
 keep-alive also reads the table, so a lost announcement delays an event by one keep-alive at most.
-Under ASGI the keep-alives come from the process's keep-alive loop (``games.api.keepalive``),
-which re-checks the stream's token or session: a revoked token ends the stream within one.
+The stream is a generator of steps driven by the live app's one driver (``live.driver``), as the
+game streams are: its keep-alives re-check the stream's personal token, app's OAuth token or
+session, so revoked credentials end the stream within one.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from asgiref.sync import sync_to_async
-from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpRequest, StreamingHttpResponse
+from django.http import HttpRequest
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -48,23 +46,15 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
-from config import metrics
 from config.errors import ServiceError
 from config.fields import StrictIntegerField
-from games import announce
-from games.api import keepalive
-from games.api.streams import (
-    HEARTBEAT_SECONDS,
-    RETRY_MILLISECONDS,
-    STREAM_MAX_SECONDS,
-    live_setting,
-    release_connections,
-    release_request_thread,
-)
+from live import announce, driver
+from live.driver import HEARTBEAT_SECONDS, RETRY_MILLISECONDS, Beat, Call, Steps, Wait
 from notifications import kinds
 from notifications.api.views import NOT_AUTHENTICATED, _error
 from notifications.models import Notification
 from players.models import ApiToken, User
+from players.oauth import is_app_token
 
 EVENT_STREAM = "text/event-stream"
 NDJSON = "application/x-ndjson"
@@ -193,12 +183,19 @@ class AccountStream:
     """What the view found, for the wrapper to stream: whose, how, and from where."""
 
     user_id: int
-    token_id: int | None  # None: a session (``session_key``)
+    token_id: int | None  # None: an app's OAuth token (``oauth_token_id``) or a session
     session_key: str | None
     format: str
     after: int
     mark: int  # the player's announcement counter, read before ``first``
     first: list[dict[str, Any]] = field(default_factory=list)
+    oauth_token_id: int | None = None  # an app's OAuth token (players.oauth), checked instead
+
+    @property
+    def credentials(self) -> driver.Credentials:
+        return driver.Credentials(
+            self.user_id, self.token_id, self.session_key, self.oauth_token_id
+        )
 
 
 STREAM_DESCRIPTION = f"""\
@@ -289,7 +286,8 @@ class AccountEventsView(APIView):
                 user_id=user.pk,
                 token_id=token.pk if token is not None else None,
                 # Logging out deletes the session: the keep-alives end its streams then.
-                session_key=None if token is not None else request.session.session_key,
+                session_key=None if auth is not None else request.session.session_key,
+                oauth_token_id=auth.pk if is_app_token(auth) else None,
                 format=how,
                 after=after,
                 mark=mark,
@@ -302,35 +300,18 @@ class AccountEventsView(APIView):
 # The stream
 
 
-def _run_view(view: Callable[..., Any], request: HttpRequest, args: Any, kwargs: Any) -> Any:
-    response = view(request, *args, **kwargs)
-    if getattr(response, "account_stream", None) is not None:
-        release_connections()  # a streaming client holds no connection while it waits
-    return response
-
-
 def account_stream(view: Callable[..., Any]) -> Callable[..., Any]:
     """Wrap the DRF view: its answer is the JSON form and every error; a stream it accepted is
-    driven here, without a thread under ASGI."""
+    driven by ``live.driver``."""
 
     async def stream_view(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
-        response = await sync_to_async(_run_view)(view, request, args, kwargs)
+        response = await driver.run_view_async(view, request, args, kwargs, "account_stream")
         plan: AccountStream | None = getattr(response, "account_stream", None)
         if plan is None:
             return response
-        if isinstance(request, ASGIRequest):
-            content: Any = _async_events(plan)
-        else:
-            content = _blocking_events(plan)  # WSGI: a thread per stream, as for any request
-        out = StreamingHttpResponse(content, content_type=FORMATS[plan.format])
-        out["Cache-Control"] = "no-cache"
-        out["X-Accel-Buffering"] = "no"  # nginx: do not buffer the stream
-        return out
+        return driver.response(request, stream_of(plan), FORMATS[plan.format])
 
-    # The DRF view's attributes (``cls``, ``csrf_exempt``…): drf-spectacular and the URL
-    # resolver still see the DRF view behind it.
-    functools.update_wrapper(stream_view, view)
-    return stream_view
+    return driver.as_async_view(view, stream_view)
 
 
 def encode(plan: AccountStream, event: dict[str, Any]) -> bytes:
@@ -344,22 +325,6 @@ def encode(plan: AccountStream, event: dict[str, Any]) -> bytes:
 
 def _keep_alive_line(plan: AccountStream) -> bytes:
     return b"\n" if plan.format == "ndjson" else b": keep-alive\n\n"
-
-
-@dataclass(frozen=True)
-class _Read:
-    after: int
-    skip: frozenset[int]
-
-
-@dataclass(frozen=True)
-class _Wait:
-    above: int  # the announcement counter read before the last read
-
-
-@dataclass(frozen=True)
-class _Beat:
-    reason: str  # why the stream must end; "" to go on
 
 
 class _Sent:
@@ -378,134 +343,54 @@ class _Sent:
         else:
             self.recent[event["id"]] = time.monotonic()
 
-    def read(self) -> _Read:
+    def read(self) -> tuple[int, frozenset[int]]:
+        """Read after this id, skipping these (sent since)."""
         settled = time.monotonic() - SETTLE_SECONDS
         for event_id, sent_at in list(self.recent.items()):
             if sent_at <= settled:
                 self.low = max(self.low, event_id)
                 del self.recent[event_id]
-        return _Read(self.low, frozenset(i for i in self.recent if i > self.low))
+        return self.low, frozenset(i for i in self.recent if i > self.low)
 
 
-def _steps(plan: AccountStream) -> Generator[bytes | _Read | _Wait, Any, None]:
-    """The stream as bytes to send and requests to its driver (read, wait), with no I/O of its
-    own; the driver sends back a read's ``(mark, events)`` and a wait's version, None (the
-    lifetime is up) or ``_Beat``."""
-    lifetime = live_setting("LIVE_STREAM_MAX_SECONDS", STREAM_MAX_SECONDS)
-    started = time.monotonic()
+def _steps(plan: AccountStream) -> Steps:
+    """The stream as steps for ``live.driver``: the events, a read after each announcement or
+    keep-alive, and ``end`` when the credentials went."""
+    ends = time.monotonic() + driver.lifetime()
     if plan.format == "sse":
         yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
     sent = _Sent(plan.after)
     mark, events = plan.mark, plan.first
+    key = announce.user_key(plan.user_id)
     while True:
         for event in events:
             sent.add(event)
             yield encode(plan, event)
         if len(events) < PAGE:
-            if time.monotonic() - started >= lifetime:
+            left = ends - time.monotonic()
+            if left <= 0:
                 return  # the client reconnects, resuming after its last id
-            woken = yield _Wait(mark)
-            if isinstance(woken, _Beat):
+            woken = yield Wait(key, mark, left)
+            if isinstance(woken, Beat):
                 if woken.reason:
                     yield encode(plan, {"kind": "end", "reason": woken.reason})
                     return
                 yield _keep_alive_line(plan)
             # Woken by an announcement, a keep-alive (a lost announcement is read then), or the
             # end of the lifetime (the read sends what came meanwhile, then the stream ends).
-        mark, events = yield sent.read()
+        mark, events = yield Call(_read, plan, *sent.read())
 
 
-def _read(plan: AccountStream, step: _Read) -> tuple[int, list[dict[str, Any]]]:
+def _read(
+    plan: AccountStream, after: int, skip: frozenset[int]
+) -> tuple[int, list[dict[str, Any]]]:
     mark = announce.user_mark(plan.user_id)
     try:
-        return mark, read_events(plan.user_id, step.after, step.skip)
+        return mark, read_events(plan.user_id, after, skip)
     finally:
-        release_connections()
+        driver.release_connections()
 
 
-def _still_allowed(plan: AccountStream) -> str:
-    """Why the stream must end (its token revoked, its session logged out), or "" (WSGI)."""
-    try:
-        if plan.token_id is not None:
-            token = ApiToken.objects.select_related("user").filter(pk=plan.token_id).first()
-            ok = token is not None and token.is_live and token.user.is_active
-        else:
-            user = User.objects.filter(pk=plan.user_id, is_active=True).first()
-            ok = user is not None and keepalive.session_holds(plan.session_key, user)
-        return "" if ok else "authentication_failed"
-    finally:
-        release_connections()
-
-
-async def _async_events(plan: AccountStream) -> AsyncIterator[bytes]:
-    """Drive the stream under ASGI: waiting holds no thread; the keep-alives (and the
-    credentials' re-check) come from the process's keep-alive loop."""
-    notifier = announce.notifier()
-    read = sync_to_async(_read)
-    heartbeat = live_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
-    lifetime = live_setting("LIVE_STREAM_MAX_SECONDS", STREAM_MAX_SECONDS)
-    ends = time.monotonic() + lifetime
-    beats = keepalive.for_loop(heartbeat)
-    # No game: the loop re-checks the credentials and marks no game as watched.
-    member = beats.join(plan.user_id, plan.token_id, "", "", plan.session_key)
-    steps = _steps(plan)
-    result: Any = None
-    metrics.LIVE_CONNECTIONS.inc()
-    try:
-        while True:
-            try:
-                step = steps.send(result)
-            except StopIteration:
-                return
-            result = None
-            if isinstance(step, bytes):
-                yield step
-            elif isinstance(step, _Read):
-                result = await read(plan, step)
-            else:
-                if not member.due:
-                    release_request_thread()
-                    member.poke.clear()
-                    result = await notifier.wait(
-                        announce.user_key(plan.user_id),
-                        above=step.above,
-                        timeout=max(ends - time.monotonic(), 0),
-                        poke=member.poke,
-                    )
-                if result is None and member.due:
-                    result = _Beat(member.take())
-    finally:
-        metrics.LIVE_CONNECTIONS.dec()
-        beats.leave(member)
-        steps.close()
-
-
-def _blocking_events(plan: AccountStream) -> Iterator[bytes]:
-    """Drive the stream from a WSGI thread, with its own keep-alive timer."""
-    notifier = announce.notifier()
-    heartbeat = live_setting("LIVE_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
-    steps = _steps(plan)
-    result: Any = None
-    metrics.LIVE_CONNECTIONS.inc()
-    try:
-        while True:
-            try:
-                step = steps.send(result)
-            except StopIteration:
-                return
-            result = None
-            if isinstance(step, bytes):
-                yield step
-            elif isinstance(step, _Read):
-                result = _read(plan, step)
-            elif notifier.stopped:
-                return  # a test's live server outlives its notifier (announce.stop_notifier)
-            else:
-                result = notifier.wait_blocking(
-                    announce.user_key(plan.user_id), above=step.above, timeout=heartbeat
-                )
-                if result is None:
-                    result = _Beat(_still_allowed(plan))
-    finally:
-        metrics.LIVE_CONNECTIONS.dec()
-        steps.close()
+def stream_of(plan: AccountStream) -> driver.Stream:
+    """The stream ``live.driver`` drives for ``plan`` (it watches no game)."""
+    return driver.Stream(_steps(plan), plan.credentials)

@@ -108,7 +108,7 @@ class Channel:
     # Whether pending "your turn" messages of one player are sent as one.
     collapses: ClassVar[bool] = True
     # Whether to skip a game's notifications while the player watches that game live
-    # (``games.presence``): true for push, false for e-mail.
+    # (``live.presence``): true for push, false for e-mail.
     skip_while_watching: ClassVar[bool] = False
     # Whether every row ``reachable_rows`` can return belongs to a player whose
     # ``User.has_channel_targets`` is True (notifications.signals keeps it for push subscriptions

@@ -20,8 +20,9 @@ import pytest
 import redis
 from django.db import connection
 
-from games import announce, services
+from games import services
 from games.models import Game
+from live import announce
 from tests.games.conftest import Player, player_to_move, random_action, start_game
 
 pytestmark = [

@@ -52,7 +52,7 @@ KEYED_ACTION_QUERIES = ACTION_QUERIES + 3
 EVENTS_QUERIES = 4  # token, the game (if visible to me), my seat, one page of moves
 LIST_QUERIES = 4  # token, the games, their seats, the seats' users
 # token, my lobbies and running games, the lobbies I am invited to (selectors.live_games). The
-# player's announcement mark is not a query (games.announce.user_mark).
+# player's announcement mark is not a query (live.announce.user_mark).
 LIVE_QUERIES = 3
 INVITATIONS_QUERIES = 4  # token, the lobbies, their seats, the seats' users
 

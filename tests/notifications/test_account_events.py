@@ -21,8 +21,8 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
-from games import announce
 from games.models import Game
+from live import announce, driver
 from notifications import kinds, services
 from notifications.api import events as account
 from notifications.models import Notification
@@ -144,7 +144,7 @@ class TestThePage:
         monkeypatch: pytest.MonkeyPatch,
     ) -> None:
         # The stream's body is not read here (it would wait): only the answer's form.
-        monkeypatch.setattr(account, "_blocking_events", lambda plan: iter([b""]))
+        monkeypatch.setattr(driver, "drive_blocking", lambda stream: iter([b""]))
         response = alice.get(URL, query, **headers)
         assert response.status_code == 200
         assert response["Content-Type"] == content_type
@@ -194,10 +194,10 @@ def test_a_row_committed_after_a_higher_one_was_sent_still_comes_once(alice: Pla
     plan.first = [account.event_of(late)]  # what the first read saw: ``early`` not yet there
     steps = account._steps(plan)
     assert json.loads(next(steps))["id"] == late.pk
-    assert isinstance(steps.send(None), account._Wait)
+    assert isinstance(steps.send(None), driver.Wait)
     read = steps.send(None)  # woken: read again
-    assert isinstance(read, account._Read)
-    _, found = account._read(plan, read)
+    assert isinstance(read, driver.Call) and read.fn is account._read
+    _, found = read.fn(*read.args)
     assert [event["id"] for event in found] == [early.pk]
 
 
@@ -212,8 +212,9 @@ def test_a_backlog_written_long_ago_leaves_nothing_to_skip(alice: Player) -> Non
     plan = account.AccountStream(alice.user.pk, None, None, "ndjson", 0, 0, rows)
     steps = account._steps(plan)
     sent = [json.loads(next(steps))["id"] for _ in rows]
-    assert isinstance(steps.send(None), account._Wait)
-    assert steps.send(None) == account._Read(sent[-1], frozenset())
+    assert isinstance(steps.send(None), driver.Wait)
+    read = steps.send(None)
+    assert isinstance(read, driver.Call) and read.args == (plan, sent[-1], frozenset())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -352,7 +353,7 @@ def test_under_asgi_an_event_comes_and_a_revoked_token_ends_the_stream(alice: Pl
 
     async def scenario() -> list[bytes]:
         got: list[bytes] = []
-        stream = account._async_events(plan)
+        stream = driver.drive(account.stream_of(plan))
         got.append(await anext(stream))  # retry:
         waiting = asyncio.ensure_future(anext(stream))
         notice = await asyncio.to_thread(services.notify_moderation, user=alice.user, message="Hi")

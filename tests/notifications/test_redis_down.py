@@ -16,7 +16,7 @@ from kombu.exceptions import OperationalError
 from rest_framework.throttling import ScopedRateThrottle
 from time_machine import TimeMachineFixture
 
-from games import presence
+from live import presence
 from notifications import relay, tasks
 from notifications.models import Delivery
 from tests.games.conftest import Player

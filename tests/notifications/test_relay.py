@@ -17,7 +17,7 @@ from django.test import override_settings
 from django.utils import timezone
 from time_machine import TimeMachineFixture
 
-from games import presence
+from live import presence
 from notifications import channels, relay, services
 from notifications.channels.base import Channel, Message, PermanentDeliveryError
 from notifications.channels.email import EVENT_ID_HEADER, EmailChannel

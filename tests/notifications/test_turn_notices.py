@@ -4,7 +4,7 @@
 - Ten turns of one game leave one "your turn" in the inbox, replaced each time the turn comes
   round; what was already sent stays as history (the rows and their sent deliveries).
 - The notice goes when its player acts.
-- A player with the game open and visible (``games.presence``, any of several tabs) gets no
+- A player with the game open and visible (``live.presence``, any of several tabs) gets no
   notice at all: no inbox entry, no mail, no push.
 - The badge (``unread-count``'s ``games_waiting``) counts games waiting, not notices.
 - Mail and push say "your turn in N games" when several games wait.
@@ -19,7 +19,7 @@ import pytest
 from django.core import mail
 from time_machine import TimeMachineFixture
 
-from games import presence
+from live import presence
 from notifications import channels, relay, services
 from notifications.channels.base import Channel, Message
 from notifications.channels.webpush import DIGEST_TOPIC, push_topic

@@ -35,8 +35,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 from django.utils import timezone
 
-from games import presence
 from games.models import Game
+from live import presence
 from notifications import relay, vapid
 from notifications.models import Delivery, Notification, PushSubscription
 from players.models import ApiToken

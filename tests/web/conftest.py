@@ -25,8 +25,8 @@ from django.core.management import call_command
 from django.urls import Resolver404, resolve
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
-from games import announce
 from games.engine import registry
+from live import announce
 from tests.games.conftest import seeded_engine  # noqa: F401 - a fixture, found by name
 
 ROOT = Path(__file__).resolve().parents[2]

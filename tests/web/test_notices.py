@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games import presence
 from games.models import Game
+from live import presence
 from notifications.models import Notification
 from tests.games.conftest import (
     Player,

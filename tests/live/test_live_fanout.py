@@ -1,4 +1,4 @@
-"""Live fan-out on Redis grows with watchers, not with processes (issue 30; games/announce.py).
+"""Live fan-out on Redis grows with watchers, not with processes (issue 30; live/announce.py).
 
 A process subscribes to the channel of a game (or of a player's own announcements) while one of
 its clients waits on it, and a little longer (``linger_seconds``); a move is sent only to the
@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from games import announce
+from live import announce
 from tests.test_settings_env import load_settings
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()

@@ -1,6 +1,6 @@
-"""An app's OAuth token on the live streams: revoking the app ends its streams at their next
-keep-alive, under WSGI (the stream's own timer) and under ASGI (the process's batched check,
-``games.api.keepalive``)."""
+"""An app's OAuth token on the live streams (a game's and the account's): revoking the app ends
+its streams at their next keep-alive, under WSGI (the stream's own timer) and under ASGI (the
+process's batched check, ``live.keepalive``); both kinds are driven by ``live.driver``."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ import pytest
 from django.test import override_settings
 from oauth2_provider.models import AccessToken
 
-from games import presence
-from games.api import keepalive
+from live import keepalive, presence
 from tests.games.conftest import Player, game_url, start_game
-from tests.games.test_live import EventReader, open_stream
+from tests.live.servers import EventReader, open_stream
 from tests.players.oauth import grant, register
 
 HEARTBEAT = 0.3
+ACCOUNT_STREAM = "/api/v1/games/live/stream/"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -49,6 +49,34 @@ def test_revoking_an_app_ends_its_stream_within_the_keep_alive_interval(
                 end = reader.next(5 * HEARTBEAT + 2)
             assert end is not None and end.event == "end"
             assert end.json() == {"reason": "authentication_failed"}
+            assert reader.next(5) is None  # closed by the server
+        finally:
+            connection.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("lift_throttles")
+def test_revoking_an_app_ends_its_account_stream_within_the_keep_alive_interval(
+    live_server: Any, bob: Player, carol: Player
+) -> None:
+    registered = register(carol.user)
+    app = grant(bob.client, registered, scope="read")
+    with override_settings(LIVE_HEARTBEAT_SECONDS=HEARTBEAT):
+        connection, response = open_stream(live_server.url, ACCOUNT_STREAM, app.access)
+        try:
+            assert response.status == 200
+            reader = EventReader(response)
+            reader.start()
+            # Keep-alives, not an end, while the grant stands: the keep-alive re-checks the
+            # app's token (not a session the app never had).
+            for _ in range(2):
+                beat = reader.next(5 * HEARTBEAT + 2, comments=True)
+                assert beat is not None and beat.comment, beat
+            revoked = bob.client.delete(f"/api/v1/me/oauth/authorizations/{registered.id}/")
+            assert revoked.status_code == 204
+            end = reader.next(5 * HEARTBEAT + 2)
+            assert end is not None and end.event == "end"
+            assert end.json() == {"kind": "end", "reason": "authentication_failed"}
             assert reader.next(5) is None  # closed by the server
         finally:
             connection.close()

@@ -1,5 +1,5 @@
 """The live streams' keep-alives under ASGI come from one loop per process
-(``games.api.keepalive``), which re-checks the credentials of many streams at once; a move
+(``live.keepalive``), which re-checks the credentials of many streams at once; a move
 reaches the streams from the announcement's news, with no query (none can run here: these tests
 have no database).
 """
@@ -17,8 +17,8 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from games import announce, presence
-from games.api import keepalive, streams
+from games.api import streams
+from live import announce, driver, keepalive, presence
 from players.models import User
 
 # Presence marks live in the cache: Redis on the PostgreSQL pass.
@@ -54,7 +54,10 @@ def test_one_loop_keeps_every_stream_alive_and_ends_those_whose_token_went(
     game_id = str(uuid.uuid4())
 
     async def scenario() -> None:
-        open_ = [streams._events(plan_for(user_id, game_id)) for user_id in range(STREAMS)]
+        open_ = [
+            driver.drive(streams.stream_of(plan_for(user_id, game_id)))
+            for user_id in range(STREAMS)
+        ]
         try:
             for stream in open_:
                 assert (await next_chunk(stream)).startswith(b"retry:")
@@ -169,5 +172,5 @@ def test_a_wsgi_stream_on_a_stopped_notifier_ends_without_reading_the_database(
         raise AssertionError("read the database")
 
     monkeypatch.setattr(streams, "_authorized", no_database)
-    chunks = list(streams._blocking_events(plan_for(1, str(uuid.uuid4()))))
+    chunks = list(driver.drive_blocking(streams.stream_of(plan_for(1, str(uuid.uuid4())))))
     assert chunks and chunks[0].startswith(b"retry:")

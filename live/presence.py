@@ -1,9 +1,10 @@
-"""Who is watching which game live: a fact of the games layer, read by notifications so that
+"""Who is watching which game live: a fact of the live layer, read by notifications so that
 push channels can stay quiet about a game its player has open.
 
-The live-updates endpoint (long poll) calls ``mark_watching`` on every poll with a time-to-live a
-little longer than its poll interval; the relay asks ``is_watching`` before sending on a channel
-with ``skip_while_watching`` (push). E-mail ignores it.
+The long-poll calls ``mark_watching`` on every poll with a time-to-live a little longer than its
+poll interval, and the streams at every keep-alive (``live.driver``); the relay asks
+``is_watching`` before sending on a channel with ``skip_while_watching`` (push). E-mail ignores
+it.
 
 Kept in Django's cache, so it works with the local-memory cache of the embedded mode and with
 Redis. It fails open: with the cache down nobody counts as watching, so push is sent.
@@ -65,7 +66,7 @@ def mark_watching(
 
 def mark_watching_many(marks: Iterable[tuple[Any, Any, str]], ttl: int) -> None:
     """``mark_watching`` for many (user, game, tab) at once, in one cache read and one write:
-    the live streams' keep-alives (``games.api.keepalive``)."""
+    the live streams' keep-alives (``live.keepalive``)."""
     now = time.time()
     wanted: dict[str, list[str]] = defaultdict(list)
     for user_id, game_id, tab in marks:

@@ -2,7 +2,7 @@
 connection.
 
 An idle Server-Sent Events stream needs, every ``HEARTBEAT_SECONDS``: a comment line (so proxies
-keep it open), its player's "watching" mark renewed (``games.presence``), and its credentials
+keep it open), its player's "watching" mark renewed (``live.presence``), and its credentials
 checked again (moves forwarded from the announcements' news check none): a token must not be
 revoked, a session must not be logged out (``session_holds``), and the user must be active.
 Done stream by stream, 2,000 idle streams cost 2,000 timers, 133 thread hops and as many token
@@ -13,7 +13,8 @@ streams, checks their tokens in one query, renews their marks in one cache round
 its comment line (or its ``end`` event when its credentials are gone). The slots spread the work
 over the period instead of a burst.
 
-Under WSGI a stream holds its thread anyway and keeps its own timer (``streams._blocking_events``).
+Under WSGI a stream holds its thread anyway and keeps its own timer, which makes the same check
+(``live.driver``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.db import close_old_connections
 from django.utils.crypto import constant_time_compare
 
-from games import presence
+from live import presence
 from players.models import ApiToken, User
 from players.oauth import live_access_token_ids
 
@@ -146,19 +147,9 @@ class KeepAlive:
         self._task: asyncio.Task[None] | None = None
         self._check = sync_to_async(check_and_mark, thread_sensitive=False)
 
-    def join(
-        self,
-        user_id: int,
-        token_id: int | None,
-        game_id: str,
-        tab: str,
-        session_key: str | None = None,
-        oauth_token_id: int | None = None,
-    ) -> Member:
-        slot = next(self._next_slot) % SLOTS
-        member = Member(
-            user_id, token_id, game_id, tab, slot, session_key, oauth_token_id=oauth_token_id
-        )
+    def join_member(self, member: Member) -> Member:
+        """Add ``member`` to the next slot (starting the loop if it is not running)."""
+        member.slot = next(self._next_slot) % SLOTS
         self.slots[member.slot].add(member)
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())

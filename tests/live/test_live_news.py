@@ -18,9 +18,11 @@ from typing import Any
 import pytest
 from rest_framework.utils.encoders import JSONEncoder
 
-from games import announce, selectors
+from games import selectors
 from games.api import streams
 from games.models import Game, Seat
+from live import announce
+from live import notifier as live_notifier
 from tests.games.conftest import API_TESTS, Player, player_to_move, random_action, start_game
 from tests.games.test_leak_scan import RAW_KEYS
 
@@ -80,11 +82,10 @@ def check_news(
     for player in players:
         seat = positions[player.user.pk]
         plan = streams.StreamPlan(game_id, kind, player.user, None, seat, {})
-        step = streams._Fetch(after=version - 1, version=version - 1, upto=version)
         progress = selectors.Progress(game_id, kind, version, news["status"])
         expected = streams._update(progress, player.user, version - 1, seat)
         with django_assert_num_queries(0):
-            update, last = streams._from_news(plan, step, notifier)
+            update, last = streams._from_news(plan, version - 1, version - 1, version, notifier)
         assert last is not None, "the news was kept"
         if seat in news["private"]:
             assert update is None
@@ -142,20 +143,15 @@ def test_a_stream_without_a_seat_or_without_the_news_reads_the_database() -> Non
     notifier.notify("g", 5, news)
     seated = streams.StreamPlan("g", "uno", None, None, 0, {})  # type: ignore[arg-type]
     stranger = streams.StreamPlan("g", "uno", None, None, None, {})  # type: ignore[arg-type]
-    woken = streams._Fetch(after=3, version=4, upto=5)
-    assert streams._from_news(seated, woken, notifier)[1] == news
-    assert streams._from_news(stranger, woken, notifier) == (None, None)
+    assert streams._from_news(seated, 3, 4, 5, notifier)[1] == news
+    assert streams._from_news(stranger, 3, 4, 5, notifier) == (None, None)
     # Version 4 was never announced with news (the database re-check saw it): no news to go by.
-    assert streams._from_news(seated, streams._Fetch(after=3, version=3, upto=5), notifier) == (
-        None,
-        None,
-    )
-    assert streams._from_news(seated, streams._Fetch(after=3), notifier) == (None, None)
+    assert streams._from_news(seated, 3, 3, 5, notifier) == (None, None)
 
 
 def test_news_is_kept_for_the_games_announced_last(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(announce, "NEWS_GAMES", 2)
-    monkeypatch.setattr(announce, "NEWS_PER_GAME", 2)
+    monkeypatch.setattr(live_notifier, "NEWS_GAMES", 2)
+    monkeypatch.setattr(live_notifier, "NEWS_PER_GAME", 2)
     notifier = announce.Notifier(versions=lambda ids: {}, release=lambda: None)
 
     def news(version: int) -> dict[str, Any]:

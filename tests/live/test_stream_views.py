@@ -5,7 +5,7 @@ its seat's view, exactly as ``GET games/{id}/`` answers it, after every change t
 seat act, so a client needs no request between its turns. Checked for every move of random games
 of each kind: the actors are exactly the seats with legal actions, and the view a stream reads
 is byte for byte the seat's GET, in one query. The order of the events on a stream is checked
-in ``test_stream_view_events`` below and, under uvicorn, in ``tests/games/test_live.py``.
+in ``test_stream_view_events`` below and, under uvicorn, in ``tests/live/test_live.py``.
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ import pytest
 from django.utils import timezone
 from rest_framework.utils.encoders import JSONEncoder
 
-from games import announce, selectors
+from games import selectors
 from games.api import streams
 from games.models import Game, Seat
+from live import announce, driver
 from players.models import ApiToken
 from tests.games.conftest import (
     API_TESTS,
@@ -144,25 +145,29 @@ def test_stream_view_events_come_right_after_their_version_event() -> None:
     event; one that does not is its version event alone."""
     first = {**update(4), "view": {"version": 4}}
     plan = streams.StreamPlan("g", "uno", None, None, 0, first, with_view=True)  # type: ignore[arg-type]
-    steps = streams._steps(plan, batched=True)
+    steps = streams._steps(plan)
     assert next(steps).startswith(b"retry:")
-    assert isinstance(next(steps), streams._Watching)
     assert steps.send(None) == sse("version", update(4), 4)
     assert steps.send(None) == sse("view", {"version": 4})
-    assert isinstance(steps.send(None), streams._Wait)
-    assert isinstance(steps.send(5), streams._Fetch)
+    assert isinstance(steps.send(None), driver.Wait)
+    assert calls(steps.send(5), streams._fetch)
     assert steps.send((update(5), "", False)) == sse("version", update(5), 5)
-    assert isinstance(steps.send(None), streams._Wait)  # not the seat's turn: no view
-    assert isinstance(steps.send(6), streams._Fetch)
+    assert isinstance(steps.send(None), driver.Wait)  # not the seat's turn: no view
+    assert calls(steps.send(6), streams._fetch)
     assert steps.send((update(6), "", True)) == sse("version", update(6), 6)
-    assert isinstance(steps.send(None), streams._View)
+    assert calls(steps.send(None), streams._read_view)
     assert steps.send(({"version": 6}, "")) == sse("view", {"version": 6})
-    assert isinstance(steps.send(None), streams._Wait)
-    assert isinstance(steps.send(7), streams._Fetch)
+    assert isinstance(steps.send(None), driver.Wait)
+    assert calls(steps.send(7), streams._fetch)
     # The game ended: the last view (scores) before the end.
     assert steps.send((update(7, "finished"), "", True)) == sse("version", update(7, "finished"), 7)
-    assert isinstance(steps.send(None), streams._View)
+    assert calls(steps.send(None), streams._read_view)
     assert steps.send((None, "")) == sse("end", {"reason": "finished"})  # not visible: no view
+
+
+def calls(step: Any, fn: Any) -> bool:
+    """Whether the stream asked its driver to run ``fn``."""
+    return isinstance(step, driver.Call) and step.fn is fn
 
 
 def test_a_revoked_token_gets_no_view_and_its_stream_ends(alice: Player, bob: Player) -> None:
@@ -175,15 +180,14 @@ def test_a_revoked_token_gets_no_view_and_its_stream_ends(alice: Player, bob: Pl
     assert streams._read_view(plan) == (None, "authentication_failed")
     first = {**update(4), "view": {"version": 4}}
     steps = streams._steps(
-        streams.StreamPlan(game_id, "uno_all_wild", alice.user, token.pk, 0, first, True),
-        batched=True,
+        streams.StreamPlan(game_id, "uno_all_wild", alice.user, token.pk, 0, first, True)
     )
-    for _ in range(4):
-        next(steps)  # retry, watching, version 4, its view
-    assert isinstance(steps.send(None), streams._Wait)
-    assert isinstance(steps.send(5), streams._Fetch)
+    for _ in range(3):
+        next(steps)  # retry, version 4, its view
+    assert isinstance(steps.send(None), driver.Wait)
+    assert calls(steps.send(5), streams._fetch)
     assert steps.send((update(5), "", True)) == sse("version", update(5), 5)
-    assert isinstance(steps.send(None), streams._View)
+    assert calls(steps.send(None), streams._read_view)
     assert steps.send(streams._read_view(plan)) == sse("end", {"reason": "authentication_failed"})
 
 

@@ -1,57 +1,6 @@
-"""Live updates: tell waiting clients that a game has a new version.
-
-``publish`` is queued by ``games.services`` with ``transaction.on_commit`` after every saved move,
-so a waiting client is only woken for a state it can read. Waiting happens in
-``games.api.streams`` (the long-poll of ``events/?wait=`` and the Server-Sent Events stream),
-through ``Notifier.wait``.
-
-Three ways a waiter learns of a new version, so that no single one has to be reliable:
-
-- **In-process**: ``publish`` wakes the waiters of this process at once (the embedded default,
-  where the web process applies every move, including timeouts from its background thread).
-- **Redis pub/sub** (when ``REDIS_URL`` is set): ``publish`` also sends the version on channel
-  ``<prefix>game:<id>``; a process listens (in a daemon thread) only to the games its own clients
-  wait on, and wakes them. This covers moves applied by another web process or a Celery worker.
-  A move is thus sent to the processes that watch its game, not to every process: the fan-out
-  grows with watchers, not with processes (see "Subscriptions" below).
-- **The database**: while anyone waits, a daemon thread reads the versions of the watched games
-  every ``RECHECK_SECONDS`` (one query for all of them) and wakes the waiters of any game that
-  moved on. A lost message, Redis being down, or a change that publishes nothing (lobby joins,
-  expired lobbies) is therefore seen within about a second anyway.
-
-``publish_user`` announces, on the same three paths but the database re-check, that a player's
-list of games changed without a version of a game they wait on moving: a game created with them
-in it, a rematch they are invited to. Its key is ``user:<id>`` (``<prefix>game:user:<id>`` on
-Redis) and its "version" a counter of the player's own (``user_mark``: a Redis ``INCR`` shared
-by every process, or this process's own counter without Redis): a waiter reads it before reading
-the database and waits for an announcement above it. With Redis down and several processes,
-"My games" hears of such a game when its long-poll times out.
-
-**The news.** A move's announcement carries its public news (``selectors.move_news``: the new
-version and status, whose turn, and the move with the events a player without a seat may see),
-on all three paths but the database re-check. The notifier keeps the last few per game, so a
-stream woken by a version forwards it without reading the game back (``news_after``); a stream
-that lacks one (a lost message, a version only the re-check saw) reads the database as before.
-The news is sent to every process and every stream of the game as it is, so it never holds what
-any one seat may not see; ``private`` names the seats that see more of the move (a card they
-drew), whose streams read their own events.
-
-**Subscriptions.** The first waiter of a key in a process asks for its channel; the listener
-thread (which alone touches the subscription's connection) sends ``SUBSCRIBE`` within
-``SUBSCRIBE_POLL_SECONDS`` and ``UNSUBSCRIBE`` once the key has had no waiter for
-``LINGER_SECONDS`` (the gap between two long-polls, or a stream's reconnection, keeps it). An
-announcement made between a client's read and its subscription's confirmation would be missed,
-so each confirmation is followed by a catch-up: a game's version from the database (the re-check
-thread, at once, for the newly subscribed games only), a player's counter from Redis. After a
-lost connection every channel is subscribed again and caught up alike.
-
-**The prefix.** Redis pub/sub ignores database numbers: every client of a server hears every
-channel. Channels and counters carry ``settings.LIVE_CHANNEL_PREFIX`` (by default derived from
-the database's engine, host, port and name), so two deployments on one Redis never hear each
-other.
-
-``publish`` never raises: a move is committed before it runs, and failing to announce it must not
-turn a successful move into an error. Failures are logged; the database re-check covers them.
+"""The notifier: waiters keyed by game id (or a player's key), woken by ``publish``, by Redis
+pub/sub and by a database re-check; the news kept per game; the Redis subscriptions. How they
+fit together is told in ``live.announce``, the module the services and the driver call.
 """
 
 from __future__ import annotations
@@ -66,23 +15,17 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.db import close_old_connections
 from rest_framework.utils.encoders import JSONEncoder
 
-from games.models import Game
-
 logger = logging.getLogger(__name__)
 
 CHANNEL_PREFIX = "game:"
-# The key of a player's own announcements (``publish_user``); never a game id (those are UUIDs).
+# The key of a player's own announcements (``user_key``); never a game id (those are UUIDs).
 USER_PREFIX = "user:"
-# The longest a client may ask to wait (`events/?wait=`): below the 30 s many proxies and mobile
-# networks allow an idle request.
-MAX_WAIT_SECONDS = 25
 # How often waiters re-read the versions of their games from the database.
 RECHECK_SECONDS = 1.0
 # After a failed PUBLISH, skip Redis for this long: a move must not pay a connect timeout each
@@ -110,22 +53,6 @@ SUBSCRIBE_POLL_SECONDS = 0.05
 VersionSource = Callable[[list[str]], dict[str, int]]
 
 
-def channel(game_id: Any) -> str:
-    """The Redis channel of a game's versions in this deployment (``"*"``: a pattern of all)."""
-    return notifier().channel(game_id)
-
-
-@dataclass(frozen=True)
-class Wait:
-    """What a view found when it had nothing to answer yet: wait for a version above
-    ``version`` of ``game_id`` for up to ``seconds``, then ask the view again."""
-
-    game_id: str
-    version: int
-    seconds: float
-    user_id: int | None = None
-
-
 class _Waiter:
     __slots__ = ("_wake", "above", "version")
 
@@ -144,11 +71,21 @@ class _Waiter:
             self._wake()
 
 
+_game_versions: VersionSource | None = None
+
+
+def read_versions_with(source: VersionSource) -> None:
+    """Read game versions with ``source`` (the games app's, from its ``AppConfig.ready``): the
+    database re-check's reader."""
+    global _game_versions
+    _game_versions = source
+
+
 def db_versions(game_ids: list[str]) -> dict[str, int]:
-    """The current versions of these games, read from the database."""
+    """The current versions of these games, read from the database (through the games app's
+    reader; none before it is ready)."""
     try:
-        rows = Game.objects.filter(pk__in=game_ids).values_list("pk", "version")
-        return {str(pk): version for pk, version in rows}
+        return {} if _game_versions is None else _game_versions(game_ids)
     finally:
         # What request_finished does for a request: honour CONN_MAX_AGE, drop broken connections.
         close_old_connections()
@@ -181,6 +118,8 @@ class Notifier:
         self._versions = versions
         self._release = release
         self._lock = threading.Lock()
+        # Notified whenever a waiter comes or goes (``wait_for_waiters``).
+        self._waiters_changed = threading.Condition(self._lock)
         self._waiters: dict[str, set[_Waiter]] = {}
         self._known: OrderedDict[str, int] = OrderedDict()
         self._news: OrderedDict[str, OrderedDict[int, dict[str, Any]]] = OrderedDict()
@@ -286,7 +225,7 @@ class Notifier:
         return self._publisher
 
     def user_mark(self, user_id: Any, *, advance: bool = False) -> int:
-        """The player's announcement counter (``publish_user``), advanced first if asked.
+        """The player's announcement counter (``user_key``'s versions), advanced first if asked.
 
         One counter for all processes on Redis (``INCR``); this process's own without it, or
         while Redis is down (then other processes' announcements do not arrive anyway)."""
@@ -372,6 +311,7 @@ class Notifier:
             known = self._known.get(key)
             if known is not None and known > above:
                 waiter.fire(known)  # published between the caller's read and now
+            self._waiters_changed.notify_all()
         self._start_threads()
         self._watching.set()
         return key, waiter
@@ -379,6 +319,7 @@ class Notifier:
     def _remove(self, key: str, waiter: _Waiter) -> None:
         with self._lock:
             waiters = self._waiters.get(key)
+            self._waiters_changed.notify_all()
             if waiters is not None:
                 waiters.discard(waiter)
                 if not waiters:
@@ -391,6 +332,14 @@ class Notifier:
         """How many waiters this process has (for tests and diagnostics)."""
         with self._lock:
             return sum(len(w) for w in self._waiters.values())
+
+    def wait_for_waiters(self, key: Any, count: int = 1, *, timeout: float) -> bool:
+        """Wait until ``count`` clients wait on ``key``; False on timeout. For tests and the
+        bench: a client is waiting once this says so, not after some sleep."""
+        with self._waiters_changed:
+            return self._waiters_changed.wait_for(
+                lambda: len(self._waiters.get(str(key), ())) >= count, timeout
+            )
 
     def subscriptions(self) -> set[str]:
         """The keys whose channels Redis confirmed this process subscribes to (tests, bench)."""
@@ -602,72 +551,3 @@ def _news_from_json(news: dict[str, Any]) -> dict[str, Any]:
     for move in news.get("moves", ()):
         move["created_at"] = datetime.fromisoformat(move["created_at"])
     return news
-
-
-_notifier: Notifier | None = None
-_notifier_lock = threading.Lock()
-
-
-def notifier() -> Notifier:
-    """This process's notifier, configured from the settings on first use."""
-    global _notifier
-    if _notifier is None:
-        with _notifier_lock:
-            if _notifier is None:
-                from django.conf import settings
-
-                _notifier = Notifier(
-                    redis_url=getattr(settings, "REDIS_URL", None) or None,
-                    recheck_seconds=float(
-                        getattr(settings, "LIVE_RECHECK_SECONDS", RECHECK_SECONDS)
-                    ),
-                    prefix=getattr(settings, "LIVE_CHANNEL_PREFIX", ""),
-                )
-    return _notifier
-
-
-def stop_notifier() -> None:
-    """Stop this process's notifier; the next use starts a new one.
-
-    For tests whose live server outlives their browsers: a WSGI server cannot see a client hang
-    up, so a closed page's long-polls and streams go on waiting (a stream even waits again after
-    each keep-alive). Left to the running notifier, its re-check would read the test database
-    while pytest blocks it between tests and after dropping it, and log each as a failure. They
-    keep the stopped notifier, whose threads have ended."""
-    global _notifier
-    with _notifier_lock:
-        stopped, _notifier = _notifier, None
-    if stopped is not None:
-        stopped.stop()
-
-
-def publish(game_id: Any, version: int, news: dict[str, Any] | None = None) -> None:
-    """Announce that ``game_id`` reached ``version`` (with its public ``news``). Never raises."""
-    try:
-        notifier().publish(game_id, version, news)
-    except Exception:
-        logger.exception("live: publishing version %s of game %s failed", version, game_id)
-
-
-def user_key(user_id: Any) -> str:
-    """The notifier's key of a player's own announcements (``publish_user``)."""
-    return f"{USER_PREFIX}{user_id}"
-
-
-def user_mark(user_id: Any) -> int:
-    """The player's last ``publish_user`` announcement, as a number: read it before reading the
-    database, and wait on ``user_key`` for an announcement above it."""
-    try:
-        return notifier().user_mark(user_id)
-    except Exception:
-        logger.exception("live: reading the announcement counter of player %s failed", user_id)
-        return 0
-
-
-def publish_user(user_id: Any) -> None:
-    """Announce that ``user_id``'s list of games changed (a game created with them in it, a
-    rematch they are invited to). Never raises."""
-    try:
-        publish(user_key(user_id), notifier().user_mark(user_id, advance=True))
-    except Exception:
-        logger.exception("live: announcing to player %s failed", user_id)
