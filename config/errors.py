@@ -128,12 +128,12 @@ def _drf_response(exc: Exception, context: dict[str, Any]) -> Response | None:
     return response
 
 
-def _leaf_codes(codes: Any) -> list[str]:
-    if isinstance(codes, dict):
-        return [c for value in codes.values() for c in _leaf_codes(value)]
-    if isinstance(codes, list):
-        return [c for value in codes for c in _leaf_codes(value)]
-    return [str(codes)]
+def _leaf_codes(found: Any) -> list[str]:
+    if isinstance(found, dict):
+        return [c for value in found.values() for c in _leaf_codes(value)]
+    if isinstance(found, list):
+        return [c for value in found for c in _leaf_codes(value)]
+    return [str(found)]
 
 
 def json_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:

@@ -12,8 +12,9 @@ from rest_framework.views import APIView
 
 from config import error_codes as codes
 from config.errors import ServiceError
+from config.openapi import error_response
 from games import records
-from games.api.views import NO_GAME, RETRY_AFTER, _error, _errors
+from games.api.views import NO_GAME, RETRY_AFTER, _errors
 
 
 class RecordGameSerializer(serializers.Serializer):
@@ -124,7 +125,7 @@ class GameRecordView(APIView):
             **_errors(
                 {
                     404: NO_GAME,
-                    409: _error(
+                    409: error_response(
                         "`game_not_finished` (not over yet, or never played to its end), or "
                         "`record_unavailable` (a game loaded from a position)."
                     ),

@@ -22,18 +22,14 @@ from rest_framework.views import APIView
 
 from config import error_codes as codes
 from config import query
-from config.errors import ErrorSerializer, ServiceError
+from config.errors import ServiceError
+from config.openapi import error_response as _error
 from games import selectors, services
 from games.api import serializers as s
 from games.api.examples import action_examples
 from games.engine import registry
 from games.idempotency import MAX_KEY_LENGTH, run_once
 from games.models import Game
-
-
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ErrorSerializer, description=description)
-
 
 # Error responses in the one shape (config/errors.py); each description names the codes.
 NOT_AUTHENTICATED = _error(
