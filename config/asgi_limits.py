@@ -14,6 +14,7 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from config import error_codes as codes
 from config.errors import REQUEST_TOO_LARGE, error_body
 
 Scope = MutableMapping[str, Any]
@@ -70,11 +71,11 @@ class BodySizeLimit:
 
     @staticmethod
     async def _refuse(send: Send) -> None:
-        body = json.dumps(error_body("request_too_large", REQUEST_TOO_LARGE)).encode()
+        body = json.dumps(error_body(codes.REQUEST_TOO_LARGE.code, REQUEST_TOO_LARGE)).encode()
         await send(
             {
                 "type": "http.response.start",
-                "status": 413,
+                "status": codes.REQUEST_TOO_LARGE.status,
                 "headers": [
                     (b"content-type", b"application/json"),
                     (b"content-length", str(len(body)).encode()),

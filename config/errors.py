@@ -37,6 +37,8 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config import error_codes as codes
+from config.error_codes import ErrorCode
 from config.serializers import UNKNOWN_FIELD
 
 logger = logging.getLogger(__name__)
@@ -52,13 +54,15 @@ REQUEST_TOO_LARGE = "The request body is too large."
 
 
 class ServiceError(Exception):
-    """A request the service refuses, with a stable code and the HTTP status it maps to."""
+    """A request the service refuses: ``error``, its entry in the one list (config/error_codes.py,
+    which gives its stable code and HTTP status), a ``message`` for people and ``details``."""
 
-    def __init__(self, code: str, message: str, status: int = 400, **details: Any) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
+    def __init__(self, error: ErrorCode, message: str, /, **details: Any) -> None:
+        super().__init__(f"{error.code}: {message}")
+        self.error = error
+        self.code = error.code
         self.message = message
-        self.status = status
+        self.status = error.status
         self.details = details
 
 
@@ -69,41 +73,32 @@ def error_body(code: str, message: str, details: dict[str, Any] | None = None) -
     return {"error": body}
 
 
-# DRF's exception classes to our stable codes.
-_DRF_CODES: list[tuple[type[exceptions.APIException], str]] = [
-    (exceptions.NotAuthenticated, "not_authenticated"),
-    (exceptions.AuthenticationFailed, "authentication_failed"),
-    (exceptions.PermissionDenied, "permission_denied"),
-    (exceptions.NotFound, "not_found"),
-    (exceptions.MethodNotAllowed, "method_not_allowed"),
-    (exceptions.NotAcceptable, "not_acceptable"),
-    (exceptions.UnsupportedMediaType, "unsupported_media_type"),
-    (exceptions.Throttled, "throttled"),
-    (exceptions.ParseError, "malformed_request"),
-    (exceptions.ValidationError, "invalid_request"),
-]
+def json_error(error: ErrorCode, message: str) -> JsonResponse:
+    """The one shape outside DRF's views, with ``error``'s status."""
+    return JsonResponse(error_body(error.code, message), status=error.status)
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's EXCEPTION_HANDLER: every error in the one shape."""
+    """DRF's EXCEPTION_HANDLER: every error in the one shape, with its entry's status."""
     if isinstance(exc, DATABASE_UNAVAILABLE):
         _log_unavailable(exc)
-        response = Response(
-            error_body("service_unavailable", SERVICE_UNAVAILABLE),
-            status=status.HTTP_503_SERVICE_UNAVAILABLE,
-        )
+        response = _response(codes.SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE)
+    elif isinstance(exc, TOO_LARGE):
+        response = _response(codes.REQUEST_TOO_LARGE, REQUEST_TOO_LARGE)
+    elif isinstance(exc, ServiceError):
+        response = _response(exc.error, exc.message, exc.details)
+    else:
+        return _drf_response(exc, context)
+    if response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE:
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
-        return response
-    if isinstance(exc, TOO_LARGE):
-        return Response(
-            error_body("request_too_large", REQUEST_TOO_LARGE),
-            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
-        )
-    if isinstance(exc, ServiceError):
-        response = Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
-        if exc.status == status.HTTP_503_SERVICE_UNAVAILABLE:
-            response["Retry-After"] = "5"
-        return response
+    return response
+
+
+def _response(error: ErrorCode, message: str, details: dict[str, Any] | None = None) -> Response:
+    return Response(error_body(error.code, message, details), status=error.status)
+
+
+def _drf_response(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -111,10 +106,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     response = drf_exception_handler(exc, context)
     if response is None:
         return None  # unexpected: Django's handler500 answers in the same shape
-    code = next((c for cls, c in _DRF_CODES if isinstance(exc, cls)), "error")
+    error = next((e for cls, e in codes.DRF_CODES if isinstance(exc, cls)), None)
+    # An APIException without an entry (no view raises one) keeps DRF's status.
+    code = error.code if error is not None else "error"
     if isinstance(exc, exceptions.ValidationError):
         if set(_leaf_codes(exc.get_codes())) == {UNKNOWN_FIELD}:
-            code = UNKNOWN_FIELD
+            error = codes.UNKNOWN_FIELD
+            code = error.code
             message = "The request has fields the operation does not take (details.fields)."
         else:
             message = "The request is not valid."
@@ -122,22 +120,24 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     else:
         detail = response.data.get("detail", "") if isinstance(response.data, dict) else ""
         response.data = error_body(code, str(detail) or code.replace("_", " "))
+    if error is not None:
+        # DRF answers NotAuthenticated with 403 when no authenticator names a challenge.
+        response.status_code = error.status
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
-        response.status_code = status.HTTP_401_UNAUTHORIZED
         response.setdefault("WWW-Authenticate", 'Bearer realm="api"')
     return response
 
 
-def _leaf_codes(codes: Any) -> list[str]:
-    if isinstance(codes, dict):
-        return [c for value in codes.values() for c in _leaf_codes(value)]
-    if isinstance(codes, list):
-        return [c for value in codes for c in _leaf_codes(value)]
-    return [str(codes)]
+def _leaf_codes(found: Any) -> list[str]:
+    if isinstance(found, dict):
+        return [c for value in found.values() for c in _leaf_codes(value)]
+    if isinstance(found, list):
+        return [c for value in found for c in _leaf_codes(value)]
+    return [str(found)]
 
 
 def json_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return JsonResponse(error_body("not_found", "Not found."), status=404)
+    return json_error(codes.NOT_FOUND, "Not found.")
 
 
 @csrf_exempt  # nothing to protect, and a POST must get its 404 rather than a CSRF refusal
@@ -172,9 +172,7 @@ def _resolve(path: str) -> ResolverMatch | None:
 
 
 def server_error_response() -> JsonResponse:
-    return JsonResponse(
-        error_body("server_error", "Something went wrong on our side; please retry."), status=500
-    )
+    return json_error(codes.SERVER_ERROR, "Something went wrong on our side; please retry.")
 
 
 def json_server_error(request: HttpRequest) -> JsonResponse:
@@ -190,12 +188,12 @@ def json_bad_request(request: HttpRequest, exception: Exception | None = None) -
     """handler400: requests Django refuses outside DRF views (a bad Host header, a body over
     DATA_UPLOAD_MAX_MEMORY_SIZE ...), in the one shape rather than Django's HTML page."""
     if isinstance(exception, TOO_LARGE):
-        return JsonResponse(error_body("request_too_large", REQUEST_TOO_LARGE), status=413)
-    return JsonResponse(error_body("malformed_request", "The request is malformed."), status=400)
+        return json_error(codes.REQUEST_TOO_LARGE, REQUEST_TOO_LARGE)
+    return json_error(codes.MALFORMED_REQUEST, "The request is malformed.")
 
 
 def service_unavailable_response() -> JsonResponse:
-    response = JsonResponse(error_body("service_unavailable", SERVICE_UNAVAILABLE), status=503)
+    response = json_error(codes.SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 
@@ -234,9 +232,9 @@ class ApiErrorMiddleware(MiddlewareMixin):
         if isinstance(exception, Http404):
             return json_not_found(request)
         if isinstance(exception, DjangoPermissionDenied):
-            return JsonResponse(error_body("permission_denied", "Permission denied."), status=403)
+            return json_error(codes.PERMISSION_DENIED, "Permission denied.")
         if isinstance(exception, TOO_LARGE):
-            return JsonResponse(error_body("request_too_large", REQUEST_TOO_LARGE), status=413)
+            return json_error(codes.REQUEST_TOO_LARGE, REQUEST_TOO_LARGE)
         if isinstance(exception, BadRequest | SuspiciousOperation):
             return json_bad_request(request, exception)
         logging.getLogger("django.request").error(

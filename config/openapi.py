@@ -1,10 +1,27 @@
-"""Postprocessing of the OpenAPI schema (drf-spectacular's ``POSTPROCESSING_HOOKS``)."""
+"""Postprocessing of the OpenAPI schema (drf-spectacular's ``POSTPROCESSING_HOOKS``), and
+``error_response``, how a view declares an error response."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from drf_spectacular.drainage import warn
+from drf_spectacular.utils import OpenApiResponse
+
+from config import error_codes as codes
+from config.errors import ErrorSerializer
+
 HTTP_METHODS = ("get", "put", "patch", "post", "delete")
+
+
+def error_response(description: str) -> OpenApiResponse:
+    """An error response in the one shape (config/errors.py) for ``extend_schema``'s
+    ``responses``. The ``description`` names in backticks the codes the operation may answer
+    with at that status (``"`not_host`, or `permission_denied` (a `read` token)."``) and says
+    what they mean there; ``document_error_codes`` checks each against the list and adds its
+    meaning."""
+    return OpenApiResponse(ErrorSerializer, description=description)
 
 
 def require_union_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -92,26 +109,29 @@ def declare_common_errors(result: dict[str, Any], **kwargs: Any) -> dict[str, An
             if operation is None:
                 continue
             responses = operation.setdefault("responses", {})
-            extra: dict[str, dict[str, Any]] = {}
-            has_query = any(p.get("in") == "query" for p in operation.get("parameters", []))
-            if _reads_a_body(method, operation) or has_query:
-                extra["400"] = _response(
-                    "`invalid_request` (details.fields), `unknown_field` (a body field the "
-                    "operation does not take) or `malformed_request` (not JSON)."
+            for status, errors in _common_errors(method, operation).items():
+                # An operation's own description of the status is kept, and the stack's codes
+                # are added to those it names (document_error_codes lists them all).
+                response = responses.setdefault(
+                    status, _response("", _RETRY_AFTER if status == "503" else None)
                 )
-            if _reads_a_body(method, operation):
-                extra["413"] = _response("`request_too_large`: the body is too large.")
-                extra["415"] = _response(
-                    "`unsupported_media_type`: send the body as `application/json`."
-                )
-            extra["503"] = _response(
-                "`service_unavailable`: briefly unavailable; retry after `Retry-After` seconds.",
-                headers=_RETRY_AFTER,
-            )
-            for status, response in extra.items():
-                responses.setdefault(status, response)
+                named = response.setdefault(ERROR_CODES, [])
+                named.extend(e.code for e in errors if e.code not in named)
             operation["responses"] = dict(sorted(responses.items()))
     return result
+
+
+def _common_errors(method: str, operation: dict[str, Any]) -> dict[str, list[codes.ErrorCode]]:
+    out: dict[str, list[codes.ErrorCode]] = {}
+    body = _reads_a_body(method, operation)
+    if body or any(p.get("in") == "query" for p in operation.get("parameters", [])):
+        out["400"] = [codes.INVALID_REQUEST, codes.UNKNOWN_FIELD]
+    if body:
+        out["400"].append(codes.MALFORMED_REQUEST)
+        out["413"] = [codes.REQUEST_TOO_LARGE]
+        out["415"] = [codes.UNSUPPORTED_MEDIA_TYPE]
+    out["503"] = [codes.SERVICE_UNAVAILABLE]
+    return out
 
 
 def _response(description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -161,3 +181,56 @@ def forbid_unknown_request_fields(result: dict[str, Any], **kwargs: Any) -> dict
                 for media in body.get("content", {}).values():
                     visit(media.get("schema"))
     return result
+
+
+# The codes an error response may answer with, as a list (``x-error-codes``) beside its
+# description, for tools that read the schema.
+ERROR_CODES = "x-error-codes"
+_NAMED = re.compile(r"`([a-z][a-z0-9_]*)`")
+_STATUSES: dict[str, set[int]] = {}
+for _error in (*codes.SERVICE, *codes.RULES.entries):
+    _STATUSES.setdefault(_error.code, set()).add(_error.status)
+_MEANINGS = {e.code: e.meaning for e in codes.SERVICE}
+
+
+def document_error_codes(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """List under each error response of each operation the codes it may answer with, with their
+    meaning, from the one list (config/error_codes.py): the codes its description names (see
+    ``error_response``) and those ``declare_common_errors`` added. A code named under a status
+    the list does not give it, or an error response that names no code, is a warning (so
+    ``spectacular --fail-on-warn`` refuses it). A 422 that names one of the rules' codes may
+    answer any of them: all are listed."""
+    for path, item in result.get("paths", {}).items():
+        for method in HTTP_METHODS:
+            operation = item.get(method)
+            if operation is None:
+                continue
+            for status, response in operation.get("responses", {}).items():
+                if status.isdigit() and int(status) >= 400:
+                    where = f"{method.upper()} {path} {status}"
+                    _document(response, int(status), where)
+    return result
+
+
+def _document(response: dict[str, Any], status: int, where: str) -> None:
+    description = response.get("description", "")
+    named = [c for c in _NAMED.findall(description) if c in _STATUSES]
+    named += response.pop(ERROR_CODES, [])
+    for code in named:
+        if status not in _STATUSES[code]:
+            warn(f"{where} names `{code}`, which config/error_codes.py lists at {_STATUSES[code]}")
+    if status == codes.RULES_STATUS and any(code in codes.BY_RULE for code in named):
+        named = [e.code for e in codes.RULES.entries] + named
+    listed = list(dict.fromkeys(named))
+    if not listed:
+        warn(f"{where} names no code of config/error_codes.py")
+        return
+    lines = [f"- `{code}`: {_meaning(code, status)}" for code in listed]
+    response["description"] = "\n\n".join(filter(None, [description, "\n".join(lines)]))
+    response[ERROR_CODES] = listed
+
+
+def _meaning(code: str, status: int) -> str:
+    if status == codes.RULES_STATUS and code in codes.BY_RULE:
+        return codes.BY_RULE[code].meaning
+    return _MEANINGS[code]

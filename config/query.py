@@ -17,6 +17,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 
+from config import error_codes as codes
 from config.converters import MAX_ID
 from config.errors import ServiceError
 
@@ -25,7 +26,7 @@ _BOOLEANS = {"true": True, "false": False}
 
 
 def _refuse(name: str, problem: str) -> ServiceError:
-    return ServiceError("invalid_request", f"{name}: {problem}", 400, fields={name: [problem]})
+    return ServiceError(codes.INVALID_REQUEST, f"{name}: {problem}", fields={name: [problem]})
 
 
 def boolean(request: Request, name: str) -> bool | None:

@@ -16,7 +16,9 @@ from typing import Any
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail, ValidationError
 
-UNKNOWN_FIELD = "unknown_field"
+from config import error_codes as codes
+
+UNKNOWN_FIELD = codes.UNKNOWN_FIELD.code
 # A form post's CSRF token (SessionAuthentication reads it), never a field of the body.
 _NOT_FIELDS = frozenset({"csrfmiddlewaretoken"})
 

@@ -600,6 +600,8 @@ SPECTACULAR_SETTINGS = {
         "config.openapi.name_union_maps",
         # 400/413/415/503 where the stack around a view can answer them.
         "config.openapi.declare_common_errors",
+        # Each error response lists its codes with their meanings (config/error_codes.py).
+        "config.openapi.document_error_codes",
         # Request bodies take no field they do not declare (config/serializers.py).
         "config.openapi.forbid_unknown_request_fields",
     ],

@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
+from config import error_codes as codes
 from config.db import delete_in_batches
 from config.errors import ServiceError, error_body
 from games.models import IdempotencyRecord
@@ -79,7 +80,7 @@ def run_once(
     (``games.services.act`` refuses before it writes)."""
     if not key or len(key) > MAX_KEY_LENGTH:
         raise ServiceError(
-            "invalid_idempotency_key", f"Idempotency-Key is 1 to {MAX_KEY_LENGTH} characters.", 400
+            codes.INVALID_IDEMPOTENCY_KEY, f"Idempotency-Key is 1 to {MAX_KEY_LENGTH} characters."
         )
     digest = _digest(target, body)
     # No lookup first: a fresh key (nearly every request) costs only its record's insert. The
@@ -146,15 +147,13 @@ def _recorded(user: User, key: str, digest: str) -> IdempotencyRecord | None:
         return None
     if record.request_hash[:_HALF] != digest[:_HALF]:
         raise ServiceError(
-            "idempotency_key_other_url",
+            codes.IDEMPOTENCY_KEY_OTHER_URL,
             "This Idempotency-Key was used for a request to another URL; use a new key.",
-            422,
         )
     if record.request_hash != digest:
         raise ServiceError(
-            "idempotency_key_reused",
+            codes.IDEMPOTENCY_KEY_REUSED,
             "This Idempotency-Key was used with a different request body.",
-            422,
         )
     return record
 

@@ -24,6 +24,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Q
 from django.dispatch import Signal
 
+from config import error_codes as codes
+from config.error_codes import ErrorCode
 from games import selectors
 from games.engine import EngineError, ReplayError, ReplayRNG, registry
 from games.engine.interface import Event
@@ -45,11 +47,13 @@ SETUP_KEYS = frozenset({"players", "preset", "options", "target_score"})
 
 
 class RecordUnavailable(Exception):
-    """No record can be served: ``code`` and ``message`` as the API says them."""
+    """No record can be served: ``error`` (its entry in config/error_codes.py) and ``message``
+    as the API says them."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
+    def __init__(self, error: ErrorCode, message: str) -> None:
+        super().__init__(f"{error.code}: {message}")
+        self.error = error
+        self.code = error.code
         self.message = message
 
 
@@ -134,7 +138,7 @@ def _moves(game: Game, rules: Rules[Any, Any], setup: dict[str, Any]) -> tuple[l
     logged = list(Move.objects.filter(game=game).order_by("number"))
     if not logged or logged[0].action.get("type") != "start":
         raise RecordUnavailable(
-            "record_unavailable", "This game was loaded from a position: its log starts there."
+            codes.RECORD_UNAVAILABLE, "This game was loaded from a position: its log starts there."
         )
     moves: list[dict[str, Any]] = []
     state = None
@@ -157,7 +161,7 @@ def _moves(game: Game, rules: Rules[Any, Any], setup: dict[str, Any]) -> tuple[l
             )
     except (EngineError, ReplayError) as exc:
         raise RecordUnavailable(
-            "record_unavailable", f"The game's log does not replay: {exc}"
+            codes.RECORD_UNAVAILABLE, f"The game's log does not replay: {exc}"
         ) from exc
     return moves, state
 
@@ -169,7 +173,7 @@ def build_record(game: Game) -> dict[str, Any]:
     the game through the engine, besides whatever the receivers of ``record_building`` add."""
     if game.status != Game.FINISHED:
         raise RecordUnavailable(
-            "game_not_finished", "A game's record is ready once the game has finished."
+            codes.GAME_NOT_FINISHED, "A game's record is ready once the game has finished."
         )
     rules = registry.get_game(game.kind)
     seats = [s for s in game.seats.select_related("user") if s.position is not None]

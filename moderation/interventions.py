@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from config import error_codes as codes
 from config.errors import ServiceError
 from games import services
 from games.models import Game, Seat
@@ -30,7 +31,7 @@ def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
         raise ServiceError(
-            "reason_required", gettext_noop("Give a reason: it goes into the audit log."), 400
+            codes.REASON_REQUIRED, gettext_noop("Give a reason: it goes into the audit log.")
         )
     return reason
 
@@ -40,9 +41,8 @@ def check_not_seated(game: Game | Any, moderator: User) -> None:
     game_id = getattr(game, "pk", game)
     if Seat.objects.filter(game_id=game_id, user_id=moderator.pk).exists():
         raise ServiceError(
-            "seated_moderator",
+            codes.SEATED_MODERATOR,
             gettext_noop("You play in this game: another moderator must handle it."),
-            403,
         )
 
 
@@ -53,7 +53,7 @@ def abort_game(*, moderator: User, game_id: Any, reason: str) -> Game:
         game = services.base._locked(game_id)
         check_not_seated(game, moderator)
         if game.status not in (Game.LOBBY, Game.ACTIVE):
-            raise ServiceError("game_over", gettext_noop("This game is already over."), 409)
+            raise ServiceError(codes.GAME_OVER, gettext_noop("This game is already over."))
         was = game.status
         now = timezone.now()
         game.status = Game.ABORTED
@@ -90,7 +90,7 @@ def remove_player(*, moderator: User, game_id: Any, user_id: Any, reason: str) -
         seat = game.seats.select_related("user").filter(user_id=user_id).first()
         if seat is None or seat.user is None:
             raise ServiceError(
-                "not_found", gettext_noop("This player has no seat in this game."), 404
+                codes.NOT_FOUND, gettext_noop("This player has no seat in this game.")
             )
         player = seat.user
         # The player's own leave, under the lock this transaction already holds.
@@ -116,7 +116,7 @@ def force_timeout(*, moderator: User, game_id: Any, reason: str) -> Game:
         game = services.base._locked(game_id)
         check_not_seated(game, moderator)
         if game.status != Game.ACTIVE:
-            raise ServiceError("game_over", gettext_noop("This game is not in progress."), 409)
+            raise ServiceError(codes.GAME_OVER, gettext_noop("This game is not in progress."))
         now = timezone.now()
         player = game.current_user
         # The deadline is brought forward to now under the lock, so the sweep's own function
@@ -124,7 +124,7 @@ def force_timeout(*, moderator: User, game_id: Any, reason: str) -> Game:
         game.turn_deadline = now
         game.save(update_fields=["turn_deadline"])
         if not services.timeout_turn(game_id=game.pk, version=game.version, now=now):
-            raise ServiceError("no_turn", gettext_noop("There is no turn to time out."), 409)
+            raise ServiceError(codes.NO_TURN, gettext_noop("There is no turn to time out."))
         game.refresh_from_db()
         audit.record(
             actor=moderator,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from config import error_codes as codes
 from config.errors import ServiceError
 from games import signals as game_signals
 from moderation import selectors, services
@@ -19,13 +20,13 @@ def lift_expired_suspension(*, username: str, **kwargs: Any) -> None:
 def refuse_blocked_player(*, user: Any, seats: list[Any], **kwargs: Any) -> None:
     """A private lobby refuses a player whom anybody seated in it blocked."""
     if selectors.is_blocked([seat.user_id for seat in seats], user):
-        raise ServiceError("join_refused", "You cannot join this private game.", 403)
+        raise ServiceError(codes.JOIN_REFUSED, "You cannot join this private game.")
 
 
 def hide_blocked_profile(*, viewer: Any, player: Any, **kwargs: Any) -> None:
     """A player who blocked the viewer, or whom the viewer blocked, has no profile for them."""
     if selectors.is_blocked_either_way(viewer, player):
-        raise ServiceError("not_found", "No such player.", 404)
+        raise ServiceError(codes.NOT_FOUND, "No such player.")
 
 
 def list_blocks(*, user_id: Any, **kwargs: Any) -> set[Any]:

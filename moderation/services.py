@@ -19,6 +19,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from config import error_codes as codes
 from config.errors import ServiceError
 from games import services as game_services
 from games.models import Game, Seat
@@ -51,7 +52,7 @@ def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
         raise ServiceError(
-            "reason_required", gettext_noop("Give a reason: it goes into the audit log."), 400
+            codes.REASON_REQUIRED, gettext_noop("Give a reason: it goes into the audit log.")
         )
     return reason
 
@@ -61,17 +62,15 @@ def _player(user_id: Any, *, lock: bool = False) -> User:
     try:
         return qs.get(pk=user_id)
     except (User.DoesNotExist, ValueError, TypeError) as exc:
-        raise ServiceError("not_found", gettext_noop("No such player."), 404) from exc
+        raise ServiceError(codes.NOT_FOUND, gettext_noop("No such player.")) from exc
 
 
 def _check_may_sanction(moderator: User, user: User) -> None:
     if moderator.pk == user.pk:
-        raise ServiceError(
-            "not_allowed", gettext_noop("You cannot moderate your own account."), 403
-        )
+        raise ServiceError(codes.NOT_ALLOWED, gettext_noop("You cannot moderate your own account."))
     if (user.is_staff or user.is_superuser) and not moderator.is_superuser:
         raise ServiceError(
-            "not_allowed", gettext_noop("Only an administrator can sanction a staff account."), 403
+            codes.NOT_ALLOWED, gettext_noop("Only an administrator can sanction a staff account.")
         )
 
 
@@ -93,11 +92,11 @@ def file_report(
     the text, the game if none was given) instead of queueing a duplicate for the moderators.
     """
     if reason not in dict(Report.REASONS):
-        raise ServiceError("invalid_request", f"Unknown reason {reason!r}.", 400)
+        raise ServiceError(codes.INVALID_REQUEST, f"Unknown reason {reason!r}.")
     reported = _player(player_id)
     if reported.pk == reporter.pk:
         raise ServiceError(
-            "cannot_report_yourself", gettext_noop("You cannot report yourself."), 400
+            codes.CANNOT_REPORT_YOURSELF, gettext_noop("You cannot report yourself.")
         )
     game = None
     if game_id is not None:
@@ -108,10 +107,10 @@ def file_report(
         )
         if reporter.pk not in seated:
             # Same answer as a game that does not exist: a stranger's game stays invisible.
-            raise ServiceError("not_found", gettext_noop("No such game."), 404)
+            raise ServiceError(codes.NOT_FOUND, gettext_noop("No such game."))
         if reported.pk not in seated:
             raise ServiceError(
-                "player_not_in_game", gettext_noop("That player was not in this game."), 400
+                codes.PLAYER_NOT_IN_GAME, gettext_noop("That player was not in this game.")
             )
         game = Game.objects.get(pk=game_id)
     details = details.strip()[:MAX_DETAILS]
@@ -151,7 +150,7 @@ def file_report(
             except IntegrityError:
                 # A concurrent report of the same pair opened the row first: merge into it.
                 continue
-    raise ServiceError("conflict", gettext_noop("Please try again."), 409)
+    raise ServiceError(codes.CONFLICT, gettext_noop("Please try again."))
 
 
 def block(*, user: User, player_id: Any) -> tuple[Block, bool]:
@@ -159,7 +158,7 @@ def block(*, user: User, player_id: Any) -> tuple[Block, bool]:
     harmless)."""
     blocked = _player(player_id)
     if blocked.pk == user.pk:
-        raise ServiceError("cannot_block_yourself", gettext_noop("You cannot block yourself."), 400)
+        raise ServiceError(codes.CANNOT_BLOCK_YOURSELF, gettext_noop("You cannot block yourself."))
     try:
         with transaction.atomic():
             return Block.objects.create(blocker=user, blocked=blocked), True
@@ -170,7 +169,7 @@ def block(*, user: User, player_id: Any) -> tuple[Block, bool]:
 def unblock(*, user: User, player_id: Any) -> None:
     deleted, _ = Block.objects.filter(blocker=user, blocked_id=player_id).delete()
     if not deleted:
-        raise ServiceError("not_found", gettext_noop("You have not blocked this player."), 404)
+        raise ServiceError(codes.NOT_FOUND, gettext_noop("You have not blocked this player."))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -262,11 +261,9 @@ def _restrict(
     Caller holds a transaction."""
     now = timezone.now()
     if not ban and until is None:
-        raise ServiceError("until_required", gettext_noop("A suspension needs an end date."), 400)
+        raise ServiceError(codes.UNTIL_REQUIRED, gettext_noop("A suspension needs an end date."))
     if until is not None and until <= now:
-        raise ServiceError(
-            "invalid_until", gettext_noop("The end date must be in the future."), 400
-        )
+        raise ServiceError(codes.INVALID_UNTIL, gettext_noop("The end date must be in the future."))
     user = _player(user_id, lock=True)
     _check_may_sanction(moderator, user)
     game_ids = _open_seats(user)
@@ -313,7 +310,7 @@ def _leave_games(user: User, game_ids: list[Any]) -> None:
             game_services.hand_seat_to_bot(game_id, user, reason="moderation")
             continue
         except ServiceError as exc:
-            if exc.code != "game_not_active":
+            if exc.error is not codes.GAME_NOT_ACTIVE:
                 logger.info("no bot for suspended player %s in game %s: %s", user.pk, game_id, exc)
                 continue
         # A lobby: nothing to play yet, so the seat is freed for someone else.
@@ -337,7 +334,7 @@ def unban(*, moderator: User, user_id: Any, reason: str) -> User:
         ).update(lifted_at=now, lifted_by=moderator)
         if not lifted and user.is_active:
             raise ServiceError(
-                "not_restricted", gettext_noop("This player is not suspended or banned."), 409
+                codes.NOT_RESTRICTED, gettext_noop("This player is not suspended or banned.")
             )
         user.is_active = True
         user.save(update_fields=["is_active"])
@@ -423,7 +420,7 @@ def resolve_report(
     """Take one of ``REPORT_ACTIONS`` on a report's player and close the report, in one
     transaction (the report row is locked: two moderators cannot both act on it)."""
     if action not in REPORT_ACTIONS:
-        raise ServiceError("invalid_action", f"Unknown report action {action!r}.", 400)
+        raise ServiceError(codes.INVALID_ACTION, f"Unknown report action {action!r}.")
     reason = _reason(reason)
     user: User | None = None
     game_ids: list[Any] = []
@@ -431,10 +428,10 @@ def resolve_report(
         try:
             report = Report.objects.select_for_update().get(pk=report_id)
         except (Report.DoesNotExist, ValueError, TypeError) as exc:
-            raise ServiceError("not_found", gettext_noop("No such report."), 404) from exc
+            raise ServiceError(codes.NOT_FOUND, gettext_noop("No such report.")) from exc
         if report.status != Report.OPEN:
             raise ServiceError(
-                "report_closed", gettext_noop("This report has already been closed."), 409
+                codes.REPORT_CLOSED, gettext_noop("This report has already been closed.")
             )
         player = report.reported_id
         if action == DISMISS:

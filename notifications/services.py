@@ -20,6 +20,7 @@ from django.db.models import DateTimeField, F, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from config import error_codes as codes
 from config.celery import task_named
 from config.errors import ServiceError
 from live import presence
@@ -261,7 +262,7 @@ def mark_read(*, user: User, notification_id: int) -> Notification:
     notification = Notification.objects.filter(pk=notification_id, user=user).first()
     if notification is None:
         # Someone else's notification answers like one that does not exist.
-        raise ServiceError("not_found", "No such notification.", 404)
+        raise ServiceError(codes.NOT_FOUND, "No such notification.")
     if notification.read_at is None:
         notification.read_at = timezone.now()
         Notification.objects.filter(pk=notification.pk, read_at__isnull=True).update(
@@ -301,10 +302,10 @@ def update_preferences(
             saved = {name: dict(values) for name, values in (pref.switches or {}).items()}
             for name, values in switches.items():
                 if channels.get(name) is None:
-                    raise ServiceError("invalid_request", f"Unknown channel {name!r}.", 400)
+                    raise ServiceError(codes.INVALID_REQUEST, f"Unknown channel {name!r}.")
                 for kind, on in values.items():
                     if kind not in kinds.all_kinds():
-                        raise ServiceError("invalid_request", f"Unknown kind {kind!r}.", 400)
+                        raise ServiceError(codes.INVALID_REQUEST, f"Unknown kind {kind!r}.")
                     saved.setdefault(name, {})[kind] = bool(on)
             pref.switches = saved
         if quiet_hours is None:
@@ -313,7 +314,7 @@ def update_preferences(
             start, end = quiet_hours  # type: ignore[misc]
             if start == end:
                 raise ServiceError(
-                    "invalid_request", "Quiet hours must start and end at different times.", 400
+                    codes.INVALID_REQUEST, "Quiet hours must start and end at different times."
                 )
             pref.quiet_start, pref.quiet_end = start, end
         pref.save()

@@ -30,6 +30,7 @@ from django.utils import timezone
 from rest_framework import serializers
 from rest_framework.utils.encoders import JSONEncoder
 
+from config import error_codes as codes
 from config.errors import ServiceError
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from players import selectors
@@ -193,7 +194,7 @@ def export_of(user: User, export_id: Any) -> DataExport:
     was."""
     found = DataExport.objects.filter(pk=export_id, user=user).first()
     if found is None:
-        raise ServiceError("not_found", "No such export.", 404)
+        raise ServiceError(codes.NOT_FOUND, "No such export.")
     return found
 
 
@@ -202,7 +203,7 @@ def latest_ready(user: User) -> DataExport:
     found = DataExport.objects.filter(user=user, status=DataExport.READY).first()
     if found is None:
         raise ServiceError(
-            "export_not_ready", "No finished export: start one with POST me/exports/.", 409
+            codes.EXPORT_NOT_READY, "No finished export: start one with POST me/exports/."
         )
     return found
 
@@ -212,12 +213,12 @@ def open_file(export: DataExport) -> IO[bytes]:
     ``not_found`` when its file is gone (a storage that the web process does not share with the
     worker, or cleaned up by hand)."""
     if export.status != DataExport.READY:
-        raise ServiceError("export_not_ready", f"The export is {export.status}, not ready.", 409)
+        raise ServiceError(codes.EXPORT_NOT_READY, f"The export is {export.status}, not ready.")
     try:
         return storage().open(export.file_name, "rb")
     except OSError:
         logger.error("data export %s: its file %s is missing", export.pk, export.file_name)
-        raise ServiceError("not_found", "The export's file is gone: start another.", 404) from None
+        raise ServiceError(codes.NOT_FOUND, "The export's file is gone: start another.") from None
 
 
 def claim(now: Any = None) -> DataExport | None:

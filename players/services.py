@@ -25,22 +25,22 @@ from django.db import IntegrityError, connections, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from config import error_codes as codes
 from config.errors import ServiceError
 from players import links, lockout, oauth, signals, tasks
 from players.models import ApiToken, User
 
 logger = logging.getLogger(__name__)
 
-INVALID_CREDENTIALS = "invalid_credentials"
 _PROFILE_FIELDS = frozenset({"email", "display_name", "time_zone", "language"})
 
 
 def _invalid_credentials() -> ServiceError:
-    return ServiceError(INVALID_CREDENTIALS, "Wrong username or password.", 400)
+    return ServiceError(codes.INVALID_CREDENTIALS, "Wrong username or password.")
 
 
 def _username_taken(username: str) -> ServiceError:
-    return ServiceError("username_taken", "This username is already taken.", 409, username=username)
+    return ServiceError(codes.USERNAME_TAKEN, "This username is already taken.", username=username)
 
 
 def check_password_strength(password: str, *, user: User) -> None:
@@ -49,7 +49,7 @@ def check_password_strength(password: str, *, user: User) -> None:
         validate_password(password, user=user)
     except DjangoValidationError as exc:
         raise ServiceError(
-            "weak_password", "This password is too weak.", 400, messages=list(exc.messages)
+            codes.WEAK_PASSWORD, "This password is too weak.", messages=list(exc.messages)
         ) from exc
 
 
@@ -178,7 +178,7 @@ def revoke_token(*, user: User, token_id: int) -> None:
         .update(revoked_at=now)
     )
     if changed != 1:
-        raise ServiceError("not_found", "No such token.", 404)
+        raise ServiceError(codes.NOT_FOUND, "No such token.")
 
 
 def revoke_all_tokens(*, user: User, keep: ApiToken | None = None) -> int:
@@ -239,7 +239,7 @@ def _within_reset_cap(email: str) -> bool:
 
 
 def _invalid_link() -> ServiceError:
-    return ServiceError("invalid_token", "This link is invalid or has expired.", 400)
+    return ServiceError(codes.INVALID_TOKEN, "This link is invalid or has expired.")
 
 
 def reset_password(*, uid: str, token: str, new_password: str) -> User:
@@ -268,9 +268,9 @@ def reset_password(*, uid: str, token: str, new_password: str) -> User:
 
 def request_email_verification(*, user: User) -> None:
     if not user.email:
-        raise ServiceError("no_email", "Add an e-mail address to your profile first.", 409)
+        raise ServiceError(codes.NO_EMAIL, "Add an e-mail address to your profile first.")
     if user.email_verified:
-        raise ServiceError("email_already_verified", "This address is already verified.", 409)
+        raise ServiceError(codes.EMAIL_ALREADY_VERIFIED, "This address is already verified.")
     _queue_verification_email(user)
 
 
@@ -307,7 +307,7 @@ def update_profile(*, user: User, password: str | None = None, **changes: Any) -
         if email.lower() != user.email.lower():
             if not password:
                 raise ServiceError(
-                    "password_required", "Changing the e-mail address needs your password.", 400
+                    codes.PASSWORD_REQUIRED, "Changing the e-mail address needs your password."
                 )
             if not user.check_password(password):
                 raise _invalid_credentials()

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from config import error_codes as codes
 from config.errors import ServiceError
 from games import services as games
 from games.models import Game
@@ -32,7 +33,7 @@ def player_named(username: str) -> User:
     """An active player by username (any case); a missing one is ``not_found``."""
     user = User.objects.filter(username__iexact=username, is_active=True).first()
     if user is None:
-        raise ServiceError("not_found", "No such player.", 404)
+        raise ServiceError(codes.NOT_FOUND, "No such player.")
     return user
 
 
@@ -40,9 +41,9 @@ def follow(*, user: User, other: User) -> bool:
     """``user`` follows ``other`` (again: nothing changes). Returns whether they are now
     friends. ``other`` hears of a first follow on their notification channels."""
     if other.pk == user.pk:
-        raise ServiceError("cannot_follow_self", "You cannot follow yourself.", 400)
+        raise ServiceError(codes.CANNOT_FOLLOW_SELF, "You cannot follow yourself.")
     if selectors.is_blocked_between(user, other):
-        raise ServiceError("follow_refused", "You cannot follow this player.", 403)
+        raise ServiceError(codes.FOLLOW_REFUSED, "You cannot follow this player.")
     with transaction.atomic():
         _, created = Follow.objects.get_or_create(follower=user, followee=other)
         if created:
@@ -78,15 +79,15 @@ def _challenge_ttl() -> timedelta:
 
 def _check_may_challenge(challenger: User, challenged: User) -> None:
     if challenged.pk == challenger.pk:
-        raise ServiceError("cannot_challenge_self", "You cannot challenge yourself.", 400)
+        raise ServiceError(codes.CANNOT_CHALLENGE_SELF, "You cannot challenge yourself.")
     if selectors.is_blocked_between(challenger, challenged):
-        raise ServiceError("challenge_refused", "This player takes no challenges from you.", 403)
+        raise ServiceError(codes.CHALLENGE_REFUSED, "This player takes no challenges from you.")
     allowed = profile_of(challenged).challenges_from
     if allowed == Profile.NOBODY or (
         allowed == Profile.FRIENDS
         and selectors.relation(user=challenger, other=challenged) != (True, True)
     ):
-        raise ServiceError("challenge_refused", "This player takes no challenges from you.", 403)
+        raise ServiceError(codes.CHALLENGE_REFUSED, "This player takes no challenges from you.")
 
 
 def send_challenge(*, challenger: User, challenged: User, **game_options: Any) -> Challenge:
@@ -109,7 +110,7 @@ def send_challenge(*, challenger: User, challenged: User, **game_options: Any) -
             )
     except IntegrityError as exc:  # one_pending_challenge_per_pair: the lobby rolled back too
         raise ServiceError(
-            "already_challenged", "You have already challenged this player.", 409
+            codes.ALREADY_CHALLENGED, "You have already challenged this player."
         ) from exc
     return challenge
 
@@ -118,7 +119,7 @@ def _locked(user: User, challenge_id: Any) -> Challenge:
     """Caller holds a transaction: the challenge's row stays locked until it ends."""
     challenge = selectors.challenge_of(user=user, challenge_id=challenge_id)
     if challenge is None:
-        raise ServiceError("not_found", "No such challenge.", 404)
+        raise ServiceError(codes.NOT_FOUND, "No such challenge.")
     # Only the challenge's row: the game is locked by the games services that change it, and
     # PostgreSQL refuses FOR UPDATE on the nullable side of the outer join to it anyway.
     challenge = (
@@ -127,7 +128,7 @@ def _locked(user: User, challenge_id: Any) -> Challenge:
         .get(pk=challenge.pk)
     )
     if challenge.status != Challenge.PENDING:
-        raise ServiceError("challenge_closed", f"This challenge is {challenge.status}.", 409)
+        raise ServiceError(codes.CHALLENGE_CLOSED, f"This challenge is {challenge.status}.")
     return challenge
 
 
@@ -149,16 +150,16 @@ def accept_challenge(*, user: User, challenge_id: Any) -> Game:
     with transaction.atomic():
         challenge = _locked(user, challenge_id)
         if challenge.challenged_id != user.pk:
-            raise ServiceError("not_challenged", "Only the challenged player may accept.", 403)
+            raise ServiceError(codes.NOT_CHALLENGED, "Only the challenged player may accept.")
         expired = challenge.expires_at <= timezone.now()
         if expired:  # before the job came by: close it now (and commit that, then refuse)
             _close(challenge, Challenge.EXPIRED)
     if expired:
-        raise ServiceError("challenge_closed", "This challenge has expired.", 409)
+        raise ServiceError(codes.CHALLENGE_CLOSED, "This challenge has expired.")
     with transaction.atomic():
         challenge = _locked(user, challenge_id)
         if selectors.is_blocked_between(user, challenge.challenger) or challenge.game is None:
-            raise ServiceError("challenge_refused", "This challenge cannot be accepted.", 403)
+            raise ServiceError(codes.CHALLENGE_REFUSED, "This challenge cannot be accepted.")
         game = games.join_game(user=user, invite_code=challenge.game.invite_code)
         challenge.status = Challenge.ACCEPTED
         challenge.answered_at = timezone.now()

@@ -12,9 +12,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.openapi import error_response
 from games import selectors, services
 from games.api import serializers as s
-from players.api.views import INVALID, NOT_AUTHENTICATED, READ_ONLY, _error, _me
+from players.api.views import INVALID, NOT_AUTHENTICATED, READ_ONLY, _me
 from players.models import User
 
 
@@ -25,7 +26,7 @@ def _vacation(user: User) -> dict[str, Any]:
     return {"on_vacation_until": until, "days_left": round(left.total_seconds() / 86400, 3)}
 
 
-VACATION_CONFLICT = _error(
+VACATION_CONFLICT = error_response(
     "`already_on_vacation`, `not_on_vacation` or `vacation_bank_exhausted` (details.days_left)."
 )
 

@@ -10,9 +10,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import error_codes as codes
 from config.errors import ServiceError
+from config.openapi import error_response
 from games import records
-from games.api.views import NO_GAME, RETRY_AFTER, _error, _errors
+from games.api.views import NO_GAME, RETRY_AFTER, _errors
 
 
 class RecordGameSerializer(serializers.Serializer):
@@ -123,7 +125,7 @@ class GameRecordView(APIView):
             **_errors(
                 {
                     404: NO_GAME,
-                    409: _error(
+                    409: error_response(
                         "`game_not_finished` (not over yet, or never played to its end), or "
                         "`record_unavailable` (a game loaded from a position)."
                     ),
@@ -137,8 +139,8 @@ class GameRecordView(APIView):
     def get(self, request: Request, game_id: UUID) -> Response:
         game = records.game_for_record(request.user, game_id)
         if game is None:
-            raise ServiceError("not_found", "No such game.", 404)
+            raise ServiceError(codes.NOT_FOUND, "No such game.")
         try:
             return Response(records.build_record(game))
         except records.RecordUnavailable as exc:
-            raise ServiceError(exc.code, exc.message, 409) from exc
+            raise ServiceError(exc.error, exc.message) from exc

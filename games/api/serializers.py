@@ -13,6 +13,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
+from config import error_codes as codes
 from config.errors import ServiceError
 from config.fields import (
     StrictBooleanField,
@@ -87,7 +88,7 @@ def _rules_of(kind: str) -> Any:
     try:
         return registry.get_game(kind)
     except EngineError as exc:
-        raise ServiceError(exc.code, f"Unknown game {kind!r}.", 400) from exc
+        raise ServiceError(codes.INVALID_SETUP, f"Unknown game {kind!r}.") from exc
 
 
 class CreateGameSerializer(StrictSerializer):
@@ -150,7 +151,7 @@ class CreateGameSerializer(StrictSerializer):
             unknown = sorted(set(raw) - set(rules.options_schema().get("properties", {})))
             if unknown:
                 raise ServiceError(
-                    "invalid_setup", f"Unknown house rules: {', '.join(unknown)}.", 400
+                    codes.INVALID_SETUP, f"Unknown house rules: {', '.join(unknown)}."
                 )
             if kind not in _OPTIONS_SERIALIZERS:
                 _OPTIONS_SERIALIZERS[kind] = options_serializer(kind)

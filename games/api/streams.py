@@ -28,6 +28,7 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
+from config import error_codes as codes
 from config import query
 from config.errors import ServiceError
 from games import selectors
@@ -105,7 +106,7 @@ def progress_or_404(request: Request, game_id: UUID) -> selectors.Progress:
     """The live views page moves: they need the game's version and status, not its state."""
     game = selectors.progress_for(request.user, game_id)
     if game is None:
-        raise ServiceError("not_found", "No such game.", 404)
+        raise ServiceError(codes.NOT_FOUND, "No such game.")
     return game
 
 
@@ -120,7 +121,7 @@ def _cursor(request: Request) -> int:
         value = -1
     if not 0 <= value <= 10**9:
         raise ServiceError(
-            "invalid_request", "Last-Event-ID must be a whole number, 0 to 1000000000.", 400
+            codes.INVALID_REQUEST, "Last-Event-ID must be a whole number, 0 to 1000000000."
         )
     return value
 

@@ -20,19 +20,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import error_codes as codes
 from config import query
-from config.errors import ErrorSerializer, ServiceError
+from config.errors import ServiceError
+from config.openapi import error_response as _error
 from games import selectors, services
 from games.api import serializers as s
 from games.api.examples import action_examples
 from games.engine import registry
 from games.idempotency import MAX_KEY_LENGTH, run_once
 from games.models import Game
-
-
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ErrorSerializer, description=description)
-
 
 # Error responses in the one shape (config/errors.py); each description names the codes.
 NOT_AUTHENTICATED = _error(
@@ -75,7 +72,7 @@ def _errors(
 def _game_or_404(request: Request, game_id: UUID) -> Game:
     game = selectors.get_game_for(request.user, game_id)
     if game is None:
-        raise ServiceError("not_found", "No such game.", 404)
+        raise ServiceError(codes.NOT_FOUND, "No such game.")
     return game
 
 
@@ -151,7 +148,7 @@ class GameListView(APIView):
         my_turn = _bool_param(request, "my_turn")
         status_filter = request.query_params.get("status")
         if status_filter is not None and status_filter not in dict(Game.STATUSES):
-            raise ServiceError("invalid_request", f"Unknown status {status_filter!r}.", 400)
+            raise ServiceError(codes.INVALID_REQUEST, f"Unknown status {status_filter!r}.")
         games = list(
             selectors.my_games(
                 request.user, status=status_filter, my_turn=my_turn
@@ -295,13 +292,13 @@ class GameDetailView(APIView):
             # current gets its 304 without the game, its state or its seats being loaded.
             version = selectors.visible_game_version(request.user, game_id)
             if version is None:
-                raise ServiceError("not_found", "No such game.", 404)
+                raise ServiceError(codes.NOT_FOUND, "No such game.")
             etag = etag_for(game_id, version, request.user.pk)
             if etag_matches(if_none_match, etag):
                 return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
         view = seat_view(request.user, game_id)
         if view is None:
-            raise ServiceError("not_found", "No such game.", 404)
+            raise ServiceError(codes.NOT_FOUND, "No such game.")
         etag = etag_for(game_id, view["version"], request.user.pk)
         return Response(view, headers={"ETag": etag})
 
@@ -621,7 +618,7 @@ def _parse_action(kind: str, body: dict[str, Any]) -> dict[str, Any]:
             if shape is not None:
                 shape.run_validation(body)
             raise ServiceError(
-                "invalid_action", f"type must be one of {', '.join(validators)}.", 400
+                codes.INVALID_ACTION, f"type must be one of {', '.join(validators)}."
             )
         data = dict(validator.run_validation(body))
     data.pop("expected_version", None)
@@ -706,11 +703,11 @@ class ActionView(APIView):
     def post(self, request: Request, game_id: UUID) -> HttpResponse:
         body = request.data if isinstance(request.data, dict) else None
         if body is None:
-            raise ServiceError("invalid_request", "The body is a JSON object.", 400)
+            raise ServiceError(codes.INVALID_REQUEST, "The body is a JSON object.")
         kind = body.get("type")
         types = _action_types()
         if not isinstance(kind, str) or kind not in types:
-            raise ServiceError("invalid_action", f"type must be one of {', '.join(types)}.", 400)
+            raise ServiceError(codes.INVALID_ACTION, f"type must be one of {', '.join(types)}.")
         # The one field every game's actions share, checked as their serializers check it.
         expected = _EXPECTED_VERSION.run_validation(body).get("expected_version")
 

@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 
+from config import error_codes as codes
 from config.errors import ServiceError
 from games.engine import EngineError, registry
 from games.engine.interface import Game as Rules
@@ -76,7 +77,7 @@ def _locked(game_id: Any) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
     except (Game.DoesNotExist, ValidationError, ValueError, TypeError) as exc:
-        raise ServiceError("not_found", "No such game.", 404) from exc
+        raise ServiceError(codes.NOT_FOUND, "No such game.") from exc
 
 
 def _locked_with_seats(game_id: Any) -> tuple[Game, list[Seat]]:
@@ -101,9 +102,9 @@ def _locked_with_seats(game_id: Any) -> tuple[Game, list[Seat]]:
             .annotate(seen_version=Subquery(snapshot_version))
         )
     except (ValidationError, ValueError, TypeError) as exc:
-        raise ServiceError("not_found", "No such game.", 404) from exc
+        raise ServiceError(codes.NOT_FOUND, "No such game.") from exc
     if not seats:
-        raise ServiceError("not_found", "No such game.", 404)
+        raise ServiceError(codes.NOT_FOUND, "No such game.")
     game = seats[0].game
     if seats[0].seen_version != game.version:  # type: ignore[attr-defined]
         # Waited for another transaction on this game: its seats as they are now.
@@ -157,7 +158,7 @@ def announce_to(user_ids: Iterable[Any]) -> None:
 
 
 def _engine_error(exc: EngineError) -> ServiceError:
-    return ServiceError(exc.code, exc.message, 422)
+    return ServiceError(codes.refused_by_rules(exc.code), exc.message)
 
 
 def rules_of(game: Game) -> Rules[Any, Any]:
@@ -171,7 +172,7 @@ def _seat_of(game: Game, user: User, seats: list[Seat] | None = None) -> Seat:
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         # Same answer as a game that does not exist: a stranger learns nothing.
-        raise ServiceError("not_found", "No such game.", 404)
+        raise ServiceError(codes.NOT_FOUND, "No such game.")
     return seat
 
 

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config import error_codes as codes
 from config import metrics
 from config.errors import ServiceError
 from games import bots
@@ -128,13 +129,13 @@ def _bot_name(seats: list[Seat]) -> str:
 
 def _check_bots_play(kind: str) -> None:
     if kind not in BOT_KINDS:
-        raise ServiceError("invalid_setup", f"No bots play {kind!r} games yet.", 400)
+        raise ServiceError(codes.INVALID_SETUP, f"No bots play {kind!r} games yet.")
 
 
 def _check_level(level: str) -> None:
     if level not in bots.LEVELS:
         raise ServiceError(
-            "invalid_bot_level", f"Bot levels are {', '.join(bots.LEVELS)}; not {level!r}.", 400
+            codes.INVALID_BOT_LEVEL, f"Bot levels are {', '.join(bots.LEVELS)}; not {level!r}."
         )
 
 
@@ -147,13 +148,13 @@ def add_bot(*, user: User, game_id: Any, level: str = bots.DEFAULT_LEVEL) -> Gam
         seats = list(game.seats.select_related("user"))
         _seat_of(game, user, seats)
         if game.host_id != user.pk:
-            raise ServiceError("not_host", "Only the host can add bots.", 403)
+            raise ServiceError(codes.NOT_HOST, "Only the host can add bots.")
         _check_bots_play(game.kind)
         # As for joining: a full lobby has started, and "full" is the more useful answer.
         if len(seats) >= game.max_players:
-            raise ServiceError("game_full", "Every seat is taken.", 409)
+            raise ServiceError(codes.GAME_FULL, "Every seat is taken.")
         if game.status != Game.LOBBY:
-            raise ServiceError("game_already_started", "This game has already started.", 409)
+            raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
         Seat.objects.create(game=game, bot_level=level, bot_name=_bot_name(seats))
         _bump_version(game)
         # A rated game rates people against people (docs/ratings.md): a bot makes the lobby
@@ -172,12 +173,12 @@ def remove_bot(*, user: User, game_id: Any, seat_id: int) -> Game:
         seats = list(game.seats.select_related("user"))
         _seat_of(game, user, seats)
         if game.status != Game.LOBBY:
-            raise ServiceError("game_already_started", "This game has already started.", 409)
+            raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
         if game.host_id != user.pk:
-            raise ServiceError("not_host", "Only the host can remove bots.", 403)
+            raise ServiceError(codes.NOT_HOST, "Only the host can remove bots.")
         seat = next((s for s in seats if s.pk == seat_id and s.is_bot and not s.user_id), None)
         if seat is None:
-            raise ServiceError("bot_not_found", "This game has no such bot seat.", 404)
+            raise ServiceError(codes.BOT_NOT_FOUND, "This game has no such bot seat.")
         seat.delete()
         _bump_version(game)
         game.save(update_fields=["version"])
@@ -200,7 +201,7 @@ def play_vs_computer(
     _check_level(level)
     _check_bots_play(kind)
     if not 1 <= bots_count <= MAX_BOTS:
-        raise ServiceError("invalid_setup", f"Play against 1 to {MAX_BOTS} bots.", 400)
+        raise ServiceError(codes.INVALID_SETUP, f"Play against 1 to {MAX_BOTS} bots.")
     with transaction.atomic():
         created = create_game(
             host=user,
@@ -257,9 +258,9 @@ def hand_seat_to_bot(
         seats = list(game.seats.select_related("user"))
         seat = _seat_of(game, user, seats)
         if game.status != Game.ACTIVE:
-            raise ServiceError("game_not_active", "This game is not in progress.", 409)
+            raise ServiceError(codes.GAME_NOT_ACTIVE, "This game is not in progress.")
         if seat.left_at is not None:
-            raise ServiceError("not_in_game", "This player has left the game.", 409)
+            raise ServiceError(codes.NOT_IN_GAME, "This player has left the game.")
         if seat.is_bot:
             return game
         _check_bots_play(game.kind)
@@ -277,11 +278,11 @@ def reclaim_seat(*, user: User, game_id: Any) -> Game:
         seats = list(game.seats.select_related("user"))
         seat = _seat_of(game, user, seats)
         if game.status != Game.ACTIVE:
-            raise ServiceError("game_over", "This game is not in progress.", 409)
+            raise ServiceError(codes.GAME_OVER, "This game is not in progress.")
         if seat.left_at is not None:
-            raise ServiceError("not_in_game", "You have left this game.", 409)
+            raise ServiceError(codes.NOT_IN_GAME, "You have left this game.")
         if not seat.taken_over:
-            raise ServiceError("not_taken_over", "You are playing this seat already.", 409)
+            raise ServiceError(codes.NOT_TAKEN_OVER, "You are playing this seat already.")
         _give_back(seat)
         seat.save(update_fields=_SEAT_CONTROL_FIELDS)
         _seat_control_changed(game, seats, now=now)

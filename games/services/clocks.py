@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config import error_codes as codes
 from config import metrics
 from config.errors import ServiceError
 from games.models import Game
@@ -118,16 +119,15 @@ def start_vacation(*, user: User, days: float, now: datetime | None = None) -> U
     now = now or timezone.now()
     length = timedelta(days=days)
     if length <= timedelta():
-        raise ServiceError("invalid_request", "A vacation lasts more than 0 days.", 400)
+        raise ServiceError(codes.INVALID_REQUEST, "A vacation lasts more than 0 days.")
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
         if user.vacation_until and user.vacation_until > now:
-            raise ServiceError("already_on_vacation", "You are on vacation already.", 409)
+            raise ServiceError(codes.ALREADY_ON_VACATION, "You are on vacation already.")
         if length > vacation_left(user=user, now=now):
             raise ServiceError(
-                "vacation_bank_exhausted",
+                codes.VACATION_BANK_EXHAUSTED,
                 "Not enough vacation left this month.",
-                409,
                 days_left=vacation_left(user=user, now=now).total_seconds() / 86400,
             )
         user.vacation_month = now.strftime("%Y-%m")
@@ -149,7 +149,7 @@ def end_vacation(*, user: User, now: datetime | None = None) -> User:
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
         if not user.vacation_until or user.vacation_until <= now:
-            raise ServiceError("not_on_vacation", "You are not on vacation.", 409)
+            raise ServiceError(codes.NOT_ON_VACATION, "You are not on vacation.")
         user.vacation_used = max(user.vacation_used - (user.vacation_until - now), timedelta())
         user.vacation_until = None
         user.save(update_fields=["vacation_used", "vacation_until"])

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from config import error_codes as codes
 from config.errors import ServiceError
 from games import signals
 from games.engine import EngineError, registry
@@ -60,9 +61,8 @@ def check_games_in_progress(user: User) -> None:
     )
     if seated.count() >= limit:
         raise ServiceError(
-            "too_many_games",
+            codes.TOO_MANY_GAMES,
             f"You are already in {limit} games; finish or leave one first.",
-            409,
             limit=limit,
         )
 
@@ -89,34 +89,31 @@ def create_game(
     try:
         rules = registry.get_game(kind)
     except EngineError as exc:
-        raise ServiceError(exc.code, f"Unknown game {kind!r}.", 400) from exc
+        raise ServiceError(codes.INVALID_SETUP, f"Unknown game {kind!r}.") from exc
     preset = rules.default_preset if preset is None else preset
     target_score = rules.default_target if target_score is None else target_score
     max_players = default_seats(rules) if max_players is None else max_players
     if preset not in rules.presets:
-        raise ServiceError("invalid_setup", f"Unknown preset {preset!r}.", 400)
+        raise ServiceError(codes.INVALID_SETUP, f"Unknown preset {preset!r}.")
     if not rules.min_players <= max_players <= rules.max_players:
         raise ServiceError(
-            "invalid_setup",
+            codes.INVALID_SETUP,
             f"A game has {rules.min_players} to {rules.max_players} seats.",
-            400,
         )
     if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
         raise ServiceError(
-            "invalid_setup",
+            codes.INVALID_SETUP,
             f"The turn time limit is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} seconds.",
-            400,
         )
     if not MIN_SPEED_SECONDS <= speed_seconds <= MAX_SPEED_SECONDS:
         raise ServiceError(
-            "invalid_setup",
+            codes.INVALID_SETUP,
             f"The speed mode turn limit is {MIN_SPEED_SECONDS} to {MAX_SPEED_SECONDS} seconds.",
-            400,
         )
     try:
         opts = rules.validate_options(options or {})
     except EngineError as exc:
-        raise ServiceError(exc.code, exc.message, 400) from exc
+        raise ServiceError(codes.INVALID_SETUP, exc.message) from exc
     rated = _rated(rules.default_preset, preset, opts, rated)
     now = timezone.now()
     with transaction.atomic():
@@ -148,9 +145,8 @@ def _rated(default_preset: str, preset: str, options: dict[str, Any], rated: boo
     allowed = preset == default_preset and not any(options.values())
     if rated and not allowed:
         raise ServiceError(
-            "rated_not_allowed",
+            codes.RATED_NOT_ALLOWED,
             "A rated game uses the game's default preset and no house rules.",
-            400,
         )
     return allowed if rated is None else rated
 
@@ -171,27 +167,27 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
         if invite_code is not None:
             found = Game.objects.filter(invite_code=invite_code).values_list("pk", flat=True)
             if not found:
-                raise ServiceError("invalid_invite", "This invite code does not exist.", 404)
+                raise ServiceError(codes.INVALID_INVITE, "This invite code does not exist.")
             game = _locked(found[0])
             # Starting a game ends its invite, but a started game is not an expired invite:
             # "expired" sends the player to ask the host for a new code, which cannot exist.
             if game.started_at is not None:
-                raise ServiceError("game_already_started", "This game has already started.", 409)
+                raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
             if game.invite_expires_at and game.invite_expires_at <= timezone.now():
-                raise ServiceError("invite_expired", "This invite has expired.", 410)
+                raise ServiceError(codes.INVITE_EXPIRED, "This invite has expired.")
         else:
             game = _locked(game_id)
             if not _may_join_without_code(game, user):
                 # A private game is invisible without its code.
-                raise ServiceError("not_found", "No such game.", 404)
+                raise ServiceError(codes.NOT_FOUND, "No such game.")
         seats = list(game.seats.select_related("user"))
         if any(seat.user_id == user.pk for seat in seats):
-            raise ServiceError("already_joined", "You already have a seat in this game.", 409)
+            raise ServiceError(codes.ALREADY_JOINED, "You already have a seat in this game.")
         # A full lobby starts at once, so "full" is checked first: it is the more useful answer.
         if len(seats) >= game.max_players:
-            raise ServiceError("game_full", "Every seat is taken.", 409)
+            raise ServiceError(codes.GAME_FULL, "Every seat is taken.")
         if game.status != Game.LOBBY:
-            raise ServiceError("game_already_started", "This game is no longer open.", 409)
+            raise ServiceError(codes.GAME_ALREADY_STARTED, "This game is no longer open.")
         if game.visibility == Game.PRIVATE:
             # Blocks are moderation's (a layer above): it refuses through the signal by raising
             # ServiceError("join_refused").
@@ -226,14 +222,14 @@ def leave_game(*, user: User, game_id: Any) -> Game:
             game.save()
         elif game.status == Game.ACTIVE:
             if seat.left_at is not None:
-                raise ServiceError("not_in_game", "You have already left this game.", 409)
+                raise ServiceError(codes.NOT_IN_GAME, "You have already left this game.")
             seat.left_at = timezone.now()
             seat.save(update_fields=["left_at"])
             leave = rules_of(game).leave_action(seat.position)
             _apply(game, leave, seat=None, seats=seats)
             _bots_leave_alone(game, seats)
         else:
-            raise ServiceError("game_over", "This game is over.", 409)
+            raise ServiceError(codes.GAME_OVER, "This game is over.")
     return game
 
 
@@ -246,11 +242,11 @@ def start_game(*, user: User, game_id: Any) -> Game:
         game = _locked(game_id)
         _seat_of(game, user)
         if game.status != Game.LOBBY:
-            raise ServiceError("game_already_started", "This game has already started.", 409)
+            raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
         if game.host_id != user.pk:
-            raise ServiceError("not_host", "Only the host can start the game.", 403)
+            raise ServiceError(codes.NOT_HOST, "Only the host can start the game.")
         if game.seats.count() < 2:
-            raise ServiceError("not_enough_players", "A game needs at least 2 players.", 409)
+            raise ServiceError(codes.NOT_ENOUGH_PLAYERS, "A game needs at least 2 players.")
         _start(game)
     return game
 
@@ -281,9 +277,9 @@ def regenerate_invite(*, user: User, game_id: Any) -> Game:
         game = _locked(game_id)
         _seat_of(game, user)
         if game.host_id != user.pk:
-            raise ServiceError("not_host", "Only the host can renew the invite.", 403)
+            raise ServiceError(codes.NOT_HOST, "Only the host can renew the invite.")
         if game.status != Game.LOBBY:
-            raise ServiceError("game_already_started", "This game has already started.", 409)
+            raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
         game.invite_code = secrets.token_urlsafe(12)
         game.invite_expires_at = timezone.now() + _invite_ttl()
         _bump_version(game)
@@ -306,7 +302,7 @@ def rematch(*, user: User, game_id: Any) -> Game:
         game = _locked(game_id)
         _seat_of(game, user)
         if game.status != Game.FINISHED:
-            raise ServiceError("game_not_finished", "A rematch needs a finished game.", 409)
+            raise ServiceError(codes.GAME_NOT_FINISHED, "A rematch needs a finished game.")
         existing = game.rematches.filter(status__in=[Game.LOBBY, Game.ACTIVE]).first()
         if existing is not None:
             if not existing.seats.filter(user=user).exists():
@@ -356,10 +352,10 @@ def decline_invitation(*, user: User, game_id: Any) -> None:
         game = _locked(game_id)
         if game.rematch_of_id is None or not _may_join_without_code(game, user):
             # Only a rematch invites; any other game is invisible here, as in join_game.
-            raise ServiceError("not_found", "No such game.", 404)
+            raise ServiceError(codes.NOT_FOUND, "No such game.")
         if game.seats.filter(user=user).exists():
-            raise ServiceError("already_joined", "You already have a seat in this game.", 409)
+            raise ServiceError(codes.ALREADY_JOINED, "You already have a seat in this game.")
         if game.status != Game.LOBBY:
-            raise ServiceError("game_already_started", "This game is no longer open.", 409)
+            raise ServiceError(codes.GAME_ALREADY_STARTED, "This game is no longer open.")
         game.declined_by.add(user)
         announce_to([user.pk])

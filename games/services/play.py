@@ -12,6 +12,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from config import error_codes as codes
 from config import metrics
 from config.errors import ServiceError
 from games import signals
@@ -62,24 +63,23 @@ def act(
             action = parse(game.kind, action)
         kind = action.get("type")
         if kind not in rules.action_types:
-            raise ServiceError("invalid_action", f"Unknown action type {kind!r}.", 400)
+            raise ServiceError(codes.INVALID_ACTION, f"Unknown action type {kind!r}.")
         if game.status == Game.LOBBY:
-            raise ServiceError("game_not_started", "The game has not started yet.", 409)
+            raise ServiceError(codes.GAME_NOT_STARTED, "The game has not started yet.")
         if game.status != Game.ACTIVE:
-            raise ServiceError("game_over", "This game is over.", 409)
+            raise ServiceError(codes.GAME_OVER, "This game is over.")
         if expected_version is not None and expected_version != game.version:
             raise ServiceError(
-                "version_conflict",
+                codes.VERSION_CONFLICT,
                 "The game has changed since you last saw it; reload and try again.",
-                409,
                 current_version=game.version,
             )
         if seat.left_at is not None:
-            raise ServiceError("not_in_game", "You have left this game.", 409)
+            raise ServiceError(codes.NOT_IN_GAME, "You have left this game.")
         try:
             parsed = rules.action_from_dict({**action, "seat": seat.position})
         except EngineError as exc:
-            raise ServiceError(exc.code, exc.message, 400) from exc
+            raise ServiceError(codes.INVALID_ACTION, exc.message) from exc
         # A player back at a seat a bot has been playing for them takes it back by acting.
         reclaimed = [_give_back(seat)] if seat.taken_over else []
         played = _apply(game, parsed, seat=seat.position, seats=seats, extra_events=reclaimed)
@@ -95,11 +95,11 @@ def system_action(*, game_id: Any, action: Any, expected_version: int | None = N
         game = _locked(game_id)
         rules = rules_of(game)
         if rules.action_to_dict(action)["type"] in rules.action_types:
-            raise ServiceError("invalid_action", "This is not a system action.", 400)
+            raise ServiceError(codes.INVALID_ACTION, "This is not a system action.")
         if game.status != Game.ACTIVE:
-            raise ServiceError("game_over", "This game is not in progress.", 409)
+            raise ServiceError(codes.GAME_OVER, "This game is not in progress.")
         if expected_version is not None and expected_version != game.version:
-            raise ServiceError("version_conflict", "The game has moved on.", 409)
+            raise ServiceError(codes.VERSION_CONFLICT, "The game has moved on.")
         _apply(game, action, seat=None)
     return game
 

@@ -22,6 +22,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from config import error_codes as codes
 from config.errors import ServiceError
 from games.engine import EngineError, registry
 from games.models import Game, Seat
@@ -287,7 +288,7 @@ class GameAdmin(ReadOnlyAdmin):
                 player = form.cleaned_data["player"]
                 if player is None:
                     raise ServiceError(
-                        "invalid_request", gettext("Choose the player to remove."), 400
+                        codes.INVALID_REQUEST, gettext("Choose the player to remove.")
                     )
                 interventions.remove_player(
                     moderator=moderator, game_id=game.pk, user_id=player, reason=reason
@@ -297,7 +298,7 @@ class GameAdmin(ReadOnlyAdmin):
                 interventions.force_timeout(moderator=moderator, game_id=game.pk, reason=reason)
                 messages.success(request, gettext("The current turn timed out."))
         except ServiceError as exc:
-            if exc.code == "seated_moderator":
+            if exc.error is codes.SEATED_MODERATOR:
                 raise PermissionDenied from exc
             service_error_message(request, exc)
         return HttpResponseRedirect(back)

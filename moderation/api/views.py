@@ -9,17 +9,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import ErrorSerializer
+from config.openapi import error_response
 from moderation import selectors, services
 from moderation.api import serializers as s
 from players.api.views import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED
 from players.models import User
 from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
-
-
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ErrorSerializer, description=description)
 
 
 def _me(request: Request) -> User:
@@ -57,13 +53,13 @@ class ReportListView(APIView):
         responses={
             201: s.ReportSerializer,
             200: OpenApiResponse(s.ReportSerializer, description="Merged into your open report."),
-            400: _error(
+            400: error_response(
                 "`invalid_request`, `cannot_report_yourself` or `player_not_in_game` (the "
                 "reported player has no seat in `game_id`)."
             ),
             401: NOT_AUTHENTICATED,
             403: READ_ONLY,
-            404: _error("`not_found`: no such player, or a game you did not play."),
+            404: error_response("`not_found`: no such player, or a game you did not play."),
             429: THROTTLED,
         },
         parameters=[RETRY_AFTER],
@@ -118,10 +114,10 @@ class BlockListView(APIView):
         responses={
             201: s.BlockSerializer,
             200: OpenApiResponse(s.BlockSerializer, description="Already blocked."),
-            400: _error("`invalid_request` or `cannot_block_yourself`."),
+            400: error_response("`invalid_request` or `cannot_block_yourself`."),
             401: NOT_AUTHENTICATED,
             403: READ_ONLY,
-            404: _error("`not_found`: no such player."),
+            404: error_response("`not_found`: no such player."),
         },
         tags=["moderation"],
     )
@@ -142,7 +138,7 @@ class BlockDetailView(APIView):
             204: OpenApiResponse(description="Unblocked."),
             401: NOT_AUTHENTICATED,
             403: READ_ONLY,
-            404: _error("`not_found`: you have not blocked this player."),
+            404: error_response("`not_found`: you have not blocked this player."),
         },
         tags=["moderation"],
     )

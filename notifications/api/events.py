@@ -46,6 +46,7 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
+from config import error_codes as codes
 from config.errors import ServiceError
 from config.fields import StrictIntegerField
 from live import announce, driver
@@ -136,9 +137,8 @@ def stream_format(request: Request) -> str:
     if raw is not None:
         if raw not in FORMATS:
             raise ServiceError(
-                "invalid_request",
+                codes.INVALID_REQUEST,
                 "format must be sse, ndjson or json.",
-                400,
                 fields={"format": ["One of sse, ndjson, json."]},
             )
         return raw
@@ -157,9 +157,8 @@ def _whole(raw: str, name: str) -> int:
         value = -1
     if not 0 <= value <= 2**53:
         raise ServiceError(
-            "invalid_request",
+            codes.INVALID_REQUEST,
             f"{name} must be a whole number, 0 to 2^53.",
-            400,
             fields={name: ["A whole number, 0 to 2^53."]},
         )
     return value

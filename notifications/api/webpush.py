@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import error_codes as codes
 from config.errors import ErrorSerializer, ServiceError
 from config.fields import StrictCharField, StrictIntegerField
 from config.serializers import StrictSerializer
@@ -49,7 +50,7 @@ def _me(request: Request) -> User:
 def _keys() -> vapid.VapidKeys:
     keys = vapid.current()
     if keys is None:
-        raise ServiceError("push_unavailable", "Web Push is not available on this server.", 404)
+        raise ServiceError(codes.PUSH_UNAVAILABLE, "Web Push is not available on this server.")
     return keys
 
 

@@ -43,6 +43,7 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
+from config import error_codes as codes
 from config.celery import task_named
 from config.errors import ServiceError
 from notifications import kinds as k
@@ -377,7 +378,7 @@ def endpoint_of(user: User, endpoint_id: int) -> WebhookEndpoint:
         WebhookEndpoint.objects.filter(pk=endpoint_id, user=user).select_related("token").first()
     )
     if endpoint is None:
-        raise ServiceError("not_found", "No such webhook.", 404)
+        raise ServiceError(codes.NOT_FOUND, "No such webhook.")
     return endpoint
 
 
@@ -395,16 +396,15 @@ def create_endpoint(
         check_url(url)
     except AddressNotAllowed as exc:
         raise ServiceError(
-            "invalid_request", "The request is not valid.", 400, fields={"url": [str(exc)]}
+            codes.INVALID_REQUEST, "The request is not valid.", fields={"url": [str(exc)]}
         ) from None
     token = None
     if token_id is not None:
         token = next((t for t in user.tokens.filter(pk=token_id) if t.is_live), None)
         if token is None:
             raise ServiceError(
-                "invalid_request",
+                codes.INVALID_REQUEST,
                 "The request is not valid.",
-                400,
                 fields={"token_id": ["Not one of your live tokens."]},
             )
     with transaction.atomic():
@@ -412,9 +412,8 @@ def create_endpoint(
         type(user).objects.select_for_update().filter(pk=user.pk).first()
         if WebhookEndpoint.objects.filter(user=user).count() >= MAX_ENDPOINTS:
             raise ServiceError(
-                "too_many_webhooks",
+                codes.TOO_MANY_WEBHOOKS,
                 f"You have {MAX_ENDPOINTS} webhooks already; delete one first.",
-                409,
             )
         return WebhookEndpoint.objects.create(
             user=user,

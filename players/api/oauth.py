@@ -24,6 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import error_codes as codes
 from config.errors import ErrorSerializer, ServiceError
 from config.fields import StrictBooleanField, StrictCharField
 from config.serializers import StrictSerializer
@@ -139,7 +140,7 @@ def _oauth_error(error: OAuthToolkitError) -> ServiceError:
         separator = "&" if "?" in inner.redirect_uri else "?"
         details["redirect_to"] = inner.redirect_uri + separator + inner.urlencoded
     message = inner.description or "The app's authorization request is not valid."
-    return ServiceError("oauth_invalid_request", message, **details)
+    return ServiceError(codes.OAUTH_INVALID_REQUEST, message, **details)
 
 
 def _validate(request: Request) -> tuple[list[str], dict[str, Any]]:
@@ -157,7 +158,9 @@ def _validate(request: Request) -> tuple[list[str], dict[str, Any]]:
     except OAuthToolkitError as error:
         raise _oauth_error(error) from error
     except ValueError as error:  # oauthlib: a query string it cannot decode
-        raise ServiceError("oauth_invalid_request", str(error), error="invalid_request") from error
+        raise ServiceError(
+            codes.OAUTH_INVALID_REQUEST, str(error), error="invalid_request"
+        ) from error
     return scopes, credentials
 
 
@@ -277,7 +280,7 @@ class AppView(APIView):
     def delete(self, request: Request, app_id: int) -> Response:
         deleted, _ = Application.objects.filter(pk=app_id, user=request.user).delete()
         if not deleted:
-            raise ServiceError("not_found", "No such app of yours.", status=404)
+            raise ServiceError(codes.NOT_FOUND, "No such app of yours.")
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -313,5 +316,5 @@ class AuthorizationView(APIView):
     )
     def delete(self, request: Request, app_id: int) -> Response:
         if not oauth.revoke_app(user=request.user, application_id=app_id):
-            raise ServiceError("not_found", "That app holds no grant of yours.", status=404)
+            raise ServiceError(codes.NOT_FOUND, "That app holds no grant of yours.")
         return Response(status=status.HTTP_204_NO_CONTENT)

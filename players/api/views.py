@@ -26,25 +26,22 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import ErrorSerializer
+from config.openapi import error_response
 from players import exports, lockout, selectors, services
 from players.api import serializers as s
 from players.models import ApiToken, DataExport, User
 from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
 
-
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ErrorSerializer, description=description)
-
-
-INVALID = _error("`invalid_request`: a field is missing or malformed (details.fields).")
-NOT_AUTHENTICATED = _error(
+INVALID = error_response("`invalid_request`: a field is missing or malformed (details.fields).")
+NOT_AUTHENTICATED = error_response(
     "`not_authenticated` / `authentication_failed`: no credentials, or a token that is revoked, "
     "expired or belongs to an inactive account."
 )
-READ_ONLY = _error("`permission_denied`: a `read` token, or a session request without CSRF token.")
-THROTTLED = _error("`throttled`: too many requests; retry after the `Retry-After` seconds.")
+READ_ONLY = error_response(
+    "`permission_denied`: a `read` token, or a session request without CSRF token."
+)
+THROTTLED = error_response("`throttled`: too many requests; retry after the `Retry-After` seconds.")
 # Public operations get no `security` requirement at all (not `[{}]`), so that generated
 # clients (openapi-python-client) call them with a plain client rather than demanding a token.
 PUBLIC: list[str] = []
@@ -147,8 +144,8 @@ class SignupView(AuthThrottled, APIView):
         request={"application/json": s.SignupSerializer},
         responses={
             201: s.SignupResponseSerializer,
-            400: _error(f"`invalid_request`, or {WEAK_PASSWORD}"),
-            409: _error("`username_taken`: the name exists (in any letter case)."),
+            400: error_response(f"`invalid_request`, or {WEAK_PASSWORD}"),
+            409: error_response("`username_taken`: the name exists (in any letter case)."),
             429: THROTTLED,
         },
         parameters=[RETRY_AFTER],
@@ -195,7 +192,7 @@ class TokenListView(AuthThrottled, APIView):
         request={"application/json": s.TokenCreateSerializer},
         responses={
             201: s.NewApiTokenSerializer,
-            400: _error(f"`invalid_request`, or {BAD_CREDENTIALS}"),
+            400: error_response(f"`invalid_request`, or {BAD_CREDENTIALS}"),
             429: THROTTLED,
         },
         parameters=[RETRY_AFTER],
@@ -235,7 +232,7 @@ class TokenDetailView(APIView):
             204: OpenApiResponse(description="Revoked."),
             401: NOT_AUTHENTICATED,
             403: READ_ONLY,
-            404: _error("`not_found`: no such live token of yours."),
+            404: error_response("`not_found`: no such live token of yours."),
         },
         tags=["auth"],
     )
@@ -280,8 +277,10 @@ class LoginView(AuthThrottled, APIView):
         request={"application/json": s.CredentialsSerializer},
         responses={
             200: s.LoginResponseSerializer,
-            400: _error(f"`invalid_request`, or {BAD_CREDENTIALS}"),
-            403: _error("`permission_denied`: no CSRF token, or a request from another origin."),
+            400: error_response(f"`invalid_request`, or {BAD_CREDENTIALS}"),
+            403: error_response(
+                "`permission_denied`: no CSRF token, or a request from another origin."
+            ),
             429: THROTTLED,
         },
         parameters=[RETRY_AFTER],
@@ -309,7 +308,7 @@ class LogoutView(APIView):
         responses={
             204: OpenApiResponse(description="Logged out."),
             401: NOT_AUTHENTICATED,
-            403: _error("`permission_denied`: a session request without CSRF token."),
+            403: error_response("`permission_denied`: a session request without CSRF token."),
         },
         tags=["auth"],
     )
@@ -337,7 +336,7 @@ class PasswordChangeView(AuthThrottled, APIView):
         request={"application/json": s.PasswordChangeSerializer},
         responses={
             204: OpenApiResponse(description="Changed."),
-            400: _error(f"`invalid_request`, {WEAK_PASSWORD} or {BAD_CREDENTIALS}"),
+            400: error_response(f"`invalid_request`, {WEAK_PASSWORD} or {BAD_CREDENTIALS}"),
             401: NOT_AUTHENTICATED,
             403: READ_ONLY,
             429: THROTTLED,
@@ -396,7 +395,7 @@ class PasswordResetConfirmView(AuthThrottled, APIView):
         request={"application/json": s.PasswordResetConfirmSerializer},
         responses={
             204: OpenApiResponse(description="Password set; log in again."),
-            400: _error(
+            400: error_response(
                 f"`invalid_request`, `invalid_token` (wrong, used or expired link) or "
                 f"{WEAK_PASSWORD}"
             ),
@@ -429,7 +428,7 @@ class EmailVerifyView(AuthThrottled, APIView):
             202: s.AcceptedSerializer,
             401: NOT_AUTHENTICATED,
             403: READ_ONLY,
-            409: _error("`no_email` (none on the profile) or `email_already_verified`."),
+            409: error_response("`no_email` (none on the profile) or `email_already_verified`."),
             429: THROTTLED,
         },
         parameters=[RETRY_AFTER],
@@ -454,7 +453,7 @@ class EmailVerifyConfirmView(AuthThrottled, APIView):
         request={"application/json": s.EmailLinkSerializer},
         responses={
             200: s.EmailVerifiedSerializer,
-            400: _error(
+            400: error_response(
                 "`invalid_request` or `invalid_token` (wrong or expired link, or the address "
                 "changed or was verified since)."
             ),
@@ -498,7 +497,7 @@ class MeView(AuthThrottled, APIView):
         request={"application/json": s.ProfileUpdateSerializer},
         responses={
             200: s.ProfileSerializer,
-            400: _error(
+            400: error_response(
                 f"`invalid_request` (e.g. unknown time zone), `password_required` or "
                 f"{BAD_CREDENTIALS}"
             ),
@@ -529,7 +528,7 @@ class MeView(AuthThrottled, APIView):
         request={"application/json": s.PasswordSerializer},
         responses={
             204: OpenApiResponse(description="Deleted."),
-            400: _error(f"`invalid_request` or {BAD_CREDENTIALS}"),
+            400: error_response(f"`invalid_request` or {BAD_CREDENTIALS}"),
             401: NOT_AUTHENTICATED,
             403: READ_ONLY,
             429: THROTTLED,
@@ -558,7 +557,7 @@ class MeDeleteView(AuthThrottled, APIView):
         request={"application/json": s.PasswordSerializer},
         responses={
             204: OpenApiResponse(description="Deleted."),
-            400: _error(f"`invalid_request` or {BAD_CREDENTIALS}"),
+            400: error_response(f"`invalid_request` or {BAD_CREDENTIALS}"),
             401: NOT_AUTHENTICATED,
             403: READ_ONLY,
             429: THROTTLED,
@@ -612,7 +611,7 @@ class MeExportView(APIView):
         responses={
             200: s.DataExportSerializer,
             401: NOT_AUTHENTICATED,
-            404: _error("`not_found`: no such export of mine (or it expired)."),
+            404: error_response("`not_found`: no such export of mine (or it expired)."),
         },
         tags=["me"],
     )
@@ -637,7 +636,7 @@ class MeLatestExportView(APIView):
         responses={
             (200, "application/json"): s.ExportSerializer,
             401: NOT_AUTHENTICATED,
-            409: _error(
+            409: error_response(
                 "`export_not_ready`: no finished export; start one with `POST me/exports/`."
             ),
         },
@@ -664,8 +663,8 @@ class MeExportDownloadView(APIView):
         responses={
             (200, "application/json"): s.ExportSerializer,
             401: NOT_AUTHENTICATED,
-            404: _error("`not_found`: no such export of mine (or it expired)."),
-            409: _error("`export_not_ready`: still `pending` or `running`, or `failed`."),
+            404: error_response("`not_found`: no such export of mine (or it expired)."),
+            409: error_response("`export_not_ready`: still `pending` or `running`, or `failed`."),
         },
         tags=["me"],
     )

@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import error_codes as codes
 from config.errors import ErrorSerializer, ServiceError
 from games.engine import registry
 from players import signals as player_signals
@@ -49,7 +50,7 @@ class LeaderboardView(APIView):
     )
     def get(self, request: Request, kind: str) -> Response:
         if not selectors.known_kind(kind):
-            raise ServiceError("not_found", "No such game.", 404)
+            raise ServiceError(codes.NOT_FOUND, "No such game.")
         return Response(s.LeaderboardSerializer(selectors.leaderboard(kind, request.user)).data)
 
 
@@ -74,7 +75,7 @@ class ProfileView(APIView):
         # The route's <id:...> converter keeps the number inside the id column's range.
         player = User.objects.filter(pk=user_id).only("username", "display_name").first()
         if player is None:
-            raise ServiceError("not_found", "No such player.", 404)
+            raise ServiceError(codes.NOT_FOUND, "No such player.")
         # Blocks are moderation's (a layer above): it refuses through the signal.
         player_signals.viewing_player.send(sender=User, viewer=request.user, player=player)
         return Response(s.PublicProfileSerializer(selectors.profile(player)).data)

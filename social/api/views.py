@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.openapi import error_response
 from games import selectors as game_selectors
 from games.api.serializers import GameSerializer
 from players.api.views import (
@@ -20,7 +21,6 @@ from players.api.views import (
     READ_ONLY,
     RETRY_AFTER,
     THROTTLED,
-    _error,
     _me,
 )
 from players.oauth import AppRateThrottle
@@ -28,9 +28,9 @@ from players.throttles import AuthRateThrottle
 from social import selectors, services
 from social.api import serializers as s
 
-NO_PLAYER = _error("`not_found`: no such player.")
-NO_CHALLENGE = _error("`not_found`: no such challenge, or not yours.")
-CLOSED = _error("`challenge_closed`: the challenge was answered, withdrawn or has expired.")
+NO_PLAYER = error_response("`not_found`: no such player.")
+NO_CHALLENGE = error_response("`not_found`: no such challenge, or not yours.")
+CLOSED = error_response("`challenge_closed`: the challenge was answered, withdrawn or has expired.")
 
 _FRIENDS = s.FriendSerializer(many=True)
 _FOLLOWING = s.FollowedSerializer(many=True)
@@ -59,9 +59,9 @@ class FollowingView(APIView):
         request={"application/json": s.PlayerRequestSerializer},
         responses={
             200: s.FollowResultSerializer,
-            400: _error("`invalid_request` (details.fields) or `cannot_follow_self`."),
+            400: error_response("`invalid_request` (details.fields) or `cannot_follow_self`."),
             401: NOT_AUTHENTICATED,
-            403: _error("`follow_refused` (a block, either way), or `permission_denied`."),
+            403: error_response("`follow_refused` (a block, either way), or `permission_denied`."),
             404: NO_PLAYER,
         },
         tags=["social"],
@@ -197,16 +197,16 @@ class ChallengesView(APIView):
         parameters=[RETRY_AFTER],
         responses={
             201: s.ChallengeSerializer,
-            400: _error(
+            400: error_response(
                 "`invalid_request` (details.fields), `invalid_setup` or `cannot_challenge_self`."
             ),
             401: NOT_AUTHENTICATED,
-            403: _error(
+            403: error_response(
                 "`challenge_refused` (the player takes no challenges from you, or a block), "
                 "or `permission_denied`."
             ),
             404: NO_PLAYER,
-            409: _error("`already_challenged` or `too_many_games` (details.limit)."),
+            409: error_response("`already_challenged` or `too_many_games` (details.limit)."),
             429: THROTTLED,
         },
         tags=["social"],
@@ -232,12 +232,12 @@ class ChallengeAcceptView(APIView):
         responses={
             200: GameSerializer,
             401: NOT_AUTHENTICATED,
-            403: _error(
+            403: error_response(
                 "`not_challenged` (you sent it), `challenge_refused` (a block), or "
                 "`permission_denied`."
             ),
             404: NO_CHALLENGE,
-            409: _error(
+            409: error_response(
                 "`challenge_closed`, `too_many_games`, or the lobby is no longer open "
                 "(`game_already_started`, `game_full`)."
             ),
