@@ -363,3 +363,26 @@ def decline_invitation(*, user: User, game_id: Any) -> None:
             raise ServiceError("game_already_started", "This game is no longer open.", 409)
         game.declined_by.add(user)
         announce_to([user.pk])
+
+
+def check_settings(
+    *, kind: str, max_players: int, options: dict[str, bool] | None, rated: bool | None
+) -> tuple[dict[str, bool], bool]:
+    """What ``create_game`` would make of these settings with the game's default preset, before
+    any game exists (quick pairing's seeks are checked when posted, their game made later): the
+    house rules as the game reads them, and whether it is rated. Raises ``create_game``'s codes."""
+    try:
+        rules = registry.get_game(kind)
+    except EngineError as exc:
+        raise ServiceError(exc.code, f"Unknown game {kind!r}.", 400) from exc
+    if not rules.min_players <= max_players <= rules.max_players:
+        raise ServiceError(
+            "invalid_setup",
+            f"A game has {rules.min_players} to {rules.max_players} seats.",
+            400,
+        )
+    try:
+        opts = rules.validate_options(options or {})
+    except EngineError as exc:
+        raise ServiceError(exc.code, exc.message, 400) from exc
+    return opts, _rated(rules.default_preset, rules.default_preset, opts, rated)
