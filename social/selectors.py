@@ -35,22 +35,33 @@ def is_blocked_between(a: User, b: User) -> bool:
     return b.pk in blocked_ids(a.pk)
 
 
-@dataclass(frozen=True)
+# Slotted: the friends list makes three of these per friend, and a list of 500 friends made
+# enough objects that Python's collector ran during the request (docs/performance.md).
+@dataclass(frozen=True, slots=True)
 class Presence:
     status: str  # ONLINE, OFFLINE or HIDDEN
     last_seen_on: date | None  # day precision; None while online, hidden or never seen
 
 
+_ONLINE, _HIDDEN, _NEVER_SEEN = (
+    Presence(ONLINE, None),
+    Presence(HIDDEN, None),
+    Presence(OFFLINE, None),
+)
+
+
 def presence_of(last_seen_at: datetime | None, hidden: bool | None, now: datetime) -> Presence:
     """``hidden`` None: the player has no profile row (nothing to show)."""
     if hidden is None or hidden:
-        return Presence(HIDDEN, None)
-    if last_seen_at is not None and last_seen_at >= now - timedelta(seconds=ONLINE_SECONDS):
-        return Presence(ONLINE, None)
-    return Presence(OFFLINE, last_seen_at.date() if last_seen_at is not None else None)
+        return _HIDDEN
+    if last_seen_at is None:
+        return _NEVER_SEEN
+    if last_seen_at >= now - timedelta(seconds=ONLINE_SECONDS):
+        return _ONLINE
+    return Presence(OFFLINE, last_seen_at.date())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Person:
     """A player as lists show them: what the API names them by and the name others see."""
 
@@ -58,7 +69,7 @@ class Person:
     public_name: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Friend:
     user: Person
     presence: Presence

@@ -11,7 +11,7 @@ from config.serializers import StrictFieldsMixin, StrictSerializer
 from games.api.serializers import CreateGameSerializer
 from games.engine import registry
 from social.models import Challenge, Profile, Seek
-from social.selectors import HIDDEN, OFFLINE, ONLINE
+from social.selectors import HIDDEN, OFFLINE, ONLINE, Friend
 
 
 class PersonSerializer(serializers.Serializer):
@@ -39,6 +39,20 @@ class PresenceSerializer(serializers.Serializer):
 class FriendSerializer(serializers.Serializer):
     player = PersonSerializer(source="user")
     presence = PresenceSerializer()
+
+    def to_representation(self, instance: Friend) -> dict[str, Any]:
+        """What the fields make of a ``selectors.Friend``, built directly: walking the nested
+        fields of 500 friends was a third of the friends list's time, and the objects it made
+        were what set off the collector in the request (tests/social/test_friends.py checks the
+        output equals the fields' own, byte for byte)."""
+        seen = instance.presence.last_seen_on
+        return {
+            "player": {"username": instance.user.username, "name": instance.user.public_name},
+            "presence": {
+                "status": instance.presence.status,
+                "last_seen_on": seen.isoformat() if seen is not None else None,
+            },
+        }
 
 
 class FollowedSerializer(serializers.Serializer):
