@@ -4,10 +4,12 @@ of them, both ways."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
@@ -75,20 +77,49 @@ class Friend:
     presence: Presence
 
 
+# How long a player's friends (names, last-seen stamps, hidden or not) are kept in the cache.
+# A stamp is written at most once a minute anyway (middleware.py); follows, a new name and the
+# presence setting drop the entries they change (receivers.py, services.py); blocks are read
+# afresh on every call.
+FRIENDS_CACHE_SECONDS = 60
+
+
+def friends_cache_key(user_id: Any) -> str:
+    return f"social:friends:{user_id}"
+
+
+def _friend_rows(user: User) -> list[tuple[Any, str, str, datetime | None, bool | None]]:
+    """The friends' five columns, from the cache or one query (and then cached). Five columns
+    each: building 500 full User objects would cost more than the query."""
+    key = friends_cache_key(user.pk)
+    rows = cache.get(key)
+    if rows is None:
+        rows = list(
+            User.objects.filter(follows_received__follower=user, follows_made__followee=user)
+            .order_by()
+            .values_list(
+                "pk", "username", "display_name", "social__last_seen_at", "social__hide_presence"
+            )
+        )
+        cache.set(key, rows, FRIENDS_CACHE_SECONDS)
+    return rows
+
+
+def forget_friends(user_ids: Iterable[Any]) -> None:
+    """Drop these players' cached friends (their follows, or a friend's name, changed)."""
+    cache.delete_many([friends_cache_key(user_id) for user_id in user_ids])
+
+
 def friends(*, user: User) -> list[Friend]:
-    """Mutual follows, online ones first, then by name. Two queries whatever their number:
-    the blocks, then the friends with their presence (four columns each: building 500 full
-    User objects would cost more than the query)."""
+    """Mutual follows, online ones first, then by name. Two queries whatever their number (the
+    blocks, then the friends with their presence); one within a minute of the last call (the
+    blocks: always read afresh, they win over everything)."""
     hidden = blocked_ids(user.pk)
-    rows = (
-        User.objects.filter(follows_received__follower=user, follows_made__followee=user)
-        .exclude(pk__in=hidden)
-        .values_list("username", "display_name", "social__last_seen_at", "social__hide_presence")
-    )
     now = timezone.now()
     found = [
         Friend(Person(username, name or username), presence_of(seen, hide, now))
-        for username, name, seen, hide in rows
+        for pk, username, name, seen, hide in _friend_rows(user)
+        if pk not in hidden
     ]
     found.sort(key=lambda f: (f.presence.status != ONLINE, f.user.public_name.casefold()))
     return found

@@ -183,3 +183,33 @@ def test_a_friends_row_is_what_its_fields_would_make_of_it() -> None:
     by_fields = [drf.Serializer.to_representation(FriendSerializer(), row) for row in rows]
     assert json.dumps(fast) == json.dumps(by_fields)
     assert by_fields[1]["presence"]["last_seen_on"] == "2026-02-03"
+
+
+def test_a_friends_list_read_again_within_a_minute_costs_one_query(
+    alice: Player, bob: Player, django_assert_num_queries: Any
+) -> None:
+    befriend(alice, bob)
+    assert len(selectors.friends(user=alice.user)) == 1
+    with django_assert_num_queries(1):  # the blocks: always read afresh
+        assert len(selectors.friends(user=alice.user)) == 1
+
+
+def test_the_cached_list_follows_follows_names_settings_and_blocks(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    befriend(alice, bob)
+    seen(bob, timedelta(seconds=5))
+    assert [f["player"]["name"] for f in friends(alice)] == ["Bob"]
+    befriend(alice, carol)  # a new friend
+    assert sorted(f["player"]["name"] for f in friends(alice)) == ["Bob", "Carol"]
+    bob.user.display_name = "Bobby"
+    bob.user.save()  # a friend's new name
+    assert sorted(f["player"]["name"] for f in friends(alice)) == ["Bobby", "Carol"]
+    hidden = bob.client.patch("/api/v1/me/social/", {"hide_presence": True}, format="json")
+    assert hidden.status_code == 200, hidden.content
+    presence = {f["player"]["name"]: f["presence"]["status"] for f in friends(alice)}
+    assert presence["Bobby"] == "hidden"
+    block(carol, alice)  # read afresh: no wait for the cache
+    assert [f["player"]["name"] for f in friends(alice)] == ["Bobby"]
+    assert alice.client.delete("/api/v1/me/following/bob/").status_code == 204
+    assert friends(alice) == []
