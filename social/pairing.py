@@ -92,8 +92,9 @@ def _seek_ttl() -> timedelta:
 
 def _lock_pool(key: str) -> None:
     """Caller holds a transaction: every match in the pool waits for it to end."""
-    SeekPool.objects.get_or_create(key=key)
-    SeekPool.objects.select_for_update().filter(key=key).exists()
+    if not SeekPool.objects.select_for_update().filter(key=key).exists():
+        SeekPool.objects.get_or_create(key=key)  # a new pool (another request may make it too)
+        SeekPool.objects.select_for_update().filter(key=key).exists()
 
 
 def post_seek(
@@ -132,8 +133,9 @@ def post_seek(
             created_at=now,
             expires_at=now + _seek_ttl(),
         )
-        _pair(seek, now)
-    seek.refresh_from_db(fields=["status", "game", "closed_at"])
+        game = _pair(seek, now, owner_may_sit=True)
+    if game is not None:  # as _pair's compare-and-set wrote it
+        seek.status, seek.game, seek.closed_at = Seek.MATCHED, game, now
     return seek
 
 
@@ -180,10 +182,10 @@ def _candidates(seek: Seek, exclude: set[Any], now: datetime) -> list[Seek]:
     )
 
 
-def _group_for(seek: Seek, now: datetime) -> list[Seek] | None:
+def _group_for(seek: Seek, now: datetime, owner_may_sit: bool) -> list[Seek] | None:
     """``seek`` and the nearest seeks in reach of every member, enough to fill its seats; None
     when there are not enough. Caller holds the pool lock."""
-    if not _may_sit(seek.user):
+    if not owner_may_sit and not _may_sit(seek.user):
         return None
     group = _Group([seek], blocked_ids(seek.user_id))
     for other in _candidates(seek, group.blocked | {seek.user_id}, now):
@@ -203,11 +205,12 @@ class _Claimed(Exception):
     """A seek of the group closed meanwhile (withdrawn, expired): the match is undone."""
 
 
-def _pair(seek: Seek, now: datetime) -> Game | None:
+def _pair(seek: Seek, now: datetime, owner_may_sit: bool = False) -> Game | None:
     """Match ``seek`` with a full group if its pool holds one: the game is made, the others
     join it (the last join starts it) and every seek of the group is claimed, or nothing is.
-    Caller holds the pool lock."""
-    group = _group_for(seek, now)
+    Caller holds the pool lock (and has checked the cap for ``seek``'s player when
+    ``owner_may_sit``)."""
+    group = _group_for(seek, now, owner_may_sit)
     if group is None:
         return None
     group.sort(key=lambda s: (s.created_at, s.pk))  # the longest waiting hosts
