@@ -24,7 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, F
+from django.db.models import Count, F, Q
 from django.db.models.functions import Abs
 from django.utils import timezone
 
@@ -174,6 +174,10 @@ def _candidates(seek: Seek, exclude: set[Any], now: datetime) -> list[Seek]:
             rating__gte=low,
             rating__lte=high,
         )
+        # Only those whose own range takes this seek's rating: the ones that refuse it would
+        # crowd out the nearest that accept it.
+        .filter(Q(min_rating__isnull=True) | Q(min_rating__lte=seek.rating))
+        .filter(Q(max_rating__isnull=True) | Q(max_rating__gte=seek.rating))
         .exclude(pk=seek.pk)
         .exclude(user_id__in=exclude)
         .select_related("user")

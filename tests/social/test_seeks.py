@@ -200,3 +200,13 @@ def test_the_lobby_costs_the_same_queries_whatever_its_length(
 @pytest.mark.parametrize("minutes,reach", [(0, 150), (4, 150), (5, 200), (60, 600)])
 def test_the_window_widens_with_the_wait(minutes: int, reach: int) -> None:
     assert pairing.window(timedelta(minutes=minutes)) == reach
+
+
+def test_seeks_that_refuse_a_rating_do_not_crowd_out_one_that_takes_it(
+    alice: Player, bob: Player
+) -> None:
+    for i in range(pairing.CANDIDATES + 5):  # nearer in rating and older, but refusing alice
+        seek(make_player(f"picky{i}"), min_rating=3000)
+    seek(bob)  # a new player's rating, as alice's
+    assert seek(alice).json()["status"] == "matched"
+    assert Seek.objects.get(user=bob.user).status == Seek.MATCHED
