@@ -255,7 +255,7 @@ IDEMPOTENCY_KEY_OTHER_URL = GAMES.entry(
     "the `Idempotency-Key` was used before for another URL (another game); use a new key",
 )
 
-SOCIAL = Section("Friends and challenges")
+SOCIAL = Section("Friends, challenges and quick pairing")
 CANNOT_FOLLOW_SELF = SOCIAL.entry("cannot_follow_self", 400, "following yourself")
 CANNOT_CHALLENGE_SELF = SOCIAL.entry("cannot_challenge_self", 400, "challenging yourself")
 FOLLOW_REFUSED = SOCIAL.entry("follow_refused", 403, "a block, either way")
@@ -273,6 +273,12 @@ CHALLENGE_CLOSED = SOCIAL.entry(
     "challenge_closed",
     409,
     "the challenge was accepted, declined, withdrawn or has expired (`CHALLENGE_TTL_SECONDS`)",
+)
+ALREADY_SEEKING = SOCIAL.entry(
+    "already_seeking", 409, "you already have an open seek with these settings (one per pool)"
+)
+SEEK_CLOSED = SOCIAL.entry(
+    "seek_closed", 409, "the seek was paired, withdrawn or has expired (`SEEK_TTL_SECONDS`)"
 )
 
 MODERATION = Section("Blocks, reports and moderators")

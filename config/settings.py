@@ -457,6 +457,13 @@ GAMES_IN_PROGRESS_MAX = env_int(
     min_value=1,
     help="Lobbies and games in progress a player may be seated in at once.",
 )
+# Quick pairing (social/pairing.py): an open seek lapses after SEEK_TTL_SECONDS.
+SEEK_TTL_SECONDS = env_int(
+    "SEEK_TTL_SECONDS",
+    default=24 * 3600,
+    min_value=60,
+    help="Seconds before an unmatched quick-pairing seek expires.",
+)
 
 # Bots (games/services/turns.py, bots.py): how a bot paces its moves, who takes an absent seat.
 _bot_delay = env_list(

@@ -97,3 +97,61 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"challenge #{self.pk}: {self.challenger_id} -> {self.challenged_id} ({self.status})"
+
+
+class SeekPool(models.Model):
+    """One row per pool (game, seats, rated, house rules): matching in a pool locks its row, so
+    two seeks of one pool are never matched at the same time (social/pairing.py)."""
+
+    key = models.CharField(max_length=255, primary_key=True)
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class Seek(models.Model):
+    """Quick pairing: ``user`` asks for a game of ``kind`` with ``seats`` seats, rated or not,
+    with these house rules, against players whose shown rating is in reach (social/pairing.py).
+    Matched seeks name the game they started."""
+
+    OPEN, MATCHED, WITHDRAWN, EXPIRED = "open", "matched", "withdrawn", "expired"
+    STATUSES = [(s, s) for s in (OPEN, MATCHED, WITHDRAWN, EXPIRED)]
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks"
+    )
+    pool = models.ForeignKey(SeekPool, on_delete=models.PROTECT, related_name="seeks")
+    kind = models.CharField(max_length=32)
+    seats = models.PositiveSmallIntegerField()
+    rated = models.BooleanField()
+    options = models.JSONField(default=dict)
+    # The seeker's shown rating in ``kind`` when posted: what others' windows compare.
+    rating = models.IntegerField()
+    # The seeker's own bounds on an opponent's shown rating (None: no bound).
+    min_rating = models.IntegerField(null=True, blank=True)
+    max_rating = models.IntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=STATUSES, default=OPEN)
+    game = models.ForeignKey("games.Game", on_delete=models.SET_NULL, null=True, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # One open seek per player and pool: a second could only pair them with themselves.
+            models.UniqueConstraint(
+                fields=["user", "pool"],
+                condition=models.Q(status="open"),
+                name="one_open_seek_per_pool",
+            )
+        ]
+        indexes = [
+            # Candidates: a pool's open seeks in a rating range.
+            models.Index(fields=["pool", "status", "rating"], name="seek_pool_rating"),
+            models.Index(fields=["status", "expires_at"], name="seek_status_expiry"),
+            models.Index(fields=["user", "status"], name="seek_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seek #{self.pk} of {self.user_id} in {self.pool_id} ({self.status})"

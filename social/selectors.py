@@ -4,10 +4,12 @@ of them, both ways."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
@@ -35,22 +37,33 @@ def is_blocked_between(a: User, b: User) -> bool:
     return b.pk in blocked_ids(a.pk)
 
 
-@dataclass(frozen=True)
+# Slotted: the friends list makes three of these per friend, and a list of 500 friends made
+# enough objects that Python's collector ran during the request (docs/performance.md).
+@dataclass(frozen=True, slots=True)
 class Presence:
     status: str  # ONLINE, OFFLINE or HIDDEN
     last_seen_on: date | None  # day precision; None while online, hidden or never seen
 
 
+_ONLINE, _HIDDEN, _NEVER_SEEN = (
+    Presence(ONLINE, None),
+    Presence(HIDDEN, None),
+    Presence(OFFLINE, None),
+)
+
+
 def presence_of(last_seen_at: datetime | None, hidden: bool | None, now: datetime) -> Presence:
     """``hidden`` None: the player has no profile row (nothing to show)."""
     if hidden is None or hidden:
-        return Presence(HIDDEN, None)
-    if last_seen_at is not None and last_seen_at >= now - timedelta(seconds=ONLINE_SECONDS):
-        return Presence(ONLINE, None)
-    return Presence(OFFLINE, last_seen_at.date() if last_seen_at is not None else None)
+        return _HIDDEN
+    if last_seen_at is None:
+        return _NEVER_SEEN
+    if last_seen_at >= now - timedelta(seconds=ONLINE_SECONDS):
+        return _ONLINE
+    return Presence(OFFLINE, last_seen_at.date())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Person:
     """A player as lists show them: what the API names them by and the name others see."""
 
@@ -58,26 +71,55 @@ class Person:
     public_name: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Friend:
     user: Person
     presence: Presence
 
 
+# How long a player's friends (names, last-seen stamps, hidden or not) are kept in the cache.
+# A stamp is written at most once a minute anyway (middleware.py); follows, a new name and the
+# presence setting drop the entries they change (receivers.py, services.py); blocks are read
+# afresh on every call.
+FRIENDS_CACHE_SECONDS = 60
+
+
+def friends_cache_key(user_id: Any) -> str:
+    return f"social:friends:{user_id}"
+
+
+def _friend_rows(user: User) -> list[tuple[Any, str, str, datetime | None, bool | None]]:
+    """The friends' five columns, from the cache or one query (and then cached). Five columns
+    each: building 500 full User objects would cost more than the query."""
+    key = friends_cache_key(user.pk)
+    rows = cache.get(key)
+    if rows is None:
+        rows = list(
+            User.objects.filter(follows_received__follower=user, follows_made__followee=user)
+            .order_by()
+            .values_list(
+                "pk", "username", "display_name", "social__last_seen_at", "social__hide_presence"
+            )
+        )
+        cache.set(key, rows, FRIENDS_CACHE_SECONDS)
+    return rows
+
+
+def forget_friends(user_ids: Iterable[Any]) -> None:
+    """Drop these players' cached friends (their follows, or a friend's name, changed)."""
+    cache.delete_many([friends_cache_key(user_id) for user_id in user_ids])
+
+
 def friends(*, user: User) -> list[Friend]:
-    """Mutual follows, online ones first, then by name. Two queries whatever their number:
-    the blocks, then the friends with their presence (four columns each: building 500 full
-    User objects would cost more than the query)."""
+    """Mutual follows, online ones first, then by name. Two queries whatever their number (the
+    blocks, then the friends with their presence); one within a minute of the last call (the
+    blocks: always read afresh, they win over everything)."""
     hidden = blocked_ids(user.pk)
-    rows = (
-        User.objects.filter(follows_received__follower=user, follows_made__followee=user)
-        .exclude(pk__in=hidden)
-        .values_list("username", "display_name", "social__last_seen_at", "social__hide_presence")
-    )
     now = timezone.now()
     found = [
         Friend(Person(username, name or username), presence_of(seen, hide, now))
-        for username, name, seen, hide in rows
+        for pk, username, name, seen, hide in _friend_rows(user)
+        if pk not in hidden
     ]
     found.sort(key=lambda f: (f.presence.status != ONLINE, f.user.public_name.casefold()))
     return found

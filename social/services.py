@@ -70,6 +70,10 @@ def update_settings(
     if challenges_from is not None:
         profile.challenges_from = challenges_from
     profile.save(update_fields=["hide_presence", "challenges_from"])
+    if hide_presence is not None:  # the friends' lists that show this player's presence
+        selectors.forget_friends(
+            Follow.objects.filter(followee=user).values_list("follower_id", flat=True)
+        )
     return profile
 
 

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from social import services
+from social import pairing, services
 
 
 @shared_task(name="social.tasks.expire_challenges")
 def expire_challenges() -> int:
     """Close pending challenges past their expiry. Idempotent: a closed one is not touched."""
     return services.expire_challenges()
+
+
+@shared_task(name="social.tasks.pair_seeks")
+def pair_seeks() -> int:
+    """Close expired seeks, then match the open ones again. Idempotent: each pool's matching
+    holds its lock and claims seeks by their status."""
+    pairing.expire_seeks()
+    return pairing.pair_waiting()

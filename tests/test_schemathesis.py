@@ -69,6 +69,7 @@ from notifications import services as notification_services
 from notifications.channels import webhook
 from players import exports, links, oauth
 from players.models import ApiToken, DataExport, User
+from social import pairing
 from social import services as social_services
 
 # The last test reads what the others counted in this process: one xdist worker runs them all,
@@ -312,6 +313,10 @@ def _social_world(operation_id: str, world: World, other: User) -> None:
         social_services.update_settings(user=me, challenges_from="everyone")
         challenge = social_services.send_challenge(challenger=other, challenged=me)
         world.path["challenge_id"] = challenge.pk
+    elif operation_id == "seeks_create":
+        world.body.update(game="uno_all_wild", seats=2)
+    elif operation_id == "seeks_destroy":
+        world.path["seek_id"] = pairing.post_seek(user=me, kind="uno_splash", seats=3).pk
 
 
 def _oauth_world(world: World, operation_id: str, other: User) -> None:

@@ -25,4 +25,5 @@ urlpatterns: list[URLPattern] = [
     path("oauth/authorize", views.index, name="web-oauth-authorize"),
     path("players/<int:player_id>", views.index, name="web-player"),
     path("friends", views.index, name="web-friends"),
+    path("lobby", views.index, name="web-lobby"),
 ]

@@ -86,20 +86,13 @@ def create_game(
     (games.engine.registry); its preset, seats, target and options are checked by that game.
     ``rated`` (None: whenever allowed) asks for a rated game: the default preset and no house
     rule on, or ``rated_not_allowed``; bots never join one (``add_bot``)."""
-    try:
-        rules = registry.get_game(kind)
-    except EngineError as exc:
-        raise ServiceError(codes.INVALID_SETUP, f"Unknown game {kind!r}.") from exc
+    rules = _rules_of(kind)
     preset = rules.default_preset if preset is None else preset
     target_score = rules.default_target if target_score is None else target_score
     max_players = default_seats(rules) if max_players is None else max_players
     if preset not in rules.presets:
         raise ServiceError(codes.INVALID_SETUP, f"Unknown preset {preset!r}.")
-    if not rules.min_players <= max_players <= rules.max_players:
-        raise ServiceError(
-            codes.INVALID_SETUP,
-            f"A game has {rules.min_players} to {rules.max_players} seats.",
-        )
+    opts = _seats_and_options(rules, max_players, options)
     if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
         raise ServiceError(
             codes.INVALID_SETUP,
@@ -110,10 +103,6 @@ def create_game(
             codes.INVALID_SETUP,
             f"The speed mode turn limit is {MIN_SPEED_SECONDS} to {MAX_SPEED_SECONDS} seconds.",
         )
-    try:
-        opts = rules.validate_options(options or {})
-    except EngineError as exc:
-        raise ServiceError(codes.INVALID_SETUP, exc.message) from exc
     rated = _rated(rules.default_preset, preset, opts, rated)
     now = timezone.now()
     with transaction.atomic():
@@ -359,3 +348,34 @@ def decline_invitation(*, user: User, game_id: Any) -> None:
             raise ServiceError(codes.GAME_ALREADY_STARTED, "This game is no longer open.")
         game.declined_by.add(user)
         announce_to([user.pk])
+
+
+def check_settings(
+    *, kind: str, max_players: int, options: dict[str, bool] | None, rated: bool | None
+) -> tuple[dict[str, bool], bool]:
+    """What ``create_game`` would make of these settings with the game's default preset, before
+    any game exists (quick pairing's seeks are checked when posted, their game made later): the
+    house rules as the game reads them, and whether it is rated. Raises ``create_game``'s codes."""
+    rules = _rules_of(kind)
+    opts = _seats_and_options(rules, max_players, options)
+    return opts, _rated(rules.default_preset, rules.default_preset, opts, rated)
+
+
+def _rules_of(kind: str) -> Any:
+    try:
+        return registry.get_game(kind)
+    except EngineError as exc:
+        raise ServiceError(codes.INVALID_SETUP, f"Unknown game {kind!r}.") from exc
+
+
+def _seats_and_options(rules: Any, max_players: int, options: dict[str, bool] | None) -> Any:
+    """The seats and house rules a game takes (else ``invalid_setup``), as it reads them."""
+    if not rules.min_players <= max_players <= rules.max_players:
+        raise ServiceError(
+            codes.INVALID_SETUP,
+            f"A game has {rules.min_players} to {rules.max_players} seats.",
+        )
+    try:
+        return rules.validate_options(options or {})
+    except EngineError as exc:
+        raise ServiceError(codes.INVALID_SETUP, exc.message) from exc

@@ -6,11 +6,12 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.fields import StrictBooleanField, StrictCharField
+from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from config.serializers import StrictFieldsMixin, StrictSerializer
 from games.api.serializers import CreateGameSerializer
-from social.models import Challenge, Profile
-from social.selectors import HIDDEN, OFFLINE, ONLINE
+from games.engine import registry
+from social.models import Challenge, Profile, Seek
+from social.selectors import HIDDEN, OFFLINE, ONLINE, Friend
 
 
 class PersonSerializer(serializers.Serializer):
@@ -38,6 +39,20 @@ class PresenceSerializer(serializers.Serializer):
 class FriendSerializer(serializers.Serializer):
     player = PersonSerializer(source="user")
     presence = PresenceSerializer()
+
+    def to_representation(self, instance: Friend) -> dict[str, Any]:
+        """What the fields make of a ``selectors.Friend``, built directly: walking the nested
+        fields of 500 friends was a third of the friends list's time, and the objects it made
+        were what set off the collector in the request (tests/social/test_friends.py checks the
+        output equals the fields' own, byte for byte)."""
+        seen = instance.presence.last_seen_on
+        return {
+            "player": {"username": instance.user.username, "name": instance.user.public_name},
+            "presence": {
+                "status": instance.presence.status,
+                "last_seen_on": seen.isoformat() if seen is not None else None,
+            },
+        }
 
 
 class FollowedSerializer(serializers.Serializer):
@@ -113,3 +128,79 @@ def challenge_row(challenge: Challenge, user: Any) -> dict[str, Any]:
 
 class SearchQuerySerializer(serializers.Serializer):
     q = StrictCharField(max_length=80, help_text="The start of a display name.")
+
+
+class SeekRequestSerializer(CreateGameSerializer):
+    """A seek: the game and its house rules as `games_create` takes them (and checks them), the
+    seats, and the opponents' ratings one accepts. The game's default preset, target and turn
+    time: every seek of a pool plays the same game."""
+
+    preset = None
+    max_players = None
+    target_score = None
+    turn_seconds = None
+    speed_seconds = None
+    visibility = None
+    seats = StrictIntegerField(
+        min_value=2, max_value=10, help_text="Players in the game, you included."
+    )
+    min_rating = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=10_000,
+        help_text="The lowest shown rating of an opponent you accept (none when left out).",
+    )
+    max_rating = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=10_000,
+        help_text="The highest shown rating of an opponent you accept (none when left out).",
+    )
+
+
+class SeekSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    player = PersonSerializer(source="user")
+    status = serializers.ChoiceField(
+        choices=[s for s, _ in Seek.STATUSES],
+        help_text="`open` (waiting), `matched` (see `game_id`), `withdrawn` or `expired`.",
+    )
+    game = serializers.CharField(source="kind", help_text="The game's kind.")
+    seats = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    options = serializers.DictField(child=serializers.BooleanField(), help_text="House rules.")
+    rating = serializers.IntegerField(help_text="The seeker's shown rating in this game.")
+    min_rating = serializers.IntegerField(allow_null=True)
+    max_rating = serializers.IntegerField(allow_null=True)
+    game_id = serializers.UUIDField(allow_null=True, help_text="The game a match started.")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+
+
+class OpenGameSerializer(serializers.Serializer):
+    id = serializers.UUIDField(source="game.id", help_text="Join it with `games_join`.")
+    game = serializers.CharField(source="game.kind", help_text="The game's kind.")
+    seats = serializers.IntegerField(source="game.max_players")
+    players = serializers.IntegerField(help_text="Seats taken.")
+    rated = serializers.BooleanField(source="game.rated")
+    options = serializers.DictField(
+        source="game.options", child=serializers.BooleanField(), help_text="House rules."
+    )
+    host = serializers.CharField(source="host_name", help_text="The host's shown name.")
+    host_rating = serializers.IntegerField(help_text="The host's shown rating in this game.")
+    created_at = serializers.DateTimeField(source="game.created_at")
+
+
+class LobbySerializer(serializers.Serializer):
+    games = OpenGameSerializer(many=True)
+    seeks = SeekSerializer(many=True)
+
+
+class LobbyQuerySerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=registry.kinds(), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = registry.kinds()

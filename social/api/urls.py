@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from config import converters  # noqa: F401  (registers <id:...>, a database id)
-from social.api import views
+from social.api import seeks, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("me/following/", views.FollowingView.as_view(), name="me-following"),
@@ -26,4 +26,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         views.ChallengeDeclineView.as_view(),
         name="challenge-decline",
     ),
+    path("lobby/", seeks.LobbyView.as_view(), name="lobby"),
+    path("seeks/", seeks.SeeksView.as_view(), name="seeks"),
+    path("seeks/<id:seek_id>/", seeks.SeekDetailView.as_view(), name="seek-detail"),
 ]

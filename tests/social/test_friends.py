@@ -3,18 +3,22 @@ blocks, which win over all of it both ways."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+import json
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
 from django.core.cache import cache
 from django.utils import timezone
+from rest_framework import serializers as drf
 
 from notifications.models import Notification
 from players import selectors as player_selectors
 from players.models import User
 from social import selectors
+from social.api.serializers import FriendSerializer
 from social.models import Follow, Profile
+from social.selectors import Friend, Person, Presence
 from tests.social.conftest import SOCIAL_TESTS, Player, befriend, block, follow, friends, search
 
 pytestmark = SOCIAL_TESTS
@@ -165,3 +169,47 @@ def test_my_data_export_has_my_follows_and_settings(alice: Player, bob: Player) 
     exported = player_selectors.export(alice.user)["social"]
     assert [f["username"] for f in exported["following"]] == ["bob"]
     assert exported["challenges_from"] == "friends"
+
+
+def test_a_friends_row_is_what_its_fields_would_make_of_it() -> None:
+    """FriendSerializer builds its rows directly; they must equal the nested fields' output."""
+    rows = [
+        Friend(Person("soren", "Søren Ærø"), Presence("online", None)),
+        Friend(Person("bo", "bo"), Presence("offline", date(2026, 2, 3))),
+        Friend(Person("ida", "Ida"), Presence("offline", None)),
+        Friend(Person("eve", "Eve"), Presence("hidden", None)),
+    ]
+    fast = FriendSerializer(rows, many=True).data
+    by_fields = [drf.Serializer.to_representation(FriendSerializer(), row) for row in rows]
+    assert json.dumps(fast) == json.dumps(by_fields)
+    assert by_fields[1]["presence"]["last_seen_on"] == "2026-02-03"
+
+
+def test_a_friends_list_read_again_within_a_minute_costs_one_query(
+    alice: Player, bob: Player, django_assert_num_queries: Any
+) -> None:
+    befriend(alice, bob)
+    assert len(selectors.friends(user=alice.user)) == 1
+    with django_assert_num_queries(1):  # the blocks: always read afresh
+        assert len(selectors.friends(user=alice.user)) == 1
+
+
+def test_the_cached_list_follows_follows_names_settings_and_blocks(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    befriend(alice, bob)
+    seen(bob, timedelta(seconds=5))
+    assert [f["player"]["name"] for f in friends(alice)] == ["Bob"]
+    befriend(alice, carol)  # a new friend
+    assert sorted(f["player"]["name"] for f in friends(alice)) == ["Bob", "Carol"]
+    bob.user.display_name = "Bobby"
+    bob.user.save()  # a friend's new name
+    assert sorted(f["player"]["name"] for f in friends(alice)) == ["Bobby", "Carol"]
+    hidden = bob.client.patch("/api/v1/me/social/", {"hide_presence": True}, format="json")
+    assert hidden.status_code == 200, hidden.content
+    presence = {f["player"]["name"]: f["presence"]["status"] for f in friends(alice)}
+    assert presence["Bobby"] == "hidden"
+    block(carol, alice)  # read afresh: no wait for the cache
+    assert [f["player"]["name"] for f in friends(alice)] == ["Bobby"]
+    assert alice.client.delete("/api/v1/me/following/bob/").status_code == 204
+    assert friends(alice) == []

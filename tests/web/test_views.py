@@ -39,6 +39,7 @@ def import_map_of(html: str) -> str:
         "/settings",
         "/players/42",
         "/friends",
+        "/lobby",
         "/oauth/authorize",
     ],
 )

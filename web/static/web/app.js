@@ -21,6 +21,7 @@ const ROUTES = [
   [/^\/settings$/, () => import("./views/settings.js"), "settings", true],
   [/^\/players\/(\d+)$/, () => import("./views/player.js"), "player", true],
   [/^\/friends$/, () => import("./views/friends.js"), "friends", true],
+  [/^\/lobby$/, () => import("./views/lobby.js"), "lobby", true],
   // An app's authorization request (docs/oauth.md): the consent screen.
   [/^\/oauth\/authorize$/, () => import("./views/oauth.js"), "oauth", true],
 ];

@@ -173,7 +173,13 @@ export function mount(root, params, app) {
         h("h1", null, t("games.title")),
         h("a", { href: "/games/new", "data-link": "", class: "button primary" }, t("games.new")),
       ),
-      h("p", { class: "vs-computer" }, h("a", { href: "/games/new?vs=computer", "data-link": "" }, t("games.vs_computer"))),
+      h(
+        "p",
+        { class: "vs-computer" },
+        h("a", { href: "/games/new?vs=computer", "data-link": "" }, t("games.vs_computer")),
+        " · ",
+        h("a", { href: "/lobby", "data-link": "" }, t("games.lobby")),
+      ),
       errors.el,
       list,
       h(
