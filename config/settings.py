@@ -24,6 +24,7 @@ from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_int, env_list, env_str, env_url
+from config.openapi import ENUM_NAMES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -612,42 +613,8 @@ SPECTACULAR_SETTINGS = {
         # Request bodies take no field they do not declare (config/serializers.py).
         "config.openapi.forbid_unknown_request_fields",
     ],
-    # Reports have a `status` and a `reason` of their own: every `status` enum is named, so that
-    # none gets a hash suffix, and `reason` and `reasons` (same choices) get one name.
-    "ENUM_NAME_OVERRIDES": {
-        "StatusEnum": "moderation.api.serializers.GAME_STATUS_VALUES",
-        "ReportStatusEnum": "moderation.models.Report.STATUSES",
-        "ReportReasonEnum": "moderation.models.Report.REASONS",
-        "OAuthScopeEnum": "players.oauth.SCOPE_NAMES",
-        # Notification kinds keep one name wherever they appear (webhook `kinds` filters too);
-        # the webhook event's `type` gets its own.
-        "KindEnum": "notifications.kinds.KINDS",
-        "WebhookEventTypeEnum": "notifications.models.WebhookDelivery.TYPES",
-        # A pair and a mercy are listed as templates (legal_actions) and sent as actions: one
-        # `type` enum for both shapes.
-        "PlayPairActionTypeEnum": ["play_pair"],
-        "MercyActionTypeEnum": ["mercy"],
-        # The kinds a game is created with, and each game's table's own kind.
-        "GameEnum": "games.api.serializers.GAME_KINDS",
-        "UnoAllWildKindEnum": ["uno_all_wild"],
-        "UnoSplashKindEnum": ["uno_splash"],
-        "UnoNoMercyKindEnum": ["uno_no_mercy"],
-        # Uno Splash's enums keep the names they had before No Mercy brought fields of the same
-        # names; No Mercy's are named after it.
-        "EffectEnum": ["colour", "wd4"],
-        "PresetEnum": ["classic"],
-        "RankEnum": "games.api.serializers.SPLASH_RANKS",
-        "StackableEnum": ["draw2", "draw4"],
-        "NoMercyRankEnum": "games.api.serializers.NO_MERCY_RANKS",
-        "NoMercyPresetEnum": ["standard"],
-        "NoMercyEffectEnum": ["colour"],
-        "NoMercyStackableEnum": "games.api.serializers.NO_MERCY_DRAW_RANKS",
-        "GinRummyKindEnum": ["gin_rummy"],
-        "ColourEnum": "games.engine.uno.actions.COLOURS",
-        # Uno Splash with stacking has All Wild's phases: one enum, All Wild's name kept.
-        "UnoAllWildTablePhaseEnum": "games.api.serializers.PHASES",
-        "SplashStackableEnum": ["draw2", "wd4"],
-    },
+    # Every enum named (config/openapi.py: the platform's, and each game kind's from its adapter).
+    "ENUM_NAME_OVERRIDES": ENUM_NAMES,
 }
 
 # --- Email ------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 The log holds every chance outcome (shuffles, random choices) as events, so the engine replays it
 with ``ReplayRNG`` instead of a random generator and reaches exactly the states the game went
-through. Like ``games.services.play._apply``, a move that ends a round also dealt the next one
+through. Like ``games.services.play.apply_action``, a move that ends a round also dealt the next one
 with the same move's events.
 """
 

@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from config import converters  # noqa: F401  (registers <id:...>, a database id)
-from games.api import me, polls, records, streams, views
+from games.api import actions, me, polls, records, streams, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", views.GameListView.as_view(), name="games"),
@@ -24,7 +24,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         views.DeclineInvitationView.as_view(),
         name="game-decline",
     ),
-    path("games/<uuid:game_id>/actions/", views.ActionView.as_view(), name="game-actions"),
+    path("games/<uuid:game_id>/actions/", actions.ActionView.as_view(), name="game-actions"),
     path("games/<uuid:game_id>/bots/", views.BotsView.as_view(), name="game-bots"),
     path(
         "games/<uuid:game_id>/bots/<id:seat_id>/",

@@ -7,12 +7,10 @@ import hashlib
 from typing import Any
 from uuid import UUID
 
-from django.http import HttpResponse
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
     OpenApiResponse,
-    PolymorphicProxySerializer,
     extend_schema,
 )
 from rest_framework import status
@@ -26,9 +24,6 @@ from config.errors import ServiceError
 from config.openapi import error_response as _error
 from games import selectors, services
 from games.api import serializers as s
-from games.api.examples import action_examples
-from games.engine import registry
-from games.idempotency import MAX_KEY_LENGTH, run_once
 from games.models import Game
 
 # Error responses in the one shape (config/errors.py); each description names the codes.
@@ -95,12 +90,6 @@ def seat_view(user: Any, game_id: UUID | str) -> dict[str, Any] | None:
 
 def _render_game(game: Game, request: Request) -> dict[str, Any]:
     return GAME_SERIALIZER.to_representation(selectors.game_view(game, request.user))
-
-
-def _render_played(played: services.Played, request: Request) -> dict[str, Any]:
-    """The answer to a move, from the seats and state it saved (no query)."""
-    view = selectors.game_view(played.game, request.user, seats=played.seats, state=played.state)
-    return GAME_SERIALIZER.to_representation(view)
 
 
 def etag_for(game_id: Any, version: int, user_id: Any) -> str:
@@ -579,165 +568,6 @@ class ReclaimView(APIView):
     def post(self, request: Request, game_id: UUID) -> Response:
         game = services.reclaim_seat(user=request.user, game_id=game_id)
         return Response(_render_game(game, request))
-
-
-# One bound instance per action type of each game, as GAME_SERIALIZER: ``run_validation`` only
-# reads its fields, and making a serializer per request would deep-copy them every time. Its
-# ValidationError carries the same detail as ``is_valid(raise_exception=True)``'s.
-_ACTION_VALIDATORS = {
-    kind: {action: cls() for action, cls in by_type.items()}
-    for kind, by_type in s.ACTION_SERIALIZERS_BY_KIND.items()
-}
-
-
-# Every variant of the request union (games.api.serializers.REQUEST_SERIALIZERS): a body is first
-# a well-formed member of the union, whatever the game (a wrong JSON type is 400
-# invalid_request), then one of its game's actions (invalid_action).
-_REQUEST_VALIDATORS = {action: cls() for action, cls in s.REQUEST_SERIALIZERS.items()}
-
-
-def _action_types() -> list[str]:
-    """Every action type a player of some registered game may send, in registration order."""
-    found: dict[str, None] = {}
-    for kind in registry.kinds():
-        found.update(dict.fromkeys(registry.get_game(kind).action_types))
-    return list(found)
-
-
-def _parse_action(kind: str, body: dict[str, Any]) -> dict[str, Any]:
-    """The action's shape, checked for a game of ``kind`` (services.act calls this under the
-    game's lock): by the game's request serializers when the API has them; otherwise the
-    game's own ``action_from_dict`` checks it (in services.act)."""
-    validators = _ACTION_VALIDATORS.get(kind)
-    if validators is None:
-        data = dict(body)
-    else:
-        validator = validators.get(body["type"])
-        if validator is None:
-            shape = _REQUEST_VALIDATORS.get(body["type"])
-            if shape is not None:
-                shape.run_validation(body)
-            raise ServiceError(
-                codes.INVALID_ACTION, f"type must be one of {', '.join(validators)}."
-            )
-        data = dict(validator.run_validation(body))
-    data.pop("expected_version", None)
-    return data
-
-
-_EXPECTED_VERSION = s.ExpectedVersionSerializer()
-
-ACTION_UNION = PolymorphicProxySerializer(
-    component_name="ActionRequest",
-    # A dict, so the discriminator maps each `type` value to its component (from a list,
-    # drf-spectacular would read the value off an unbound ChoiceField and map `null`).
-    serializers=s.REQUEST_SERIALIZERS,
-    resource_type_field_name="type",
-)
-
-
-class ActionView(APIView):
-    throttle_scope = "actions"
-
-    @extend_schema(
-        operation_id="games_actions_create",
-        summary="Take one action",
-        description=(
-            "The body is one action, discriminated by `type`, plus the `expected_version` you "
-            "acted on. Send an `Idempotency-Key` header to make retries safe: a retry with the "
-            "same key and body gets the first response again (with `Idempotent-Replayed: "
-            "true`), errors included. Pick actions from `table.legal_actions` of the game view."
-        ),
-        request={"application/json": ACTION_UNION},
-        parameters=[
-            OpenApiParameter(
-                "Idempotency-Key",
-                {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH},
-                OpenApiParameter.HEADER,
-                required=False,
-                description="Any unique string (e.g. a UUID) per intended action, 1-128 chars.",
-            ),
-            OpenApiParameter(
-                "Idempotent-Replayed",
-                str,
-                OpenApiParameter.HEADER,
-                response=[200, 400, 404, 409, 422],
-                enum=["true"],
-                description="Present when this is the stored answer to an earlier request.",
-            ),
-            RETRY_AFTER,
-        ],
-        responses={
-            200: s.GameSerializer,
-            **_errors(
-                {
-                    400: _error(
-                        "`invalid_request` (details.fields), `invalid_action` (unknown `type` "
-                        "or fields) or `invalid_idempotency_key`."
-                    ),
-                    404: NO_GAME,
-                    409: _error(
-                        "`version_conflict` (details.current_version: reload and decide "
-                        "again), `game_not_started`, `game_over` or `not_in_game`."
-                    ),
-                    422: _error(
-                        "The rules refuse the action: an engine code such as `not_your_turn`, "
-                        "`card_not_in_hand` or `target_required` (house rules: "
-                        "`house_rule_off`, `stack_pending`, `not_stackable`, `no_stack`, "
-                        "`hand_face_down`, `not_a_pair`, `wrong_card_count`, "
-                        "`mercy_not_allowed`; Uno Splash: `card_not_playable`, "
-                        "`colour_required`, `colour_not_allowed`, `response_required`, "
-                        "`challenge_not_allowed`; Gin Rummy: `offer_pending`, `no_offer`, "
-                        "`must_draw_stock`, `card_just_taken`, `discard_take_limit`, "
-                        "`knock_not_allowed`, `big_gin_not_allowed`); or `idempotency_key_reused` "
-                        "(the key was used with a different body) or "
-                        "`idempotency_key_other_url` (the key was used for another game)."
-                    ),
-                },
-                throttled=True,
-            ),
-        },
-        examples=action_examples(),
-        tags=["games"],
-    )
-    def post(self, request: Request, game_id: UUID) -> HttpResponse:
-        body = request.data if isinstance(request.data, dict) else None
-        if body is None:
-            raise ServiceError(codes.INVALID_REQUEST, "The body is a JSON object.")
-        kind = body.get("type")
-        types = _action_types()
-        if not isinstance(kind, str) or kind not in types:
-            raise ServiceError(codes.INVALID_ACTION, f"type must be one of {', '.join(types)}.")
-        # The one field every game's actions share, checked as their serializers check it.
-        expected = _EXPECTED_VERSION.run_validation(body).get("expected_version")
-
-        def work() -> tuple[int, dict[str, Any]]:
-            played = services.act(
-                user=request.user,
-                game_id=game_id,
-                action=body,
-                expected_version=expected,
-                parse=_parse_action,
-            )
-            return 200, _render_played(played, request)
-
-        key = request.headers.get("Idempotency-Key")
-        if key is None:
-            code, payload = work()
-            return Response(payload, status=code)
-        # The first answer and its replays are the same bytes: the rendered body is stored.
-        # The key is bound to this URL (this game) and this body, each checked on its own.
-        answer = run_once(
-            user=request.user,
-            key=key,
-            target=f"{request.method} {request.path}",
-            body=body,
-            work=work,
-        )
-        sent = HttpResponse(answer.content, status=answer.status, content_type=answer.content_type)
-        if answer.replayed:
-            sent["Idempotent-Replayed"] = "true"
-        return sent
 
 
 def _bool_param(request: Request, name: str) -> bool | None:

@@ -20,7 +20,6 @@ from games.services.base import (
     rules_of,
 )
 from games.services.bots import (
-    BOT_KINDS,
     add_bot,
     bot_move,
     hand_seat_to_bot,
@@ -50,7 +49,6 @@ from games.services.play import act, load_position, system_action
 from games.services.turns import turn_limit_seconds
 
 __all__ = [
-    "BOT_KINDS",
     "DEFAULT_SPEED_SECONDS",
     "DEFAULT_TURN_SECONDS",
     "MAX_BOTS",

@@ -17,6 +17,7 @@ from config import metrics
 from config.errors import ServiceError
 from games import bots
 from games.engine import registry
+from games.kinds import registry as kinds
 from games.models import Game, Move, Seat
 from games.services import base
 from games.services.base import (
@@ -32,7 +33,7 @@ from games.services.base import (
     rules_of,
 )
 from games.services.lobby import _start, create_game
-from games.services.play import _apply
+from games.services.play import apply_action
 from games.services.turns import _bots_to_ask, _schedule_bots, _set_deadline
 from players.models import User
 
@@ -41,10 +42,6 @@ HISTORY_MOVES = 300
 
 
 BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Radia")
-
-
-# The games games.bots plays (its deciders read these games' views).
-BOT_KINDS = frozenset({registry.DEFAULT_KIND, "uno_splash", "uno_no_mercy", "gin_rummy"})
 
 
 def bot_move(*, game_id: Any, version: int, now: datetime | None = None) -> bool:
@@ -98,12 +95,13 @@ def _bot_act(
         )
         if choice is None or (allowed is not None and choice["type"] not in allowed):
             continue
-        _apply(
+        apply_action(
             game,
             rules.action_from_dict({**choice, "seat": position}),
             seat=position,
             now=now,
             seats=seats,
+            rules=rules,
         )
         metrics.after_commit(metrics.BOT_MOVES.labels(kind=game.kind))
         return True
@@ -128,7 +126,8 @@ def _bot_name(seats: list[Seat]) -> str:
 
 
 def _check_bots_play(kind: str) -> None:
-    if kind not in BOT_KINDS:
+    # The games games.bots plays (its deciders read these games' views): each adapter says.
+    if not kinds.plays_bots(kind):
         raise ServiceError(codes.INVALID_SETUP, f"No bots play {kind!r} games yet.")
 
 

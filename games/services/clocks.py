@@ -12,10 +12,11 @@ from django.utils import timezone
 from config import error_codes as codes
 from config import metrics
 from config.errors import ServiceError
+from games.kinds import registry as kinds
 from games.models import Game
 from games.services.base import _bump_version, _take_over, rules_of
-from games.services.bots import BOT_KINDS, _bot_act
-from games.services.play import _apply, _bots_leave_alone
+from games.services.bots import _bot_act
+from games.services.play import apply_action, bots_leave_alone
 from players.models import User
 
 
@@ -65,7 +66,7 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
             if not _bot_act(game, state, seats, only=position, now=now):
                 # A bot always has a move on its turn; if it ever had none, the table goes on.
                 timeout = rules.timeout_action(state, position)
-                _apply(game, timeout, seat=None, now=now)
+                apply_action(game, timeout, seat=None, now=now)
             return True
         extra: list[dict[str, Any]] = []
         # A speed-mode turn of a few seconds runs out all the time: that is the game, not an
@@ -74,12 +75,12 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
             seat.timeouts_in_row += 1
         give_up = seat.timeouts_in_row >= game.max_timeouts
         # No bot plays this game: the player leaves instead.
-        policy = game.timeout_policy if game.kind in BOT_KINDS else Game.POLICY_LEAVE
+        policy = game.timeout_policy if kinds.plays_bots(game.kind) else Game.POLICY_LEAVE
         if give_up and policy == Game.POLICY_BOT:
             extra.append(_take_over(seat, now=now, reason="timeouts"))
         metrics.after_commit(metrics.TURN_TIMEOUTS.labels(kind=game.kind))
         # One clock for the whole sweep: the next turn's deadline counts from the sweep's `now`.
-        _apply(
+        apply_action(
             game,
             rules.timeout_action(state, position),
             seat=None,
@@ -89,8 +90,8 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
         )
         if give_up and policy == Game.POLICY_LEAVE and game.status == Game.ACTIVE:
             seat.left_at = now
-            _apply(game, rules.leave_action(position), seat=None, now=now, seats=seats)
-            _bots_leave_alone(game, seats, now=now)
+            apply_action(game, rules.leave_action(position), seat=None, now=now, seats=seats)
+            bots_leave_alone(game, seats, now=now)
         seat.save(
             update_fields=["timeouts_in_row", "left_at", "bot_level", "bot_name", "taken_over_at"]
         )
@@ -114,7 +115,7 @@ def start_vacation(*, user: User, days: float, now: datetime | None = None) -> U
     """Pause the player's clocks for ``days`` (from the bank of this month).
 
     Every running turn of theirs gets its deadline pushed back by the vacation, and turns that
-    reach them during it start counting when it ends (see ``_save_state``).
+    reach them during it start counting when it ends (see ``save_state``).
     """
     now = now or timezone.now()
     length = timedelta(days=days)

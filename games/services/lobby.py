@@ -30,7 +30,7 @@ from games.services.base import (
     announce_to,
     rules_of,
 )
-from games.services.play import _apply, _bots_leave_alone, _save_state
+from games.services.play import apply_action, bots_leave_alone, save_state
 from players.models import User
 
 
@@ -215,8 +215,8 @@ def leave_game(*, user: User, game_id: Any) -> Game:
             seat.left_at = timezone.now()
             seat.save(update_fields=["left_at"])
             leave = rules_of(game).leave_action(seat.position)
-            _apply(game, leave, seat=None, seats=seats)
-            _bots_leave_alone(game, seats)
+            apply_action(game, leave, seat=None, seats=seats)
+            bots_leave_alone(game, seats)
         else:
             raise ServiceError(codes.GAME_OVER, "This game is over.")
     return game
@@ -257,7 +257,7 @@ def _start(game: Game) -> None:
     game.status = Game.ACTIVE
     game.started_at = timezone.now()
     game.invite_expires_at = game.started_at  # the invite link dies with the lobby
-    _save_state(game, state, {"type": "start"}, None, events, seats)
+    save_state(game, state, {"type": "start"}, None, events, seats)
     signals.game_started.send(sender=Game, game=game, seats=seats)
 
 

@@ -5,7 +5,6 @@ standings (the one place game state is written), and the service's own system ac
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +19,7 @@ from games.engine import EngineError, registry
 from games.engine.interface import Game as Rules
 from games.engine.interface import places_by
 from games.engine.moves import apply_move
+from games.kinds import registry as kinds
 from games.models import Game, Move, RoundResult, Seat
 from games.services import base
 from games.services.base import (
@@ -46,24 +46,20 @@ def act(
     game_id: Any,
     action: dict[str, Any],
     expected_version: int | None,
-    parse: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None,
 ) -> Played:
-    """Apply one player action and return what it did (``Played``). Raises ServiceError:
-    version_conflict (409) when the client's view is stale, the engine's code (422) when the
-    rules refuse it.
+    """Apply one player action (its JSON body) and return what it did (``Played``). Raises
+    ServiceError: invalid_request / invalid_action (400) when the game has no such action or its
+    fields are wrong, version_conflict (409) when the client's view is stale, the engine's code
+    (422) when the rules refuse it.
 
-    ``parse(kind, action)`` checks the action's shape for the game's kind before anything else
-    (the API's request serializers: only the locked row tells the kind, and reading it first
-    would cost a query); the game's ``action_from_dict`` checks it again either way."""
+    The action's shape is checked here, once, by the game's adapter (``kinds.check_action``):
+    only the locked row tells the game's kind, and reading it first would cost a query. The
+    game's ``action_from_dict`` then makes the engine's action of it."""
     with _atomic_unless_in_one():
         game, seats = _locked_with_seats(game_id)
         seat = _seat_of(game, user, seats)
         rules = rules_of(game)
-        if parse is not None:
-            action = parse(game.kind, action)
-        kind = action.get("type")
-        if kind not in rules.action_types:
-            raise ServiceError(codes.INVALID_ACTION, f"Unknown action type {kind!r}.")
+        data = kinds.check_action(game.kind, action)
         if game.status == Game.LOBBY:
             raise ServiceError(codes.GAME_NOT_STARTED, "The game has not started yet.")
         if game.status != Game.ACTIVE:
@@ -77,12 +73,14 @@ def act(
         if seat.left_at is not None:
             raise ServiceError(codes.NOT_IN_GAME, "You have left this game.")
         try:
-            parsed = rules.action_from_dict({**action, "seat": seat.position})
+            parsed = rules.action_from_dict({**data, "seat": seat.position})
         except EngineError as exc:
             raise ServiceError(codes.INVALID_ACTION, exc.message) from exc
         # A player back at a seat a bot has been playing for them takes it back by acting.
         reclaimed = [_give_back(seat)] if seat.taken_over else []
-        played = _apply(game, parsed, seat=seat.position, seats=seats, extra_events=reclaimed)
+        played = apply_action(
+            game, parsed, seat=seat.position, seats=seats, extra_events=reclaimed, rules=rules
+        )
         if seat.timeouts_in_row or reclaimed:
             seat.timeouts_in_row = 0
             seat.save(update_fields=_SEAT_CONTROL_FIELDS)
@@ -100,11 +98,11 @@ def system_action(*, game_id: Any, action: Any, expected_version: int | None = N
             raise ServiceError(codes.GAME_OVER, "This game is not in progress.")
         if expected_version is not None and expected_version != game.version:
             raise ServiceError(codes.VERSION_CONFLICT, "The game has moved on.")
-        _apply(game, action, seat=None)
+        apply_action(game, action, seat=None)
     return game
 
 
-def _apply(
+def apply_action(
     game: Game,
     action: Any,
     *,
@@ -112,13 +110,14 @@ def _apply(
     now: datetime | None = None,
     seats: list[Seat] | None = None,
     extra_events: list[dict[str, Any]] | None = None,
+    rules: Rules[Any, Any] | None = None,
 ) -> Played:
     """Run the engine and save; returns what the move did. Caller holds the game lock.
 
     ``extra_events`` are platform events logged with the move (a bot took a seat over, a player
     took theirs back): the engine never sees them, and a replay skips them like every event that
-    is not a chance outcome."""
-    rules = rules_of(game)
+    is not a chance outcome. ``rules``: the game's, when the caller has them already."""
+    rules = rules or rules_of(game)
     state = rules.state_from_dict(game.state)
     try:
         new, events = apply_move(rules, state, action, base._rng())
@@ -127,10 +126,12 @@ def _apply(
     if extra_events:
         events = [*extra_events, *events]
     metrics.after_commit(metrics.MOVES.labels(kind=game.kind))
-    return _save_state(game, new, rules.action_to_dict(action), seat, events, seats, now=now)
+    return save_state(
+        game, new, rules.action_to_dict(action), seat, events, seats, now=now, rules=rules
+    )
 
 
-def _save_state(
+def save_state(
     game: Game,
     state: Any,
     action: dict[str, Any],
@@ -139,9 +140,12 @@ def _save_state(
     seats: list[Seat] | None,
     *,
     now: datetime | None = None,
+    rules: Rules[Any, Any] | None = None,
 ) -> Played:
+    """Save ``state`` as the game's next version with its move, round results, standings and
+    clock; announce it after the commit and queue the bots. Caller holds the game lock."""
     now = now or timezone.now()
-    rules = rules_of(game)
+    rules = rules or rules_of(game)
     game.version += 1
     game.state = rules.state_to_dict(state)
     move = Move.objects.create(
@@ -270,17 +274,18 @@ def load_position(
             Seat.objects.create(game=game, user=user, position=position)
             for position, (user, _) in enumerate(players)
         ]
-        _save_state(game, state, {"type": "load"}, None, [], seats)
+        save_state(game, state, {"type": "load"}, None, [], seats)
     return game, players
 
 
-def _bots_leave_alone(game: Game, seats: list[Seat], *, now: datetime | None = None) -> None:
+def bots_leave_alone(game: Game, seats: list[Seat], *, now: datetime | None = None) -> None:
     """When no person is left at a running table (a seat a bot plays for someone still counts:
     they may come back), the bots leave one by one and the last one wins, as when people leave.
     Caller holds the lock."""
     if game.status != Game.ACTIVE or any(s.user_id and s.left_at is None for s in seats):
         return
     now = now or timezone.now()
+    rules = rules_of(game)
     for seat in seats:
         if game.status != Game.ACTIVE:
             break
@@ -288,4 +293,5 @@ def _bots_leave_alone(game: Game, seats: list[Seat], *, now: datetime | None = N
             continue
         seat.left_at = now
         seat.save(update_fields=["left_at"])
-        _apply(game, rules_of(game).leave_action(seat.position), seat=None, now=now, seats=seats)
+        leave = rules.leave_action(seat.position)
+        apply_action(game, leave, seat=None, now=now, seats=seats, rules=rules)

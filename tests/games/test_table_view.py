@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given, settings
 from rest_framework import serializers
 
-from games.api.serializers import GameSerializer, TableSerializer
+from games.api.serializers import GameSerializer
 from games.engine.uno.actions import Action
 from games.engine.uno.allwild.game import ALL_WILD as engine
 from games.engine.uno.state import State
+from games.kinds.allwild import TableSerializer
 from tests.engine.test_properties import Config, configs
 
 pytestmark = pytest.mark.pure  # no database: CI runs it once

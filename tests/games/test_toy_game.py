@@ -1,7 +1,9 @@
-"""A second game through the whole service: the toy of tests/toygame.py, registered for these
-tests only, is created, joined, played, viewed, timed out, finished and replayed over the HTTP
-API, the timer sweep and the moderators' replay, as Uno All Wild is. Nothing outside the engine
-may assume All Wild for this to pass."""
+"""A fifth game through the whole service: the toy of tests/toygame/ (its rules and its adapter),
+registered for these tests only by one line (the ``toy`` fixture), is created, joined, played,
+viewed, timed out, finished and replayed over the HTTP API, the timer sweep and the moderators'
+replay, as Uno All Wild is; it is in the schema and in the list of games the web client offers.
+Nothing outside its folder may name it for this to pass (docs/architecture.md, "Adding a new
+game")."""
 
 from __future__ import annotations
 
@@ -16,17 +18,21 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
-from django.urls import reverse
+from django.urls import get_resolver, reverse
 from django.utils import timezone
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.plumbing import _load_enum_name_overrides
+from drf_spectacular.validation import validate_schema
 
 from games import services
 from games.engine import registry
 from games.engine.replay import replay
+from games.kinds import registry as kinds
 from games.models import Game, Move
 from moderation import replay as moderation_replay
 from players.models import User
 from tests.games.conftest import API, API_TESTS, Player, game_url
-from tests.toygame import TOY
+from tests.toygame import ADAPTER, TOY
 
 pytestmark = API_TESTS
 
@@ -40,9 +46,12 @@ def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
 
 @pytest.fixture(autouse=True)
 def toy() -> Iterator[None]:
-    registry.register(TOY)
+    # Some views read the registered kinds when they are imported (ratings' `kind` parameter):
+    # import them all first, so that the toy leaves nothing behind in later tests' schema.
+    get_resolver().url_patterns  # noqa: B018
+    kinds.register(ADAPTER)  # the registration line
     yield
-    registry.unregister(TOY.kind)
+    kinds.unregister(TOY.kind)
 
 
 def new_toy_game(host: Player, guest: Player, **body: Any) -> dict[str, Any]:
@@ -112,11 +121,17 @@ def test_a_toy_game_is_played_to_its_end_through_the_api_and_replayed(
     players = [alice, bob]
     rng = random.Random(7)
 
-    # Its own action shapes: a discard names a card, and All Wild's actions mean nothing here.
+    # Its own action shapes, checked by its adapter: a discard names a card, and All Wild's
+    # actions mean nothing here.
     mover, view = mover_of(players, game_id)
     table = view["table"]
     assert table["game"] == "toy" and len(table["hand"]) == 3
-    assert_error(mover.act(game_id, {"type": "discard"}), 400, "invalid_action")
+    no_card = assert_error(mover.act(game_id, {"type": "discard"}), 400, "invalid_request")
+    assert "card" in no_card["details"]["fields"]
+    too_long = assert_error(
+        mover.act(game_id, {"type": "discard", "card": "c10"}), 400, "invalid_request"
+    )
+    assert "card" in too_long["details"]["fields"]
     assert_error(mover.act(game_id, {"type": "play", "card": "c1"}), 400, "invalid_action")
     assert_error(mover.act(game_id, {"type": "fly"}), 400, "invalid_action")
     waiter = bob if mover is alice else alice
@@ -209,7 +224,7 @@ def test_no_bots_play_the_toy_game(alice: Player) -> None:
 TOY_SCENARIO = {
     "game": "toy",
     "name": "A draw passes the turn",
-    "rule": "tests/toygame.py: you discard a card or draw one; then the other player moves.",
+    "rule": "tests/toygame/engine.py: you discard a card or draw one; then the other player moves.",
     "players": 2,
     "seed": 3,
     "target_score": 0,
@@ -257,3 +272,38 @@ def test_simulate_refuses_a_game_no_bot_plays() -> None:
         call_command("simulate", game="toy", games=1, stdout=io.StringIO())
     with pytest.raises(CommandError, match="unknown game 'chess'"):
         call_command("simulate", game="chess", games=1, stdout=io.StringIO())
+
+
+@pytest.fixture
+def schema() -> dict[str, Any]:
+    """The schema as `manage.py spectacular` makes it, now that the toy is registered.
+    drf-spectacular reads the enum names once per process (a game registered later, as only
+    tests do, needs them read again)."""
+    _load_enum_name_overrides.cache_clear()
+    try:
+        result: dict[str, Any] = SchemaGenerator().get_schema(request=None, public=True)
+    finally:
+        _load_enum_name_overrides.cache_clear()
+    validate_schema(result)
+    return result
+
+
+def test_the_toy_game_is_in_the_schema_by_its_adapter(schema: dict[str, Any]) -> None:
+    components = schema["components"]["schemas"]
+    tables = components["Table"]["discriminator"]["mapping"]
+    assert tables["toy"] == "#/components/schemas/ToyTable"
+    table = components["ToyTable"]
+    assert table["properties"]["game"] == {"$ref": "#/components/schemas/ToyKindEnum"}
+    assert components["ToyKindEnum"]["enum"] == ["toy"]
+    assert components["ToyCardEnum"]["enum"] == [f"c{i}" for i in range(10)]
+    listed = table["properties"]["legal_actions"]["items"]["$ref"].rsplit("/", 1)[-1]
+    assert components[listed]["discriminator"]["mapping"] == {
+        "discard": "#/components/schemas/ToyDiscardAction",
+        "draw": "#/components/schemas/ToyDrawAction",
+    }
+    assert components["ToyDiscardAction"]["properties"]["card"]["maxLength"] == 2
+    # Its example is among the action endpoint's, and a game is created with its kind.
+    action = schema["paths"]["/api/v1/games/{game_id}/actions/"]["post"]
+    examples = action["requestBody"]["content"]["application/json"]["examples"].values()
+    assert {"type": "discard", "card": "c3"} in [e["value"] for e in examples]
+    assert "toy" in components["GameEnum"]["enum"]

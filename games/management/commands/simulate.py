@@ -7,8 +7,8 @@
     python manage.py simulate --game uno_splash --games 1000 --bots heuristic,random
     python manage.py simulate --game uno_no_mercy --games 1000 --bots heuristic,random
 
-``--game`` names any registered game; bots play only the games in ``services.BOT_KINDS`` (Uno
-All Wild, Uno Splash and Uno Show 'Em No Mercy today), and any other is refused with a clear
+``--game`` names any registered game; bots play only the games whose adapter says so
+(``games.kinds``: the Uno games and Gin Rummy today), and any other is refused with a clear
 error.
 
 Bots decide through ``games.bots.decide`` exactly as the Celery task does; no database is used.
@@ -30,7 +30,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games.bots import DEFAULT_BUDGET_MS, arena, is_level
 from games.bots.heuristic import Rules
 from games.engine import EngineError, registry
-from games.services import BOT_KINDS
+from games.kinds import registry as kinds
 
 
 def _slice(kwargs: dict[str, Any]) -> arena.ArenaResult:
@@ -90,10 +90,10 @@ class Command(BaseCommand):
             raise CommandError(
                 f"unknown game {options['game']!r}: one of {', '.join(registry.kinds())}"
             ) from None
-        if game.kind not in BOT_KINDS:
+        if not kinds.plays_bots(game.kind):
             raise CommandError(
                 f"no bots play {game.name} ({game.kind}) yet: simulate plays "
-                f"{', '.join(sorted(BOT_KINDS))}"
+                f"{', '.join(kinds.bot_kinds())}"
             )
         options["preset"] = options["preset"] or game.default_preset
         if options["preset"] not in game.presets:

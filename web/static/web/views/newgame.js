@@ -140,15 +140,11 @@ function form(games, errors, app) {
     const most = Math.min(OPTIONS.bots.max, game.seats.max - 1);
     for (let n = OPTIONS.bots.min; n <= most; n += 1) bots.push([n, t("newgame.bots_n", { count: n })]);
     botsSlot.replaceChildren(select("bots", t("newgame.bots"), bots, Math.min(OPTIONS.bots.default, most)));
+    // replaceChildren() would write a null as the text "null": an empty list adds nothing.
     presetSlot.replaceChildren(
-      game.presets.length
-        ? select(
-            "preset",
-            t("newgame.preset"),
-            game.presets.map((preset) => [preset, presetName(preset)]),
-            game.default_preset,
-          )
-        : null,
+      ...(game.presets.length
+        ? [select("preset", t("newgame.preset"), game.presets.map((preset) => [preset, presetName(preset)]), game.default_preset)]
+        : []),
     );
     const targetId = uid("target");
     targetSlot.replaceChildren(
@@ -171,9 +167,9 @@ function form(games, errors, app) {
       ),
     );
     rulesSlot.replaceChildren(
-      game.house_rules.length
-        ? h("fieldset", { class: "field house-rules" }, h("legend", null, t("newgame.house_rules")), game.house_rules.map(houseRule))
-        : null,
+      ...(game.house_rules.length
+        ? [h("fieldset", { class: "field house-rules" }, h("legend", null, t("newgame.house_rules")), game.house_rules.map(houseRule))]
+        : []),
     );
   }
 

@@ -1,0 +1,56 @@
+"""The toy game's adapter (games.kinds.base.Adapter): what the API says about it beyond its
+rules, declared once."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_serializer
+from rest_framework import serializers
+
+from config.fields import StrictCharField
+from games.kinds.base import Adapter
+from games.kinds.shared import GameTableSerializer, example, game_action, legal_actions_field
+from tests.toygame.engine import CARDS, KIND, TOY
+
+ACTIONS: dict[str, type[serializers.Serializer]] = {
+    "discard": game_action(
+        "Toy",
+        "discard",
+        "Draw and discard: discard a card from your hand.",
+        card=StrictCharField(max_length=2, help_text="The card, c0 to c9."),
+    ),
+    "draw": game_action("Toy", "draw", "Draw and discard: draw a card from the pile."),
+}
+
+LegalActionsField = legal_actions_field(
+    "ToyLegalAction", lambda: ADAPTER.listed, "What the seat may do now in Draw and discard."
+)
+
+
+@extend_schema_serializer(component_name="ToyTable")
+class TableSerializer(GameTableSerializer):
+    """Draw and discard's view for the caller's seat."""
+
+    game = serializers.ChoiceField(choices=[KIND])
+    you = serializers.IntegerField()
+    hand = serializers.ListField(child=serializers.ChoiceField(choices=CARDS))
+    hand_sizes = serializers.ListField(child=serializers.IntegerField())
+    pile_size = serializers.IntegerField()
+    current_seat = serializers.IntegerField()
+    phase = serializers.ChoiceField(choices=["play", "round_over", "match_over"])
+    round = serializers.IntegerField()
+    scores = serializers.ListField(child=serializers.IntegerField())
+    winner = serializers.IntegerField(allow_null=True)
+    legal_actions = LegalActionsField(help_text="What you may do now: send one back as it is.")
+
+
+ADAPTER = Adapter(
+    game=TOY,
+    actions=ACTIONS,
+    table=TableSerializer,
+    examples=[example("Draw and discard: discard c3", type="discard", card="c3")],
+    enum_names={
+        "ToyKindEnum": [KIND],
+        "ToyCardEnum": CARDS,
+        "ToyPhaseEnum": ["play", "round_over", "match_over"],
+    },
+)
