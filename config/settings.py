@@ -23,8 +23,8 @@ from corsheaders.defaults import default_headers as cors_default_headers
 from csp.constants import NONCE
 from django.core.exceptions import ImproperlyConfigured
 
+from config.enum_names import ENUM_NAMES
 from config.env import env_bool, env_int, env_list, env_str, env_url
-from config.openapi import ENUM_NAMES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -14,8 +14,8 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample
 from rest_framework import serializers
 
+from config import enum_names
 from config import error_codes as codes
-from config import openapi
 from config.errors import ServiceError
 from games.engine import registry as engine_registry
 from games.kinds import allwild, gin, nomercy, splash
@@ -33,7 +33,7 @@ def register(adapter: Adapter) -> Adapter:
     if _ADAPTERS.get(adapter.kind, adapter) is not adapter:
         raise ValueError(f"a game of kind {adapter.kind!r} is registered already")
     engine_registry.register(adapter.game)
-    openapi.name_enums(adapter.enum_names)
+    enum_names.name_enums(adapter.enum_names)
     _ADAPTERS[adapter.kind] = adapter
     _request_validators.clear()
     return adapter
@@ -46,7 +46,7 @@ def unregister(kind: str) -> None:
     removed = _ADAPTERS.pop(kind)
     engine_registry.unregister(kind)
     kept = {name: c for adapter in _ADAPTERS.values() for name, c in adapter.enum_names.items()}
-    openapi.unname_enums(removed.enum_names, kept)
+    enum_names.unname_enums(removed.enum_names, kept)
     _request_validators.clear()
 
 
