@@ -79,3 +79,16 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> int:
         return self.shown_after - self.shown_before
+
+
+class VoidedMatch(models.Model):
+    """A rated match whose rating changes a moderator voided (cheating, collusion): it has no
+    rating changes, and ``services.rate_game`` never rates it again."""
+
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.CASCADE, primary_key=True, related_name="rating_void"
+    )
+    voided_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"voided {self.game_id}"
