@@ -11,11 +11,14 @@ from django.utils import timezone
 from games.engine import registry
 from players.models import User
 from ratings import formula
-from ratings.models import Rating
+from ratings.models import Rating, RatingChange
 
 BOARD_SIZE = 100
 BOARD_MIN_GAMES = 10
 BOARD_ACTIVE_DAYS = 30
+# A profile's rating history: this many of the player's latest rated games, every game together.
+HISTORY_SIZE = 1000
+RECENT_GAMES = 10
 
 
 def known_kind(kind: str) -> bool:
@@ -103,9 +106,38 @@ def _my_place(mine: Rating | None, now: Any) -> dict[str, Any]:
     }
 
 
+def _history(user: User) -> list[RatingChange]:
+    """The player's latest ``HISTORY_SIZE`` rating changes, oldest first."""
+    latest = (
+        RatingChange.objects.filter(user=user)
+        .only("game_id", "kind", "place", "shown_before", "shown_after", "created_at")
+        .order_by("-created_at", "-id")[:HISTORY_SIZE]
+    )
+    return list(reversed(latest))
+
+
+def _streak(history: list[RatingChange]) -> int:
+    """Rated games won in a row up to the latest, every game together (0 after a loss)."""
+    streak = 0
+    for change in reversed(history):
+        if change.place != 1:
+            break
+        streak += 1
+    return streak
+
+
 def profile(user: User) -> dict[str, Any]:
-    """A player's public profile: name and each game's rating. One query."""
-    ratings = [_rating(r) for r in Rating.objects.filter(user=user).order_by("kind")]
+    """A player's public profile: name, each game's rating and its history, the current winning
+    streak and the latest rated games. Two queries."""
+    history = _history(user)
+    points: dict[str, list[dict[str, Any]]] = {}
+    for change in history:
+        points.setdefault(change.kind, []).append(
+            {"at": change.created_at, "rating": change.shown_after, "change": change.delta}
+        )
+    ratings = []
+    for rating in Rating.objects.filter(user=user).order_by("kind"):
+        ratings.append({**_rating(rating), "history": points.get(rating.kind, [])})
     games = sum(r["rated_games"] for r in ratings)
     wins = sum(r["wins"] for r in ratings)
     places = sum((r["average_place"] or 0) * r["rated_games"] for r in ratings)
@@ -116,4 +148,16 @@ def profile(user: User) -> dict[str, Any]:
         "rated_games": games,
         "wins": wins,
         "average_place": places / games if games else None,
+        "streak": _streak(history),
+        "recent_games": [
+            {
+                "game_id": change.game_id,
+                "game": change.kind,
+                "finished_at": change.created_at,
+                "place": change.place,
+                "rating": change.shown_after,
+                "change": change.delta,
+            }
+            for change in reversed(history[-RECENT_GAMES:])
+        ],
     }

@@ -58,8 +58,9 @@ class ProfileView(APIView):
         operation_id="players_profile_retrieve",
         summary="A player's public profile",
         description=(
-            "Display name, each game's rating (provisional or not), rated games played, wins "
-            "and average place. A player who blocked you, or whom you blocked, is not found."
+            "Display name, each game's rating (provisional or not) and its history, rated games "
+            "played, wins, average place, the current winning streak and the latest rated games. "
+            "A player who blocked you, or whom you blocked, is not found."
         ),
         responses={
             200: s.PublicProfileSerializer,
