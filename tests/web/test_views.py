@@ -39,6 +39,9 @@ def import_map_of(html: str) -> str:
         "/settings",
         "/players/42",
         "/friends",
+        "/players/42/profile",
+        "/leaderboards",
+        "/leaderboards/gin_rummy",
         "/oauth/authorize",
     ],
 )
