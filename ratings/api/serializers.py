@@ -46,6 +46,22 @@ class RecentGameSerializer(serializers.Serializer):
     change = serializers.IntegerField()
 
 
+class SeasonEntrySerializer(serializers.Serializer):
+    place = serializers.IntegerField(help_text="Equal wins and rating share a place.")
+    user_id = serializers.IntegerField()
+    name = serializers.CharField()
+    wins = serializers.IntegerField(help_text="Rated games won (first place) in the month.")
+    rating = serializers.IntegerField(
+        help_text="The shown rating after the player's last rated game of the month."
+    )
+
+
+class SeasonBoardSerializer(serializers.Serializer):
+    game = serializers.CharField(help_text="The game's kind, e.g. `uno_splash`.")
+    month = serializers.CharField(help_text="The season: a calendar month (UTC), `YYYY-MM`.")
+    entries = SeasonEntrySerializer(many=True, help_text="The top 100, most wins first.")
+
+
 class GameRatingSerializer(serializers.Serializer):
     game = serializers.CharField(help_text="The game's kind.")
     rating = serializers.IntegerField(help_text="The shown rating (docs/ratings.md).")

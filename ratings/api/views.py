@@ -12,7 +12,7 @@ from config.errors import ErrorSerializer, ServiceError
 from games.engine import registry
 from players import signals as player_signals
 from players.models import User
-from ratings import selectors
+from ratings import seasons, selectors
 from ratings.api import serializers as s
 
 NOT_AUTHENTICATED = OpenApiResponse(
@@ -51,6 +51,55 @@ class LeaderboardView(APIView):
         if not selectors.known_kind(kind):
             raise ServiceError("not_found", "No such game.", 404)
         return Response(s.LeaderboardSerializer(selectors.leaderboard(kind, request.user)).data)
+
+
+KIND_PARAMETER = OpenApiParameter(
+    "kind",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    enum=list(registry.kinds()),
+    description="The game's kind, e.g. `uno_splash` (`games_options_retrieve`).",
+)
+
+
+class SeasonView(APIView):
+    @extend_schema(
+        operation_id="ratings_season_retrieve",
+        summary="A game's season board for a month",
+        description=(
+            "The top 100 players of a game in a calendar month (UTC): rated games won that "
+            "month, ties broken by the rating after each one's last rated game of it; accounts "
+            "in good standing only. `month` is `YYYY-MM`, this month or an earlier one (from "
+            "2000-01): last months' boards stay readable."
+        ),
+        parameters=[
+            KIND_PARAMETER,
+            OpenApiParameter(
+                "month",
+                OpenApiTypes.STR,
+                OpenApiParameter.PATH,
+                pattern=r"^\d{4}-\d{2}$",
+                description="The month, `YYYY-MM` (e.g. `2026-12`).",
+            ),
+        ],
+        responses={
+            200: s.SeasonBoardSerializer,
+            401: NOT_AUTHENTICATED,
+            404: OpenApiResponse(
+                ErrorSerializer,
+                description="`not_found`: no such game, or no such month (not `YYYY-MM`, "
+                "before 2000-01 or after this month).",
+            ),
+        },
+        tags=["ratings"],
+    )
+    def get(self, request: Request, kind: str, month: str) -> Response:
+        if not selectors.known_kind(kind):
+            raise ServiceError("not_found", "No such game.", 404)
+        start = seasons.parse_month(month)
+        if start is None:
+            raise ServiceError("not_found", "No such month: YYYY-MM, up to this one.", 404)
+        return Response(s.SeasonBoardSerializer(seasons.season_board(kind, start)).data)
 
 
 class ProfileView(APIView):
