@@ -106,21 +106,28 @@ def _my_place(mine: Rating | None, now: Any) -> dict[str, Any]:
     }
 
 
-def _history(user: User) -> list[RatingChange]:
-    """The player's latest ``HISTORY_SIZE`` rating changes, oldest first."""
+# One rating change as a profile reads it: (kind, game id, place, shown before, shown after, at).
+Change = tuple[str, Any, int, int, int, Any]
+
+
+def _history(user: User) -> list[Change]:
+    """The player's latest ``HISTORY_SIZE`` rating changes, oldest first (plain tuples: a
+    thousand model instances would cost more than the query)."""
     latest = (
         RatingChange.objects.filter(user=user)
-        .only("game_id", "kind", "place", "shown_before", "shown_after", "created_at")
-        .order_by("-created_at", "-id")[:HISTORY_SIZE]
+        .order_by("-created_at", "-id")
+        .values_list("kind", "game_id", "place", "shown_before", "shown_after", "created_at")[
+            :HISTORY_SIZE
+        ]
     )
     return list(reversed(latest))
 
 
-def _streak(history: list[RatingChange]) -> int:
+def _streak(history: list[Change]) -> int:
     """Rated games won in a row up to the latest, every game together (0 after a loss)."""
     streak = 0
-    for change in reversed(history):
-        if change.place != 1:
+    for _, _, place, _, _, _ in reversed(history):
+        if place != 1:
             break
         streak += 1
     return streak
@@ -131,10 +138,8 @@ def profile(user: User) -> dict[str, Any]:
     streak and the latest rated games. Two queries."""
     history = _history(user)
     points: dict[str, list[dict[str, Any]]] = {}
-    for change in history:
-        points.setdefault(change.kind, []).append(
-            {"at": change.created_at, "rating": change.shown_after, "change": change.delta}
-        )
+    for kind, _, _, before, after, at in history:
+        points.setdefault(kind, []).append({"at": at, "rating": after, "change": after - before})
     ratings = []
     for rating in Rating.objects.filter(user=user).order_by("kind"):
         ratings.append({**_rating(rating), "history": points.get(rating.kind, [])})
@@ -151,13 +156,13 @@ def profile(user: User) -> dict[str, Any]:
         "streak": _streak(history),
         "recent_games": [
             {
-                "game_id": change.game_id,
-                "game": change.kind,
-                "finished_at": change.created_at,
-                "place": change.place,
-                "rating": change.shown_after,
-                "change": change.delta,
+                "game_id": game_id,
+                "game": kind,
+                "finished_at": at,
+                "place": place,
+                "rating": after,
+                "change": after - before,
             }
-            for change in reversed(history[-RECENT_GAMES:])
+            for kind, game_id, place, before, after, at in reversed(history[-RECENT_GAMES:])
         ],
     }
