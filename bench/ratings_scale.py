@@ -12,10 +12,12 @@ own, ``uaw_ratings_scale``, dropped at the end), migrated, then filled with bulk
 players, one rating row each in Uno Splash (ratings spread like a real pool, most players with
 enough rated games to be listed and active in the last 30 days), and ``--changes`` rating changes
 of two-player matches (one finished rated game per match), of which the probe player's are
-``--probe-matches`` (1,000). It times, in-process through the ORM, the code the API runs:
-``ratings.selectors.leaderboard`` for the probe and ``ratings.selectors.profile`` of the probe,
-``--runs`` times each, and prints the queries of one call, the p50 / p99 wall and CPU times and
-the load average. Exit status 1 when a p99 wall time is above ``--budget-ms`` (50) or a call
+``--probe-matches`` (1,000). First it times the rating update of a 10-player match (the model's
+CPU work at a match end; budget 2 ms). Then it times, in-process through the ORM, the code
+the API runs: ``ratings.selectors.leaderboard`` for the probe and ``ratings.selectors.profile``
+of the probe, ``--runs`` times each, and prints the queries of one call, the p50 / p99 wall
+and CPU times and the load average. Exit status 1 when the update's CPU p99 is 2 ms or more,
+a p99 wall time is above ``--budget-ms`` (50), or a call
 takes more queries than its budget (leaderboard 2 + the token's 1 = 3, profile 2 + the token,
 the player and the blocks = 5: the selectors here run without the request's own queries, so
 their budgets are 2 and 2).
@@ -165,12 +167,33 @@ def p99(values: list[float]) -> float:
     return statistics.quantiles(values, n=100)[98]
 
 
+def update_cpu(runs: int = 2000) -> list[float]:
+    """CPU milliseconds of the rating update of a 10-player match (``formula.rate``, the
+    model's work at a match end; the budget is 2 ms)."""
+    from ratings import formula
+
+    rng = random.Random(7)
+    cpu = []
+    for _ in range(runs):
+        ratings = [(rng.gauss(25, 3), rng.uniform(2, 8)) for _ in range(10)]
+        places = rng.sample(range(1, 11), 10)
+        start = time.process_time()
+        formula.rate(ratings, places)
+        cpu.append((time.process_time() - start) * 1000)
+    return cpu
+
+
 def run(args: argparse.Namespace) -> bool:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from ratings import selectors
 
+    update = update_cpu()
+    print(
+        f"10-player rating update: CPU p50 {statistics.median(update):.3f} ms, "
+        f"p99 {p99(update):.3f} ms (budget 2 ms)"
+    )
     started = time.perf_counter()
     probe = build(args.players, args.changes, args.probe_matches, args.seed)
     print(
@@ -181,7 +204,7 @@ def run(args: argparse.Namespace) -> bool:
         "leaderboard": (lambda: selectors.leaderboard(KIND, probe), LEADERBOARD_QUERIES),
         "profile": (lambda: selectors.profile(probe), PROFILE_QUERIES),
     }
-    ok = True
+    ok = p99(update) < 2.0
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for name, (call, budget) in calls.items():
         with CaptureQueriesContext(connection) as queries:
