@@ -315,6 +315,12 @@ REPORT_CLOSED = MODERATION.entry(
     "report_closed", 409, "acting on a report that has been closed already"
 )
 CONFLICT = MODERATION.entry("conflict", 409, "a concurrent change got there first: try again")
+NOT_RATED = MODERATION.entry(
+    "not_rated", 409, "voiding the rating changes of a game that is not a finished rated one"
+)
+ALREADY_VOIDED = MODERATION.entry(
+    "already_voided", 409, "voiding a game whose rating changes are voided already"
+)
 
 
 # The rules' refusals: a well-formed action the rules refuse now answers 422 with the engine's

@@ -19,6 +19,7 @@ NAME_RESET = "display_name_reset"
 GAME_ABORTED = "game_aborted"
 PLAYER_REMOVED = "player_removed"
 TURN_TIMED_OUT = "turn_forced_timeout"
+RATINGS_VOIDED = "ratings_voided"
 REPLAY_VIEWED = "replay_viewed"
 MODERATOR_GRANTED = "moderator_granted"
 MODERATOR_REMOVED = "moderator_removed"
@@ -35,6 +36,7 @@ ACTION_LABELS = {
     GAME_ABORTED: _("Game aborted"),
     PLAYER_REMOVED: _("Player removed from a game"),
     TURN_TIMED_OUT: _("Turn forced to time out"),
+    RATINGS_VOIDED: _("Rating changes voided"),
     REPLAY_VIEWED: _("Replay viewed"),
     MODERATOR_GRANTED: _("Made a moderator"),
     MODERATOR_REMOVED: _("No longer a moderator"),

@@ -18,6 +18,7 @@ from moderation.actions import (  # noqa: F401
     PLAYER_SUSPENDED,
     PLAYER_UNBANNED,
     PLAYER_WARNED,
+    RATINGS_VOIDED,
     REPLAY_VIEWED,
     REPORT_DISMISSED,
     SUSPENSION_EXPIRED,

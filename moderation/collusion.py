@@ -12,6 +12,10 @@ Colluding partners spare each other (z well below 0) and gang up on third player
 players hunt each other (z well above 0). Pairs with |z| >= COLLUSION_Z_THRESHOLD over at least
 COLLUSION_MIN_TARGETED_PLAYS targeted plays (by either of them, with the other as a candidate)
 are listed for review. Two-player games say nothing (k = 1) and add nothing.
+
+Each pair also shows the rating points that flowed between them: each one's total change of the
+shown rating over the rated games of the pair's shared games (``ratings``), so partners who feed
+one of them points (one gains what the other loses, game after game) stand out.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from django.utils import timezone
 
 from games.models import Game, Move, Seat
 from players.models import User
+from ratings.models import RatingChange
 
 TARGETED = frozenset({"targeted_draw2", "force_swap"})
 
@@ -51,6 +56,10 @@ class PairSignal:
     games: set[Any] = field(default_factory=set)
     a_name: str = ""
     b_name: str = ""
+    # The rating points each gained (or lost) in the rated games among ``games``.
+    a_points: int = 0
+    b_points: int = 0
+    rated_games: int = 0
 
     @property
     def plays(self) -> int:
@@ -165,7 +174,25 @@ def compute(*, days: int | None = None, now: Any = None) -> list[PairSignal]:
     for pair in pairs.values():
         pair.a_name = names.get(pair.a, f"#{pair.a}")
         pair.b_name = names.get(pair.b, f"#{pair.b}")
+    add_rating_points(list(pairs.values()))
     return sorted(pairs.values(), key=lambda s: -abs(s.z))
+
+
+def add_rating_points(signals: list[PairSignal]) -> None:
+    """Each pair's rating points over the rated games they shared: one query."""
+    games = {game for pair in signals for game in pair.games}
+    deltas: dict[Any, dict[int, int]] = defaultdict(dict)
+    for game_id, user_id, before, after in RatingChange.objects.filter(
+        game_id__in=games
+    ).values_list("game_id", "user_id", "shown_before", "shown_after"):
+        deltas[game_id][user_id] = after - before
+    for pair in signals:
+        for game_id in pair.games:
+            changes = deltas.get(game_id, {})
+            if pair.a in changes and pair.b in changes:
+                pair.rated_games += 1
+                pair.a_points += changes[pair.a]
+                pair.b_points += changes[pair.b]
 
 
 def flagged(signals: list[PairSignal]) -> list[PairSignal]:

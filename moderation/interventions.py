@@ -1,4 +1,5 @@
-"""Game-side changes made by moderators: abort a game, remove a player, force a turn to time out.
+"""Game-side changes made by moderators: abort a game, remove a player, force a turn to time out,
+void a finished match's rating changes.
 
 Each function is one transaction with the game row locked (``games.services.base._locked``),
 like every other change to a game, and reuses the services' own rules: removing a player is that
@@ -23,6 +24,7 @@ from games.models import Game, Seat
 from moderation import audit
 from moderation.services import notify_player
 from players.models import User
+from ratings import recompute
 
 ABORT_NOTICE = "A moderator stopped this game. It ends without scores."
 
@@ -136,3 +138,23 @@ def force_timeout(*, moderator: User, game_id: Any, reason: str) -> Game:
             version=game.version,
         )
     return game
+
+
+def void_ratings(*, moderator: User, game_id: Any, reason: str) -> recompute.Replayed:
+    """Void a finished rated match's rating changes (cheating, collusion): they are removed, and
+    every later match of its players is rated again in order (``ratings.recompute``). The
+    audit entry says how far the recompute reached."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        check_not_seated(game_id, moderator)
+        game, done = recompute.void_match(game_id=game_id)
+        audit.record(
+            actor=moderator,
+            action=audit.RATINGS_VOIDED,
+            reason=reason,
+            target_game=game,
+            matches_rated_again=done.matches,
+            changes_rewritten=done.changed,
+            players=done.players,
+        )
+    return done

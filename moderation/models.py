@@ -289,6 +289,7 @@ class GameIntervention(models.Model):
         permissions = [
             ("intervene_game", "Can abort games, remove players and force timeouts"),
             ("view_replay", "Can replay games with every hand and the draw pile"),
+            ("void_ratings", "Can void a finished match's rating changes"),
         ]
 
     def __str__(self) -> str:

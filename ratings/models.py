@@ -71,7 +71,15 @@ class RatingChange(models.Model):
             # Exactly once: a second update of the same match and player cannot be written.
             models.UniqueConstraint(fields=["game", "user"], name="one_change_per_match_player"),
         ]
-        indexes = [models.Index(fields=["user", "kind", "-created_at"])]
+        indexes = [
+            models.Index(fields=["user", "kind", "-created_at"]),
+            # A month's season board counts the wins (first places) of a game in that month.
+            models.Index(
+                fields=["kind", "created_at"],
+                condition=models.Q(place=1),
+                name="season_wins",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind} {self.shown_before}->{self.shown_after}"
@@ -79,3 +87,16 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> int:
         return self.shown_after - self.shown_before
+
+
+class VoidedMatch(models.Model):
+    """A rated match whose rating changes a moderator voided (cheating, collusion): it has no
+    rating changes, and ``services.rate_game`` never rates it again."""
+
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.CASCADE, primary_key=True, related_name="rating_void"
+    )
+    voided_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"voided {self.game_id}"

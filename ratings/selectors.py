@@ -11,11 +11,14 @@ from django.utils import timezone
 from games.engine import registry
 from players.models import User
 from ratings import formula
-from ratings.models import Rating
+from ratings.models import Rating, RatingChange
 
 BOARD_SIZE = 100
 BOARD_MIN_GAMES = 10
 BOARD_ACTIVE_DAYS = 30
+# A profile's rating history: this many of the player's latest rated games, every game together.
+HISTORY_SIZE = 1000
+RECENT_GAMES = 10
 
 
 def known_kind(kind: str) -> bool:
@@ -103,9 +106,43 @@ def _my_place(mine: Rating | None, now: Any) -> dict[str, Any]:
     }
 
 
+# One rating change as a profile reads it: (kind, game id, place, shown before, shown after, at).
+Change = tuple[str, Any, int, int, int, Any]
+
+
+def _history(user: User) -> list[Change]:
+    """The player's latest ``HISTORY_SIZE`` rating changes, oldest first (plain tuples: a
+    thousand model instances would cost more than the query)."""
+    latest = (
+        RatingChange.objects.filter(user=user)
+        .order_by("-created_at", "-id")
+        .values_list("kind", "game_id", "place", "shown_before", "shown_after", "created_at")[
+            :HISTORY_SIZE
+        ]
+    )
+    return list(reversed(latest))
+
+
+def _streak(history: list[Change]) -> int:
+    """Rated games won in a row up to the latest, every game together (0 after a loss)."""
+    streak = 0
+    for _, _, place, _, _, _ in reversed(history):
+        if place != 1:
+            break
+        streak += 1
+    return streak
+
+
 def profile(user: User) -> dict[str, Any]:
-    """A player's public profile: name and each game's rating. One query."""
-    ratings = [_rating(r) for r in Rating.objects.filter(user=user).order_by("kind")]
+    """A player's public profile: name, each game's rating and its history, the current winning
+    streak and the latest rated games. Two queries."""
+    history = _history(user)
+    points: dict[str, list[dict[str, Any]]] = {}
+    for kind, _, _, before, after, at in history:
+        points.setdefault(kind, []).append({"at": at, "rating": after, "change": after - before})
+    ratings = []
+    for rating in Rating.objects.filter(user=user).order_by("kind"):
+        ratings.append({**_rating(rating), "history": points.get(rating.kind, [])})
     games = sum(r["rated_games"] for r in ratings)
     wins = sum(r["wins"] for r in ratings)
     places = sum((r["average_place"] or 0) * r["rated_games"] for r in ratings)
@@ -116,4 +153,16 @@ def profile(user: User) -> dict[str, Any]:
         "rated_games": games,
         "wins": wins,
         "average_place": places / games if games else None,
+        "streak": _streak(history),
+        "recent_games": [
+            {
+                "game_id": game_id,
+                "game": kind,
+                "finished_at": at,
+                "place": place,
+                "rating": after,
+                "change": after - before,
+            }
+            for kind, game_id, place, before, after, at in reversed(history[-RECENT_GAMES:])
+        ],
     }

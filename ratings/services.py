@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.models import Game, Seat
 from ratings import formula
-from ratings.models import Rating, RatingChange
+from ratings.models import Rating, RatingChange, VoidedMatch
 
 _RUNNING_TOTALS = ["mu", "sigma", "shown", "rated_games", "wins", "places_total", "updated_at"]
 
@@ -124,13 +124,15 @@ def rate_seats(*, game: Game, seats: Sequence[Seat]) -> None:
 
 
 def rate_game(*, game_id: Any) -> bool:
-    """Rate a finished rated game unless it has been rated: safe to repeat and to run from a
-    task or a command at any time. Returns whether it rated it now."""
+    """Rate a finished rated game unless it has been rated or its rating was voided: safe to
+    repeat and to run from a task or a command at any time. Returns whether it rated it now."""
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None or game.status != Game.FINISHED or not game.rated:
             return False
         if RatingChange.objects.filter(game=game).exists():
+            return False
+        if VoidedMatch.objects.filter(game=game).exists():
             return False
         seats = list(game.seats.all())
         rate_seats(game=game, seats=seats)

@@ -101,6 +101,7 @@ STABLE_OPERATION_IDS = [
     "notifications_webpush_subscriptions_delete",
     "players_profile_retrieve",
     "ratings_leaderboard_retrieve",
+    "ratings_season_retrieve",
     # Friends and challenges (social/api).
     "challenges_accept",
     "challenges_create",

@@ -6,6 +6,7 @@ JSON 404 and a typo in a link is not silently a blank page.
 
 from django.urls import URLPattern, path, re_path
 
+from config import converters  # noqa: F401  (registers <id:...>, a database id)
 from web import views
 
 urlpatterns: list[URLPattern] = [
@@ -26,4 +27,7 @@ urlpatterns: list[URLPattern] = [
     path("players/<int:player_id>", views.index, name="web-player"),
     path("friends", views.index, name="web-friends"),
     path("lobby", views.index, name="web-lobby"),
+    path("players/<id:player_id>/profile", views.index, name="web-profile"),
+    path("leaderboards", views.index, name="web-leaderboards"),
+    re_path(r"^leaderboards/(?P<kind>[a-z_]{1,32})$", views.index, name="web-leaderboard"),
 ]

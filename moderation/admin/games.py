@@ -27,6 +27,7 @@ from config.errors import ServiceError
 from games.engine import EngineError, registry
 from games.models import Game, Seat
 from moderation import audit, interventions, replay, selectors, words
+from moderation.admin import ratings
 from moderation.admin.base import (
     ReadOnlyAdmin,
     form_errors_message,
@@ -198,6 +199,11 @@ class GameAdmin(ReadOnlyAdmin):
                 self.admin_site.admin_view(self.intervene_view),
                 name="games_game_intervene",
             ),
+            path(
+                "<uuid:game_id>/void-ratings/",
+                self.admin_site.admin_view(ratings.void_view),
+                name="games_game_void_ratings",
+            ),
         ]
         return urls + super().get_urls()
 
@@ -230,6 +236,7 @@ class GameAdmin(ReadOnlyAdmin):
                 may_intervene=not seated
                 and request.user.has_perm("moderation.intervene_game")
                 and game.status in (Game.LOBBY, Game.ACTIVE),
+                **ratings.game_context(request, game, seated=seated),
             )
         return super().change_view(request, object_id, form_url, context)
 

@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.errors import ServiceError
 from moderation import audit, selectors, services
+from moderation.admin import ratings
 from moderation.admin.base import done_message, form_errors_message, service_error_message
 from moderation.forms import PLAYER_ACTIONS, PlayerActionForm
 from moderation.models import Report, Sanction
@@ -169,6 +170,7 @@ class UserAdmin(DjangoUserAdmin):
                 sanctions=list(Sanction.objects.filter(user=user).select_related("created_by")),
                 reports_against=selectors.reports_against(user),
                 recent_games=selectors.recent_games(user),
+                rating_history=ratings.player_history(user),
                 # Third-party apps acting for the player (players/oauth.py): allowed, and own.
                 allowed_apps=oauth.authorized_apps(user=user),
                 registered_apps=oauth.registered_apps(user=user),

@@ -11,5 +11,10 @@ urlpatterns = [
         views.LeaderboardView.as_view(),
         name="ratings-leaderboard",
     ),
+    path(
+        "ratings/seasons/<str:kind>/<str:month>/",
+        views.SeasonView.as_view(),
+        name="ratings-season",
+    ),
     path("players/<id:user_id>/profile/", views.ProfileView.as_view(), name="player-profile"),
 ]

@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import error_codes as codes
-from config.errors import ErrorSerializer, ServiceError
+from config.errors import ServiceError
+from config.openapi import error_response
 from games.engine import registry
 from players import signals as player_signals
+from players.api.views import NOT_AUTHENTICATED
 from players.models import User
-from ratings import selectors
+from ratings import seasons, selectors
 from ratings.api import serializers as s
-
-NOT_AUTHENTICATED = OpenApiResponse(
-    ErrorSerializer,
-    description="`not_authenticated` / `authentication_failed`: no credentials, or a token that "
-    "is revoked, expired or belongs to an inactive account.",
-)
 
 
 class LeaderboardView(APIView):
@@ -44,7 +40,7 @@ class LeaderboardView(APIView):
         responses={
             200: s.LeaderboardSerializer,
             401: NOT_AUTHENTICATED,
-            404: OpenApiResponse(ErrorSerializer, description="`not_found`: no such game."),
+            404: error_response("`not_found`: no such game."),
         },
         tags=["ratings"],
     )
@@ -54,20 +50,67 @@ class LeaderboardView(APIView):
         return Response(s.LeaderboardSerializer(selectors.leaderboard(kind, request.user)).data)
 
 
+KIND_PARAMETER = OpenApiParameter(
+    "kind",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    enum=list(registry.kinds()),
+    description="The game's kind, e.g. `uno_splash` (`games_options_retrieve`).",
+)
+
+
+class SeasonView(APIView):
+    @extend_schema(
+        operation_id="ratings_season_retrieve",
+        summary="A game's season board for a month",
+        description=(
+            "The top 100 players of a game in a calendar month (UTC): rated games won that "
+            "month, ties broken by the rating after each one's last rated game of it; accounts "
+            "in good standing only. `month` is `YYYY-MM`, this month or an earlier one (from "
+            "2000-01): last months' boards stay readable."
+        ),
+        parameters=[
+            KIND_PARAMETER,
+            OpenApiParameter(
+                "month",
+                OpenApiTypes.STR,
+                OpenApiParameter.PATH,
+                pattern=r"^\d{4}-\d{2}$",
+                description="The month, `YYYY-MM` (e.g. `2026-12`).",
+            ),
+        ],
+        responses={
+            200: s.SeasonBoardSerializer,
+            401: NOT_AUTHENTICATED,
+            404: error_response(
+                "`not_found`: no such game, or no such month (not `YYYY-MM`, "
+                "before 2000-01 or after this month)."
+            ),
+        },
+        tags=["ratings"],
+    )
+    def get(self, request: Request, kind: str, month: str) -> Response:
+        if not selectors.known_kind(kind):
+            raise ServiceError(codes.NOT_FOUND, "No such game.")
+        start = seasons.parse_month(month)
+        if start is None:
+            raise ServiceError(codes.NOT_FOUND, "No such month: YYYY-MM, up to this one.")
+        return Response(s.SeasonBoardSerializer(seasons.season_board(kind, start)).data)
+
+
 class ProfileView(APIView):
     @extend_schema(
         operation_id="players_profile_retrieve",
         summary="A player's public profile",
         description=(
-            "Display name, each game's rating (provisional or not), rated games played, wins "
-            "and average place. A player who blocked you, or whom you blocked, is not found."
+            "Display name, each game's rating (provisional or not) and its history, rated games "
+            "played, wins, average place, the current winning streak and the latest rated games. "
+            "A player who blocked you, or whom you blocked, is not found."
         ),
         responses={
             200: s.PublicProfileSerializer,
             401: NOT_AUTHENTICATED,
-            404: OpenApiResponse(
-                ErrorSerializer, description="`not_found`: no such player, or a block between you."
-            ),
+            404: error_response("`not_found`: no such player, or a block between you."),
         },
         tags=["ratings"],
     )

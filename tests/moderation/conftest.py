@@ -55,9 +55,10 @@ def moderators_group() -> Group:
     if group is None:
         migration = importlib.import_module("moderation.migrations.0002_moderators_group")
         group = Group.objects.create(name=migration.GROUP)
+        later = importlib.import_module("moderation.migrations.0004_void_ratings")
         group.permissions.set(
             Permission.objects.get(content_type__app_label=app, codename=codename)
-            for app, codename in migration.PERMISSIONS
+            for app, codename in [*migration.PERMISSIONS, *later.PERMISSIONS]
         )
     return group
 

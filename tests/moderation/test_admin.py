@@ -99,9 +99,10 @@ def test_the_moderators_group_has_only_view_and_moderation_permissions() -> None
     codenames = set(moderators_group().permissions.values_list("codename", flat=True))
     assert all(c.startswith("view_") or c in MODERATION_ACTS for c in codenames), codenames
     assert {"resolve_report", "sanction_player", "intervene_game", "view_replay"} <= codenames
+    assert "void_ratings" in codenames
 
 
-MODERATION_ACTS = {"resolve_report", "sanction_player", "intervene_game"}
+MODERATION_ACTS = {"resolve_report", "sanction_player", "intervene_game", "void_ratings"}
 
 
 @pytest.mark.parametrize("who", ["moderator", "superuser"])

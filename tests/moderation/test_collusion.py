@@ -12,6 +12,7 @@ from django.utils import timezone
 from games.models import Game, Move, Seat
 from moderation import collusion
 from players.models import User
+from ratings.models import RatingChange
 
 pytestmark = pytest.mark.django_db
 
@@ -124,3 +125,36 @@ def test_the_collusion_page_lists_the_flagged_pair(
     client.force_login(moderator)
     page = client.get("/admin/moderation/collusionsignal/").content.decode()
     assert "alice</a> &amp;" in page and ">bob</a>" in page
+
+
+def test_a_pair_shows_the_rating_points_that_flowed_between_them(
+    four: list[User], settings: Any, moderator: User
+) -> None:
+    settings.COLLUSION_MIN_TARGETED_PLAYS = 20
+    others = itertools.cycle([2, 3])
+    turns = [t for _ in range(40) for t in ((0, next(others)), (1, next(others)))]
+    alice, bob, carol, dave = four
+    # Two rated games where bob fed alice, one unrated: only the rated ones count.
+    for rated, deltas in ((True, (30, -25, 1, -6)), (True, (20, -18, 3, -5)), (False, None)):
+        game = table(four, turns)
+        if not rated:
+            continue
+        for user, delta in zip(four, deltas, strict=True):
+            RatingChange.objects.create(
+                game=game,
+                user=user,
+                kind=game.kind,
+                place=1,
+                mu_before=25.0,
+                sigma_before=8.0,
+                mu_after=25.0,
+                sigma_after=8.0,
+                shown_before=1500,
+                shown_after=1500 + delta,
+            )
+    pair = next(s for s in collusion.compute() if {s.a, s.b} == {alice.pk, bob.pk})
+    assert (pair.rated_games, pair.a_points, pair.b_points) == (2, 50, -43)
+    client = Client()
+    client.force_login(moderator)
+    page = client.get("/admin/moderation/collusionsignal/").content.decode()
+    assert '<td class="rating-points">+50 / -43 (2)</td>' in page

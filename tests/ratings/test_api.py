@@ -7,10 +7,11 @@ from typing import Any
 
 from django.utils import timezone
 
+from games.models import Game
 from moderation.models import Block
 from players.models import User
 from ratings import formula
-from ratings.models import Rating
+from ratings.models import Rating, RatingChange
 from tests.games.conftest import API_TESTS, Player
 
 pytestmark = API_TESTS
@@ -127,6 +128,7 @@ def test_a_profile_shows_each_games_rating(alice: Player, bob: Player) -> None:
                 "rated_games": 2,
                 "wins": 2,
                 "average_place": 1.0,
+                "history": [],
             },
             {
                 "game": "uno_splash",
@@ -135,11 +137,14 @@ def test_a_profile_shows_each_games_rating(alice: Player, bob: Player) -> None:
                 "rated_games": 12,
                 "wins": 6,
                 "average_place": 2.0,
+                "history": [],
             },
         ],
         "rated_games": 14,
         "wins": 8,
         "average_place": 26 / 14,
+        "streak": 0,
+        "recent_games": [],
     }
 
 
@@ -157,16 +162,74 @@ def test_a_profile_is_not_found_across_a_block_either_way(
     assert alice.get(f"/api/v1/players/{2**64}/profile/").status_code == 404
 
 
-def test_a_profile_takes_four_queries(
+def history_of(user: User, other: User, places: list[int], kind: str = "uno_splash") -> None:
+    """Rated games of ``user`` against ``other``, one a minute, in these places (1 or 2)."""
+    start = timezone.now() - timedelta(days=1)
+    games = Game.objects.bulk_create(
+        Game(kind=kind, host=user, status=Game.FINISHED, rated=True) for _ in places
+    )
+    shown, changes = 1500, []
+    for i, (game, place) in enumerate(zip(games, places, strict=True)):
+        after = shown + (10 if place == 1 else -7)
+        for who, where in ((user, place), (other, 3 - place)):
+            changes.append(
+                RatingChange(
+                    game=game,
+                    user=who,
+                    kind=kind,
+                    place=where,
+                    mu_before=25.0,
+                    sigma_before=8.0,
+                    mu_after=25.0,
+                    sigma_after=8.0,
+                    shown_before=shown,
+                    shown_after=after,
+                    created_at=start + timedelta(minutes=i),
+                )
+            )
+        shown = after
+    RatingChange.objects.bulk_create(changes)
+    rated(user, shown, games=len(places), kind=kind)
+
+
+def test_a_profile_shows_the_rating_history_streak_and_latest_games(
+    alice: Player, bob: Player
+) -> None:
+    history_of(bob.user, alice.user, [1, 2, 1, 1, 1])
+    history_of(bob.user, alice.user, [2], kind="gin_rummy")  # after the first splash game
+    profile = alice.get(f"/api/v1/players/{bob.user.pk}/profile/").json()
+    splash = next(r for r in profile["ratings"] if r["game"] == "uno_splash")
+    assert [(p["rating"], p["change"]) for p in splash["history"]] == [
+        (1510, 10),
+        (1503, -7),
+        (1513, 10),
+        (1523, 10),
+        (1533, 10),
+    ]
+    assert profile["streak"] == 3  # the last three, every game together
+    recent = profile["recent_games"]
+    assert [(g["game"], g["place"], g["change"]) for g in recent[:2]] == [
+        ("uno_splash", 1, 10),
+        ("uno_splash", 1, 10),
+    ]
+    assert len(recent) == 6
+    assert [g["game"] for g in recent[-2:]] == ["gin_rummy", "uno_splash"]
+    assert recent[0]["finished_at"] > recent[1]["finished_at"]
+
+
+def test_a_profile_with_a_thousand_matches_takes_five_queries(
     alice: Player, bob: Player, django_assert_num_queries: Any
 ) -> None:
-    rated(bob.user, 1650)
+    history_of(bob.user, alice.user, [1, 2] * 500)
     rated(bob.user, 1550, kind="gin_rummy")
     path = f"/api/v1/players/{bob.user.pk}/profile/"
     alice.get(path)  # the token's last use is written once
-    # The token, the player, the blocks between them, the player's ratings.
-    with django_assert_num_queries(4):
-        assert alice.get(path).status_code == 200
+    # The token, the player, the blocks between them, the history, the ratings.
+    with django_assert_num_queries(5):
+        response = alice.get(path)
+    assert response.status_code == 200
+    splash = next(r for r in response.json()["ratings"] if r["game"] == "uno_splash")
+    assert len(splash["history"]) == 1000
 
 
 def test_ratings_need_a_signed_in_player(anonymous: Any, bob: Player) -> None:

@@ -272,6 +272,24 @@ def replay(s: Shooter) -> None:
     s.save(client, "replay")
 
 
+def leaderboard(s: Shooter) -> None:
+    from tests.web.rated import rated_players
+
+    alice, _ = rated_players()
+    client = s.signed_in(alice.user, alice.token, "/leaderboards/uno_splash")
+    expect(client.page.locator(".board-row.me")).to_be_visible()
+    s.save(client, "leaderboard")
+
+
+def profile(s: Shooter) -> None:
+    from tests.web.rated import rated_players
+
+    alice, bob = rated_players()
+    client = s.signed_in(alice.user, alice.token, f"/players/{bob.user.pk}/profile")
+    expect(client.page.locator("svg.rating-chart")).to_have_count(2)
+    s.save(client, "profile")
+
+
 SCREENS: dict[str, Callable[[Shooter], None]] = {
     "sign-in": sign_in,
     "sign-up": sign_up,
@@ -290,6 +308,8 @@ SCREENS: dict[str, Callable[[Shooter], None]] = {
     "moderation-report": moderation_report,
     "moderation-replay": moderation_replay,
     "replay": replay,
+    "leaderboard": leaderboard,
+    "profile": profile,
 }
 # What the normal test run captures (into a temporary directory): a signed-out screen, a table
 # and the moderator's panel, one of each kind of setup.

@@ -40,6 +40,9 @@ def import_map_of(html: str) -> str:
         "/players/42",
         "/friends",
         "/lobby",
+        "/players/42/profile",
+        "/leaderboards",
+        "/leaderboards/gin_rummy",
         "/oauth/authorize",
     ],
 )

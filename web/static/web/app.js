@@ -20,6 +20,9 @@ const ROUTES = [
   [/^\/notifications$/, () => import("./views/inbox.js"), "inbox", true],
   [/^\/settings$/, () => import("./views/settings.js"), "settings", true],
   [/^\/players\/(\d+)$/, () => import("./views/player.js"), "player", true],
+  [/^\/players\/(\d+)\/profile$/, () => import("./views/profile.js"), "profile", true],
+  [/^\/leaderboards$/, () => import("./views/leaderboard.js"), "leaderboard", true],
+  [/^\/leaderboards\/([a-z_]+)$/, () => import("./views/leaderboard.js"), "leaderboard", true],
   [/^\/friends$/, () => import("./views/friends.js"), "friends", true],
   [/^\/lobby$/, () => import("./views/lobby.js"), "lobby", true],
   // An app's authorization request (docs/oauth.md): the consent screen.

@@ -1,0 +1,269 @@
+"""Ratings at scale (issue 32): a leaderboard and a profile with 100,000 rated players and
+1,000,000 rating changes, on SQLite and on PostgreSQL.
+
+Run from the repository root::
+
+    python bench/ratings_scale.py                          # SQLite, 100,000 / 1,000,000
+    python bench/ratings_scale.py --postgres               # PostgreSQL on 127.0.0.1:5432
+    python bench/ratings_scale.py --players 10000 --changes 100000 --runs 200   # quicker
+
+It builds a fresh database (SQLite in a temporary directory, or a PostgreSQL database of its
+own, ``uaw_ratings_scale``, dropped at the end), migrated, then filled with bulk inserts: the
+players, one rating row each in Uno Splash (ratings spread like a real pool, most players with
+enough rated games to be listed and active in the last 30 days), and ``--changes`` rating changes
+of two-player matches (one finished rated game per match), of which the probe player's are
+``--probe-matches`` (1,000). First it times the rating update of a 10-player match (the model's
+CPU work at a match end; budget 2 ms). Then it times, in-process through the ORM, the code
+the API runs: ``ratings.selectors.leaderboard`` for the probe and ``ratings.selectors.profile``
+of the probe, ``--runs`` times each, and prints the queries of one call, the p50 / p99 wall
+and CPU times and the load average. Exit status 1 when the update's CPU p99 is 2 ms or more,
+a p99 wall time is above ``--budget-ms`` (50), or a call
+takes more queries than its budget (leaderboard 2 + the token's 1 = 3, profile 2 + the token,
+the player and the blocks = 5: the selectors here run without the request's own queries, so
+their budgets are 2 and 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+BATCH = 5000
+KIND = "uno_splash"
+PG_NAME = "uaw_ratings_scale"
+# Queries of the selectors alone (the request adds the token's; the profile's view adds the
+# player and the blocks): docs/ratings.md's 3 and 5.
+LEADERBOARD_QUERIES = 2
+PROFILE_QUERIES = 2
+
+
+def setup_django(*, sqlite: Path | None, postgres: str | None) -> None:
+    if postgres:
+        os.environ["DATABASE_URL"] = postgres
+    else:
+        os.environ.pop("DATABASE_URL", None)
+        os.environ["SQLITE_PATH"] = str(sqlite)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _admin_sql(url: str, statement: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(statement)
+
+
+def build(players: int, changes: int, probe_matches: int, seed: int) -> Any:
+    """Fill the database; return the probe user."""
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from games.models import Game
+    from players.models import User
+    from ratings.models import Rating, RatingChange
+
+    rng = random.Random(seed)
+    now = timezone.now()
+    with transaction.atomic():
+        for start in range(0, players, BATCH):
+            User.objects.bulk_create(
+                User(username=f"player{i}", display_name=f"Player {i}", password="!")
+                for i in range(start, min(players, start + BATCH))
+            )
+        ids = list(User.objects.order_by("pk").values_list("pk", flat=True))
+        probe = ids[0]
+        ratings = []
+        for user_id in ids:
+            mu, sigma = rng.gauss(25, 4), max(0.8, rng.gauss(3.5, 1.5))
+            games = rng.randrange(0, 40)
+            ratings.append(
+                Rating(
+                    user_id=user_id,
+                    kind=KIND,
+                    mu=mu,
+                    sigma=sigma,
+                    shown=round(1500 + 40 * (mu - 3 * sigma)),
+                    rated_games=probe_matches if user_id == probe else games,
+                    wins=games // 2,
+                    places_total=games + games // 2,
+                    updated_at=now - timedelta(days=rng.randrange(0, 45)),
+                )
+            )
+        for start in range(0, len(ratings), BATCH):
+            Rating.objects.bulk_create(ratings[start : start + BATCH])
+        matches = changes // 2
+        for start in range(0, matches, BATCH):
+            count = min(matches, start + BATCH) - start
+            games = Game.objects.bulk_create(
+                Game(kind=KIND, host_id=probe, status=Game.FINISHED, rated=True)
+                for _ in range(count)
+            )
+            rows = []
+            for offset, game in enumerate(games):
+                number = start + offset
+                first = probe if number < probe_matches else rng.choice(ids)
+                second = rng.choice(ids)
+                while second == first:
+                    second = rng.choice(ids)
+                at = now - timedelta(minutes=matches - number)
+                for user_id, place in ((first, rng.choice((1, 2))), (second, 0)):
+                    place = place or 3 - rows[-1].place
+                    before = 1500 + rng.randrange(-300, 300)
+                    rows.append(
+                        RatingChange(
+                            game=game,
+                            user_id=user_id,
+                            kind=KIND,
+                            place=place,
+                            mu_before=25.0,
+                            sigma_before=4.0,
+                            mu_after=25.5,
+                            sigma_after=3.9,
+                            shown_before=before,
+                            shown_after=before + (12 if place == 1 else -12),
+                            created_at=at,
+                        )
+                    )
+            RatingChange.objects.bulk_create(rows)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    return User.objects.get(pk=probe)
+
+
+def timed(call: Callable[[], Any], runs: int) -> tuple[list[float], list[float]]:
+    """Wall and CPU milliseconds of each of ``runs`` calls (CPU: this process's, which leaves
+    out waiting for a core on a shared machine, and PostgreSQL's own work)."""
+    call()  # warm
+    wall, cpu = [], []
+    for _ in range(runs):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        call()
+        cpu.append((time.process_time() - start_cpu) * 1000)
+        wall.append((time.perf_counter() - start) * 1000)
+    return wall, cpu
+
+
+def p99(values: list[float]) -> float:
+    return statistics.quantiles(values, n=100)[98]
+
+
+def update_cpu(runs: int = 2000) -> list[float]:
+    """CPU milliseconds of the rating update of a 10-player match (``formula.rate``, the
+    model's work at a match end; the budget is 2 ms)."""
+    from ratings import formula
+
+    rng = random.Random(7)
+    cpu = []
+    for _ in range(runs):
+        ratings = [(rng.gauss(25, 3), rng.uniform(2, 8)) for _ in range(10)]
+        places = rng.sample(range(1, 11), 10)
+        start = time.process_time()
+        formula.rate(ratings, places)
+        cpu.append((time.process_time() - start) * 1000)
+    return cpu
+
+
+def run(args: argparse.Namespace) -> bool:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from ratings import selectors
+
+    update = update_cpu()
+    print(
+        f"10-player rating update: CPU p50 {statistics.median(update):.3f} ms, "
+        f"p99 {p99(update):.3f} ms (budget 2 ms)"
+    )
+    started = time.perf_counter()
+    probe = build(args.players, args.changes, args.probe_matches, args.seed)
+    print(
+        f"{connection.vendor}: built {args.players:,} players and {args.changes:,} rating "
+        f"changes in {time.perf_counter() - started:.0f} s"
+    )
+    calls = {
+        "leaderboard": (lambda: selectors.leaderboard(KIND, probe), LEADERBOARD_QUERIES),
+        "profile": (lambda: selectors.profile(probe), PROFILE_QUERIES),
+    }
+    ok = p99(update) < 2.0
+    print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    for name, (call, budget) in calls.items():
+        # The build's queries filled the log (it keeps the last 9,000): empty it, or the capture
+        # counts nothing.
+        connection.queries_log.clear()
+        with CaptureQueriesContext(connection) as queries:
+            result = call()
+        size = (
+            len(result["entries"])
+            if name == "leaderboard"
+            else len(result["ratings"][0]["history"])
+        )
+        wall, cpu = timed(call, args.runs)
+        print(
+            f"{name:>12}: {len(queries)} queries (budget {budget}), {size} rows; wall p50 "
+            f"{statistics.median(wall):6.2f} ms, p99 {p99(wall):6.2f} ms; CPU p50 "
+            f"{statistics.median(cpu):6.2f} ms, p99 {p99(cpu):6.2f} ms ({args.runs} runs)"
+        )
+        ok = ok and p99(wall) < args.budget_ms and len(queries) <= budget
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+    print("within budget" if ok else f"OVER BUDGET ({args.budget_ms} ms p99, queries)")
+    return ok
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--players", type=int, default=100_000)
+    parser.add_argument("--changes", type=int, default=1_000_000)
+    parser.add_argument("--probe-matches", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=500)
+    parser.add_argument("--budget-ms", type=float, default=50.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--postgres",
+        nargs="?",
+        const="postgres://postgres@127.0.0.1:5432",
+        help="server URL (no database name); the bench makes and drops its own database",
+    )
+    parser.add_argument("--pg-name", default=PG_NAME, help="the database it makes and drops")
+    args = parser.parse_args()
+    logging.getLogger("config.requests").setLevel(logging.WARNING)
+    if args.postgres:
+        server = args.postgres.rstrip("/")
+        name = args.pg_name
+        _admin_sql(f"{server}/postgres", f"DROP DATABASE IF EXISTS {name}")
+        _admin_sql(f"{server}/postgres", f"CREATE DATABASE {name}")
+        try:
+            setup_django(sqlite=None, postgres=f"{server}/{name}")
+            ok = run(args)
+        finally:
+            from django.db import connections
+
+            connections.close_all()
+            _admin_sql(f"{server}/postgres", f"DROP DATABASE IF EXISTS {name}")
+        return 0 if ok else 1
+    with tempfile.TemporaryDirectory() as tmp:
+        setup_django(sqlite=Path(tmp) / "ratings.sqlite3", postgres=None)
+        return 0 if run(args) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
