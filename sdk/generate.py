@@ -5,6 +5,7 @@
                                       # openapi-typescript, when sdk/typescript has its packages)
     python sdk/generate.py --check    # exit 1 if what was generated is older than openapi.yaml
     python sdk/generate.py --out DIR  # generate into DIR instead (the tests do)
+    (--python-only, --typescript-only: one of the two)
 
 The generated code is not committed (it is rebuilt from the committed schema, which
 tests/test_openapi.py keeps current): ``sdk/python/cardgames_client/`` (a package) and
@@ -89,7 +90,11 @@ def generate_typescript(schema: Path, out: Path) -> Path:
     target = typescript_target(out)
     target.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run(
-        [str(tool), str(schema), "--output", str(target)], check=True, capture_output=True
+        # Fields with a default stay optional: a request may leave them out (the server fills
+        # them in), which the tool's default (non-nullable defaults) would forbid.
+        [str(tool), str(schema), "--output", str(target), "--default-non-nullable", "false"],
+        check=True,
+        capture_output=True,
     )
     stamp = f'\nexport const {STAMP} = "{schema_sha256(schema)}";\n'
     # A .d.ts declares; the stamp's value lives in a module of its own beside it.
@@ -116,15 +121,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--schema", type=Path, default=SCHEMA)
     parser.add_argument("--check", action="store_true", help="only say whether it is current")
     parser.add_argument("--python-only", action="store_true")
+    parser.add_argument("--typescript-only", action="store_true")
     args = parser.parse_args(argv)
     if args.check:
         behind = stale(args.out, args.schema)
         if args.python_only:
             behind = [b for b in behind if "typescript" not in b]
+        if args.typescript_only:
+            behind = [b for b in behind if "typescript" in b]
         for path in behind:
             print(f"stale against {args.schema}: {path}; run `{REGENERATE}`", file=sys.stderr)
         return 1 if behind else 0
-    print(generate_python(args.schema, args.out))
+    if not args.typescript_only:
+        print(generate_python(args.schema, args.out))
     if not args.python_only:
         print(generate_typescript(args.schema, args.out))
     return 0
