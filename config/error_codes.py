@@ -140,6 +140,12 @@ NO_EMAIL = ACCOUNTS.entry("no_email", 409, "e-mail verification without an addre
 EMAIL_ALREADY_VERIFIED = ACCOUNTS.entry(
     "email_already_verified", 409, "the address is verified already"
 )
+BOT_CANNOT_OWN_BOTS = ACCOUNTS.entry(
+    "bot_cannot_own_bots", 403, "a bot account making bot accounts (a person owns bots)"
+)
+TOO_MANY_BOTS = ACCOUNTS.entry(
+    "too_many_bots", 409, "the owner has `BOT_ACCOUNTS_PER_PLAYER` bot accounts already"
+)
 EXPORT_NOT_READY = ACCOUNTS.entry(
     "export_not_ready",
     409,

@@ -243,6 +243,12 @@ LOGIN_MAX_DELAY_SECONDS = env_int(
     min_value=1,
     help="Longest wait between log-in tries of one account (the wait doubles from 1 s).",
 )
+BOT_ACCOUNTS_PER_PLAYER = env_int(
+    "BOT_ACCOUNTS_PER_PLAYER",
+    default=5,
+    min_value=0,
+    help="Bot accounts one player may own (players/bots.py); 0 turns bot accounts off.",
+)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

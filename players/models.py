@@ -14,6 +14,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 TOKEN_PREFIX = "uaw_"
+BOT_MARK = "(bot)"
 
 
 class User(AbstractUser):
@@ -33,6 +34,17 @@ class User(AbstractUser):
     # move's notification asks those tables nothing about them (notifications.channels.reachable).
     # Kept by notifications.signals; True with no rows left is harmless (the query then decides).
     has_channel_targets = models.BooleanField(default=False, editable=False)
+    # Set on a bot account (players/bots.py, docs/bots-api.md): the person who made it and answers
+    # for it. A bot account plays only through the API, with tokens its owner issues; it goes
+    # when its owner's account goes.
+    bot_owner = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="bot_accounts",
+        editable=False,
+    )
 
     class Meta(AbstractUser.Meta):
         constraints = [
@@ -42,8 +54,15 @@ class User(AbstractUser):
         ]
 
     @property
+    def is_bot(self) -> bool:
+        return self.bot_owner_id is not None
+
+    @property
     def public_name(self) -> str:
-        return self.display_name or self.username
+        # A bot account is marked wherever its name is shown, as a house bot's seat is
+        # (games.selectors): players must know they play against a program.
+        name = self.display_name or self.username
+        return f"{name} {BOT_MARK}" if self.bot_owner_id is not None else name
 
 
 def hash_token(raw: str) -> str:

@@ -39,7 +39,7 @@ def _invalid_credentials() -> ServiceError:
     return ServiceError(codes.INVALID_CREDENTIALS, "Wrong username or password.")
 
 
-def _username_taken(username: str) -> ServiceError:
+def username_taken(username: str) -> ServiceError:
     return ServiceError(codes.USERNAME_TAKEN, "This username is already taken.", username=username)
 
 
@@ -125,7 +125,7 @@ def sign_up(
     """Create an account and its first (play-scoped) token. Returns the raw token string too,
     which is never stored and can be shown only now."""
     if User.objects.filter(username__iexact=username).exists():
-        raise _username_taken(username)
+        raise username_taken(username)
     user = User(
         username=username,
         email=User.objects.normalize_email(email or ""),
@@ -142,7 +142,7 @@ def sign_up(
             token, raw = ApiToken.issue(user, name=token_name, scope=ApiToken.SCOPE_PLAY)
     except IntegrityError as exc:
         # Two sign-ups raced for the same name; the unique index on lower(username) decided.
-        raise _username_taken(username) from exc
+        raise username_taken(username) from exc
     if user.email:
         _queue_verification_email(user)
     return user, token, raw
@@ -335,5 +335,14 @@ def delete_account(*, user: User, password: str) -> None:
     """
     if not user.check_password(password):
         raise _invalid_credentials()
+    remove_account(user=user)
+
+
+def remove_account(*, user: User) -> None:
+    """Delete an account whose deletion is decided (its password checked, or its owner asked:
+    ``players.bots``), and its bot accounts first, each the same way: every seat they hold in a
+    game in progress is freed rather than left for the turn timers."""
+    for bot in User.objects.filter(bot_owner=user):
+        remove_account(user=bot)
     signals.account_deleting.send(sender=User, user=user)
     user.delete()

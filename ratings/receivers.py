@@ -12,7 +12,11 @@ from ratings.models import RatingChange
 
 
 def make_rating_rows(*, game: Any, seats: list[Any], **kwargs: Any) -> None:
-    """A rated game starts: each player has a rating row to lock when it ends."""
+    """A rated game starts: each player has a rating row to lock when it ends. A bot account
+    seated makes it unrated, for good, as a house bot does (ratings compare people)."""
+    if game.rated and any(seat.user is not None and seat.user.is_bot for seat in seats):
+        game.rated = False
+        game.save(update_fields=["rated"])
     if game.rated:
         user_ids = [seat.user_id for seat in seats if seat.user_id is not None]
         services.ensure_ratings(kind=game.kind, user_ids=user_ids)

@@ -67,7 +67,7 @@ from games.models import Game, Seat
 from moderation.models import Block
 from notifications import services as notification_services
 from notifications.channels import webhook
-from players import exports, links, oauth
+from players import bots, exports, links, oauth
 from players.models import ApiToken, DataExport, User
 from social import pairing
 from social import services as social_services
@@ -242,6 +242,9 @@ def world_for(operation_id: str, path_names: set[str]) -> World:
     elif operation_id == "auth_tokens_destroy":
         token, _ = ApiToken.issue(me, name="another device", scope=ApiToken.SCOPE_PLAY)
         world.path["token_id"] = token.pk
+    elif operation_id in {"me_bots_destroy", "me_bots_token_create"}:
+        bot, _, _ = bots.create_bot(owner=me, username=f"bot-{uuid.uuid4().hex[:8]}")
+        world.path["bot_id"] = bot.pk
     elif operation_id == "blocks_destroy":
         Block.objects.create(blocker=me, blocked=other)
         world.path["player_id"] = other.pk

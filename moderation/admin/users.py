@@ -45,6 +45,7 @@ PROFILE_LABELS = {
     "time_zone": _("time zone"),
     "language": _("language"),
     "email_verified": _("email verified"),
+    "bot_owner": _("bot of"),
 }
 
 
@@ -62,10 +63,12 @@ class UserAdmin(DjangoUserAdmin):
         "display_name_shown",
         "moderation_status",
         "is_staff",
+        "bot_of",
         "date_joined",
         "last_login",
     ]
     list_filter = ["is_active", "is_staff", "is_superuser", "groups"]
+    list_select_related = ["bot_owner"]
     search_fields = ["username", "display_name", "email"]
     ordering = ["username"]
     change_form_template = "admin/moderation/user_change_form.html"
@@ -73,12 +76,14 @@ class UserAdmin(DjangoUserAdmin):
         *DjangoUserAdmin.fieldsets,
         (
             _("Profile"),
-            {"fields": ("display_name", "time_zone", "language", "email_verified")},
+            {"fields": ("display_name", "time_zone", "language", "email_verified", "bot_owner")},
         ),
     )
+    # A bot account's owner answers for it (players/bots.py): moderators see who that is.
+    readonly_fields = ["bot_owner"]
     # What a moderator sees: no password hash, no permission lists.
     moderator_fieldsets = (
-        (None, {"fields": ("username", "display_name", "email", "email_verified")}),
+        (None, {"fields": ("username", "display_name", "email", "email_verified", "bot_owner")}),
         (_("Account"), {"fields": ("is_active", "is_staff", "date_joined", "last_login")}),
     )
 
@@ -125,6 +130,10 @@ class UserAdmin(DjangoUserAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return bool(request.user.is_superuser)
+
+    @admin.display(description=_("bot of"), ordering="bot_owner__username")
+    def bot_of(self, user: User) -> str:
+        return user.bot_owner.username if user.bot_owner_id is not None else ""
 
     @admin.display(description=_("display name"), ordering="display_name")
     def display_name_shown(self, user: User) -> str:

@@ -57,6 +57,11 @@ class ProfileSerializer(serializers.ModelSerializer):
     )
     language = serializers.ChoiceField(choices=LANGUAGES, required=False)
     email = serializers.EmailField(allow_blank=True, required=False)
+    bot = serializers.BooleanField(
+        source="is_bot",
+        read_only=True,
+        help_text="A bot account (docs/bots-api.md): it plays only through the API.",
+    )
 
     class Meta:
         model = User
@@ -69,8 +74,9 @@ class ProfileSerializer(serializers.ModelSerializer):
             "time_zone",
             "language",
             "date_joined",
+            "bot",
         ]
-        read_only_fields = ["id", "username", "email_verified", "date_joined"]
+        read_only_fields = ["id", "username", "email_verified", "date_joined", "bot"]
 
 
 class ProfileUpdateSerializer(StrictFieldsMixin, ProfileSerializer):

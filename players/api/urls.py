@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from config import converters  # noqa: F401  (registers <id:...>, a database id)
-from players.api import oauth, views
+from players.api import bots, oauth, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/signup/", views.SignupView.as_view(), name="auth-signup"),
@@ -35,6 +35,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="me-export-download",
     ),
     # OAuth apps (players/api/oauth.py): consent, registration, grants.
+    path("me/bots/", bots.BotsView.as_view(), name="me-bots"),
+    path("me/bots/<id:bot_id>/", bots.BotView.as_view(), name="me-bot"),
+    path("me/bots/<id:bot_id>/token/", bots.BotTokenView.as_view(), name="me-bot-token"),
     path("oauth/authorize/", oauth.AuthorizeView.as_view(), name="oauth-authorize"),
     path("me/oauth/apps/", oauth.AppsView.as_view(), name="oauth-apps"),
     path("me/oauth/apps/<id:app_id>/", oauth.AppView.as_view(), name="oauth-app"),

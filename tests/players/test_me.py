@@ -49,6 +49,7 @@ def test_i_can_read_my_profile(alice: User, alice_api: APIClient) -> None:
         "time_zone": "UTC",
         "language": "en",
         "date_joined": alice.date_joined.isoformat().replace("+00:00", "Z"),
+        "bot": False,
     }
 
 
