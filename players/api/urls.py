@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from config import converters  # noqa: F401  (registers <id:...>, a database id)
-from players.api import bots, oauth, views
+from players.api import bots, exports, oauth, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/signup/", views.SignupView.as_view(), name="auth-signup"),
@@ -26,12 +26,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("me/", views.MeView.as_view(), name="me"),
     path("me/delete/", views.MeDeleteView.as_view(), name="me-delete"),
-    path("me/export/", views.MeLatestExportView.as_view(), name="me-export-latest"),
-    path("me/exports/", views.MeExportsView.as_view(), name="me-exports"),
-    path("me/exports/<uuid:export_id>/", views.MeExportView.as_view(), name="me-export"),
+    path("me/export/", exports.MeLatestExportView.as_view(), name="me-export-latest"),
+    path("me/exports/", exports.MeExportsView.as_view(), name="me-exports"),
+    path("me/exports/<uuid:export_id>/", exports.MeExportView.as_view(), name="me-export"),
     path(
         "me/exports/<uuid:export_id>/download/",
-        views.MeExportDownloadView.as_view(),
+        exports.MeExportDownloadView.as_view(),
         name="me-export-download",
     ),
     # OAuth apps (players/api/oauth.py): consent, registration, grants.

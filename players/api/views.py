@@ -9,13 +9,11 @@ or send mail are throttled with the ``auth`` scope.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth import login, logout, update_session_auth_hash
-from django.http import FileResponse
 from django.middleware.csrf import get_token
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -27,9 +25,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.openapi import error_response
-from players import exports, lockout, selectors, services
+from players import lockout, selectors, services
 from players.api import serializers as s
-from players.models import ApiToken, DataExport, User
+from players.models import ApiToken, User
 from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
 
@@ -567,107 +565,3 @@ class MeDeleteView(AuthThrottled, APIView):
     )
     def post(self, request: Request) -> Response:
         return MeView.delete(self, request)  # type: ignore[arg-type]
-
-
-class ExportThrottle(AuthRateThrottle):
-    """The ``exports`` scope (``THROTTLE_EXPORTS``) on starting an export, per account."""
-
-
-class MeExportsView(APIView):
-    """Start a data export: built in the background, fetched from ``download_url`` when ready.
-
-    A ``read`` token may start one too: the export only reads, and it is the player's right
-    (GDPR art. 15); the throttle bounds what that costs."""
-
-    permission_classes = [IsAuthenticated]
-    throttle_classes = [ExportThrottle, AppRateThrottle]
-    throttle_scope = "exports"
-    throttled_methods = frozenset({"POST"})
-
-    @extend_schema(
-        operation_id="me_exports_create",
-        summary="Start an export of all my data (GDPR)",
-        description=(
-            "Profile, token metadata, and every game with its seats and my moves, as one JSON "
-            "file, built in the background: poll `url` until `status` is `ready`, then GET "
-            "`download_url`. While an export is being built, starting another returns it. "
-            "A finished export is kept a day (`expires_at`); a new one replaces it."
-        ),
-        request=None,
-        responses={202: s.DataExportSerializer, 401: NOT_AUTHENTICATED, 429: THROTTLED},
-        parameters=[RETRY_AFTER],
-        tags=["me"],
-    )
-    def post(self, request: Request) -> Response:
-        export = exports.request_export(user=_me(request))
-        data = s.DataExportSerializer(export).data
-        return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": data["url"]})
-
-
-class MeExportView(APIView):
-    @extend_schema(
-        operation_id="me_exports_retrieve",
-        summary="How my data export is getting on",
-        responses={
-            200: s.DataExportSerializer,
-            401: NOT_AUTHENTICATED,
-            404: error_response("`not_found`: no such export of mine (or it expired)."),
-        },
-        tags=["me"],
-    )
-    def get(self, request: Request, export_id: uuid.UUID) -> Response:
-        export = exports.export_of(_me(request), export_id)
-        return Response(s.DataExportSerializer(export).data)
-
-
-class MeLatestExportView(APIView):
-    """The first export endpoint, which built the file inside the request. Its operation id is
-    published, so it stays, serving the newest finished export instead."""
-
-    @extend_schema(
-        operation_id="me_export_retrieve",
-        summary="Download my newest finished data export (deprecated)",
-        description=(
-            "Deprecated: start an export with `POST me/exports/` and download it from its "
-            "`download_url`. This answers with the newest finished export's file, or 409 "
-            "`export_not_ready` when there is none."
-        ),
-        deprecated=True,
-        responses={
-            (200, "application/json"): s.ExportSerializer,
-            401: NOT_AUTHENTICATED,
-            409: error_response(
-                "`export_not_ready`: no finished export; start one with `POST me/exports/`."
-            ),
-        },
-        tags=["me"],
-    )
-    def get(self, request: Request) -> FileResponse:
-        return _download(_me(request), exports.latest_ready(_me(request)))
-
-
-def _download(user: User, export: DataExport) -> FileResponse:
-    return FileResponse(
-        exports.open_file(export),
-        as_attachment=True,
-        filename=f"unoallwild-export-{user.pk}.json",
-        content_type="application/json",
-    )
-
-
-class MeExportDownloadView(APIView):
-    @extend_schema(
-        operation_id="me_exports_download",
-        summary="Download my finished data export (JSON file)",
-        description="The file, streamed from storage, as an attachment.",
-        responses={
-            (200, "application/json"): s.ExportSerializer,
-            401: NOT_AUTHENTICATED,
-            404: error_response("`not_found`: no such export of mine (or it expired)."),
-            409: error_response("`export_not_ready`: still `pending` or `running`, or `failed`."),
-        },
-        tags=["me"],
-    )
-    def get(self, request: Request, export_id: uuid.UUID) -> FileResponse:
-        user = _me(request)
-        return _download(user, exports.export_of(user, export_id))
