@@ -302,7 +302,8 @@ def world_for(operation_id: str, path_names: set[str]) -> World:
 
 
 def _social_world(operation_id: str, world: World, other: User) -> None:
-    """The social operations: a player to follow, challenge or find, a challenge to answer."""
+    """The social operations: a player to follow, challenge or find, a challenge to answer, a
+    seek; and this month's season board."""
     me = world.me
     if operation_id == "me_following_create":
         world.body["username"] = other.username
@@ -320,6 +321,8 @@ def _social_world(operation_id: str, world: World, other: User) -> None:
         world.body.update(game="uno_all_wild", seats=2)
     elif operation_id == "seeks_destroy":
         world.path["seek_id"] = pairing.post_seek(user=me, kind="uno_splash", seats=3).pk
+    elif operation_id == "ratings_season_retrieve":
+        world.path["month"] = timezone.now().strftime("%Y-%m")  # a month with a board: this one
 
 
 def _oauth_world(world: World, operation_id: str, other: User) -> None:
