@@ -41,7 +41,8 @@ def typescript_sdk() -> Iterator[Path]:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("lifted_game_throttles")
+# python_sdk: the players sign up through the generated Python client (tests/sdk/conftest.py).
+@pytest.mark.usefixtures("lifted_game_throttles", "python_sdk")
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_typescript_sdk_plays_a_game_to_the_end_from_the_event_stream(
     live_server: Any, typescript_sdk: Path, kind: str
