@@ -287,6 +287,21 @@ SEEK_CLOSED = SOCIAL.entry(
     "seek_closed", 409, "the seek was paired, withdrawn or has expired (`SEEK_TTL_SECONDS`)"
 )
 
+CHAT = Section("Chat")
+NOT_IN_CHAT = CHAT.entry(
+    "not_in_chat",
+    403,
+    "not a channel of yours: the players' chat takes a seat still held, the spectators' chat "
+    "is for those watching the game without one",
+)
+CHAT_DISABLED = CHAT.entry(
+    "chat_disabled", 409, "writing while your own chat is off (`me_chat_update`): turn it on"
+)
+CHAT_MUTED = CHAT.entry(
+    "chat_muted", 403, "the moderators muted you from chat until `details.until`"
+)
+CANNOT_MUTE_YOURSELF = CHAT.entry("cannot_mute_yourself", 400, "muting yourself")
+
 MODERATION = Section("Blocks, reports and moderators")
 JOIN_REFUSED = MODERATION.entry(
     "join_refused",

@@ -73,6 +73,8 @@ INSTALLED_APPS = [
     "ratings",
     # Friends, presence and challenges (social/): above games and notifications, under moderation.
     "social",
+    # A game's chat (chat/): above social, under moderation (which deletes, mutes and audits).
+    "chat",
     # The web client (web/): the page shell, service worker and manifest; its files are static.
     "web",
 ]
@@ -522,6 +524,7 @@ THROTTLE_RATES = {
     ),
     "exports": env_str("THROTTLE_EXPORTS", default="3/hour", help="Data exports started per user."),
     "search": env_str("THROTTLE_SEARCH", default="30/min", help="Player searches per user."),
+    "chat": env_str("THROTTLE_CHAT", default="20/min", help="Chat messages written per user."),
     "apps": env_str(
         "THROTTLE_APPS",
         default="600/min",
@@ -764,6 +767,18 @@ DISPLAY_NAME_BLOCKLIST_FILE = env_str(
     "DISPLAY_NAME_BLOCKLIST_FILE",
     default="",
     help="A file with more blocked words, one per line (# starts a comment).",
+)
+# The chat's word filter (chat/text.py): matched like the names blocklist, word by word; a
+# message it catches is shown to its author only and counts toward moderation.
+CHAT_WORD_FILTER = env_list(
+    "CHAT_WORD_FILTER",
+    default=[],
+    help="Words that hide a chat message from everybody but its author (by look-alike skeleton).",
+)
+CHAT_WORD_FILTER_FILE = env_str(
+    "CHAT_WORD_FILTER_FILE",
+    default="",
+    help="A file with more filtered chat words, one per line (# starts a comment).",
 )
 _collusion_z = env_str(
     "COLLUSION_Z_THRESHOLD",

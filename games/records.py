@@ -35,13 +35,15 @@ from games.models import Game, Move, RoundResult, Seat
 from players.models import User
 
 FORMAT = "uaw-game-record"
+# Fields may be added within a version (docs/records.md): the players' chat (`chat`) was.
 VERSION = 1
 
-# Sent while a record is built: ``game`` and ``seats`` (in position order). A receiver returns a
+# Sent while a record is built: ``game``, ``seats`` (in position order) and ``reader`` (the user
+# who asked, or None). A receiver returns a
 # dict of extra parts, e.g. ``{"rating_changes": [...]}`` (docs/records.md lists their shapes);
 # only the parts named in EXTENSION_PARTS are taken, so no receiver can rewrite the moves.
 record_building = Signal()
-EXTENSION_PARTS = ("rating_changes",)
+EXTENSION_PARTS = ("rating_changes", "chat")
 # ``new_game``'s keyword arguments besides the RNG: a record's ``setup``.
 SETUP_KEYS = frozenset({"players", "preset", "options", "target_score"})
 
@@ -166,11 +168,13 @@ def _moves(game: Game, rules: Rules[Any, Any], setup: dict[str, Any]) -> tuple[l
     return moves, state
 
 
-def build_record(game: Game) -> dict[str, Any]:
+def build_record(game: Game, reader: User | None = None) -> dict[str, Any]:
     """The record of a finished ``game`` (docs/records.md). Raises ``RecordUnavailable``
     (``game_not_finished`` while it is not finished; ``record_unavailable`` for a game whose
     log does not start with its deal). Three queries (seats, moves, rounds) and a replay of
-    the game through the engine, besides whatever the receivers of ``record_building`` add."""
+    the game through the engine, besides whatever the receivers of ``record_building`` add.
+    ``reader``: who asked (None: the service itself); a part may be its players' only (the
+    chat)."""
     if game.status != Game.FINISHED:
         raise RecordUnavailable(
             codes.GAME_NOT_FINISHED, "A game's record is ready once the game has finished."
@@ -211,8 +215,9 @@ def build_record(game: Game) -> dict[str, Any]:
             "state_digest": state_digest(rules, state),
         },
         "rating_changes": [],
+        "chat": [],
     }
-    for _, parts in record_building.send(sender=Game, game=game, seats=seats):
+    for _, parts in record_building.send(sender=Game, game=game, seats=seats, reader=reader):
         for name in EXTENSION_PARTS:
             if isinstance(parts, dict) and name in parts:
                 record[name] = parts[name]

@@ -14,6 +14,7 @@ INVITED = "invited"
 MODERATION = "moderation"
 FOLLOWED = "followed"
 CHALLENGED = "challenged"
+CHAT_MENTION = "chat_mention"
 # Stream-only kinds: facts an app reacts to on the account event stream
 # (notifications.api.events) that a person needs no notice of. Their rows are written already
 # withdrawn from the inbox (``cleared_at``) and no channel delivers them.
@@ -33,6 +34,7 @@ KINDS: tuple[str, ...] = (
     INVITED,
     CHALLENGED,
     FOLLOWED,
+    CHAT_MENTION,
     MODERATION,
 )
 
@@ -65,6 +67,7 @@ DESCRIPTIONS: dict[str, str] = {
     INVITED: "Someone invited you to a game.",
     CHALLENGED: "A player challenged you to a game (accept or decline it).",
     FOLLOWED: "A player follows you (following them back makes you friends).",
+    CHAT_MENTION: "A player named you (@username) in a game's chat.",
     MODERATION: "A notice from the moderators.",
     GAME_STARTED: "A game you are seated in started (stream only).",
     SEAT_TAKEN_OVER: "A bot took over your seat after your turns timed out (stream only).",

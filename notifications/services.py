@@ -246,6 +246,19 @@ def notify_followed(*, user: User, by: User) -> Notification | None:
     )
 
 
+def notify_chat_mention(
+    *, user: User, by: User, game: Game, message_id: int
+) -> Notification | None:
+    """``by`` named ``user`` (``@username``) in the chat of ``game`` (once per message)."""
+    return notify(
+        user=user,
+        kind=kinds.CHAT_MENTION,
+        game=game,
+        data={"by": by.public_name, "message": message_id},
+        key=f"chat_mention:{message_id}:{user.pk}",
+    )
+
+
 def notify_moderation(*, user: User, message: str, game: Game | None = None) -> Notification:
     """A moderator's message to one player, shown as written (not translated)."""
     notification = notify(user=user, kind=kinds.MODERATION, game=game, data={"message": message})

@@ -96,6 +96,13 @@ class RatingChangeSerializer(serializers.Serializer):
     change = serializers.IntegerField()
 
 
+class RecordChatSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    player = serializers.CharField(help_text="The author's shown name when they wrote it.")
+    text = serializers.CharField(help_text="Plain text: never to be shown as HTML.")
+    at = serializers.DateTimeField()
+
+
 class GameRecordSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=[records.FORMAT])
     version = serializers.IntegerField(help_text=f"The format's version: {records.VERSION}.")
@@ -105,6 +112,11 @@ class GameRecordSerializer(serializers.Serializer):
     moves = RecordMoveSerializer(many=True)
     result = RecordResultSerializer()
     rating_changes = RatingChangeSerializer(many=True, help_text="Empty unless the game was rated.")
+    chat = RecordChatSerializer(
+        many=True,
+        help_text="The players' chat (nothing filtered or deleted); empty to a reader without a "
+        "seat.",
+    )
 
 
 class GameRecordView(APIView):
@@ -116,8 +128,9 @@ class GameRecordView(APIView):
         description=(
             "The versioned record of a finished game (docs/records.md): setup, every move with "
             "all its events (hidden cards and chance outcomes too: the game is over) and the "
-            "table after it, the standings and any rating changes. `manage.py replay` checks "
-            "one. Readable by the game's players and, for a public game, by anyone signed in."
+            "table after it, the standings, any rating changes and, to its players only, the "
+            "players' chat. `manage.py replay` checks one. Readable by the game's players and, "
+            "for a public game, by anyone signed in."
         ),
         parameters=[RETRY_AFTER],
         responses={
@@ -141,6 +154,6 @@ class GameRecordView(APIView):
         if game is None:
             raise ServiceError(codes.NOT_FOUND, "No such game.")
         try:
-            return Response(records.build_record(game))
+            return Response(records.build_record(game, request.user))
         except records.RecordUnavailable as exc:
             raise ServiceError(exc.error, exc.message) from exc

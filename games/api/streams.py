@@ -32,6 +32,7 @@ from config import error_codes as codes
 from config import query
 from config.errors import ServiceError
 from games import selectors
+from games.api import feeds
 from games.api import serializers as s
 from games.api.views import NO_GAME, _bool_param, _error, _errors, _int_param, seat_view
 from games.models import Game
@@ -76,6 +77,18 @@ class StreamPlan:
     with_view: bool = False  # ``?view=true``: events carry the seat's view when it may act
     session_key: str | None = None  # a session's stream (``token_id`` None): its log-in
     oauth_token_id: int | None = None  # an app's OAuth token (players.oauth), checked instead
+    chat: Any = None  # ``?chat_after=``: the chat feed's reader (games.api.feeds), if any
+    chat_after: int = 0
+
+
+@dataclass
+class _Side:
+    """A side feed the stream carries (the chat): its reader and cursor, advanced as read."""
+
+    feed: feeds.Feed
+    reader: Any
+    cursor: int
+    key: str
 
 
 def _update(
@@ -157,6 +170,12 @@ data: {{"id": "…", "version": 18, "table": {{"legal_actions": [...], ...}}, ..
 
 Act on it (with `expected_version` = its `version`): no request is needed between your turns.
 
+With `?chat_after=<message id>` (0: from now on) the stream also carries the game's chat, the
+channel you may read (the players' chat to a seat), as `chat` events with no `id` (your
+`Last-Event-ID` stays the game's cursor): `data` is `{{"messages": [ChatMessage, ...],
+"next_after": <id>}}`, the messages after the cursor, a message the moderators deleted as a
+row with `deletes` set (remove that message). Pass the last `next_after` when you reconnect.
+
 Without `Accept: {EVENT_STREAM}` the answer is the first event's `LiveUpdate` as JSON (with
 `?view=true`, with your view in it)."""
 
@@ -190,6 +209,15 @@ class GameStreamView(APIView):
                 "`version` event and after each change that lets you act: a player's app then "
                 "needs no `games_retrieve` between its turns (default false).",
             ),
+            query.integer_parameter(
+                "chat_after",
+                0,
+                query.MAX_ID,
+                "Also send the game's chat (the channel you may read: the players' to a seat) "
+                "after this message id, as `chat` events (0: every message; pass the "
+                "`next_after` of `games_chat_list` to go on from it). "
+                "Only on the stream.",
+            ),
             OpenApiParameter(
                 "Last-Event-ID",
                 str,
@@ -214,8 +242,8 @@ class GameStreamView(APIView):
             **_errors(
                 {
                     400: _error(
-                        "`invalid_request`: `after` or `Last-Event-ID` out of range, or `view` "
-                        "not true or false."
+                        "`invalid_request`: `after`, `chat_after` or `Last-Event-ID` out of "
+                        "range, or `view` not true or false."
                     ),
                     404: NO_GAME,
                 },
@@ -229,6 +257,9 @@ class GameStreamView(APIView):
         with_view = bool(_bool_param(request, "view"))
         seat = selectors.seat_position(game.pk, request.user)
         update = _update(game, request.user, _cursor(request), seat)
+        chat_after = query.integer(request, "chat_after", None, 0, query.MAX_ID)
+        chat_feed = feeds.feed("chat") if chat_after is not None else None
+        chat = chat_feed.open(request.user, str(game.pk)) if chat_feed is not None else None
         if with_view:
             view = seat_view(request.user, str(game.pk))
             if view is not None:
@@ -246,6 +277,8 @@ class GameStreamView(APIView):
             # Logging out deletes the session: the keep-alives end its streams then.
             session_key=None if auth is not None else request.session.session_key,
             oauth_token_id=auth.pk if is_app_token(auth) else None,
+            chat=chat,
+            chat_after=chat_after or 0,
         )
         return response
 
@@ -389,16 +422,46 @@ def _end(reason: str) -> bytes:
     return _sse("end", {"reason": reason})
 
 
+def _read_side(side: _Side) -> tuple[list[dict[str, Any]], int, bool]:
+    try:
+        return side.feed.read(side.reader, side.cursor)
+    finally:
+        driver.release_connections()
+
+
+def _side_events(side: _Side) -> Generator[bytes | Call, Any, None]:
+    """The side feed's events after its cursor, as ``chat`` events (no ``id``: Last-Event-ID
+    stays the game's cursor)."""
+    more = True
+    while more:
+        items, cursor, more = yield Call(_read_side, side)
+        side.cursor = cursor
+        if items:
+            yield _sse("chat", {"messages": items, "next_after": cursor})
+
+
+def _side_of(plan: StreamPlan) -> _Side | None:
+    feed = feeds.feed("chat")
+    if plan.chat is None or feed is None:
+        return None
+    return _Side(feed, plan.chat, plan.chat_after, feed.key(plan.game_id))
+
+
 def _next_version(
-    plan: StreamPlan, version: int, ends: float
-) -> Generator[bytes | Wait, Any, int | None]:
-    """Wait for a version above ``version``, writing the keep-alives; None when the stream must
-    end (after its ``end`` event, if its credentials went) or its lifetime is up."""
+    plan: StreamPlan, version: int, ends: float, side: _Side | None = None
+) -> Generator[bytes | Wait | Call, Any, int | None]:
+    """Wait for a version above ``version``, writing the keep-alives and the side feed's events;
+    None when the stream must end (after its ``end`` event, if its credentials went) or its
+    lifetime is up."""
     while True:
         left = ends - time.monotonic()
         if left <= 0:
             return None  # EventSource reconnects with Last-Event-ID
-        woken = yield Wait(plan.game_id, version, left)
+        also = None if side is None else (side.key, side.cursor)
+        woken = yield Wait(plan.game_id, version, left, also)
+        if isinstance(woken, announce.Side) and side is not None:
+            yield from _side_events(side)
+            continue
         if not isinstance(woken, Beat):
             if woken is not None:
                 return int(woken)
@@ -420,6 +483,7 @@ def _steps(plan: StreamPlan) -> Steps:
     # The first view came with the view's answer; later ones are read after their version.
     view: dict[str, Any] | None = first.pop("view", None)
     wants_view = view is not None
+    side = _side_of(plan)
     update: dict[str, Any] | None = first
     version, reason = -1, ""
     while update is not None:
@@ -441,10 +505,12 @@ def _steps(plan: StreamPlan) -> Steps:
             if view is not None:
                 yield _sse("view", view)
             view = None
+        if side is not None:
+            yield from _side_events(side)
         if update["status"] in TERMINAL:
             yield _end(update["status"])
             return
-        woken = yield from _next_version(plan, version, ends)
+        woken = yield from _next_version(plan, version, ends, side)
         if woken is None:
             return
         update, reason, wants_view = yield from _after_wake(plan, cursor, version, woken, notifier)
