@@ -316,9 +316,11 @@ PLAYER_NOT_IN_GAME = MODERATION.entry(
 REASON_REQUIRED = MODERATION.entry(
     "reason_required", 400, "a moderator's action without a reason for the audit log"
 )
-UNTIL_REQUIRED = MODERATION.entry("until_required", 400, "a suspension without an end date")
+UNTIL_REQUIRED = MODERATION.entry(
+    "until_required", 400, "a suspension (or a mute from chat) without an end date"
+)
 INVALID_UNTIL = MODERATION.entry(
-    "invalid_until", 400, "a suspension's end date that is not in the future"
+    "invalid_until", 400, "a suspension's (or a mute from chat's) end that is not in the future"
 )
 NOT_ALLOWED = MODERATION.entry(
     "not_allowed",

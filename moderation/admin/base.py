@@ -82,6 +82,8 @@ DONE_MESSAGES = {
     "ban": _("Banned %(username)s."),
     "unban": _("Unbanned %(username)s: they may play again."),
     "reset_name": _("Reset the display name of %(username)s."),
+    "delete_chat": _("Deleted the reported chat messages of %(username)s."),
+    "mute_chat": _("Muted %(username)s from chat."),
 }
 
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.errors import ServiceError
 from moderation import audit, collusion, selectors, services
+from moderation.admin import chat as chat_admin
 from moderation.admin.base import (
     ReadOnlyAdmin,
     done_message,
@@ -101,7 +102,12 @@ class ReportAdmin(ReadOnlyAdmin):
                 "<int:report_id>/resolve/",
                 self.admin_site.admin_view(self.resolve_view),
                 name="moderation_report_resolve",
-            )
+            ),
+            path(
+                "<int:report_id>/chat/",
+                self.admin_site.admin_view(chat_admin.chat_action_view),
+                name="moderation_report_chat",
+            ),
         ]
         return urls + super().get_urls()
 
@@ -129,6 +135,7 @@ class ReportAdmin(ReadOnlyAdmin):
                 may_resolve=report.status == Report.OPEN
                 and request.user.has_perm("moderation.resolve_report"),
                 actions=services.REPORT_ACTIONS,
+                **chat_admin.report_context(request, report),
             )
         return super().change_view(request, object_id, form_url, context)
 

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.openapi import error_response
-from moderation import selectors, services
+from moderation import chat, selectors, services
 from moderation.api import serializers as s
 from players.api.views import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED
 from players.models import User
@@ -87,6 +87,42 @@ class ReportListView(APIView):
             reason=data["reason"],
             details=data["details"],
             game_id=data["game_id"],
+        )
+        code = status.HTTP_200_OK if merged else status.HTTP_201_CREATED
+        return Response(s.ReportSerializer(report).data, status=code)
+
+
+class ChatReportView(APIView):
+    throttle_classes = [AuthRateThrottle, AppRateThrottle]
+    throttle_scope = "reports"
+
+    @extend_schema(
+        operation_id="chat_messages_report_create",
+        summary="Report a chat message to the moderators",
+        description=(
+            "A message you can read (not your own). Its author is reported, and the report "
+            "carries the message with the 20 messages around it into the moderators' queue. "
+            "Like `reports_create`: merged into your open report about the author (200) or a "
+            "new one (201). Throttled (THROTTLE_REPORTS)."
+        ),
+        request={"application/json": s.ChatReportSerializer},
+        responses={
+            201: s.ReportSerializer,
+            200: OpenApiResponse(s.ReportSerializer, description="Merged into your open report."),
+            400: error_response("`invalid_request` or `cannot_report_yourself`."),
+            401: NOT_AUTHENTICATED,
+            403: READ_ONLY,
+            404: error_response("`not_found`: no such message, or not one you can read."),
+            429: THROTTLED,
+        },
+        parameters=[RETRY_AFTER],
+        tags=["chat"],
+    )
+    def post(self, request: Request, message_id: int) -> Response:
+        ser = s.ChatReportSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        report, merged = chat.report_message(
+            reporter=_me(request), message_id=message_id, details=ser.validated_data["details"]
         )
         code = status.HTTP_200_OK if merged else status.HTTP_201_CREATED
         return Response(s.ReportSerializer(report).data, status=code)

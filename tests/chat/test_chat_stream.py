@@ -15,7 +15,7 @@ from chat.models import ChatMessage
 from games.api import streams
 from live import announce, driver
 from live.notifier import Notifier, Side, db_versions
-from tests.chat.conftest import CHAT_TESTS, Player, said
+from tests.chat.conftest import CHAT_TESTS, Player, lift_chat_rate, said  # noqa: F401
 from tests.games.conftest import game_url, start_game
 from tests.live.servers import EventReader, open_stream
 
@@ -41,7 +41,7 @@ def _chat_events(reader: EventReader, count: int) -> list[dict[str, Any]]:
 
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("lift_throttles")
+@pytest.mark.usefixtures("lift_throttles", "lift_chat_rate")
 def test_messages_and_deletions_reach_the_other_seats_stream(
     live_server: Any, alice: Player, bob: Player, settings: Any
 ) -> None:
@@ -69,7 +69,7 @@ def test_messages_and_deletions_reach_the_other_seats_stream(
 
 
 @pytest.mark.django_db
-@pytest.mark.usefixtures("lift_throttles")
+@pytest.mark.usefixtures("lift_throttles", "lift_chat_rate")
 def test_a_stream_carries_the_chat_only_when_asked_and_only_to_who_may_read_it(
     alice: Player, bob: Player, carol: Player
 ) -> None:
@@ -83,7 +83,7 @@ def test_a_stream_carries_the_chat_only_when_asked_and_only_to_who_may_read_it(
 
 
 @pytest.mark.django_db
-@pytest.mark.usefixtures("lift_throttles")
+@pytest.mark.usefixtures("lift_throttles", "lift_chat_rate")
 def test_a_hidden_message_moves_the_cursor_on(alice: Player, bob: Player) -> None:
     """Else the stream's next wait (above its cursor) would be woken at once, forever."""
     game_id = start_game(alice, bob, target_score=0)
@@ -143,7 +143,7 @@ def test_the_notifier_answers_a_side_when_the_second_key_wakes_it() -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.usefixtures("lift_throttles")
+@pytest.mark.usefixtures("lift_throttles", "lift_chat_rate")
 def test_the_recheck_reads_the_chat_marks_beside_the_games_versions(
     alice: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
