@@ -424,7 +424,7 @@ for _code, _meaning in _RULES_MEANINGS.items():
     RULES.entry(_code, RULES_STATUS, _meaning)
 BY_RULE: dict[str, ErrorCode] = {error.code: error for error in RULES.entries}
 
-SECTIONS = (ANY, ACCOUNTS, NOTIFICATIONS, GAMES, SOCIAL, MODERATION, RULES)
+SECTIONS = (ANY, ACCOUNTS, NOTIFICATIONS, GAMES, SOCIAL, CHAT, MODERATION, RULES)
 # The service's own entries (the rules' are RULES.entries).
 SERVICE: tuple[ErrorCode, ...] = tuple(e for s in SECTIONS if s is not RULES for e in s.entries)
 

@@ -27,9 +27,12 @@ export class GameLive {
   /**
    * onView(game): a newer view of the game. onMoves(moves): moves after the cursor, in order.
    * onState(state): "live", "reconnecting" or "offline", for the connection indicator.
+   * chat(): the chat's cursor (null: no chat on the stream); onChat(data): a `chat` event's data.
    */
-  constructor(gameId, { onView, onMoves = () => {}, onState = () => {}, cursor = 0 }) {
+  constructor(gameId, { onView, onMoves = () => {}, onState = () => {}, cursor = 0, chat = () => null, onChat = () => {} }) {
     this.gameId = gameId;
+    this.chat = chat;
+    this.onChat = onChat;
     this.onView = onView;
     this.onMoves = onMoves;
     this.onState = onState;
@@ -166,7 +169,9 @@ export class GameLive {
   }
 
   async stream(signal) {
-    const response = await fetch(`${BASE}games/${this.gameId}/stream/?after=${this.cursor}`, {
+    const chat = this.chat();
+    const chatAfter = chat === null ? "" : `&chat_after=${chat}`;
+    const response = await fetch(`${BASE}games/${this.gameId}/stream/?after=${this.cursor}${chatAfter}`, {
       headers: { Accept: "text/event-stream", Authorization: `Bearer ${auth.token}` },
       cache: "no-store",
       credentials: "omit",
@@ -218,6 +223,8 @@ export class GameLive {
     if (event === "version") {
       if (payload.moves && payload.moves.length) this.takeMoves(payload.moves);
       if (payload.version > this.version) await this.refresh(signal);
+    } else if (event === "chat") {
+      this.onChat(payload);
     } else if (event === "end") {
       await this.refresh(signal);
     }
