@@ -3,6 +3,8 @@ moderation.selectors. Reporting is throttled (THROTTLE_REPORTS)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -22,6 +24,18 @@ def _me(request: Request) -> User:
     user = request.user
     assert isinstance(user, User)  # the default permission lets only signed-in users through
     return user
+
+
+# A report's answer: a new one (201), or merged into the reporter's open one about the player.
+REPORTED = {
+    201: s.ReportSerializer,
+    200: OpenApiResponse(s.ReportSerializer, description="Merged into your open report."),
+}
+
+
+def _reported(report: Any, merged: bool) -> Response:
+    code = status.HTTP_200_OK if merged else status.HTTP_201_CREATED
+    return Response(s.ReportSerializer(report).data, status=code)
 
 
 class ReportListView(APIView):
@@ -51,8 +65,7 @@ class ReportListView(APIView):
         ),
         request={"application/json": s.ReportCreateSerializer},
         responses={
-            201: s.ReportSerializer,
-            200: OpenApiResponse(s.ReportSerializer, description="Merged into your open report."),
+            **REPORTED,
             400: error_response(
                 "`invalid_request`, `cannot_report_yourself` or `player_not_in_game` (the "
                 "reported player has no seat in `game_id`)."
@@ -88,8 +101,7 @@ class ReportListView(APIView):
             details=data["details"],
             game_id=data["game_id"],
         )
-        code = status.HTTP_200_OK if merged else status.HTTP_201_CREATED
-        return Response(s.ReportSerializer(report).data, status=code)
+        return _reported(report, merged)
 
 
 class ChatReportView(APIView):
@@ -107,8 +119,7 @@ class ChatReportView(APIView):
         ),
         request={"application/json": s.ChatReportSerializer},
         responses={
-            201: s.ReportSerializer,
-            200: OpenApiResponse(s.ReportSerializer, description="Merged into your open report."),
+            **REPORTED,
             400: error_response("`invalid_request` or `cannot_report_yourself`."),
             401: NOT_AUTHENTICATED,
             403: READ_ONLY,
@@ -124,8 +135,7 @@ class ChatReportView(APIView):
         report, merged = chat.report_message(
             reporter=_me(request), message_id=message_id, details=ser.validated_data["details"]
         )
-        code = status.HTTP_200_OK if merged else status.HTTP_201_CREATED
-        return Response(s.ReportSerializer(report).data, status=code)
+        return _reported(report, merged)
 
 
 class BlockListView(APIView):
