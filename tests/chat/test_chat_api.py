@@ -11,6 +11,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.test import override_settings
 from rest_framework.throttling import ScopedRateThrottle
 
+from chat import live, services
 from chat.models import ChatMessage
 from games.models import Game
 from notifications.models import Notification
@@ -191,3 +192,18 @@ def test_the_record_keeps_the_players_chat_for_its_players(
     assert [(c["player"], c["text"]) for c in record["chat"]] == [("Alice", "gg, bot")]
     # A public game's record is anyone's to read; its players' chat is not.
     assert carol.get(f"/api/v1/games/{game}/record/").json()["chat"] == []
+
+
+def test_writing_and_reading_cost_a_fixed_number_of_queries(
+    alice: Player, bob: Player, game: str, django_assert_num_queries: Any
+) -> None:
+    said(bob, game, "first")
+    # The seat, a mute from chat, the switch, the row (and the savepoint around it).
+    with django_assert_num_queries(6):
+        message = services.post(user=alice.user, game_id=game, channel="players", text="hi")
+    reader = live.open_reader(bob.user, game)
+    assert reader is not None
+    # A stream woken by a message: the mark, the switch, the rows (whatever the chat's length).
+    with django_assert_num_queries(3):
+        rows, cursor, more = live.read(reader, message.pk - 1)
+    assert ([r["text"] for r in rows], cursor, more) == (["hi"], message.pk, False)
