@@ -60,6 +60,7 @@ from schemathesis.core import NOT_SET
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation import GenerationMode
 
+from chat import services as chat_services
 from games import services as game_services
 from games.engine.uno.allwild.game import ALL_WILD as engine
 from games.engine.uno.state import State
@@ -323,6 +324,24 @@ def _social_world(operation_id: str, world: World, other: User) -> None:
         world.path["seek_id"] = pairing.post_seek(user=me, kind="uno_splash", seats=3).pk
     elif operation_id == "ratings_season_retrieve":
         world.path["month"] = timezone.now().strftime("%Y-%m")  # a month with a board: this one
+    else:
+        _chat_world(operation_id, world, other)
+
+
+def _chat_world(operation_id: str, world: World, other: User) -> None:
+    """The chat: a game of the caller's, a player to mute, a message of another's to report."""
+    me = world.me
+    if operation_id in {"games_chat_list", "games_chat_create"}:
+        world.path["game_id"] = str(_active_game(me, other).pk)
+    elif operation_id == "me_chat_mutes_create":
+        world.body["username"] = other.username
+    elif operation_id == "me_chat_mutes_destroy":
+        chat_services.mute(user=me, username=other.username)
+        world.path["username"] = other.username
+    elif operation_id == "chat_messages_report_create":
+        game = _active_game(me, other)
+        message = chat_services.post(user=other, game_id=game.pk, channel="players", text="hi")
+        world.path["message_id"] = message.pk
 
 
 def _oauth_world(world: World, operation_id: str, other: User) -> None:

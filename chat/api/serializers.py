@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from chat.models import MAX_LENGTH, ChatMessage
+from config.fields import StrictBooleanField, StrictCharField
 from config.serializers import StrictSerializer
 
 
@@ -40,15 +41,20 @@ class ChatPostSerializer(StrictSerializer):
     channel = serializers.ChoiceField(
         choices=[c for c, _ in ChatMessage.CHANNELS], default=ChatMessage.PLAYERS
     )
-    text = serializers.CharField(max_length=MAX_LENGTH * 2, trim_whitespace=False)
+    text = StrictCharField(
+        max_length=MAX_LENGTH * 2,
+        trim_whitespace=False,
+        help_text="Plain text: at most 500 characters once control and bidirectional-override "
+        "characters are removed.",
+    )
 
 
 class ChatSettingsSerializer(StrictSerializer):
-    enabled = serializers.BooleanField(help_text="Off: no game's chat reaches you.")
+    enabled = StrictBooleanField(help_text="Off: no game's chat reaches you.")
 
 
 class MuteRequestSerializer(StrictSerializer):
-    username = serializers.CharField(max_length=150)
+    username = StrictCharField(max_length=150)
 
 
 class MutedSerializer(serializers.Serializer):
