@@ -101,7 +101,7 @@ def test_an_action_that_waited_for_the_game_lock_sees_the_seats_as_the_holder_le
     def hold() -> None:
         try:
             with transaction.atomic():
-                services.base._locked(game.pk)
+                services.base.lock_game(game.pk)
                 Seat.objects.filter(game=game, user=alice).update(timeouts_in_row=2)
                 Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
                 locked.set()
@@ -112,7 +112,7 @@ def test_an_action_that_waited_for_the_game_lock_sees_the_seats_as_the_holder_le
     def read() -> None:
         try:
             with transaction.atomic():
-                found, seats = services.base._locked_with_seats(game.pk)
+                found, seats = services.base.lock_game_with_seats(game.pk)
                 seen["version"] = found.version
                 seen["timeouts"] = {s.user_id: s.timeouts_in_row for s in seats}
                 seen["one game"] = all(s.game is found for s in seats)
