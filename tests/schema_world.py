@@ -147,6 +147,14 @@ def world_for(operation_id: str, path_names: set[str]) -> World:
     me = _user()
     other = _user()
     world = World(me=me, token=_token(me))
+    if not _games_world(operation_id, world, other):
+        _account_world(operation_id, path_names, world, other)
+    return world
+
+
+def _games_world(operation_id: str, world: World, other: User) -> bool:
+    """The games' operations: a game in the state the operation needs. False for any other."""
+    me = world.me
     if operation_id in {"games_retrieve", "games_events_list", "games_stream_retrieve"}:
         world.path["game_id"] = str(_active_game(me, other).pk)
     elif operation_id == "games_actions_create":
@@ -200,7 +208,15 @@ def world_for(operation_id: str, path_names: set[str]) -> World:
     elif operation_id == "games_join_by_invite":
         lobby = game_services.create_game(host=other, max_players=3)
         world.body["invite_code"] = lobby.invite_code
-    elif operation_id == "auth_tokens_destroy":
+    else:
+        return False
+    return True
+
+
+def _account_world(operation_id: str, path_names: set[str], world: World, other: User) -> None:
+    """The accounts', players' and notifications' operations; then OAuth's and the social ones."""
+    me = world.me
+    if operation_id == "auth_tokens_destroy":
         token, _ = ApiToken.issue(me, name="another device", scope=ApiToken.SCOPE_PLAY)
         world.path["token_id"] = token.pk
     elif operation_id in {"me_bots_destroy", "me_bots_token_create"}:
@@ -259,7 +275,6 @@ def world_for(operation_id: str, path_names: set[str]) -> World:
         _oauth_world(world, operation_id, other)
     else:
         _social_world(operation_id, world, other)
-    return world
 
 
 def _social_world(operation_id: str, world: World, other: User) -> None:
