@@ -18,8 +18,9 @@ from chat.api import serializers as s
 from chat.models import ChatMessage
 from chat.rows import message_row
 from config import query
+from config.api_responses import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED
 from config.openapi import error_response
-from players.api.views import INVALID, NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED, _me
+from players.api.views import INVALID, signed_in_user
 from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
 
@@ -39,7 +40,7 @@ def _channel(request: Request) -> str:
 
 
 def _page(request: Request, game_id: UUID) -> dict[str, Any]:
-    me = _me(request)
+    me = signed_in_user(request)
     channel = _channel(request)
     services.readable(me, game_id, channel)
     after = query.integer(request, "after", None, 0, query.MAX_ID)
@@ -115,7 +116,7 @@ class GameChatView(APIView):
     def post(self, request: Request, game_id: UUID) -> Response:
         ser = s.ChatPostSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        me = _me(request)
+        me = signed_in_user(request)
         message = services.post(user=me, game_id=game_id, **ser.validated_data)
         return Response(message_row(message, me), status=status.HTTP_201_CREATED)
 
@@ -128,7 +129,7 @@ class ChatSettingsView(APIView):
         tags=["chat"],
     )
     def get(self, request: Request) -> Response:
-        return Response({"enabled": selectors.chat_enabled(_me(request))})
+        return Response({"enabled": selectors.chat_enabled(signed_in_user(request))})
 
     @extend_schema(
         operation_id="me_chat_update",
@@ -145,7 +146,7 @@ class ChatSettingsView(APIView):
     def patch(self, request: Request) -> Response:
         ser = s.ChatSettingsSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        enabled = services.set_enabled(user=_me(request), **ser.validated_data)
+        enabled = services.set_enabled(user=signed_in_user(request), **ser.validated_data)
         return Response({"enabled": enabled})
 
 
@@ -157,7 +158,9 @@ class MutesView(APIView):
         tags=["chat"],
     )
     def get(self, request: Request) -> Response:
-        return Response(s.MutedSerializer(selectors.muted_by(_me(request)), many=True).data)
+        return Response(
+            s.MutedSerializer(selectors.muted_by(signed_in_user(request)), many=True).data
+        )
 
     @extend_schema(
         operation_id="me_chat_mutes_create",
@@ -176,7 +179,7 @@ class MutesView(APIView):
     def post(self, request: Request) -> Response:
         ser = s.MuteRequestSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        services.mute(user=_me(request), **ser.validated_data)
+        services.mute(user=signed_in_user(request), **ser.validated_data)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -189,5 +192,5 @@ class MuteDetailView(APIView):
         tags=["chat"],
     )
     def delete(self, request: Request, username: str) -> Response:
-        services.unmute(user=_me(request), username=username)
+        services.unmute(user=signed_in_user(request), username=username)
         return Response(status=status.HTTP_204_NO_CONTENT)
