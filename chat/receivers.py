@@ -1,4 +1,5 @@
-"""The chat's receivers: its part of a finished game's record (``games.records``)."""
+"""The chat's receivers: its part of a finished game's record (``games.records``) and of a
+player's data export (``players.selectors.add_to_export``)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import Any
 
 from chat import live, selectors
 from games.records import record_building
+from players import selectors as player_selectors
 
 
 def add_chat_to_record(
@@ -20,4 +22,5 @@ def add_chat_to_record(
 
 def connect() -> None:
     record_building.connect(add_chat_to_record, dispatch_uid="chat-record")
+    player_selectors.add_to_export("chat", selectors.export_chat)
     live.register()

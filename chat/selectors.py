@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from chat.models import ChatBan, ChatMessage, ChatMute, ChatSettings
 from players.models import User
+from social.selectors import blocked_ids
 
 # A report carries this many messages around the reported one (half before, half after).
 CONTEXT = 20
@@ -30,14 +31,15 @@ def ban_of(user: User) -> ChatBan | None:
 
 
 def _visible(user: User, game_id: Any, channel: str) -> QuerySet[ChatMessage]:
-    """The rows of a channel ``user`` sees: no deleted message, nobody they muted, a filtered
-    message only their own; tombstones included (streams learn of deletions from them)."""
+    """The rows of a channel ``user`` sees: no deleted message, nobody they muted nor anybody
+    blocked either way (blocks win over everything social), a filtered message only their own;
+    tombstones included (streams learn of deletions from them)."""
     muted = ChatMute.objects.filter(user_id=user.pk).values("muted_id")
-    return (
-        ChatMessage.objects.filter(game_id=game_id, channel=channel, deleted_at=None)
-        .exclude(author_id__in=muted)
-        .exclude(Q(filtered=True) & ~Q(author_id=user.pk))
-    )
+    rows = ChatMessage.objects.filter(game_id=game_id, channel=channel, deleted_at=None)
+    blocked = blocked_ids(user.pk)
+    if blocked:
+        rows = rows.exclude(author_id__in=blocked)
+    return rows.exclude(author_id__in=muted).exclude(Q(filtered=True) & ~Q(author_id=user.pk))
 
 
 def messages_for(
@@ -128,6 +130,23 @@ def marks(game_ids: list[str]) -> dict[str, int]:
 def mark(game_id: Any) -> int:
     """The game's last chat row: a stream that starts reads its cursor from this."""
     return ChatMessage.objects.filter(game_id=game_id).aggregate(last=Max("id"))["last"] or 0
+
+
+def export_chat(user: User) -> list[dict[str, Any]]:
+    """``user``'s part of their data export (``players.selectors.export``): the messages they
+    wrote, in every game and channel, deleted and filtered ones too, as stored."""
+    rows = ChatMessage.objects.filter(author_id=user.pk, deletes=None).order_by("pk")
+    return [
+        {
+            "game_id": m.game_id,
+            "channel": m.channel,
+            "text": m.text,
+            "created_at": m.created_at,
+            "filtered": m.filtered,
+            "deleted_at": m.deleted_at,
+        }
+        for m in rows
+    ]
 
 
 def filtered_count(user_ids: list[Any]) -> dict[Any, int]:

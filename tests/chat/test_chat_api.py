@@ -14,7 +14,9 @@ from rest_framework.throttling import ScopedRateThrottle
 from chat import live, services
 from chat.models import ChatMessage
 from games.models import Game
+from moderation.models import Block
 from notifications.models import Notification
+from players import selectors as player_selectors
 from tests.chat.conftest import CHAT_TESTS, Player, chat_url, read, said, say, texts
 from tests.games.conftest import make_player, new_lobby, start_game
 from tests.games.test_records import play_against_bots
@@ -203,7 +205,26 @@ def test_writing_and_reading_cost_a_fixed_number_of_queries(
         message = services.post(user=alice.user, game_id=game, channel="players", text="hi")
     reader = live.open_reader(bob.user, game)
     assert reader is not None
-    # A stream woken by a message: the mark, the switch, the rows (whatever the chat's length).
-    with django_assert_num_queries(3):
+    # A stream woken by a message: the mark, the switch, the blocks, the rows (whatever the
+    # chat's length).
+    with django_assert_num_queries(4):
         rows, cursor, more = live.read(reader, message.pk - 1)
     assert ([r["text"] for r in rows], cursor, more) == (["hi"], message.pk, False)
+
+
+def test_a_block_hides_messages_both_ways(alice: Player, bob: Player, carol: Player) -> None:
+    game = start_game(alice, bob, carol)
+    said(bob, game, "from bob")
+    said(carol, game, "from carol")
+    Block.objects.create(blocker=alice.user, blocked=bob.user)
+    assert texts(alice, game) == ["from carol"]
+    said(alice, game, "from alice")
+    assert texts(bob, game) == ["from bob", "from carol"]
+    assert texts(carol, game) == ["from bob", "from carol", "from alice"]
+
+
+def test_my_messages_are_in_my_data_export(alice: Player, bob: Player, game: str) -> None:
+    said(alice, game, "mine")
+    said(bob, game, "not mine")
+    exported = player_selectors.export(alice.user)["chat"]
+    assert [(str(m["game_id"]), m["text"]) for m in exported] == [(game, "mine")]

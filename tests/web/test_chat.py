@@ -54,7 +54,9 @@ def test_chat_at_the_table_is_text_live_and_covers_no_card(clients: Any) -> None
     alice.sign_in_with_token(tokens["alice"], path)
     bob.sign_in_with_token(tokens["carol"], path)
     a, b = alice.page, bob.page
-    expect(b.get_by_role("button", name="Chat")).to_be_visible()  # Bob's table, in Danish
+    for page in (a, b):
+        expect(page.locator(".hand button.card").first).to_be_visible()  # the table is drawn
+    expect(b.get_by_role("button", name="Chat")).to_be_visible()  # her table, in Danish
 
     open_chat(a, "Chat")
     expect(a.locator("#chat-panel")).to_contain_text("No messages yet")
