@@ -30,13 +30,18 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
 
 
 def assert_no_card_covered(page: Page) -> None:
-    panel = page.locator("#chat-panel").bounding_box()
-    assert panel is not None
-    cards = page.locator(".hand button.card")
-    assert cards.count() > 0
-    for index in range(cards.count()):
-        box = cards.nth(index).bounding_box()
-        assert box is not None and not overlaps(panel, box), f"the chat covers card {index}"
+    """At the top of the page and scrolled down to the hand (the panel stays at the top of the
+    screen), no card of the hand is under the open chat."""
+    for scroll in ("window.scrollTo(0, 0)", "window.scrollTo(0, document.body.scrollHeight)"):
+        page.evaluate(scroll)
+        panel = page.locator("#chat-panel").bounding_box()
+        assert panel is not None
+        cards = page.locator(".hand button.card")
+        assert cards.count() > 0
+        for index in range(cards.count()):
+            box = cards.nth(index).bounding_box()
+            assert box is not None and not overlaps(panel, box), f"{scroll}: card {index} covered"
+    page.evaluate("window.scrollTo(0, 0)")
 
 
 def open_chat(page: Page, label: str) -> None:
