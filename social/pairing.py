@@ -299,6 +299,61 @@ def _pair(
         return None
 
 
+def take_seek(*, user: User, seek_id: Any) -> Game:
+    """``user`` takes another player's open seek for two from the lobby: its game starts with
+    both seated, the seeker hosting. The seek's own range is a hard limit (the window is not: the
+    taker chose this opponent); never one's own seek, never across a block (``not_found``: the
+    lobby does not list it), within both players' caps. A seek of the taker's own in the same
+    pool is the one matched with it. Exactly once: the seek's row is locked (a second taker, or
+    a match under way, is waited for, and the seek is then found closed) and the two seeks are
+    claimed by compare-and-set with the game."""
+    seek = exclude_blocked(Seek.objects.filter(pk=seek_id), user.pk).first()
+    if seek is None:
+        raise ServiceError(codes.NOT_FOUND, "No such seek.")
+    if seek.user_id == user.pk:
+        raise ServiceError(codes.SEEK_REFUSED, "This seek is your own.")
+    if seek.seats != 2:
+        raise ServiceError(codes.SEEK_NEEDS_GROUP, "Post a seek like it to be grouped.")
+    seated, rating = player_facts(user, seek.kind)
+    check_games_in_progress(user, seated=seated)
+    if not accepts(seek, rating):
+        raise ServiceError(codes.SEEK_REFUSED, "This player's rating range leaves you out.")
+    try:
+        with transaction.atomic():
+            return _take(seek, user, rating, timezone.now())
+    except _Claimed as exc:  # only where rows do not lock (SQLite): the other take won
+        raise ServiceError(codes.SEEK_CLOSED, "This seek can no longer be taken.") from exc
+
+
+def _take(seek: Seek, user: User, rating: int, now: datetime) -> Game:
+    """``take_seek``'s match. Caller holds a transaction."""
+    theirs = (
+        Seek.objects.select_for_update(of=("self",))
+        .filter(pk=seek.pk, status=Seek.OPEN, expires_at__gt=now)
+        .alias(seated=games_in_progress_of(OuterRef("user_id")))
+        .filter(seated__lt=games_in_progress_max())
+        .select_related("user")
+        .first()
+    )
+    if theirs is None:
+        raise ServiceError(codes.SEEK_CLOSED, "This seek can no longer be taken.")
+    mine = Seek.objects.select_for_update().filter(
+        user=user, pool_id=seek.pool_id, status=Seek.OPEN
+    ).first() or Seek.objects.create(
+        user=user,
+        pool_id=seek.pool_id,
+        kind=seek.kind,
+        seats=seek.seats,
+        rated=seek.rated,
+        options=seek.options,
+        rating=rating,
+        created_at=now,
+        expires_at=now + _seek_ttl(),
+    )
+    mine.user = user
+    return _start([theirs, mine], now)
+
+
 def pair_waiting(*, now: datetime | None = None) -> int:
     """One wave: every pool with two or more open seeks is matched again with today's wider
     windows, oldest seek first. Returns the games started. Safe to run late, twice or
