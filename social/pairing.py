@@ -122,6 +122,21 @@ def _seek_ttl() -> timedelta:
     return timedelta(seconds=settings.SEEK_TTL_SECONDS)
 
 
+def _new_seek(
+    user: User, pool_id: str, options: dict[str, bool], rating: int, now: datetime
+) -> Seek:
+    """An open seek of ``user`` in ``pool_id`` posted ``now``, not saved (the caller sets its
+    game, seats and ratedness, as the pool's key says them)."""
+    return Seek(
+        user=user,
+        pool_id=pool_id,
+        options=options,
+        rating=rating,
+        created_at=now,
+        expires_at=now + _seek_ttl(),
+    )
+
+
 def _lock_pool(key: str) -> None:
     """Caller holds a transaction: every wave of the pool waits for it to end."""
     if not SeekPool.objects.select_for_update().filter(key=key).exists():
@@ -148,19 +163,9 @@ def post_seek(
     seated, rating = player_facts(user, kind)
     check_games_in_progress(user, seated=seated)
     now = timezone.now()
-    seek = Seek(
-        user=user,
-        pool_id=pool_key(kind, seats, rated, opts),
-        kind=kind,
-        seats=seats,
-        rated=rated,
-        options=opts,
-        rating=rating,
-        min_rating=min_rating,
-        max_rating=max_rating,
-        created_at=now,
-        expires_at=now + _seek_ttl(),
-    )
+    seek = _new_seek(user, pool_key(kind, seats, rated, opts), opts, rating, now)
+    seek.kind, seek.seats, seek.rated = kind, seats, rated
+    seek.min_rating, seek.max_rating = min_rating, max_rating
     try:
         with transaction.atomic():
             seek.save(force_insert=True)
@@ -337,19 +342,15 @@ def _take(seek: Seek, user: User, rating: int, now: datetime) -> Game:
     )
     if theirs is None:
         raise ServiceError(codes.SEEK_CLOSED, "This seek can no longer be taken.")
-    mine = Seek.objects.select_for_update().filter(
-        user=user, pool_id=seek.pool_id, status=Seek.OPEN
-    ).first() or Seek.objects.create(
-        user=user,
-        pool_id=seek.pool_id,
-        kind=seek.kind,
-        seats=seek.seats,
-        rated=seek.rated,
-        options=seek.options,
-        rating=rating,
-        created_at=now,
-        expires_at=now + _seek_ttl(),
+    mine = (
+        Seek.objects.select_for_update()
+        .filter(user=user, pool_id=seek.pool_id, status=Seek.OPEN)
+        .first()
     )
+    if mine is None:
+        mine = _new_seek(user, seek.pool_id, seek.options, rating, now)
+        mine.kind, mine.seats, mine.rated = seek.kind, seek.seats, seek.rated
+        mine.save(force_insert=True)
     mine.user = user
     return _start([theirs, mine], now)
 

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from players.models import User
 from social import pairing
@@ -29,25 +28,9 @@ def statements(call: Any) -> tuple[Any, list[str]]:
 
 def crowd(count: int) -> None:
     """``count`` open seeks of the pool that accept nobody (so none pairs)."""
-    now = timezone.now()
-    users = User.objects.bulk_create(
-        [User(username=f"crowd{i}", password="!") for i in range(count)]
-    )
-    key = pairing.pool_key(GAME, 2, True, {})
-    Seek.objects.bulk_create(
-        Seek(
-            user=u,
-            pool_id=key,
-            kind=GAME,
-            seats=2,
-            rated=True,
-            rating=1500 + i,
-            min_rating=9000,
-            created_at=now,
-            expires_at=now + timezone.timedelta(days=1),
-        )
-        for i, u in enumerate(users)
-    )
+    for i in range(count):
+        user = User.objects.create(username=f"crowd{i}", password="!")
+        pairing.post_seek(user=user, kind=GAME, seats=2, min_rating=9000)
 
 
 def post(player: Player, **extra: Any) -> Any:

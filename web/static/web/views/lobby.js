@@ -70,25 +70,18 @@ export function mount(root, params, app) {
     await load();
   };
 
-  const take = async (row) => {
+  // Joining a public game and taking a seek both answer with the game to open.
+  const enter = async (path) => {
     try {
-      const game = await api.post(`seeks/${row.id}/take/`);
+      const game = await api.post(path);
       app.navigate(`/games/${game.id}`);
     } catch (error) {
       fail(error);
       await load();
     }
   };
-
-  const join = async (row) => {
-    try {
-      const game = await api.post(`games/${row.id}/join/`);
-      app.navigate(`/games/${game.id}`);
-    } catch (error) {
-      fail(error);
-      await load();
-    }
-  };
+  const take = (row) => enter(`seeks/${row.id}/take/`);
+  const join = (row) => enter(`games/${row.id}/join/`);
 
   const seekForm = () => {
     const game = state.chosen;
