@@ -1,6 +1,7 @@
-"""Quick pairing is exactly once under concurrent requests: many players seeking the same game
-at the same moment, as real concurrent requests against a live server, end up with no player
-in two games from one seek, no seek matched twice, and every game full."""
+"""Quick pairing and the lobby are exactly once under concurrent requests against a live server:
+many players seeking the same game at the same moment end up with no player in two games from
+one seek, no seek matched twice, and every game full; many players taking one listed seek, or
+joining one public game, at once fill it once."""
 
 from __future__ import annotations
 
