@@ -306,7 +306,7 @@ def start_game_with(
     rules = _rules_of(kind)
     now = timezone.now()
     order = list(players)
-    base._rng().shuffle(order)
+    base.new_rng().shuffle(order)
     with transaction.atomic(savepoint=False):
         game = Game.objects.create(
             host=players[0],
