@@ -15,7 +15,7 @@ from games.models import Game, Seat
 from players.models import ApiToken, User
 from social import pairing
 from social.models import Seek
-from tests.games.test_concurrency import _request
+from tests.games.test_concurrency import _request, at_once
 
 PLAYERS = 9
 
@@ -53,23 +53,6 @@ def test_simultaneous_seeks_are_each_matched_at_most_once(live_server: Any) -> N
     assert Game.objects.count() == len(per_game) == 4
 
 
-def _at_once(count: int, call: Any) -> list[tuple[int, Any]]:
-    """``call(i)`` from ``count`` threads released together; their (status, body) answers."""
-    barrier = threading.Barrier(count)
-    results: list[tuple[int, Any]] = [(0, None)] * count
-
-    def run(i: int) -> None:
-        barrier.wait()
-        results[i] = call(i)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return results
-
-
 TAKERS = 6
 
 
@@ -81,7 +64,7 @@ def test_a_listed_seek_taken_by_many_at_once_starts_one_game(live_server: Any) -
         live_server.url, "POST", "/api/v1/seeks/", tokens[0], {"game": "uno_splash", "seats": 2}
     )
     path = f"/api/v1/seeks/{posted[1]['id']}/take/"
-    results = _at_once(TAKERS, lambda i: _request(live_server.url, "POST", path, tokens[i + 1]))
+    results = at_once(TAKERS, lambda i: _request(live_server.url, "POST", path, tokens[i + 1]))
 
     statuses = sorted(status for status, _ in results)
     assert statuses == [200] + [409] * (TAKERS - 1), results
@@ -102,7 +85,7 @@ def test_an_open_game_joined_from_the_lobby_by_many_at_once_fills_once(live_serv
     listed = _request(live_server.url, "GET", "/api/v1/lobby/", tokens[1])[1]["games"]
     assert [g["id"] for g in listed] == [created["id"]]
     path = f"/api/v1/games/{created['id']}/join/"
-    results = _at_once(TAKERS, lambda i: _request(live_server.url, "POST", path, tokens[i + 1]))
+    results = at_once(TAKERS, lambda i: _request(live_server.url, "POST", path, tokens[i + 1]))
 
     assert sorted(status for status, _ in results) == [200] * 2 + [409] * (TAKERS - 2), results
     game = Game.objects.get(pk=created["id"])
