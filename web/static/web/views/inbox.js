@@ -87,6 +87,7 @@ export function mount(root, params, app) {
       cursor = page.next_before;
     }
     draw();
+    app.refreshUnread(); // the top bar's dot follows
   };
   // Events may come faster than the page is read: one read at a time, and one more after it.
   let reading = null;
@@ -107,10 +108,6 @@ export function mount(root, params, app) {
       });
   };
   let live = null;
-  const onEvent = () => {
-    refreshSoon();
-    app.refreshUnread();
-  };
 
   const readAll = async () => {
     try {
@@ -134,9 +131,10 @@ export function mount(root, params, app) {
   let gone = false;
   load().then(() => {
     if (gone) return;
-    // From the newest id shown: nothing that arrived while the page was read is missed.
-    const newest = items.length ? Math.max(...items.map((item) => item.id)) : null;
-    live = new AccountLive({ after: newest, onEvent });
+    // From the newest id shown (an empty inbox: from the start, which holds only events that
+    // are never notices): nothing that arrived while the page was read is missed.
+    const newest = items.length ? Math.max(...items.map((item) => item.id)) : 0;
+    live = new AccountLive({ after: newest, onEvent: refreshSoon });
     live.start();
   });
   window.addEventListener("unread-changed", refreshSoon);
