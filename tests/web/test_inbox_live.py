@@ -10,21 +10,19 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from players.models import User
 from social import services as social
 from tests.games.conftest import make_player
-from tests.web.test_offline import PHONE_390
+from tests.web.phones import LANGUAGES, phone_of, visitor
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LOCALES = {"en": "en-GB", "da": "da-DK"}
 WORDS = {
     "en": {"empty": "Nothing here yet.", "title": "Notifications"},
     "da": {"empty": "Intet her endnu.", "title": "Notifikationer"},
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_open_inbox_lists_a_notification_as_it_arrives(
     clients: Any, settings: Any, lang: str
 ) -> None:
@@ -32,11 +30,11 @@ def test_the_open_inbox_lists_a_notification_as_it_arrives(
     # it has ended before the test database does.
     settings.LIVE_HEARTBEAT_SECONDS = 1
     alice, bob = make_player("alice"), make_player("bob")
-    User.objects.filter(pk=alice.user.pk).update(language=lang)
-    client = clients("alice", locale=LOCALES[lang], **PHONE_390)
+    client = visitor(clients, lang, "alice")
     page = client.page
+    # The inbox reads the account event stream once its first page is on screen.
     with page.expect_request(lambda r: "/api/v1/games/live/stream/" in r.url):
-        client.sign_in_with_token(alice.token, "/notifications")
+        phone_of(client, alice.user, alice.token, lang, "/notifications")
     expect(page.get_by_role("heading", name=WORDS[lang]["title"])).to_be_visible()
     expect(page.get_by_text(WORDS[lang]["empty"])).to_be_visible()
     expect(page.locator("#topbar .dot.dot-empty")).to_have_count(1)

@@ -15,21 +15,12 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Game
-from players.models import User
-from tests.games.conftest import (
-    lift_throttles,  # noqa: F401 - a fixture, found by name
-    make_player,
-    start_game,
-)
+from tests.games.conftest import make_player, start_game
+from tests.web.phones import API_AND_BROWSER, LANGUAGES, lift_throttles, phone  # noqa: F401
 from tests.web.test_notices import turn_to
-from tests.web.test_offline import PHONE_390
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("lift_throttles"),
-]
+pytestmark = API_AND_BROWSER
 
-LOCALES = {"en": "en-GB", "da": "da-DK"}
 WITH = {"en": "With {}", "da": "Med {}"}
 
 
@@ -38,10 +29,9 @@ def due_in(game_id: str, delta: timedelta) -> None:
     Game.objects.filter(pk=game_id).update(turn_deadline=timezone.now() + delta)
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_my_games_lists_my_turns_then_theirs_by_the_time_left(clients: Any, lang: str) -> None:
     alice = make_player("alice")
-    User.objects.filter(pk=alice.user.pk).update(language=lang)
     bob, carol, dave, erin = (make_player(n) for n in ("bob", "carol", "dave", "erin"))
     # Two of my turns: bob's game has hours left, carol's twenty minutes.
     for other, left in ((bob, timedelta(hours=5)), (carol, timedelta(minutes=20))):
@@ -54,8 +44,7 @@ def test_my_games_lists_my_turns_then_theirs_by_the_time_left(clients: Any, lang
         turn_to(other, [alice, other], game)
         due_in(game, left)
 
-    client = clients("alice", locale=LOCALES[lang], **PHONE_390)
-    client.sign_in_with_token(alice.token, "/games")
+    client = phone(clients, alice.user, alice.token, lang, "/games")
     page = client.page
     rows = page.locator(".game-row .game-title")
     expect(rows).to_have_count(4)

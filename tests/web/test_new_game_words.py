@@ -15,13 +15,11 @@ from playwright.sync_api import Page, expect
 
 from games.engine.registry import get_game, kinds
 from games.models import Game
-from players.models import User
 from tests.games.conftest import make_player
-from tests.web.test_offline import PHONE_390
+from tests.web.phones import LANGUAGES, phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LOCALES = {"en": "en-GB", "da": "da-DK"}
 WORDS: dict[str, dict[str, Any]] = {
     "en": {
         "game": "Game",
@@ -61,13 +59,11 @@ def points(lang: str, value: int) -> str:
 
 def signed_in(clients: Any, lang: str, path: str) -> tuple[Any, Page]:
     alice = make_player("alice")
-    User.objects.filter(pk=alice.user.pk).update(language=lang)
-    client = clients("alice", locale=LOCALES[lang], **PHONE_390)
-    client.sign_in_with_token(alice.token, path)
+    client = phone(clients, alice.user, alice.token, lang, path)
     return client, client.page
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_game_form_shows_null_and_each_says_its_length(clients: Any, lang: str) -> None:
     w = WORDS[lang]
     client, page = signed_in(clients, lang, "/games/new")
@@ -102,7 +98,7 @@ def test_no_game_form_shows_null_and_each_says_its_length(clients: Any, lang: st
     client.axe(f"the new game screen, Splash ({lang})")
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_one_round_against_the_computer_and_an_invite_game_for_two(clients: Any, lang: str) -> None:
     w = WORDS[lang]
     client, page = signed_in(clients, lang, "/games/new?vs=computer")

@@ -13,11 +13,10 @@ from playwright.sync_api import expect
 
 from games.models import Game
 from tests.web.finished import finished_against_bots
-from tests.web.test_offline import PHONE_390
+from tests.web.phones import LANGUAGES, phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LOCALES = {"en": "en-GB", "da": "da-DK"}
 PLAY_AGAIN = {"en": "Play again", "da": "Spil igen"}
 LOBBY = {"en": "Game lobby", "da": "Spillets lobby"}
 
@@ -26,12 +25,11 @@ def bots_of(game: Game) -> list[tuple[str, str]]:
     return sorted((s.bot_name, s.bot_level) for s in game.seats.all() if s.is_bot and not s.user)
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_play_again_deals_a_new_game_against_the_same_bots(clients: Any, lang: str) -> None:
     old_id, user, token = finished_against_bots("uno_no_mercy", bots=2, language=lang)
     old = Game.objects.get(pk=old_id)
-    client = clients("alice", locale=LOCALES[lang], **PHONE_390)
-    client.sign_in_with_token(token, f"/games/{old_id}")
+    client = phone(clients, user, token, lang, f"/games/{old_id}")
     page = client.page
     play_again = page.get_by_role("button", name=PLAY_AGAIN[lang])
     expect(play_again).to_be_visible()

@@ -15,23 +15,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from players.models import User
 from social import services as social
-from tests.games.conftest import (
-    game_url,
-    lift_throttles,  # noqa: F401 - a fixture, found by name
-    make_player,
-    start_game,
-)
+from tests.games.conftest import game_url, make_player, start_game
 from tests.games.test_lobby_api import finished_game
-from tests.web.test_offline import PHONE_390
+from tests.web.phones import API_AND_BROWSER, LANGUAGES, lift_throttles, phone, visitor  # noqa: F401
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("lift_throttles"),
-]
+pytestmark = API_AND_BROWSER
 
-LOCALES = {"en": "en-GB", "da": "da-DK"}
 SIGN_UP = {"en": "Sign up", "da": "Opret konto"}
 LOG_IN = {"en": "Log in", "da": "Log ind"}
 
@@ -65,9 +55,9 @@ def no_small_targets(page: Page, screen: str) -> None:
     assert inline == [], f"inline links on {screen} (allowed, but say so here): {inline}"
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_target_of_the_signed_out_screens_is_44_px(clients: Any, lang: str) -> None:
-    client = clients("visitor", locale=LOCALES[lang], **PHONE_390)
+    client = visitor(clients, lang)
     page = client.page
     client.goto("/login")
     log_in = page.locator("form button[type=submit]")
@@ -92,18 +82,16 @@ def test_every_target_of_the_signed_out_screens_is_44_px(clients: Any, lang: str
     no_small_targets(page, "my games, new")
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_target_of_the_signed_in_screens_is_44_px(clients: Any, lang: str) -> None:
     alice, bob = make_player("alice"), make_player("bob")
-    User.objects.filter(pk=alice.user.pk).update(language=lang)
     start_game(alice, bob)
     old = finished_game(bob, alice)
     assert bob.post(game_url(old, "rematch/")).status_code == 200  # alice is invited
     social.follow(user=bob.user, other=alice.user)  # a notice, and with hers a friend
     social.follow(user=alice.user, other=bob.user)
 
-    client = clients("alice", locale=LOCALES[lang], **PHONE_390)
-    client.sign_in_with_token(alice.token, "/games")
+    client = phone(clients, alice.user, alice.token, lang, "/games")
     page = client.page
     expect(page.locator(".game-row.invitation")).to_have_count(1)
     expect(page.locator(".game-row")).to_have_count(3)

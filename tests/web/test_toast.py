@@ -13,11 +13,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Client
-from tests.web.test_offline import PHONE_390
+from tests.web.phones import LANGUAGES, visitor
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LOCALES = {"en": "en-GB", "da": "da-DK"}
 WORDS = {
     "en": {"username": "Username", "password": "Password", "welcome": "Welcome"},
     "da": {"username": "Brugernavn", "password": "Adgangskode", "welcome": "Velkommen"},
@@ -65,9 +64,9 @@ def sign_up(client: Client, lang: str) -> None:
     page.locator("form button[type=submit]").tap()
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_nothing_covers_the_navigation_after_a_toast(clients: Any, lang: str) -> None:
-    client = clients("visitor", locale=LOCALES[lang], **PHONE_390)
+    client = visitor(clients, lang)
     page = client.page
     sign_up(client, lang)
     toast = page.locator("#toast")

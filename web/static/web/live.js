@@ -63,40 +63,40 @@ async function readEvents(response, onBytes, onEvent) {
 }
 
 /**
- * The account's events while a screen shows them (the inbox): the account event stream
- * `games/live/stream/` (docs/api.md, "Account event stream"), each event (a notification row,
- * or a stream-only kind) given to `onEvent(event)`. It resumes from the last id it saw after a
- * drop, the server's hourly end, the phone sleeping or the network coming back; with no `after`
- * it starts with what happens from now on. Stops for good when the server refuses the token.
+ * A loop of requests kept running while the page is visible: `start`, `pause` (aborts the request
+ * in flight), `restart` (a page shown again, the network back), `stop` for good. A subclass gives
+ * `loop(signal)` and, with `listen`, the page events that pause or restart it.
  */
-export class AccountLive {
-  constructor({ after = null, onEvent }) {
-    this.after = after;
-    this.onEvent = onEvent;
-    this.controller = null;
+class LiveLoop {
+  constructor() {
     this.stopped = false;
+    this.loopAbort = null;
     this.failures = 0;
-    this.wake = () => this.restart();
-    this.visibility = () => (document.visibilityState === "visible" ? this.restart() : this.pause());
-    document.addEventListener("visibilitychange", this.visibility);
-    window.addEventListener("online", this.wake);
+    this.listeners = [];
+  }
+
+  /** [[target, event, handler], …]: added now, removed by `stop`. */
+  listen(listeners) {
+    this.listeners = listeners;
+    for (const [target, name, fn] of listeners) target.addEventListener(name, fn);
   }
 
   start() {
-    if (this.stopped || this.controller || document.visibilityState === "hidden") return;
+    if (this.stopped || this.loopAbort) return;
     const controller = new AbortController();
-    this.controller = controller;
+    this.loopAbort = controller;
     this.loop(controller.signal).finally(() => {
-      if (this.controller === controller) this.controller = null;
+      if (this.loopAbort === controller) this.loopAbort = null;
     });
   }
 
   pause() {
-    if (this.controller) this.controller.abort();
-    this.controller = null;
+    if (this.loopAbort) this.loopAbort.abort();
+    this.loopAbort = null;
   }
 
   restart() {
+    if (this.stopped || document.visibilityState === "hidden") return;
     this.pause();
     this.failures = 0;
     this.start();
@@ -105,8 +105,27 @@ export class AccountLive {
   stop() {
     this.stopped = true;
     this.pause();
-    document.removeEventListener("visibilitychange", this.visibility);
-    window.removeEventListener("online", this.wake);
+    for (const [target, name, fn] of this.listeners) target.removeEventListener(name, fn);
+  }
+}
+
+/**
+ * The account's events while a screen shows them (the inbox): the account event stream
+ * `games/live/stream/` (docs/api.md, "Account event stream"), each event (a notification row,
+ * or a stream-only kind) given to `onEvent(event)`. It resumes from the last id it saw after a
+ * drop, the server's hourly end, the phone sleeping or the network coming back; with no `after`
+ * it starts with what happens from now on. Stops for good when the server refuses the token.
+ */
+export class AccountLive extends LiveLoop {
+  constructor({ after = null, onEvent }) {
+    super();
+    this.after = after;
+    this.onEvent = onEvent;
+    const visibility = () => (document.visibilityState === "visible" ? this.restart() : this.pause());
+    this.listen([
+      [document, "visibilitychange", visibility],
+      [window, "online", () => this.restart()],
+    ]);
   }
 
   async loop(signal) {
@@ -150,12 +169,13 @@ export class AccountLive {
   }
 }
 
-export class GameLive {
+export class GameLive extends LiveLoop {
   /**
    * onView(game): a newer view of the game. onMoves(moves): moves after the cursor, in order.
    * onState(state): "live", "reconnecting" or "offline", for the connection indicator.
    */
   constructor(gameId, { onView, onMoves = () => {}, onState = () => {}, cursor = 0 }) {
+    super();
     this.gameId = gameId;
     this.onView = onView;
     this.onMoves = onMoves;
@@ -164,24 +184,23 @@ export class GameLive {
     this.version = -1;
     this.etag = null;
     this.mode = "stream";
-    this.stopped = false;
-    this.loopAbort = null;
-    this.failures = 0;
     this.lastByte = Date.now();
-    this.wake = () => this.restart();
-    this.offline = () => {
+    const wake = () => this.restart();
+    const offline = () => {
       this.pause();
       this.onState("offline");
     };
-    this.visibility = () => {
+    const visibility = () => {
       if (document.visibilityState === "visible") this.restart();
       else this.pause();
     };
-    document.addEventListener("visibilitychange", this.visibility);
-    window.addEventListener("online", this.wake);
-    window.addEventListener("offline", this.offline);
-    window.addEventListener("pageshow", this.wake);
-    document.addEventListener("resume", this.wake); // a frozen (sleeping) page thawed
+    this.listen([
+      [document, "visibilitychange", visibility],
+      [window, "online", wake],
+      [window, "offline", offline],
+      [window, "pageshow", wake],
+      [document, "resume", wake], // a frozen (sleeping) page thawed
+    ]);
     this.watchdog = setInterval(() => {
       if (this.loopAbort && Date.now() - this.lastByte > QUIET_LIMIT_MS) this.restart();
     }, 5000);
@@ -192,36 +211,9 @@ export class GameLive {
     if (game.version > this.version) this.version = game.version;
   }
 
-  start() {
-    if (this.stopped || this.loopAbort) return;
-    const controller = new AbortController();
-    this.loopAbort = controller;
-    this.loop(controller.signal).finally(() => {
-      if (this.loopAbort === controller) this.loopAbort = null;
-    });
-  }
-
-  pause() {
-    if (this.loopAbort) this.loopAbort.abort();
-    this.loopAbort = null;
-  }
-
-  restart() {
-    if (this.stopped || document.visibilityState === "hidden") return;
-    this.pause();
-    this.failures = 0;
-    this.start();
-  }
-
   stop() {
-    this.stopped = true;
-    this.pause();
+    super.stop();
     clearInterval(this.watchdog);
-    document.removeEventListener("visibilitychange", this.visibility);
-    window.removeEventListener("online", this.wake);
-    window.removeEventListener("offline", this.offline);
-    window.removeEventListener("pageshow", this.wake);
-    document.removeEventListener("resume", this.wake);
   }
 
   /** Fetch the view if it changed (If-None-Match: unchanged costs a 304 and nothing else). */
