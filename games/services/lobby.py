@@ -347,14 +347,14 @@ def _seat_bots_again(new: Game, old: Game) -> Game:
     bots = [s for s in old.seats.all() if s.is_bot and s.user_id is None]
     if not bots:
         return new
-    game = _locked(new.pk)
+    game = lock_game(new.pk)
     Seat.objects.bulk_create(
         Seat(game=game, bot_level=seat.bot_level, bot_name=seat.bot_name)
         for seat in sorted(bots, key=_by_position)
     )
     # The finished game had bots, so it was unrated, and so is ``new`` (``add_bot``).
     if len(bots) + 1 == game.max_players:
-        _start(game)
+        deal_first_round(game)
     return game
 
 
