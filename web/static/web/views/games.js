@@ -187,7 +187,6 @@ export function mount(root, params, app) {
         "p",
         { class: "vs-computer" },
         h("a", { href: "/games/new?vs=computer", "data-link": "" }, t("games.vs_computer")),
-        " · ",
         h("a", { href: "/lobby", "data-link": "" }, t("games.lobby")),
       ),
       errors.el,
