@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.celery_procs import redis_server_command
 from tests.test_serve import ROOT, free_port
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
@@ -196,19 +197,7 @@ class PrivateRedis:
 
         with (self.dir / "redis.log").open("ab") as log:
             self.process = subprocess.Popen(
-                [
-                    self.binary,
-                    "--port",
-                    str(self.port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                    "--dir",
-                    str(self.dir),
-                ],
+                redis_server_command(self.binary, self.port, self.dir),
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
