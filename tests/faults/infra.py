@@ -429,3 +429,24 @@ class SMTPSink:
                         reply("250 ok")
             except OSError:
                 return
+
+
+def two_player_game(server: Server, host: str, guest: str) -> str:
+    """A game started through the API: ``host``'s lobby (a day a turn), joined by ``guest``
+    (tokens); its id."""
+    status, _, body = http(
+        "POST",
+        server.base + "/api/v1/games/",
+        {"max_players": 2, "target_score": 500, "turn_seconds": 86400},
+        token=host,
+    )
+    assert status == 201, body
+    lobby = json.loads(body)
+    status, _, body = http(
+        "POST",
+        server.base + "/api/v1/games/join/",
+        {"invite_code": lobby["invite_code"]},
+        token=guest,
+    )
+    assert status == 200, body
+    return str(lobby["id"])
