@@ -28,28 +28,12 @@ from urllib.parse import quote
 import redis
 from celery import Celery
 
+from bench.common import redis_server_command
 from tests.child_python import python_json
 from tests.test_serve import ROOT, free_port
 
 STARTUP_TIMEOUT = 45  # seconds for a worker or beat to come up (imports Django, connects)
 STOP_TIMEOUT = 15
-
-
-def redis_server_command(binary: str, port: int, directory: Path) -> list[str]:
-    """A private redis-server on 127.0.0.1:``port`` that keeps nothing on disk."""
-    return [
-        binary,
-        "--port",
-        str(port),
-        "--bind",
-        "127.0.0.1",
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-        "--dir",
-        str(directory),
-    ]
 
 
 def require_redis_server() -> str:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.celery_procs import redis_server_command
+from bench.common import redis_server_command
 from tests.test_serve import ROOT, free_port
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
