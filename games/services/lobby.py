@@ -286,7 +286,10 @@ def expire_lobbies(*, now: Any = None) -> int:
 
 
 def rematch(*, user: User, game_id: Any) -> Game:
-    """A new lobby with the same settings that the finished game's players may join by id."""
+    """A new game with the same settings and bots that the finished game's players may join by
+    id. The bots take their seats again (same names and levels), so a game against the computer
+    alone is full at once and starts: "Play again" is one tap to the next deal. With other
+    people it is a lobby that starts when the last of them joins (or the host starts it)."""
     with transaction.atomic():
         game = lock_game(game_id)
         seat_of_user(game, user)
@@ -310,6 +313,9 @@ def rematch(*, user: User, game_id: Any) -> Game:
             rematch_of=game,
             rated=game.rated,
         )
+        new = _seat_bots_again(new, game)
+        if new.status == Game.ACTIVE:
+            return new
         # The other players of the finished game are invited: they may join it by its id. Not
         # those the lobby would refuse (moderation: the host blocked them); for them it is
         # declined from the start, so it never shows as an invitation they cannot take.
@@ -332,6 +338,28 @@ def rematch(*, user: User, game_id: Any) -> Game:
         # Their "My games" lists the invitation within a second (``selectors.invitations``).
         announce_to(player.pk for player in invited)
         return new
+
+
+def _seat_bots_again(new: Game, old: Game) -> Game:
+    """``new`` with the finished game's bots seated again, started when that fills it (its
+    only person is the host). Caller holds transaction.atomic(), in which ``new`` was made. A
+    person's seat that a bot played for them stays theirs: only the seat fillers come back."""
+    bots = [s for s in old.seats.all() if s.is_bot and s.user_id is None]
+    if not bots:
+        return new
+    game = lock_game(new.pk)
+    Seat.objects.bulk_create(
+        Seat(game=game, bot_level=seat.bot_level, bot_name=seat.bot_name)
+        for seat in sorted(bots, key=_by_position)
+    )
+    # The finished game had bots, so it was unrated, and so is ``new`` (``add_bot``).
+    if len(bots) + 1 == game.max_players:
+        deal_first_round(game)
+    return game
+
+
+def _by_position(seat: Seat) -> int:
+    return -1 if seat.position is None else seat.position
 
 
 def decline_invitation(*, user: User, game_id: Any) -> None:
