@@ -114,6 +114,7 @@ STABLE_OPERATION_IDS = [
     "lobby_retrieve",
     "seeks_create",
     "seeks_destroy",
+    "seeks_take",
     "seeks_list",
     "me_following_create",
     "me_following_destroy",
