@@ -242,6 +242,7 @@ function create(ctx) {
           "data-symbol": cardSymbol(id),
           "aria-label": label,
           "aria-disabled": usable ? false : "true",
+          tabindex: usable ? null : -1,
           onclick: () => usable && send({ type, card: id }),
         },
         h("span", { class: "card-name", "aria-hidden": "true" }, name),

@@ -6,6 +6,7 @@
 
 import { h } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
+import { colourRows } from "../table/hand.js";
 
 // ---- the coloured cards of Uno Splash and No Mercy (ids "red-7-b", "wd4-1", "roulette-2") --------
 
@@ -248,6 +249,29 @@ export function roundSummary(r, nameOf) {
     ),
   ];
 }
+
+/** A coloured hand's list (`groups` from groupHand, each drawn by `card(group)`): one list, or
+ * when large, a row per colour with its letter and count (hand.colourRows), each row its own list
+ * named by its colour and count for a screen reader. */
+export function colouredHand(groups, card, colourOf = colourOfCard) {
+  const rows = colourRows(groups, colourOf);
+  if (!rows) return h("ul", { class: "hand" }, groups.map(card));
+  return h(
+    "div",
+    { class: "hand-colours" },
+    rows.map((row) => {
+      const word = row.colour ? t(`colour.${row.colour}`) : t("hand.wild_row");
+      return h(
+        "div",
+        { key: `row-${row.colour}`, class: `colour-row ${row.colour ? `row-${row.colour}` : "row-wild"}`, role: "group", "aria-label": t("hand.colour_row", { colour: word, count: row.count }) },
+        h("span", { class: "colour-count", "aria-hidden": "true" }, h("b", null, row.colour ? LETTER[row.colour] : "W"), h("span", null, row.count)),
+        h("ul", { class: "hand" }, row.groups.map(card)),
+      );
+    }),
+  );
+}
+
+const colourOfCard = (card) => (card.colour === undefined ? colourOf(card.id) : card.colour);
 
 /** A card just drawn may be past the right edge of the hand: bring it into view. */
 export function showDrawnCard(screen) {

@@ -80,7 +80,9 @@ export function createEffects(table) {
     for (const move of moves) {
       // My own move is news only where it changed my hand without my choosing (a penalty, a swap).
       const own = move.seat === me;
-      const told = (e) => !own || e.type === "swap" || e.type === "hands_passed" || (e.type === "draw" && e.reason !== "voluntary");
+      const quiet = table.view?.quietInNews;
+      const told = (e) =>
+        !quiet?.has(e.type) && (!own || e.type === "swap" || e.type === "hands_passed" || (e.type === "draw" && e.reason !== "voluntary"));
       const say = (e) => (!told(e) ? null : touchesMe(e, me) ? personal(e, move, me) : describe(e));
       for (const line of moveLines(move, say)) lines.push({ ...line, mine: touchesMe(line.event, me) });
     }
@@ -160,11 +162,12 @@ export function createEffects(table) {
     roundDialog.querySelector("button")?.focus();
   }
 
-  /** After my action: the keyboard stays where it was, else goes where the renderer says. */
+  /** After my action: the keyboard stays where it was, else goes where the renderer says, else to
+   * the hand's title (its new count; Tab goes on to the cards), never back to the page's top. */
   function focusAfterAction() {
     if (screen.contains(document.activeElement)) return;
     const selector = table.view?.focusAfterAction;
-    const next = (selector && screen.querySelector(selector)) || screen.querySelector("h1");
+    const next = (selector && screen.querySelector(selector)) || screen.querySelector("#hand-title") || screen.querySelector("h1");
     next?.focus({ preventScroll: true });
   }
 

@@ -11,6 +11,7 @@ import { blocked, protectButtons } from "../views/protect.js";
 import { createLobby } from "./lobby.js";
 import { resultsView } from "./results.js";
 import { isBot } from "./state.js";
+import { createTurnView } from "./turn_view.js";
 
 // The most lines the log shows.
 const LOG_LINES = 80;
@@ -18,6 +19,7 @@ const LOG_LINES = 80;
 export function createLayout(table) {
   const { state, screen, gameId } = table;
   const lobbyView = createLobby(table);
+  const turnView = createTurnView(screen);
 
   // ---- pieces a renderer puts on its table (plugin.js) ------------------------------------
 
@@ -85,6 +87,7 @@ export function createLayout(table) {
     }
     patch(screen, ...table.view.table(), playersPanel());
     table.effects.markArrivals();
+    turnView();
   }
 
   function render() {
