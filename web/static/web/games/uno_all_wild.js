@@ -479,7 +479,7 @@ function create(ctx) {
   return {
     table: tableView,
     describe,
-    roundSummary: (r) => roundSummary(r, nameOf),
+    roundSummary: (r, gains) => roundSummary(r, nameOf, { gains, face: renderer.cardFace }),
     actionDone() {
       unoArmed = false;
       mode = null;

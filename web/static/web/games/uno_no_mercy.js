@@ -291,7 +291,9 @@ function create(ctx) {
     }
     const canArm = myTurn && mine.hand_size === 2 && (legal.some((a) => a.type === "play") || playDrawn);
     const knockedOut = (table.knocked_out || []).includes(table.you);
-    const promptText = knockedOut ? t("nomercy.you_are_out") : prompt(table, legal, myTurn);
+    // Out of a one-round game: there is no next round to be dealt into.
+    const outWord = game.target_score ? "nomercy.you_are_out" : "nomercy.you_are_out_last";
+    const promptText = knockedOut ? t(outWord) : prompt(table, legal, myTurn);
     return [
       ...tableHead(ctx, table, game.options || {}),
       seats(table, legal),
@@ -392,7 +394,7 @@ function create(ctx) {
     describe,
     // The stack owed is on the table (its banner and the prompt): the news does not say it again.
     quietInNews: new Set(["stacked"]),
-    roundSummary: (r) => roundSummary(r, nameOf),
+    roundSummary: (r, gains) => roundSummary(r, nameOf, { gains, face: renderer.cardFace }),
     actionDone() {
       unoArmed = false;
       colourFor = null;

@@ -397,7 +397,7 @@ function create(ctx) {
   return {
     table: tableView,
     describe,
-    roundSummary: (r) => roundSummary(r, nameOf),
+    roundSummary: (r, gains) => roundSummary(r, nameOf, { gains, face: renderer.cardFace }),
     actionDone() {
       unoArmed = false;
       colourFor = null;

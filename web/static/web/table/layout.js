@@ -11,6 +11,7 @@ import { blocked, protectButtons } from "../views/protect.js";
 import { createLobby } from "./lobby.js";
 import { resultsView } from "./results.js";
 import { isBot } from "./state.js";
+import { createNextGame } from "./next_game.js";
 import { createTurnView } from "./turn_view.js";
 
 // The most lines the log shows.
@@ -20,6 +21,7 @@ export function createLayout(table) {
   const { state, screen, gameId } = table;
   const lobbyView = createLobby(table);
   const turnView = createTurnView(screen);
+  const nextGame = createNextGame(table);
 
   // ---- pieces a renderer puts on its table (plugin.js) ------------------------------------
 
@@ -87,6 +89,7 @@ export function createLayout(table) {
     }
     patch(screen, ...table.view.table(), playersPanel());
     table.effects.markArrivals();
+    table.effects.fitNews();
     turnView();
   }
 
@@ -99,8 +102,11 @@ export function createLayout(table) {
     }
     if (game.status === "lobby") patch(screen, ...lobbyView({ playersPanel }));
     else if (game.table && game.status === "active") running();
-    else patch(screen, ...resultsView(table, { logView, playersPanel }));
+    else patch(screen, ...resultsView(table, { logView, playersPanel, nextGame: nextGame.button }));
     table.effects.maybeShowRound();
+    nextGame.update();
+    // The kept move's words need the view (whose seat is mine): said again once it is here.
+    if (state.queued) table.actions.drawNotice();
     const drawn = table.view && game.status === "active";
     if (drawn && state.awayState === "done") table.help.maybeWalkthrough();
     tickTimer();
@@ -137,5 +143,5 @@ export function createLayout(table) {
     }
   }
 
-  return { render, tickTimer, turnTimer, connectionState, leaveRow, logView };
+  return { render, tickTimer, turnTimer, connectionState, leaveRow, logView, nextGameButton: nextGame.button };
 }
