@@ -11,6 +11,7 @@ import { blocked, protectButtons } from "../views/protect.js";
 import { createLobby } from "./lobby.js";
 import { resultsView } from "./results.js";
 import { isBot } from "./state.js";
+import { createMotion } from "./motion.js";
 import { createNextGame } from "./next_game.js";
 import { createTurnView } from "./turn_view.js";
 
@@ -22,6 +23,7 @@ export function createLayout(table) {
   const lobbyView = createLobby(table);
   const turnView = createTurnView(screen);
   const nextGame = createNextGame(table);
+  const motion = createMotion(screen, state);
 
   // ---- pieces a renderer puts on its table (plugin.js) ------------------------------------
 
@@ -87,8 +89,10 @@ export function createLayout(table) {
       patch(screen, h("h1", { class: "visually-hidden" }, t("game.loading")), h("p", { class: "boot" }, t("game.loading")));
       return;
     }
+    motion.before();
     patch(screen, ...table.view.table(), playersPanel());
     table.effects.markArrivals();
+    motion.after();
     table.effects.fitNews();
     turnView();
   }
