@@ -89,3 +89,49 @@ def test_nothing_moves_under_reduced_motion(clients: Any, live_server: Any) -> N
     assert motions(page) == []
     running = page.evaluate("() => document.getAnimations().length")
     assert running == 0, f"{running} animations run under prefers-reduced-motion"
+
+
+CUES = """
+window.__buzz = [];
+window.__tones = 0;
+navigator.vibrate = (pattern) => { window.__buzz.push(pattern); return true; };
+const make = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+    window.__tones += 1;
+    return make.call(this);
+};
+"""
+
+
+def test_sounds_and_vibration_are_off_until_switched_on_and_then_kept(
+    clients: Any, live_server: Any
+) -> None:
+    alice, page, game = alice_at_the_table(clients)
+    page.context.add_init_script(CUES)
+    page.reload()
+    expect(page.locator(".prompt.mine")).to_be_visible()
+    sounds = page.get_by_role("button", name="Sounds")
+    vibration = page.get_by_role("button", name="Vibration")
+    for switch in (sounds, vibration):
+        expect(switch).to_have_attribute("aria-pressed", "false")
+        box = switch.bounding_box()
+        assert box and box["height"] >= 44
+    page.locator(".hand button.card", has_text="Wild").first.click()
+    expect(page.locator(".pile-area .card.big")).to_have_attribute("data-key", "wild-1")
+    assert page.evaluate("() => [window.__buzz.length, window.__tones]") == [0, 0]
+
+    sounds.click()
+    vibration.click()
+    expect(sounds).to_have_attribute("aria-pressed", "true")
+    expect(vibration).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("() => localStorage.getItem('uaw.sounds')") == "on"
+    page.evaluate("() => { window.__buzz = []; window.__tones = 0; }")
+    # Bob's move brings the turn back to alice: a two-tone cue and a buzz.
+    act_over_the_api(
+        live_server.url, game["tokens"]["bob"], game["game_id"], {"type": "play", "card": "wild-3"}
+    )
+    expect(page.locator(".prompt.mine")).to_be_visible()
+    page.wait_for_function("() => window.__buzz.length > 0")
+    assert page.evaluate("() => [window.__buzz, window.__tones]") == [[[40]], 2]
+    page.reload()
+    expect(page.get_by_role("button", name="Sounds")).to_have_attribute("aria-pressed", "true")

@@ -11,6 +11,7 @@ import { blocked, protectButtons } from "../views/protect.js";
 import { createLobby } from "./lobby.js";
 import { resultsView } from "./results.js";
 import { isBot } from "./state.js";
+import { createFeedback } from "./feedback.js";
 import { createMotion } from "./motion.js";
 import { createNextGame } from "./next_game.js";
 import { createTurnView } from "./turn_view.js";
@@ -24,6 +25,7 @@ export function createLayout(table) {
   const turnView = createTurnView(screen);
   const nextGame = createNextGame(table);
   const motion = createMotion(screen, state);
+  const feedback = createFeedback(state, () => render());
 
   // ---- pieces a renderer puts on its table (plugin.js) ------------------------------------
 
@@ -33,7 +35,7 @@ export function createLayout(table) {
 
   function leaveRow() {
     const leave = () => confirm(t("game.leave_confirm")) && table.actions.lobbyAction("leave/");
-    return h("p", { class: "leave-row" }, h("button", { type: "button", class: "link danger", onclick: leave }, t("game.leave")));
+    return h("div", { class: "leave-row" }, feedback.toggles(), h("button", { type: "button", class: "link danger", onclick: leave }, t("game.leave")));
   }
 
   function logView() {
@@ -93,6 +95,7 @@ export function createLayout(table) {
     patch(screen, ...table.view.table(), playersPanel());
     table.effects.markArrivals();
     motion.after();
+    feedback.afterDraw(screen);
     table.effects.fitNews();
     turnView();
   }
