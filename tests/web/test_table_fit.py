@@ -17,12 +17,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from players.models import User
-from tests.web.conftest import ARTIFACTS, Client, load_scenario
+from tests.web.conftest import ARTIFACTS
 from tests.web.test_danish import assert_danish
 from tests.web.test_gin_table import axe_clean
-from tests.web.test_hand_layout import STRIPS
-from tests.web.test_offline import PHONE_390
+from tests.web.test_hand_layout import STRIPS, open_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,17 +40,6 @@ BOXES = """() => {
         height: window.innerHeight, width: window.innerWidth,
     };
 }"""
-
-
-def open_table(clients: Any, position: str, *, locale: str = "en-GB") -> tuple[Client, Page, str]:
-    game = load_scenario(position)
-    tokens = {p["name"]: p["token"] for p in game["players"]}
-    if locale.startswith("da"):
-        User.objects.filter(username="alice").update(language="da")
-    alice = clients("alice", locale=locale, **PHONE_390)
-    alice.sign_in_with_token(tokens["alice"], f"/games/{game['game_id']}")
-    expect(alice.page.locator(".prompt.mine")).to_be_visible()
-    return alice, alice.page, game["game_id"]
 
 
 def assert_all_in_one_screen(page: Page, what: str) -> None:

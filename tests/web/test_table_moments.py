@@ -99,16 +99,29 @@ def test_gin_tells_the_opponent_s_moves_and_a_one_round_game_ends_with_the_knock
         expect(page.get_by_role("heading", name="Results")).to_be_visible()
 
 
+def knock_bob_out(
+    clients: Any, live_server: Any, words: tuple[str, str, str], *, locale: str = "en-GB"
+) -> Client:
+    """Alice's Wild Draw 10 (its name, the colour named, the banner's words in ``words``) on
+    Bob, who takes it (over the API) and is knocked out: the only round ends."""
+    game, tokens, (alice,) = seat_players(
+        clients, "no_mercy_knockout_duel.json", "alice", locale=locale
+    )
+    card, colour, banner = words
+    a = alice.page
+    expect(a.locator(".prompt.mine")).to_be_visible()
+    a.locator(".hand button.card", has_text=card).click()
+    a.locator(".colour-picker").get_by_role("button", name=colour).click()
+    expect(a.locator(".stack-banner")).to_contain_text(banner)
+    act_over_the_api(live_server.url, tokens["bob"], game["game_id"], {"type": "take_stack"})
+    return alice
+
+
 def test_a_no_mercy_round_won_by_a_knockout_is_told_as_the_points_it_brought(
     clients: Any, live_server: Any
 ) -> None:
-    game, tokens, (alice,) = seat_players(clients, "no_mercy_knockout_duel.json", "alice")
+    alice = knock_bob_out(clients, live_server, ("Wild Draw 10", "Red", "10 cards for bob"))
     a = alice.page
-    expect(a.locator(".prompt.mine")).to_be_visible()
-    a.locator(".hand button.card", has_text="Wild Draw 10").click()
-    a.locator(".colour-picker").get_by_role("button", name="Red").click()
-    expect(a.locator(".stack-banner")).to_contain_text("10 cards for bob")
-    act_over_the_api(live_server.url, tokens["bob"], game["game_id"], {"type": "take_stack"})
 
     dialog = a.locator("dialog[open]")
     expect(dialog.locator("#round-title")).to_have_text("The last round is over")
@@ -123,15 +136,9 @@ def test_a_no_mercy_round_won_by_a_knockout_is_told_as_the_points_it_brought(
 
 
 def test_the_round_s_end_in_danish(clients: Any, live_server: Any) -> None:
-    game, tokens, (alice,) = seat_players(
-        clients, "no_mercy_knockout_duel.json", "alice", locale="da-DK"
-    )
+    words = ("Joker Træk 10", "Rød", "10 kort til bob")
+    alice = knock_bob_out(clients, live_server, words, locale="da-DK")
     a = alice.page
-    expect(a.locator(".prompt.mine")).to_be_visible()
-    a.locator(".hand button.card", has_text="Joker Træk 10").click()
-    a.locator(".colour-picker").get_by_role("button", name="Rød").click()
-    expect(a.locator(".stack-banner")).to_contain_text("10 kort til bob")
-    act_over_the_api(live_server.url, tokens["bob"], game["game_id"], {"type": "take_stack"})
     dialog = a.locator("dialog[open]")
     expect(dialog.locator("#round-title")).to_have_text("Sidste runde er slut")
     expect(dialog.locator("thead")).to_contain_text("Denne runde")
