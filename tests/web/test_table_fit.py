@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.models import Seat
 from tests.web.conftest import ARTIFACTS
 from tests.web.test_danish import assert_danish
 from tests.web.test_gin_table import axe_clean
@@ -54,7 +55,17 @@ def assert_all_in_one_screen(page: Page, what: str) -> None:
 
 
 def test_a_24_card_no_mercy_hand_fits_one_screen_with_the_stack_prompt(clients: Any) -> None:
-    alice, page, _ = open_table(clients, "hand_24_no_mercy.json")
+    alice, page, game_id = open_table(clients, "hand_24_no_mercy.json")
+    # A bot's seat says so whole ("Bot · Medium", not "Bot · Me…").
+    Seat.objects.filter(game_id=game_id, position=1).update(
+        user=None, bot_level="heuristic", bot_name="Bea"
+    )
+    page.reload()
+    expect(page.locator(".seat-bot").first).to_have_text("Bot · Medium")
+    cut = page.locator(".seat-bot").evaluate_all(
+        "els => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent)"
+    )
+    assert not cut, f"seat labels cut short: {cut}"
     expect(page.locator("#hand-title")).to_have_text("Your hand: 24 cards")
     expect(page.locator(".prompt.mine")).to_have_text(
         "Stack a Draw card worth 2 or more, or take 2 cards."

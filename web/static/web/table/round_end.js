@@ -26,7 +26,11 @@ export function createRoundEnd(table) {
     const gains = roundGains(results, index);
     const view = table.view;
     const summary = view?.roundSummary ? view.roundSummary(r, gains) : roundSummary(r, state.nameOf);
-    const close = () => roundDialog.close();
+    // Emptied once closed: the results behind it have their own banner and scores.
+    const close = () => {
+      roundDialog.close();
+      roundDialog.replaceChildren();
+    };
     return [
       h("h2", { id: "round-title", tabindex: -1 }, over ? t("results.match_over_title", { round: r.round }) : t("results.round_title", { round: r.round })),
       ...summary,
