@@ -65,6 +65,8 @@ def test_gin_tells_the_opponent_s_moves_and_a_one_round_game_ends_with_the_knock
     _, _, (alice, bob) = seat_players(clients, "gin_one_round.json", "alice", "bob")
     a, b = alice.page, bob.page
     expect(a.locator(".prompt.mine")).to_be_visible()
+    # Bob's table is drawn (its news box there) before Alice moves.
+    expect(b.locator(".news")).to_be_visible()
     a.get_by_role("button", name="Take the upcard").click()
     expect(news(b)).to_have_text("alice takes the upcard, King of diamonds.")
     a.get_by_role("button", name="Discard Queen of hearts").click()
