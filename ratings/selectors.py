@@ -48,14 +48,15 @@ def on_board(kind: str, *, now: Any = None) -> QuerySet[Rating]:
         kind=kind,
         rated_games__gte=BOARD_MIN_GAMES,
         updated_at__gte=since,
-        user__is_active=True,
+        active=True,
     )
 
 
 def leaderboard(kind: str, reader: User, *, now: Any = None) -> dict[str, Any]:
     """The top ``BOARD_SIZE`` of ``kind`` by shown rating and the reader's own place. Two
-    queries: the top rows with their players, and the reader's row with the count above it.
-    Places are shared by equal ratings (1, 2, 2, 4)."""
+    queries: the top rows with their players, and the reader's row with the count above it (of
+    the ``rating_board`` index alone: no user is read for it). Places are shared by equal ratings
+    (1, 2, 2, 4)."""
     now = now or timezone.now()
     board = on_board(kind, now=now)
     top = list(
