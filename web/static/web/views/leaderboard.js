@@ -61,7 +61,7 @@ export function mount(root, [kind], app) {
               ),
             )
           : h("p", { class: "empty" }, t("board.empty")),
-        h("p", { class: "hint" }, t("board.rules")),
+        h("p", { class: "hint" }, t("board.rules"), " ", h("a", { href: `/seasons/${kind}`, "data-link": "", id: "board-season-link" }, t("board.to_season"))),
       );
     } catch (error) {
       body.setAttribute("aria-busy", "false");
