@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from typing import Any
 
 from django.utils import timezone
 
@@ -14,7 +15,10 @@ from players.models import User
 from ratings import formula
 from ratings.models import Rating, RatingChange
 from tests.games.conftest import Player, make_player
+from tests.web.conftest import PHONE
 
+LOCALES = {"en": "en-GB", "da": "da-DK"}
+PHONE_390 = {**PHONE, "viewport": {"width": 390, "height": 844}, "device_scale_factor": 1}
 NAMES = ["Freja", "Magnus", "Ida", "Oscar", "Clara", "William", "Alma", "Noah", "Ella", "Lucas"]
 
 
@@ -92,6 +96,16 @@ def rated_players() -> tuple[Player, Player]:
         places_total=40,
     )
     return alice, bob
+
+
+def on_phone(clients: Any, player: Player, lang: str, path: str) -> Any:
+    """``player``'s browser on a 390×844 phone in ``lang`` (their profile's language), on
+    ``path``."""
+    player.user.language = lang
+    player.user.save(update_fields=["language"])
+    browser = clients(player.name, locale=LOCALES[lang], **PHONE_390)
+    browser.sign_in_with_token(player.token, path)
+    return browser
 
 
 def season_players() -> tuple[Player, dict[str, str]]:

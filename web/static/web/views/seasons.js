@@ -9,6 +9,7 @@ import { loadGames } from "../catalog.js";
 import { formatNumber, language, t } from "../i18n.js";
 import { DEFAULT_KIND, gameName } from "../games/names.js";
 import { errorBox, showError } from "./forms.js";
+import { boardRow } from "./leaderboard.js";
 
 // The months the page offers a link to, this one included: the API reads any back to 2000-01.
 const MONTHS_LISTED = 6;
@@ -61,16 +62,7 @@ function entries(board, me) {
   return h(
     "ol",
     { class: "board season", "aria-label": t("season.top") },
-    board.entries.map((e) =>
-      h(
-        "li",
-        { key: e.user_id, class: e.user_id === me ? "board-row me" : "board-row" },
-        h("span", { class: "board-place" }, e.place),
-        h("a", { class: "board-name", href: `/players/${e.user_id}/profile`, "data-link": "" }, e.name),
-        h("span", { class: "board-rating" }, formatNumber(e.rating)),
-        h("span", { class: "board-games muted" }, t("season.wins", { count: e.wins })),
-      ),
-    ),
+    board.entries.map((e) => boardRow(e, me, formatNumber(e.rating), t("season.wins", { count: e.wins }))),
   );
 }
 
