@@ -38,7 +38,7 @@ WORDS = {
         "to_season": "Månedens sæsontavle",
         "title": "Uno Splash: sæson, {month}",
         "wins": ["3 sejre", "2 sejre", "1 sejr"],
-        "rated": "Rangeret",
+        "rated": "Ratet",
     },
 }
 
