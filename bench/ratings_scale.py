@@ -186,6 +186,22 @@ def update_cpu(runs: int = 2000) -> list[float]:
     return cpu
 
 
+def server_times(statements: list[str], name: str, args: argparse.Namespace) -> None:
+    """PostgreSQL's own execution time of a call's statements, added up (EXPLAIN ANALYZE, a
+    tenth of ``--runs`` rounds): what the server spends, apart from this process's share of a
+    busy machine's cores. With ``--plans``, each statement's plan."""
+    from bench.scale import explain, server_ms
+
+    rounds = [sum(server_ms(sql) for sql in statements) for _ in range(max(10, args.runs // 10))]
+    print(
+        f"{'':>12}  server p50 {statistics.median(rounds):6.2f} ms, p99 {p99(rounds):6.2f} ms "
+        f"({len(rounds)} rounds)"
+    )
+    if args.plans:
+        for sql in statements:
+            print(f"--- {name}\n{sql}\n{explain(sql, analyze=True)}\n")
+
+
 def run(args: argparse.Namespace) -> bool:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -227,6 +243,8 @@ def run(args: argparse.Namespace) -> bool:
             f"{statistics.median(cpu):6.2f} ms, p99 {p99(cpu):6.2f} ms ({args.runs} runs)"
         )
         ok = ok and p99(wall) < args.budget_ms and len(queries) <= budget
+        if connection.vendor == "postgresql":
+            server_times([q["sql"] for q in queries.captured_queries], name, args)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     print("within budget" if ok else f"OVER BUDGET ({args.budget_ms} ms p99, queries)")
     return ok
@@ -240,6 +258,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=500)
     parser.add_argument("--budget-ms", type=float, default=50.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--plans", action="store_true", help="PostgreSQL: print each plan")
     parser.add_argument(
         "--postgres",
         nargs="?",
