@@ -18,11 +18,11 @@ the API runs: ``ratings.selectors.leaderboard`` for the probe and ``ratings.sele
 of the probe, ``--runs`` times each, and prints the queries of one call, the p50 / p99 wall
 and CPU times and the load average; on PostgreSQL also the server's execution time of the
 statements (EXPLAIN ANALYZE; ``--plans`` prints the plans) and the backend's own CPU time per
-call (from /proc, when the server runs on this machine). Exit status 1 when the update's CPU p99 is 2 ms or more,
-a p99 wall time is above ``--budget-ms`` (50), or a call
-takes more queries than its budget (leaderboard 2 + the token's 1 = 3, profile 2 + the token,
-the player and the blocks = 5: the selectors here run without the request's own queries, so
-their budgets are 2 and 2).
+call (from /proc, when the server runs on this machine). Exit status 1 when the update's CPU
+p99 is 2 ms or more, a p99 wall time is above ``--budget-ms`` (50), or a call takes more
+queries than its budget (leaderboard 2 + the token's 1 = 3, profile 2 + the token, the player
+and the blocks = 5: the selectors here run without the request's own queries, so their budgets
+are 2 and 2).
 """
 
 from __future__ import annotations
