@@ -136,6 +136,12 @@ INVALID_TOKEN = ACCOUNTS.entry(
 USERNAME_TAKEN = ACCOUNTS.entry(
     "username_taken", 409, "the username exists, in any letter case; `details.username`"
 )
+NAME_MARKS_A_BOT = ACCOUNTS.entry(
+    "name_marks_a_bot",
+    400,
+    "a display name ending in `(bot)`, the mark only bot accounts are shown with (any letter "
+    "case); `details.field`",
+)
 NO_EMAIL = ACCOUNTS.entry("no_email", 409, "e-mail verification without an address on the profile")
 EMAIL_ALREADY_VERIFIED = ACCOUNTS.entry(
     "email_already_verified", 409, "the address is verified already"
@@ -189,8 +195,8 @@ INVALID_IDEMPOTENCY_KEY = GAMES.entry(
 RATED_NOT_ALLOWED = GAMES.entry(
     "rated_not_allowed",
     400,
-    "`rated: true` with a preset other than the game's default or a house rule on "
-    "([ratings.md](ratings.md#what-is-rated))",
+    "`rated: true` with a preset other than the game's default, a house rule on, or by a bot "
+    "account ([ratings.md](ratings.md#what-is-rated))",
 )
 INVALID_BOT_LEVEL = GAMES.entry("invalid_bot_level", 400, "no bot plays at this `level`")
 NOT_HOST = GAMES.entry(

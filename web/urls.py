@@ -30,4 +30,11 @@ urlpatterns: list[URLPattern] = [
     path("players/<id:player_id>/profile", views.index, name="web-profile"),
     path("leaderboards", views.index, name="web-leaderboards"),
     re_path(r"^leaderboards/(?P<kind>[a-z_]{1,32})$", views.index, name="web-leaderboard"),
+    path("seasons", views.index, name="web-seasons"),
+    re_path(r"^seasons/(?P<kind>[a-z_]{1,32})$", views.index, name="web-season"),
+    re_path(
+        r"^seasons/(?P<kind>[a-z_]{1,32})/(?P<month>\d{4}-\d{2})$",
+        views.index,
+        name="web-season-month",
+    ),
 ]

@@ -112,7 +112,8 @@ class CreateGameSerializer(StrictSerializer):
         required=False,
         help_text="A rated game changes its players' ratings (docs/ratings.md). Allowed with the "
         "game's default preset and no house rules (else `rated_not_allowed`), and the default "
-        "then. Adding a bot makes a lobby unrated.",
+        "then. A bot account may not host one, and adding a bot or a bot account's joining makes "
+        "a lobby unrated.",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -128,7 +128,7 @@ def create_game(
             codes.INVALID_SETUP,
             f"The speed mode turn limit is {MIN_SPEED_SECONDS} to {MAX_SPEED_SECONDS} seconds.",
         )
-    rated = _rated(rules.default_preset, preset, opts, rated)
+    rated = _rated(rules.default_preset, preset, opts, rated, bot_host=host.is_bot)
     now = timezone.now()
     with transaction.atomic():
         check_games_in_progress(host)
@@ -153,10 +153,22 @@ def create_game(
     return game
 
 
-def _rated(default_preset: str, preset: str, options: dict[str, Any], rated: bool | None) -> bool:
+def _rated(
+    default_preset: str,
+    preset: str,
+    options: dict[str, Any],
+    rated: bool | None,
+    *,
+    bot_host: bool = False,
+) -> bool:
     """Whether a new game is rated: one rating pool per game compares like with like, so only
-    the game as its rulebook has it (docs/ratings.md)."""
-    allowed = preset == default_preset and not any(options.values())
+    the game as its rulebook has it, and ratings compare people, so never a game a bot
+    account hosts (docs/ratings.md)."""
+    if rated and bot_host:
+        raise ServiceError(
+            codes.RATED_NOT_ALLOWED, "A rated game is played by people, not by a bot account."
+        )
+    allowed = preset == default_preset and not any(options.values()) and not bot_host
     if rated and not allowed:
         raise ServiceError(
             codes.RATED_NOT_ALLOWED,
@@ -211,7 +223,13 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
         # The other players hear of the new version; the joiner's other tabs, of a new game.
         announce_to([user.pk])
         bump_version(game)
-        game.save(update_fields=["version"])
+        changed = ["version"]
+        if game.rated and user.is_bot:
+            # Ratings compare people (docs/ratings.md): a bot account's seat makes the lobby
+            # unrated at once and for good, as a house bot does, so that every list shows it.
+            game.rated = False
+            changed.append("rated")
+        game.save(update_fields=changed)
         if len(seats) + 1 == game.max_players:
             deal_first_round(game)
     return game

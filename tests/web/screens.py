@@ -315,6 +315,28 @@ def profile(s: Shooter) -> None:
     s.save(client, "profile")
 
 
+def seasons(s: Shooter) -> None:
+    from tests.web.rated import season_players
+
+    alice, _ = season_players()
+    client = s.signed_in(alice.user, alice.token, "/seasons/uno_splash")
+    expect(client.page.locator(".board.season .board-row.me")).to_be_visible()
+    s.save(client, "seasons")
+
+
+def lobby(s: Shooter) -> None:
+    from tests.games.conftest import make_player, new_lobby
+
+    alice, bob, carol = (make_player(name) for name in ("alice", "bob", "carol"))
+    new_lobby(bob, game="uno_splash", visibility="public")
+    new_lobby(carol, game="uno_splash", visibility="public", options={"stacking": True})
+    client = s.signed_in(alice.user, alice.token, "/lobby")
+    page = client.page
+    expect(page.locator("ul[aria-labelledby=open-title] .pill-rated")).to_have_count(1)
+    page.locator("#open-title").scroll_into_view_if_needed()
+    s.save(client, "lobby")
+
+
 SCREENS: dict[str, Callable[[Shooter], None]] = {
     "sign-in": sign_in,
     "sign-up": sign_up,
@@ -338,6 +360,8 @@ SCREENS: dict[str, Callable[[Shooter], None]] = {
     "replay": replay,
     "leaderboard": leaderboard,
     "profile": profile,
+    "seasons": seasons,
+    "lobby": lobby,
 }
 # What the normal test run captures (into a temporary directory): a signed-out screen, a table
 # and the moderator's panel, one of each kind of setup.

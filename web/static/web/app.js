@@ -23,6 +23,9 @@ const ROUTES = [
   [/^\/players\/(\d+)\/profile$/, () => import("./views/profile.js"), "profile", true],
   [/^\/leaderboards$/, () => import("./views/leaderboard.js"), "leaderboard", true],
   [/^\/leaderboards\/([a-z_]+)$/, () => import("./views/leaderboard.js"), "leaderboard", true],
+  [/^\/seasons$/, () => import("./views/seasons.js"), "seasons", true],
+  [/^\/seasons\/([a-z_]+)$/, () => import("./views/seasons.js"), "seasons", true],
+  [/^\/seasons\/([a-z_]+)\/(\d{4}-\d{2})$/, () => import("./views/seasons.js"), "seasons", true],
   [/^\/friends$/, () => import("./views/friends.js"), "friends", true],
   [/^\/lobby$/, () => import("./views/lobby.js"), "lobby", true],
   // An app's authorization request (docs/oauth.md): the consent screen.
