@@ -75,7 +75,9 @@ def _name_type_enums() -> None:
     kept = {n: c for a in _ADAPTERS.values() for n, c in a.enum_names.items()}
     enum_names.unname_enums(_type_enum_names, kept)
     _type_enum_names.clear()
-    seen = set(explicit)
+    # A one-value set another app named (a notification's ``kind``) keeps its name too.
+    others = {tuple(c) for c in enum_names.ENUM_NAMES.values() if isinstance(c, list)}
+    seen = explicit | others
     for adapter in _ADAPTERS.values():  # in registration order, as ``request_serializers``
         shapes = [*adapter.logged.items(), *adapter.listed.items(), *adapter.events.items()]
         for value, shape in shapes:

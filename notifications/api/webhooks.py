@@ -18,7 +18,7 @@ from config import query
 from config.errors import ErrorSerializer
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from config.serializers import StrictSerializer
-from notifications import kinds
+from notifications import data, kinds
 from notifications.channels import webhook
 from notifications.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from players.models import User
@@ -130,6 +130,12 @@ class WebhookEventItemSerializer(serializers.Serializer):
     title = StrictCharField()
     body = StrictCharField()
     url = serializers.URLField()
+
+
+# One shape per kind in the schema, its `data` typed (notifications/data.py).
+WebhookEventItemByKind = data.by_kind(
+    WebhookEventItemSerializer, "WebhookEventItem", lambda: kinds.KINDS
+)
 
 
 class WebhookEventSerializer(serializers.Serializer):
