@@ -15,13 +15,13 @@ from typing import Any
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from rest_framework.throttling import ScopedRateThrottle
 
+from config.api_responses import THROTTLED
 from players.oauth import AppRateThrottle
 
 RETRY_AFTER_HEADER = {
     "schema": {"type": "integer"},
     "description": "Seconds to wait before retrying.",
 }
-THROTTLED_DESCRIPTION = "`throttled`: too many requests; retry after the `Retry-After` seconds."
 
 
 class AutoSchema(SpectacularAutoSchema):
@@ -34,7 +34,7 @@ class AutoSchema(SpectacularAutoSchema):
             "429",
             {
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-                "description": THROTTLED_DESCRIPTION,
+                "description": THROTTLED.description,
             },
         )
         throttled.setdefault("headers", {}).setdefault("Retry-After", dict(RETRY_AFTER_HEADER))
