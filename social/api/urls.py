@@ -29,4 +29,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("lobby/", seeks.LobbyView.as_view(), name="lobby"),
     path("seeks/", seeks.SeeksView.as_view(), name="seeks"),
     path("seeks/<id:seek_id>/", seeks.SeekDetailView.as_view(), name="seek-detail"),
+    path("seeks/<id:seek_id>/take/", seeks.SeekTakeView.as_view(), name="seek-take"),
 ]
