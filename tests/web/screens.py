@@ -160,6 +160,15 @@ def standings(s: Shooter) -> None:
     s.save(client, "standings")
 
 
+def round_end(s: Shooter) -> None:
+    """All Wild, a match to 500: alice goes out with her Wild and the round's end is told (issue
+    35, item 3): the winner, bob's hand shown with its points, this round's points."""
+    client = at_table(s, "round_end.json")
+    client.page.locator(".hand button.card").first.click()
+    expect(client.page.locator("dialog[open] #round-title")).to_be_focused()
+    s.save(client, "round-end")
+
+
 def inbox(s: Shooter) -> None:
     """The inbox with a notice that arrived while it was open (it is live), above an older one."""
     from social import services as social
@@ -315,6 +324,8 @@ SCREENS: dict[str, Callable[[Shooter], None]] = {
     "table-splash": table("splash_challenge.json", "table-splash"),
     "table-no-mercy": table("no_mercy_knockout.json", "table-no-mercy"),
     "table-gin": table("gin_knock.json", "table-gin"),
+    "hand-24": table("hand_24_no_mercy.json", "hand-24"),
+    "round-end": round_end,
     "standings": standings,
     "help": help_sheet,
     "settings": settings,
