@@ -301,7 +301,9 @@ def read_the_record(generated: GeneratedClient, game_id: Any, player: Player, fi
     record = response.parsed
     assert isinstance(record, m.GameRecord)
     assert record.version == 1 and record.game.id == game_id
-    assert record.moves[0].action["type"] == "start"
+    # The move log is typed: the deal is the service's own `start`, an event a model of its own.
+    assert isinstance(record.moves[0].action, m.StartMoveAction)
+    assert all(not isinstance(e, dict) for move in record.moves for e in move.events)
     assert record.moves[-1].number == final.version
     last = record.moves[-1].position
     assert len(last.hands) == record.setup.players == len(final.players)

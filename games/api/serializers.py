@@ -22,7 +22,7 @@ from games.bots import LEVELS as BOT_LEVELS
 from games.engine import EngineError, registry
 from games.engine.uno.allwild.house_rules import HOUSE_RULES
 from games.kinds import registry as kinds
-from games.kinds.shared import RegistryUnion
+from games.kinds.shared import KindsUnion, RegistryUnion
 from games.models import Game
 from games.services import (
     DEFAULT_SPEED_SECONDS,
@@ -239,26 +239,29 @@ class GameSerializer(GameSummarySerializer):
     )
 
 
-def _typed_object(description: str) -> dict[str, Any]:
-    # The move log holds every game's actions and events, each named by its `type`
-    # (docs/rules.md lists them per game); the other fields depend on the type.
-    return {
-        "type": "object",
-        "description": description,
-        "properties": {"type": {"type": "string", "minLength": 1}},
-        "required": ["type"],
-        "additionalProperties": True,
-    }
-
-
-@extend_schema_field(_typed_object("The action as applied: its `type` and that type's fields."))
+@extend_schema_field(
+    KindsUnion(
+        component_name="MoveAction",
+        serializers=lambda: kinds.log_unions("MoveAction"),
+        resource_type_field_name=None,
+    )
+)
 class MoveActionField(serializers.DictField):
-    pass
+    """The action as applied: its ``type`` and that type's fields, in the shape of the game's
+    request with the seat that sent it, or one the service applied (``start``, ``timeout`` ...).
+    Each game's are a union of their own (``<Game>MoveAction``)."""
 
 
-@extend_schema_field(_typed_object("What happened: its `type` and that event's fields."))
+@extend_schema_field(
+    KindsUnion(
+        component_name="MoveEvent",
+        serializers=lambda: kinds.log_unions("MoveEvent"),
+        resource_type_field_name=None,
+    )
+)
 class MoveEventField(serializers.DictField):
-    pass
+    """What happened: its ``type`` and that event's fields, in the game's own shapes
+    (``<Game>MoveEvent``)."""
 
 
 class MoveSerializer(serializers.Serializer):
