@@ -31,7 +31,7 @@ from rest_framework.views import APIView
 from config import error_codes as codes
 from config import query
 from config.errors import ServiceError
-from games import selectors
+from games import selectors, spectators
 from games.api import serializers as s
 from games.api.views import NO_GAME, _bool_param, _error, _errors, _int_param, seat_view
 from games.models import Game
@@ -76,6 +76,9 @@ class StreamPlan:
     with_view: bool = False  # ``?view=true``: events carry the seat's view when it may act
     session_key: str | None = None  # a session's stream (``token_id`` None): its log-in
     oauth_token_id: int | None = None  # an app's OAuth token (players.oauth), checked instead
+    # A spectator's stream (games/spectators.py): the game's [spectating, spectator_delay] when
+    # it was opened; None for a player's (or a public lobby's) stream.
+    watch: tuple[str, int] | None = None
 
 
 def _update(
@@ -324,12 +327,33 @@ def _fetch(plan: StreamPlan, after: int) -> Fetched:
     try:
         if not _authorized(plan):
             return None, "authentication_failed", False
+        if plan.watch is not None:
+            return _spectator_fetch(plan, after)
         game = selectors.progress_for(plan.user, plan.game_id)
         if game is None:
             return None, "not_found", False
         return _update(game, plan.user, after), "", _wants_view(plan, None)
     finally:
         driver.release_connections()
+
+
+def _spectator_fetch(plan: StreamPlan, after: int) -> Fetched:
+    """A spectator's update after ``after``: asked again whether they may watch (the host may
+    have changed it, a player may have blocked them), up to the version they are shown."""
+    try:
+        game = spectators.spectator_progress(plan.user, plan.game_id)
+    except ServiceError as exc:
+        return None, exc.code, False
+    return spectator_update(game, plan.user, after), "", False
+
+
+def spectator_update(game: selectors.Progress, user: User, after: int) -> dict[str, Any]:
+    """The moves after ``after`` as a reader without a seat sees them, up to the version the
+    spectator is shown (``game.version``)."""
+    moves, more = selectors.events_for(
+        game, user, after=after, limit=STREAM_PAGE, seat=None, upto=game.version
+    )
+    return _live_update(game.version, game.status, moves, after, more)
 
 
 def _from_news(
@@ -342,7 +366,7 @@ def _from_news(
     move than its news says (``private``: a card it drew), for ``_fetch_private`` to read its
     own events; (None, None) when there is no news to go by (a stranger's stream, a lost
     announcement), for ``_fetch`` to read everything."""
-    if plan.seat is None:
+    if plan.seat is None and not _follows_news(plan):
         # Without a seat the game may stop being visible (a public lobby that starts): only
         # the database says.
         return None, None
@@ -350,10 +374,22 @@ def _from_news(
     if news is None:
         return None, None
     last = news[-1]
+    if plan.watch is not None and any(
+        not item["moves"] or item.get("watch") != list(plan.watch) for item in news
+    ):
+        # A change that is no move (a seat handed to a bot) or new settings for spectators:
+        # the database says whether this spectator may still watch, and what.
+        return None, None
     if any(plan.seat in item["private"] for item in news):
         return None, last
     moves = [move for item in news for move in item["moves"] if move["version"] > after]
     return _live_update(last["version"], last["status"], moves, after, False), last
+
+
+def _follows_news(plan: StreamPlan) -> bool:
+    """A spectator's stream without a delay forwards the public news as it is, with no query:
+    the news is what a reader without a seat sees."""
+    return plan.watch is not None and not plan.watch[1]
 
 
 def _fetch_private(plan: StreamPlan, after: int, last: dict[str, Any]) -> Fetched:

@@ -46,6 +46,7 @@ from games.services.lobby import (
     start_game,
 )
 from games.services.play import act, load_position, system_action
+from games.services.spectating import set_spectating
 from games.services.turns import turn_limit_seconds
 
 __all__ = [
@@ -58,6 +59,7 @@ __all__ = [
     "MIN_TURN_SECONDS",
     "Played",
     "act",
+    "set_spectating",
     "default_seats",
     "add_bot",
     "bot_move",
