@@ -303,6 +303,7 @@ class AddBotSerializer(StrictSerializer):
 class VsComputerSerializer(CreateGameSerializer):
     """A private game against bots, started at once. No visibility, no seat count: you and
     ``bots`` bots."""
+
     spectating = serializers.ChoiceField(
         choices=[w for w, _ in Game.WATCHING],
         required=False,
