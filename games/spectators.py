@@ -72,6 +72,16 @@ def watched_game(user: User, game_id: Any) -> Watched:
     return Watched(game, seats, shown_version(game))
 
 
+def game_for_count(user: User, game_id: Any) -> tuple[Game, list[Seat]]:
+    """The game and its seats for its spectator count: to its players (one query), or to those
+    who may watch it (``watched_game``, whose refusals it raises)."""
+    seats = list(Seat.objects.filter(game_id=game_id).select_related("game"))
+    if any(seat.user_id == user.pk for seat in seats):
+        return seats[0].game, seats
+    watched = watched_game(user, game_id)
+    return watched.game, watched.seats
+
+
 def shown_version(game: Game) -> int:
     """The version spectators see: the game's own, or that of the move ``spectator_delay``
     moves back (the deal at the earliest). A finished game hides nothing any longer."""
@@ -142,9 +152,11 @@ def spectator_counts(games: list[Game]) -> dict[str, int]:
     }
 
 
-def spectator_view(watched: Watched) -> dict[str, Any]:
-    """Everything a spectator may see of the game (``SpectatorView`` in the API)."""
+def spectator_view(watched: Watched, viewer: User) -> dict[str, Any]:
+    """Everything a spectator may see of the game (``SpectatorView`` in the API). The count of
+    spectators includes ``viewer``, who is watching by asking (before their stream opens)."""
     game, seats = watched.game, watched.seats
+    watching = presence.watchers(game.pk) | {str(viewer.pk)}
     return {
         "id": str(game.pk),
         "status": game.status,
@@ -161,7 +173,7 @@ def spectator_view(watched: Watched) -> dict[str, Any]:
         "started_at": game.started_at,
         "finished_at": game.finished_at,
         "players": selectors.seat_summary(seats, None),
-        "spectators": spectator_count(game.pk, seats),
+        "spectators": len(watching - _seated(seats)),
         "table": public_table(game, seats, watched.shown),
     }
 

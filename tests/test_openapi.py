@@ -70,6 +70,7 @@ STABLE_OPERATION_IDS = [
     "games_stream_retrieve",
     "games_playing_list",
     "games_spectating_partial_update",
+    "games_spectators_retrieve",
     "games_watch_retrieve",
     "games_watch_stream_retrieve",
     "games_vs_computer_create",

@@ -145,6 +145,12 @@ class PlayingGameSerializer(serializers.Serializer):
     spectators = serializers.IntegerField(help_text="Players without a seat watching live now.")
 
 
+class SpectatorsSerializer(serializers.Serializer):
+    spectators = serializers.IntegerField(help_text="Players without a seat watching live now.")
+    spectating = serializers.ChoiceField(choices=[w for w, _ in Game.WATCHING])
+    spectator_delay = serializers.IntegerField()
+
+
 WATCH_REFUSED = {
     403: _error("`spectators_friends_only`: only the host's friends may watch this game."),
     404: _error(
@@ -172,7 +178,26 @@ class WatchView(APIView):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         watched = spectators.watched_game(request.user, game_id)
-        return Response(_VIEW.to_representation(spectators.spectator_view(watched)))
+        return Response(_VIEW.to_representation(spectators.spectator_view(watched, request.user)))
+
+
+class SpectatorsView(APIView):
+    @extend_schema(
+        operation_id="games_spectators_retrieve",
+        summary="How many watch a game",
+        description="For its players (what the table shows) and for those who may watch it: "
+        "the number of players without a seat watching live now, and who may watch.",
+        responses={200: SpectatorsSerializer, **_errors(WATCH_REFUSED, write=False)},
+        tags=["spectators"],
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game, seats = spectators.game_for_count(request.user, game_id)
+        body = {
+            "spectators": spectators.spectator_count(game.pk, seats),
+            "spectating": game.spectating,
+            "spectator_delay": game.spectator_delay,
+        }
+        return Response(SpectatorsSerializer(body).data)
 
 
 class SpectatingView(APIView):

@@ -42,6 +42,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="game-watch-stream",
     ),
     path(
+        "games/<uuid:game_id>/spectators/",
+        spectate.SpectatorsView.as_view(),
+        name="game-spectators",
+    ),
+    path(
         "games/<uuid:game_id>/spectating/",
         spectate.SpectatingView.as_view(),
         name="game-spectating",

@@ -255,6 +255,29 @@ def test_the_public_games_being_played_per_kind_with_how_many_watch(
     listed = alice.get(PLAYING, {"game": "gin_rummy"}).json()
     assert [(r["id"], r["game"]) for r in listed] == [(gin, "gin_rummy")]
     assert alice.get(PLAYING, {"game": "chess"}).status_code == 400
-    assert watched(dave, uno)["spectators"] == 1
+    # dave asking counts too: he is watching by asking, before his stream opens.
+    assert watched(dave, uno)["spectators"] == 2
     presence.stop_watching(carol.user.pk, uno, "tab")
-    assert watched(dave, uno)["spectators"] == 0
+    assert watched(dave, uno)["spectators"] == 1
+
+
+def test_the_players_read_how_many_watch_their_table(
+    alice: Player, bob: Player, carol: Player, dave: Player
+) -> None:
+    game_id = start_game(alice, bob, target_score=0, spectating="friends")
+    url = game_url(game_id, "spectators/")
+    assert alice.get(url).json() == {
+        "spectators": 0,
+        "spectating": "friends",
+        "spectator_delay": 0,
+    }
+    befriend(alice, carol)
+    presence.mark_watching(carol.user.pk, game_id, 60, "tab")
+    presence.mark_watching(bob.user.pk, game_id, 60, "tab")  # a player: not counted
+    assert bob.get(url).json()["spectators"] == 1
+    assert carol.get(url).json()["spectators"] == 1
+    refused = dave.get(url)
+    assert (refused.status_code, refused.json()["error"]["code"]) == (
+        403,
+        "spectators_friends_only",
+    )

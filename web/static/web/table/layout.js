@@ -10,6 +10,7 @@ import { formatDuration, t } from "../i18n.js";
 import { blocked, protectButtons } from "../views/protect.js";
 import { createLobby } from "./lobby.js";
 import { resultsView } from "./results.js";
+import { createSpectate } from "./spectate.js";
 import { isBot } from "./state.js";
 
 // The most lines the log shows.
@@ -18,6 +19,7 @@ const LOG_LINES = 80;
 export function createLayout(table) {
   const { state, screen, gameId } = table;
   const lobbyView = createLobby(table);
+  const spectate = createSpectate(table);
 
   // ---- pieces a renderer puts on its table (plugin.js) ------------------------------------
 
@@ -83,7 +85,7 @@ export function createLayout(table) {
       patch(screen, h("h1", { class: "visually-hidden" }, t("game.loading")), h("p", { class: "boot" }, t("game.loading")));
       return;
     }
-    patch(screen, ...table.view.table(), playersPanel());
+    patch(screen, ...table.view.table(), spectate.watchers(), playersPanel());
     table.effects.markArrivals();
   }
 
