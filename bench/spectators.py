@@ -25,13 +25,12 @@ when a stream missed a move or the count is wrong; the latency budget is reporte
 from __future__ import annotations
 
 import argparse
-import http.client
+import asyncio
 import json
 import os
 import platform
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -60,30 +59,34 @@ from bench.fanout import (  # noqa: E402  (after the path is set)
 )
 
 DELIVERY_TIMEOUT = 10.0
+HEARTBEAT_SECONDS = 15.0  # live.driver's
 
 
-class Spectator(threading.Thread):
-    """One spectator's Server-Sent Events stream; records when each version arrived."""
+class Spectator:
+    """One spectator's Server-Sent Events stream, read by a coroutine on the readers' one event
+    loop (a thread per stream would put 200 threads of this process between an event's arrival
+    and its timestamp); records when each version arrived."""
 
     def __init__(self, base: str, game: Game, token: str) -> None:
-        super().__init__(daemon=True)
         self.base, self.game, self.token = base, game, token
         self.arrived: dict[int, float] = {}
         self.opened = threading.Event()
-        self.connection: http.client.HTTPConnection | None = None
+        self.writer: asyncio.StreamWriter | None = None
 
-    def run(self) -> None:
+    async def run(self) -> None:
         host, port = self.base.removeprefix("http://").split(":")
-        self.connection = http.client.HTTPConnection(host, int(port), timeout=300)
-        self.connection.request(
-            "GET",
-            f"/api/v1/games/{self.game.game_id}/watch/stream/",
-            headers={"Authorization": f"Bearer {self.token}", "Accept": "text/event-stream"},
+        reader, self.writer = await asyncio.open_connection(host, int(port), limit=2**20)
+        # HTTP/1.0: the body is the stream as written, with no chunk framing to undo.
+        request = (
+            f"GET /api/v1/games/{self.game.game_id}/watch/stream/ HTTP/1.0\r\n"
+            f"Host: {host}\r\nAuthorization: Bearer {self.token}\r\n"
+            "Accept: text/event-stream\r\n\r\n"
         )
-        response = self.connection.getresponse()
+        self.writer.write(request.encode())
+        await self.writer.drain()
         event = ""
         try:
-            for raw in response:
+            while raw := await reader.readline():
                 line = raw.decode().rstrip("\r\n")
                 if line.startswith("event: "):
                     event = line.removeprefix("event: ")
@@ -92,12 +95,28 @@ class Spectator(threading.Thread):
                     self.opened.set()
                 elif line.startswith("data: ") and event == "end":
                     return
-        except OSError:
+        except (OSError, asyncio.CancelledError):
             return  # closed at the end of the run
 
-    def close(self) -> None:
-        if self.connection is not None and self.connection.sock is not None:
-            self.connection.sock.shutdown(socket.SHUT_RDWR)
+
+class Readers:
+    """The event loop, on a thread of its own, that reads every spectator's stream."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.running: list[Any] = []
+
+    def start(self, spectator: Spectator) -> None:
+        self.running.append(asyncio.run_coroutine_threadsafe(spectator.run(), self.loop))
+
+    def stop(self) -> None:
+        for future in self.running:
+            future.cancel()
+        time.sleep(0.5)  # the readers' cancellations run on their loop
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
 
 
 def start_live(folder: Path, environ: dict[str, str]) -> tuple[str, subprocess.Popen[bytes], Path]:
@@ -157,10 +176,10 @@ def create_game(spectators: int) -> tuple[Game, dict[int, Any], list[str], Any]:
     return Game(str(game.pk), ()), clients, tokens, reader
 
 
-def open_all(base: str, game: Game, tokens: list[str]) -> list[Spectator]:
+def open_all(readers: Readers, base: str, game: Game, tokens: list[str]) -> list[Spectator]:
     spectators = [Spectator(base, game, token) for token in tokens]
     for spectator in spectators:
-        spectator.start()
+        readers.start(spectator)
     for spectator in spectators:
         if not spectator.opened.wait(60):
             raise SystemExit("a spectator's stream never opened")
@@ -230,11 +249,12 @@ def run(args: argparse.Namespace, folder: Path) -> int:
     game, clients, tokens, reader = create_game(args.spectators)
     base, process, log = start_live(folder, environ)
     spectators: list[Spectator] = []
+    readers = Readers()
     try:
-        spectators = open_all(base, game, tokens[:1])
+        spectators = open_all(readers, base, game, tokens[:1])
         time.sleep(1)
         one = resident_kib(process.pid)
-        spectators += open_all(base, game, tokens[1:])
+        spectators += open_all(readers, base, game, tokens[1:])
         time.sleep(2)  # the subscription confirmed and the streams settled
         every = resident_kib(process.pid)
         memory = {"one": one, "all": every, "per": (every - one) / max(len(tokens) - 1, 1)}
@@ -245,13 +265,15 @@ def run(args: argparse.Namespace, folder: Path) -> int:
             if game.over:
                 break
             await_delivery(spectators, max(game.moved_at))
+        # Marks written at the same instant may lose one another (live.presence): the streams'
+        # keep-alives write them again, all at once, within a heartbeat.
+        time.sleep(HEARTBEAT_SECONDS + 1)
         answer = reader.get(f"/api/v1/games/{game.game_id}/watch/")
         shown = int(answer.json()["spectators"]) if answer.status_code == 200 else -1
         print(f"- load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         return report(game, spectators, memory, shown)
     finally:
-        for spectator in spectators:
-            spectator.close()
+        readers.stop()
         process.terminate()
         try:
             process.wait(timeout=15)
