@@ -364,9 +364,9 @@ def report(
     return 1 if failures else 0
 
 
-def run(args: argparse.Namespace, folder: Path) -> int:
-    environ = environment(folder, args.redis_url)
-    # This process migrates and plays with the same settings.
+def set_up(script: str, environ: dict[str, str], redis_url: str) -> None:
+    """This process migrates and plays with the live processes' settings (``environ``); the
+    run's first lines say how it was run and on what."""
     os.environ.clear()
     os.environ.update(environ)
     import django
@@ -375,11 +375,16 @@ def run(args: argparse.Namespace, folder: Path) -> int:
     from django.core.management import call_command
 
     call_command("migrate", interactive=False, verbosity=0)
-    print(f"- command: python {' '.join(['bench/fanout.py', *sys.argv[1:]])}")
+    print(f"- command: python {' '.join([script, *sys.argv[1:]])}")
     python = sys.version.split()[0]
     print(f"- machine: nproc {os.cpu_count()}, {platform.system()}, Python {python}")
     print(f"- load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"- Redis: {args.redis_url}, prefix {environ['LIVE_CHANNEL_PREFIX']}; SQLite")
+    print(f"- Redis: {redis_url}, prefix {environ['LIVE_CHANNEL_PREFIX']}; SQLite")
+
+
+def run(args: argparse.Namespace, folder: Path) -> int:
+    environ = environment(folder, args.redis_url)
+    set_up("bench/fanout.py", environ, args.redis_url)
     games, clients, token = create_games(watch_plan(args.processes))
     lives = [start_live(k, folder, environ) for k in range(args.processes)]
     streams: list[Stream] = []

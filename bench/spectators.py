@@ -28,7 +28,6 @@ import argparse
 import asyncio
 import json
 import os
-import platform
 import random
 import shutil
 import statistics
@@ -55,6 +54,7 @@ from bench.fanout import (  # noqa: E402  (after the path is set)
     free_port,
     move,
     percentile,
+    set_up,
     time_publishing,
 )
 
@@ -143,6 +143,13 @@ def start_live(folder: Path, environ: dict[str, str]) -> tuple[str, subprocess.P
     raise SystemExit(f"the live process never answered:\n{log.read_text()}")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The process's user and system CPU time so far (``/proc``): what a move costs the live
+    process whatever the machine's load."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def resident_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -221,6 +228,11 @@ def report(game: Game, spectators: list[Spectator], memory: dict[str, float], sh
         f"{memory['all'] / 1024:.1f} MiB with {len(spectators)}: "
         f"{memory['per']:.1f} KiB per spectator"
     )
+    per_move = memory["cpu_ms_per_move"]
+    print(
+        f"- live process CPU per move: {per_move:.1f} ms "
+        f"({per_move * 1000 / len(spectators):.0f} µs per spectator's stream)"
+    )
     print(f"- spectators the table shows (games_watch_retrieve): {shown}")
     if shown != len(spectators):  # the reader is one of them
         failures.append(f"the table shows {shown} spectators, not {len(spectators)}")
@@ -233,19 +245,7 @@ def run(args: argparse.Namespace, folder: Path) -> int:
     environ = environment(folder, args.redis_url)
     environ["SQLITE_PATH"] = str(folder / "spectators.sqlite3")
     environ["LIVE_CHANNEL_PREFIX"] = f"bench-spectators-{uuid.uuid4().hex[:8]}:"
-    os.environ.clear()
-    os.environ.update(environ)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", interactive=False, verbosity=0)
-    print(f"- command: python {' '.join(['bench/spectators.py', *sys.argv[1:]])}")
-    python = sys.version.split()[0]
-    print(f"- machine: nproc {os.cpu_count()}, {platform.system()}, Python {python}")
-    print(f"- load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"- Redis: {args.redis_url}, prefix {environ['LIVE_CHANNEL_PREFIX']}; SQLite")
+    set_up("bench/spectators.py", environ, args.redis_url)
     game, clients, tokens, reader = create_game(args.spectators)
     base, process, log = start_live(folder, environ)
     spectators: list[Spectator] = []
@@ -260,11 +260,13 @@ def run(args: argparse.Namespace, folder: Path) -> int:
         memory = {"one": one, "all": every, "per": (every - one) / max(len(tokens) - 1, 1)}
         rng = random.Random(args.seed)
         time_publishing([game])
+        cpu_before = cpu_seconds(process.pid)
         for _ in range(args.moves):
             move(game, clients, rng)
             if game.over:
                 break
             await_delivery(spectators, max(game.moved_at))
+        memory["cpu_ms_per_move"] = (cpu_seconds(process.pid) - cpu_before) * 1000 / game.moves
         # Marks written at the same instant may lose one another (live.presence): the streams'
         # keep-alives write them again, all at once, within a heartbeat.
         time.sleep(HEARTBEAT_SECONDS + 1)

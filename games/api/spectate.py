@@ -34,8 +34,6 @@ from games.engine import registry
 from games.kinds import registry as kinds
 from games.kinds.shared import RegistryUnion
 from games.models import Game
-from players.models import ApiToken
-from players.oauth import is_app_token
 
 # ---------------------------------------------------------------------------------------------
 # Shapes
@@ -279,18 +277,8 @@ class WatchStreamView(APIView):
         progress = selectors.Progress(game.pk, game.kind, watched.shown, game.status)
         update = streams.spectator_update(progress, request.user, streams._cursor(request))
         response = Response(update)
-        auth = request.auth
-        response.live_stream = streams.StreamPlan(
-            game_id=str(game.pk),
-            kind=game.kind,
-            user=request.user,
-            token_id=auth.pk if isinstance(auth, ApiToken) else None,
-            seat=None,
-            update=update,
-            session_key=None if auth is not None else request.session.session_key,
-            oauth_token_id=auth.pk if is_app_token(auth) else None,
-            watch=(game.spectating, game.spectator_delay),
-        )
+        watch = (game.spectating, game.spectator_delay)
+        response.live_stream = streams.plan_of(request, progress, None, update, watch=watch)
         return response
 
 

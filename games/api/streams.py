@@ -237,20 +237,35 @@ class GameStreamView(APIView):
             if view is not None:
                 update["view"] = view
         response = Response(update)
-        auth = request.auth
-        response.live_stream = StreamPlan(
-            game_id=str(game.pk),
-            kind=game.kind,
-            user=request.user,
-            token_id=auth.pk if isinstance(auth, ApiToken) else None,
-            seat=seat,
-            update=update,
-            with_view=with_view,
-            # Logging out deletes the session: the keep-alives end its streams then.
-            session_key=None if auth is not None else request.session.session_key,
-            oauth_token_id=auth.pk if is_app_token(auth) else None,
-        )
+        response.live_stream = plan_of(request, game, seat, update, with_view=with_view)
         return response
+
+
+def plan_of(
+    request: Request,
+    game: selectors.Progress,
+    seat: int | None,
+    update: dict[str, Any],
+    *,
+    with_view: bool = False,
+    watch: tuple[str, int] | None = None,
+) -> StreamPlan:
+    """What to stream for this request: the game, whose credentials the keep-alives re-check,
+    the first update, and how (the seat's views, a spectator's settings)."""
+    auth = request.auth
+    return StreamPlan(
+        game_id=str(game.pk),
+        kind=game.kind,
+        user=request.user,
+        token_id=auth.pk if isinstance(auth, ApiToken) else None,
+        seat=seat,
+        update=update,
+        with_view=with_view,
+        # Logging out deletes the session: the keep-alives end its streams then.
+        session_key=None if auth is not None else request.session.session_key,
+        oauth_token_id=auth.pk if is_app_token(auth) else None,
+        watch=watch,
+    )
 
 
 def _wants_stream(request: HttpRequest) -> bool:

@@ -20,14 +20,14 @@ from tests.games.conftest import (
     lift_throttles,  # noqa: F401 - a fixture, found by name
     make_player,
 )
-from tests.web.conftest import PHONE, ROOT
+from tests.web.conftest import ROOT
+from tests.web.test_lobby import SIZE
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("lift_throttles"),
 ]
 
-SIZE = {**PHONE, "viewport": {"width": 390, "height": 844}, "device_scale_factor": 1}
 WORDS = {
     "en": {"locale": "en-GB", "watch": "Watch", "one": "1 watching", "move": "1 move seen"},
     "da": {"locale": "da-DK", "watch": "Se med", "one": "1 ser med", "move": "1 træk set"},
