@@ -34,12 +34,11 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connections
 from django.http import HttpRequest, StreamingHttpResponse
 
 from config import metrics
 from live import announce, keepalive, presence
-from live.threads import release_request_thread
+from live.threads import release_connections, release_request_thread
 
 logger = logging.getLogger(__name__)
 
@@ -65,15 +64,6 @@ def heartbeat() -> float:
 
 def lifetime() -> float:
     return live_setting("LIVE_STREAM_MAX_SECONDS", STREAM_MAX_SECONDS)
-
-
-def release_connections() -> None:
-    """Close this thread's database connections, so a waiting client holds none.
-
-    Not inside a transaction: that is a test's (or ATOMIC_REQUESTS') and must stay open."""
-    for connection in connections.all(initialized_only=True):
-        if not connection.in_atomic_block:
-            connection.close()
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,11 @@ asgiref lets the caller own the request's executor instead: ``ThreadSensitiveCon
 Django's own context, which then adds none. ``RequestThreads`` is that ASGI middleware, wrapped
 around Django's application in ``config/asgi.py`` (Django's documented place for ASGI
 middleware); its executor, ``RequestThread``, runs one call at a time on one thread as asgiref
-requires, starts that thread on demand, and lets it go on ``release``: the stream driver calls
-``release_request_thread`` before it waits, having closed the thread's database connections.
+requires, starts that thread on demand, and lets it go on ``release``: the stream driver and the
+long polls call ``release_request_thread`` before they wait. The thread closes its database
+connections as its last work before it ends: a connection left open on it (the last-seen
+middleware's write, a session saved after the view) would otherwise go with the thread, and with
+a connection pool its slot would never come back (the live process's pool ran dry under load).
 The request's next sync call starts a new thread. Under WSGI, or under Django's handler without
 the middleware (the test client's ``AsyncClient``), there is nothing to release and it does
 nothing.
@@ -29,11 +32,22 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext
+from django.db import connections
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def release_connections() -> None:
+    """Close this thread's database connections (back to the pool, when there is one), so a
+    waiting client holds none.
+
+    Not inside a transaction: that is a test's (or ATOMIC_REQUESTS') and must stay open."""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
 
 
 class RequestThread(Executor):
@@ -54,16 +68,20 @@ class RequestThread(Executor):
             return self._pool.submit(fn, *args, **kwargs)
 
     def release(self) -> None:
-        """Let the thread go (it ends once idle); the next call starts another."""
+        """Let the thread go, its database connections closed first (it ends once that is
+        done); the next call starts another."""
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
+            pool.submit(release_connections)
             pool.shutdown(wait=False)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         with self._lock:
             pool, self._pool, self._closed = self._pool, None, True
         if pool is not None:
+            if not cancel_futures:
+                pool.submit(release_connections)  # as ``release``: none goes with the thread
             pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
@@ -73,8 +91,8 @@ _current: contextvars.ContextVar[RequestThread | None] = contextvars.ContextVar(
 
 
 def release_request_thread() -> None:
-    """Give back this request's thread while it waits (``RequestThreads``); call it from the
-    event loop, between sync calls, after closing the thread's database connections."""
+    """Give back this request's thread, and its database connections, while it waits
+    (``RequestThreads``); call it from the event loop, between sync calls."""
     executor = _current.get()
     if executor is not None:
         executor.release()

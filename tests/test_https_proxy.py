@@ -50,14 +50,14 @@ def example_environ() -> dict[str, str]:
 
 
 def settings_with(monkeypatch: pytest.MonkeyPatch, **environ: str) -> dict[str, Any]:
-    """config/settings.py executed afresh with only these variables (and a secret key) set."""
+    """config/settings/ executed afresh with only these variables (and a secret key) set."""
     monkeypatch.setattr(env, "REGISTRY", {})
     for name in {*HTTPS_VARIABLES, "DEBUG", "DATABASE_URL", "REDIS_URL"}:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("SECRET_KEY", "x" * 50)
     for name, value in environ.items():
         monkeypatch.setenv(name, value)
-    return runpy.run_path(str(ROOT / "config" / "settings.py"))
+    return runpy.run_path(str(ROOT / "config" / "settings" / "__init__.py"))
 
 
 def test_https_settings_are_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:

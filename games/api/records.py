@@ -11,10 +11,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import error_codes as codes
+from config.api_responses import standard_errors
 from config.errors import ServiceError
 from config.openapi import error_response
 from games import records
-from games.api.views import NO_GAME, RETRY_AFTER, _errors
+from games.api.views import NO_GAME, RETRY_AFTER
 
 
 class RecordGameSerializer(serializers.Serializer):
@@ -122,7 +123,7 @@ class GameRecordView(APIView):
         parameters=[RETRY_AFTER],
         responses={
             200: GameRecordSerializer,
-            **_errors(
+            **standard_errors(
                 {
                     404: NO_GAME,
                     409: error_response(

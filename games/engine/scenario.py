@@ -450,36 +450,8 @@ def check_expect(
     def differ(what: str, want: Any, got: Any) -> None:
         failures.append(f"{what}: expected {want!r}, got {got!r}")
 
-    def name(seat: int | None) -> str | None:
-        return None if seat is None else names[seat]
-
-    simple: dict[str, Callable[[], Any]] = {
-        "current": lambda: name(state.current),
-        "dealer": lambda: name(state.dealer),
-        "winner": lambda: name(state.winner),
-        "round_winner": lambda: (
-            name(state.round_results[-1]["winner"]) if state.round_results else None
-        ),
-        "direction": lambda: "clockwise" if state.direction == CLOCKWISE else "counterclockwise",
-        "phase": lambda: state.phase,
-        "round": lambda: state.round,
-        "draw_size": lambda: len(state.draw_pile),
-        "discard_size": lambda: len(state.discard_pile),
-        "stack": lambda: state.stack,
-        "colour": lambda: state.colour,
-        "round_points": lambda: state.round_results[-1]["points"] if state.round_results else None,
-    }
-    per_seat: dict[str, Callable[[int], Any]] = {
-        "hand_sizes": lambda i: len(state.seats[i].hand),
-        "scores": lambda i: state.seats[i].score,
-        "uno": lambda i: state.seats[i].uno,
-        "catchable": lambda i: (
-            state.seats[i].exposed and not state.seats[i].uno and len(state.seats[i].hand) == 1
-        ),
-        "skips": lambda i: state.seats[i].skips,
-        "active": lambda i: state.seats[i].active,
-        "mercy_used": lambda i: state.seats[i].mercy_used,
-    }
+    simple = _whole_state(state, names)
+    per_seat = _each_seat(state)
     for key, want in expect.items():
         if key in simple:
             got = simple[key]()
@@ -525,6 +497,45 @@ def check_expect(
         else:
             raise ScenarioError(f"unknown expectation {key!r}")
     return failures
+
+
+def _whole_state(state: State, names: list[str]) -> dict[str, Callable[[], Any]]:
+    """What ``expect`` may name of the whole position, by key (seats by their names)."""
+
+    def name(seat: int | None) -> str | None:
+        return None if seat is None else names[seat]
+
+    return {
+        "current": lambda: name(state.current),
+        "dealer": lambda: name(state.dealer),
+        "winner": lambda: name(state.winner),
+        "round_winner": lambda: (
+            name(state.round_results[-1]["winner"]) if state.round_results else None
+        ),
+        "direction": lambda: "clockwise" if state.direction == CLOCKWISE else "counterclockwise",
+        "phase": lambda: state.phase,
+        "round": lambda: state.round,
+        "draw_size": lambda: len(state.draw_pile),
+        "discard_size": lambda: len(state.discard_pile),
+        "stack": lambda: state.stack,
+        "colour": lambda: state.colour,
+        "round_points": lambda: state.round_results[-1]["points"] if state.round_results else None,
+    }
+
+
+def _each_seat(state: State) -> dict[str, Callable[[int], Any]]:
+    """What ``expect`` may name of each seat, by key."""
+    return {
+        "hand_sizes": lambda i: len(state.seats[i].hand),
+        "scores": lambda i: state.seats[i].score,
+        "uno": lambda i: state.seats[i].uno,
+        "catchable": lambda i: (
+            state.seats[i].exposed and not state.seats[i].uno and len(state.seats[i].hand) == 1
+        ),
+        "skips": lambda i: state.seats[i].skips,
+        "active": lambda i: state.seats[i].active,
+        "mercy_used": lambda i: state.seats[i].mercy_used,
+    }
 
 
 def _missing_events(want: list[Any], events: list[Event], names: list[str]) -> list[str]:

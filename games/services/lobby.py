@@ -24,11 +24,11 @@ from games.services.base import (
     MAX_TURN_SECONDS,
     MIN_SPEED_SECONDS,
     MIN_TURN_SECONDS,
-    _bump_version,
-    _locked,
-    _seat_of,
     announce_to,
+    bump_version,
+    lock_game,
     rules_of,
+    seat_of_user,
 )
 from games.services.play import apply_action, bots_leave_alone, save_state
 from players.models import User
@@ -163,7 +163,7 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
             found = Game.objects.filter(invite_code=invite_code).values_list("pk", flat=True)
             if not found:
                 raise ServiceError(codes.INVALID_INVITE, "This invite code does not exist.")
-            game = _locked(found[0])
+            game = lock_game(found[0])
             # Starting a game ends its invite, but a started game is not an expired invite:
             # "expired" sends the player to ask the host for a new code, which cannot exist.
             if game.started_at is not None:
@@ -171,7 +171,7 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
             if game.invite_expires_at and game.invite_expires_at <= timezone.now():
                 raise ServiceError(codes.INVITE_EXPIRED, "This invite has expired.")
         else:
-            game = _locked(game_id)
+            game = lock_game(game_id)
             if not _may_join_without_code(game, user):
                 # A private game is invisible without its code.
                 raise ServiceError(codes.NOT_FOUND, "No such game.")
@@ -191,19 +191,19 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
         Seat.objects.create(game=game, user=user)
         # The other players hear of the new version; the joiner's other tabs, of a new game.
         announce_to([user.pk])
-        _bump_version(game)
+        bump_version(game)
         game.save(update_fields=["version"])
         if len(seats) + 1 == game.max_players:
-            _start(game)
+            deal_first_round(game)
     return game
 
 
 def leave_game(*, user: User, game_id: Any) -> Game:
     """Leave a lobby (the seat is freed) or a game in progress (the engine's ``leave``)."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = lock_game(game_id)
         seats = list(game.seats.select_related("user"))
-        seat = _seat_of(game, user, seats)
+        seat = seat_of_user(game, user, seats)
         if game.status == Game.LOBBY:
             seat.delete()
             # Bots wait for people: a lobby with bots only closes.
@@ -213,7 +213,7 @@ def leave_game(*, user: User, game_id: Any) -> Game:
                 game.finished_at = timezone.now()
             elif game.host_id == user.pk:
                 game.host = rest[0].user  # the longest-waiting player hosts from now on
-            _bump_version(game)
+            bump_version(game)
             game.save()
         elif game.status == Game.ACTIVE:
             if seat.left_at is not None:
@@ -234,28 +234,28 @@ def _joined(seat: Seat) -> datetime:
 
 def start_game(*, user: User, game_id: Any) -> Game:
     with transaction.atomic():
-        game = _locked(game_id)
-        _seat_of(game, user)
+        game = lock_game(game_id)
+        seat_of_user(game, user)
         if game.status != Game.LOBBY:
             raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
         if game.host_id != user.pk:
             raise ServiceError(codes.NOT_HOST, "Only the host can start the game.")
         if game.seats.count() < 2:
             raise ServiceError(codes.NOT_ENOUGH_PLAYERS, "A game needs at least 2 players.")
-        _start(game)
+        deal_first_round(game)
     return game
 
 
-def _start(game: Game) -> None:
+def deal_first_round(game: Game) -> None:
     """Shuffle the seat order, deal round 1. Caller holds the game lock."""
     seats = list(game.seats.select_related("user"))
-    base._rng().shuffle(seats)
+    base.new_rng().shuffle(seats)
     for position, seat in enumerate(seats):
         seat.position = position
     Seat.objects.bulk_update(seats, ["position"])
     state, events = rules_of(game).new_game(
         players=len(seats),
-        rng=base._rng(),
+        rng=base.new_rng(),
         preset=game.preset,
         options=game.options,
         target_score=game.target_score,
@@ -269,15 +269,15 @@ def _start(game: Game) -> None:
 
 def regenerate_invite(*, user: User, game_id: Any) -> Game:
     with transaction.atomic():
-        game = _locked(game_id)
-        _seat_of(game, user)
+        game = lock_game(game_id)
+        seat_of_user(game, user)
         if game.host_id != user.pk:
             raise ServiceError(codes.NOT_HOST, "Only the host can renew the invite.")
         if game.status != Game.LOBBY:
             raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
         game.invite_code = secrets.token_urlsafe(12)
         game.invite_expires_at = timezone.now() + _invite_ttl()
-        _bump_version(game)
+        bump_version(game)
         game.save(update_fields=["invite_code", "invite_expires_at", "version"])
     return game
 
@@ -294,8 +294,8 @@ def expire_lobbies(*, now: Any = None) -> int:
 def rematch(*, user: User, game_id: Any) -> Game:
     """A new lobby with the same settings that the finished game's players may join by id."""
     with transaction.atomic():
-        game = _locked(game_id)
-        _seat_of(game, user)
+        game = lock_game(game_id)
+        seat_of_user(game, user)
         if game.status != Game.FINISHED:
             raise ServiceError(codes.GAME_NOT_FINISHED, "A rematch needs a finished game.")
         existing = game.rematches.filter(status__in=[Game.LOBBY, Game.ACTIVE]).first()
@@ -346,7 +346,7 @@ def decline_invitation(*, user: User, game_id: Any) -> None:
     """Say no to a rematch one is invited to: it leaves one's invitations (and the badge). One may
     still join it by id while it waits, e.g. on second thoughts from the finished game."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = lock_game(game_id)
         if game.rematch_of_id is None or not _may_join_without_code(game, user):
             # Only a rematch invites; any other game is invisible here, as in join_game.
             raise ServiceError(codes.NOT_FOUND, "No such game.")

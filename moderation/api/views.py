@@ -12,16 +12,9 @@ from rest_framework.views import APIView
 from config.openapi import error_response
 from moderation import selectors, services
 from moderation.api import serializers as s
-from players.api.views import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED
-from players.models import User
+from players.api.views import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED, signed_in_user
 from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
-
-
-def _me(request: Request) -> User:
-    user = request.user
-    assert isinstance(user, User)  # the default permission lets only signed-in users through
-    return user
 
 
 class ReportListView(APIView):
@@ -37,7 +30,7 @@ class ReportListView(APIView):
         tags=["moderation"],
     )
     def get(self, request: Request) -> Response:
-        reports = selectors.reports_by(_me(request))
+        reports = selectors.reports_by(signed_in_user(request))
         return Response(s.ReportSerializer(reports, many=True).data)
 
     @extend_schema(
@@ -82,7 +75,7 @@ class ReportListView(APIView):
         ser.is_valid(raise_exception=True)
         data = ser.validated_data
         report, merged = services.file_report(
-            reporter=_me(request),
+            reporter=signed_in_user(request),
             player_id=data["player_id"],
             reason=data["reason"],
             details=data["details"],
@@ -100,7 +93,9 @@ class BlockListView(APIView):
         tags=["moderation"],
     )
     def get(self, request: Request) -> Response:
-        return Response(s.BlockSerializer(selectors.blocks_of(_me(request)), many=True).data)
+        return Response(
+            s.BlockSerializer(selectors.blocks_of(signed_in_user(request)), many=True).data
+        )
 
     @extend_schema(
         operation_id="blocks_create",
@@ -124,7 +119,9 @@ class BlockListView(APIView):
     def post(self, request: Request) -> Response:
         ser = s.BlockCreateSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        block, new = services.block(user=_me(request), player_id=ser.validated_data["player_id"])
+        block, new = services.block(
+            user=signed_in_user(request), player_id=ser.validated_data["player_id"]
+        )
         code = status.HTTP_201_CREATED if new else status.HTTP_200_OK
         return Response(s.BlockSerializer(block).data, status=code)
 
@@ -143,5 +140,5 @@ class BlockDetailView(APIView):
         tags=["moderation"],
     )
     def delete(self, request: Request, player_id: int) -> Response:
-        services.unblock(user=_me(request), player_id=player_id)
+        services.unblock(user=signed_in_user(request), player_id=player_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

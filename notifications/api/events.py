@@ -47,12 +47,13 @@ from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from config import error_codes as codes
+from config.api_responses import NOT_AUTHENTICATED
 from config.errors import ServiceError
 from config.fields import StrictIntegerField
+from config.openapi import error_response
 from live import announce, driver
 from live.driver import HEARTBEAT_SECONDS, RETRY_MILLISECONDS, Beat, Call, Steps, Wait
 from notifications import kinds
-from notifications.api.views import NOT_AUTHENTICATED, _error
 from notifications.models import Notification
 from players.models import ApiToken, User
 from players.oauth import is_app_token
@@ -259,7 +260,9 @@ class AccountEventsView(APIView):
             (200, NDJSON): OpenApiResponse(
                 OpenApiTypes.STR, description="The stream, one `AccountEvent` per line."
             ),
-            400: _error("`invalid_request`: `after`, `Last-Event-ID` or `format` is malformed."),
+            400: error_response(
+                "`invalid_request`: `after`, `Last-Event-ID` or `format` is malformed."
+            ),
             401: NOT_AUTHENTICATED,
         },
         tags=["notifications"],

@@ -207,8 +207,13 @@ print("LIVE-SETUP " + json.dumps({"game": str(game.pk), "tokens": tokens}))
 
 
 def server_environ(
-    database: Path, redis_url: str | None, settings_dir: Path | None = None
+    database: Path,
+    redis_url: str | None,
+    settings_dir: Path | None = None,
+    extra: dict[str, str] | None = None,
 ) -> dict[str, str]:
+    """The server's environment: its SQLite file (or ``extra``'s DATABASE_URL), no Redis unless
+    ``redis_url``, and ``extra`` last."""
     environ = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "CI"}}
     if settings_dir is not None:
         environ["PYTHONPATH"] = os.pathsep.join([str(settings_dir), str(ROOT)])
@@ -224,12 +229,16 @@ def server_environ(
     )
     if redis_url:
         environ["REDIS_URL"] = redis_url
+    environ.update(extra or {})
     return environ
 
 
-def prepare_database(database: Path, redis_url: str | None) -> dict[str, Any]:
-    """Migrate a fresh SQLite file and create alice, bob (playing a game) and carol."""
-    environ = server_environ(database, redis_url)
+def prepare_database(
+    database: Path, redis_url: str | None, extra: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Migrate a fresh SQLite file (or ``extra``'s empty DATABASE_URL) and create alice, bob
+    (playing a game) and carol."""
+    environ = server_environ(database, redis_url, extra=extra)
     manage = [sys.executable, "manage.py"]
     subprocess.run(
         [*manage, "migrate", "--noinput", "-v", "0"],
@@ -305,7 +314,11 @@ class Server:
 
 
 def start_server(
-    database: Path, log: Path, redis_url: str | None = None, settings_dir: Path | None = None
+    database: Path,
+    log: Path,
+    redis_url: str | None = None,
+    settings_dir: Path | None = None,
+    extra: dict[str, str] | None = None,
 ) -> Server:
     """uvicorn serving config.asgi, as `manage.py serve` runs it."""
     port = free_port()
@@ -326,7 +339,7 @@ def start_server(
                 "warning",
             ],
             cwd=ROOT,
-            env=server_environ(database, redis_url, settings_dir),
+            env=server_environ(database, redis_url, settings_dir, extra),
             stdout=out,
             stderr=subprocess.STDOUT,
         )
