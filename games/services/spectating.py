@@ -9,7 +9,7 @@ from django.db import transaction
 from config import error_codes as codes
 from config.errors import ServiceError
 from games.models import Game
-from games.services.base import _bump_version, _locked
+from games.services.base import bump_version, lock_game
 from players.models import User
 
 # Once a game is over there is nothing left to hide or to show later.
@@ -25,7 +25,7 @@ def set_spectating(
     sent on it must still land); the next move's news carries the new settings, and each
     spectator's stream then asks again whether it may watch."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = lock_game(game_id)
         if game.host_id != user.pk:
             if game.seats.filter(user=user).exists():
                 raise ServiceError(codes.NOT_HOST, "Only the host chooses who may watch.")
@@ -38,7 +38,7 @@ def set_spectating(
             game.spectator_delay = delay
         fields = ["spectating", "spectator_delay"]
         if game.status == Game.LOBBY:
-            _bump_version(game)
+            bump_version(game)
             fields.append("version")
         game.save(update_fields=fields)
     return game
