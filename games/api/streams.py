@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
@@ -397,8 +398,29 @@ def _from_news(
         return None, None
     if any(plan.seat in item["private"] for item in news):
         return None, last
+    if plan.watch is not None:
+        return _shared_update(plan.game_id, after, news), last
     moves = [move for item in news for move in item["moves"] if move["version"] > after]
     return _live_update(last["version"], last["status"], moves, after, False), last
+
+
+# The update every spectator of a game following the news gets after a move (the same for all:
+# none has a seat), made once per (game, cursor, version) rather than once per stream: at 200
+# spectators, serializing it was most of a move's cost to the live process.
+_SHARED: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+SHARED_UPDATES = 256
+
+
+def _shared_update(game_id: str, after: int, news: list[dict[str, Any]]) -> dict[str, Any]:
+    last = news[-1]
+    key = (game_id, after, last["version"])
+    update = _SHARED.get(key)
+    if update is None:
+        moves = [move for item in news for move in item["moves"] if move["version"] > after]
+        update = _SHARED[key] = _live_update(last["version"], last["status"], moves, after, False)
+        while len(_SHARED) > SHARED_UPDATES:
+            _SHARED.popitem(last=False)
+    return update
 
 
 def _follows_news(plan: StreamPlan) -> bool:

@@ -65,10 +65,14 @@ def test_without_a_delay_the_stream_forwards_the_public_news_with_no_query(
         play_moves([alice, bob], game_id, 3)
     after = Game.objects.get(pk=game_id).version
     plan = plan_for(carol, game_id)
+    notifier = announce.notifier
     with django_assert_num_queries(0):
-        update, last = streams._from_news(plan, before, before, after, announce.notifier())
+        update, last = streams._from_news(plan, before, before, after, notifier())
     assert update is not None and last is not None
     assert update == spectator_json(carol, game_id, before)
+    # Every spectator's stream sends the one update made for the first.
+    again, _ = streams._from_news(plan_for(carol, game_id), before, before, after, notifier())
+    assert again is update
     assert [m["version"] for m in update["moves"]] == list(range(before + 1, after + 1))
 
 
