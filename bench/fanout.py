@@ -427,18 +427,27 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--processes", type=int, default=4, help="live processes (default 4)")
     parser.add_argument("--moves", type=int, default=30, help="moves per game (default 30)")
+    add_redis_and_seed(parser)
+    args = parser.parse_args()
+    if args.processes < 2:
+        parser.error("--processes must be at least 2")
+    return in_a_folder("bench-fanout-", lambda folder: run(args, folder))
+
+
+def add_redis_and_seed(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--redis-url",
         default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
         help="Redis (default: REDIS_URL, else redis://127.0.0.1:6379/0)",
     )
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    if args.processes < 2:
-        parser.error("--processes must be at least 2")
-    folder = Path(tempfile.mkdtemp(prefix="bench-fanout-"))
+
+
+def in_a_folder(prefix: str, run: Callable[[Path], int]) -> int:
+    """``run`` a bench in a temporary folder of its own (its SQLite file, logs), removed after."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
     try:
-        return run(args, folder)
+        return run(folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

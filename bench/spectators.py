@@ -29,11 +29,9 @@ import asyncio
 import json
 import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -50,8 +48,10 @@ from bench.fanout import (  # noqa: E402  (after the path is set)
     LATENCY_BUDGET_MS,
     STARTUP_TIMEOUT,
     Game,
+    add_redis_and_seed,
     environment,
     free_port,
+    in_a_folder,
     move,
     percentile,
     set_up,
@@ -289,21 +289,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--spectators", type=int, default=200, help="streams (default 200)")
     parser.add_argument("--moves", type=int, default=30, help="moves (default 30)")
-    parser.add_argument(
-        "--redis-url",
-        default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
-        help="Redis (default: REDIS_URL, else redis://127.0.0.1:6379/0)",
-    )
-    parser.add_argument("--seed", type=int, default=1)
+    add_redis_and_seed(parser)
     parser.add_argument("--keep-log", action="store_true", help="print the live process's log")
     args = parser.parse_args()
     if args.spectators < 2:
         parser.error("--spectators must be at least 2")
-    folder = Path(tempfile.mkdtemp(prefix="bench-spectators-"))
-    try:
-        return run(args, folder)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    return in_a_folder("bench-spectators-", lambda folder: run(args, folder))
 
 
 if __name__ == "__main__":
