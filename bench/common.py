@@ -1,10 +1,12 @@
-"""What the benchmarks share: the machine's name for their reports, and timing one call."""
+"""What the benchmarks share (and the tests that start the same servers): the machine's name for
+their reports, timing one call, a private Redis server's command line."""
 
 from __future__ import annotations
 
 import platform
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 
@@ -31,3 +33,20 @@ def timed(call: Callable[[], Any], runs: int) -> tuple[list[float], list[float]]
         cpu.append((time.process_time() - start_cpu) * 1000)
         wall.append((time.perf_counter() - start) * 1000)
     return wall, cpu
+
+
+def redis_server_command(binary: str, port: int, directory: Path) -> list[str]:
+    """A private redis-server on 127.0.0.1:``port`` that keeps nothing on disk."""
+    return [
+        binary,
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        str(directory),
+    ]

@@ -114,7 +114,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.common import cpu_model  # noqa: E402  (the checkout on the path first)
+from bench.common import cpu_model, redis_server_command  # noqa: E402  (the checkout on the path first)
 
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432"
 API = "/api/v1/games/"
@@ -1763,19 +1763,7 @@ def private_redis(tmp: Path, procs: Processes, url: str | None) -> Iterator[str]
     port = free_port()
     procs.start(
         "redis",
-        [
-            binary,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(tmp),
-        ],
+        redis_server_command(binary, port, tmp),
         dict(os.environ),
     )
     import redis

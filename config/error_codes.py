@@ -286,6 +286,16 @@ ALREADY_SEEKING = SOCIAL.entry(
 SEEK_CLOSED = SOCIAL.entry(
     "seek_closed", 409, "the seek was paired, withdrawn or has expired (`SEEK_TTL_SECONDS`)"
 )
+SEEK_REFUSED = SOCIAL.entry(
+    "seek_refused",
+    403,
+    "taking this seek: its player's rating range leaves you out, or it is your own",
+)
+SEEK_NEEDS_GROUP = SOCIAL.entry(
+    "seek_needs_group",
+    409,
+    "a seek for more than two players is not taken alone: post a seek like it to be grouped",
+)
 
 SPECTATORS = Section("Spectators")
 SPECTATORS_FRIENDS_ONLY = SPECTATORS.entry(

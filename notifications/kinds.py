@@ -14,6 +14,7 @@ INVITED = "invited"
 MODERATION = "moderation"
 FOLLOWED = "followed"
 CHALLENGED = "challenged"
+PAIRED = "paired"
 # Stream-only kinds: facts an app reacts to on the account event stream
 # (notifications.api.events) that a person needs no notice of. Their rows are written already
 # withdrawn from the inbox (``cleared_at``) and no channel delivers them.
@@ -32,6 +33,7 @@ KINDS: tuple[str, ...] = (
     MATCH_OVER,
     INVITED,
     CHALLENGED,
+    PAIRED,
     FOLLOWED,
     MODERATION,
 )
@@ -64,6 +66,7 @@ DESCRIPTIONS: dict[str, str] = {
     MATCH_OVER: "Your game is over.",
     INVITED: "Someone invited you to a game.",
     CHALLENGED: "A player challenged you to a game (accept or decline it).",
+    PAIRED: "Quick pairing found you a game: it has started.",
     FOLLOWED: "A player follows you (following them back makes you friends).",
     MODERATION: "A notice from the moderators.",
     GAME_STARTED: "A game you are seated in started (stream only).",

@@ -56,7 +56,9 @@ def record_move(
 ) -> None:
     """Write the notification rows ``move`` causes. Caller holds the game lock."""
     planned = plan_move(game=game, move=move, events=events, seats=seats, turn_passed=turn_passed)
-    clear_turn_notices(game=game, planned=planned, now=move.created_at)
+    # Before its start a game has no turns, so no "your turn" notice to withdraw.
+    if move.action.get("type") != "start":
+        clear_turn_notices(game=game, planned=planned, now=move.created_at)
     write(planned, game=game, now=move.created_at)
 
 

@@ -21,7 +21,7 @@ from django.test import Client
 
 from config import env
 from tests.test_serve import free_port
-from tests.test_server_limits import wait_healthy
+from tests.test_server_limits import gunicorn_command, server_process
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "deploy" / "production.env.example"
@@ -140,31 +140,8 @@ def gunicorn(tmp_path: Path, **environ: str) -> Iterator[int]:
         **environ,
     )
     log = tmp_path / f"gunicorn-{port}.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "--config",
-                "config/gunicorn.conf.py",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                "1",
-                "config.wsgi:application",
-            ],  # fmt: skip
-            cwd=ROOT,
-            env=base,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_healthy(port, process, log)
+    with server_process(gunicorn_command(port), base, port, log):
         yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):

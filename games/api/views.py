@@ -395,8 +395,10 @@ class RematchView(APIView):
         "Open (or join) a rematch of a finished game",
         "`game_not_finished`, or joining the open rematch failed (" + JOIN_CONFLICT[:-1] + ").",
         description=(
-            "The first player to ask opens a private lobby with the same settings; the other "
-            "players of the finished game get a seat in it by asking too."
+            "The first player to ask opens a private lobby with the same settings and the same "
+            "bots (names and levels) in their seats; the other players of the finished game get "
+            "a seat in it by asking too. A game against the computer alone (no other person) "
+            "is full at once and starts: the answer is the running game, dealt."
         ),
     )
     def post(self, request: Request, game_id: UUID) -> Response:

@@ -44,6 +44,7 @@ from games.services.lobby import (
     regenerate_invite,
     rematch,
     start_game,
+    start_game_with,
 )
 from games.services.play import act, load_position, system_action
 from games.services.spectating import set_spectating
@@ -78,6 +79,7 @@ __all__ = [
     "rematch",
     "rules_of",
     "start_game",
+    "start_game_with",
     "start_vacation",
     "sweep_expired_turns",
     "system_action",

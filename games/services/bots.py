@@ -246,6 +246,22 @@ def _seat_control_changed(game: Game, seats: list[Seat], *, now: datetime) -> No
     schedule_bots(game, state, seats)
 
 
+def _seat_in_play(
+    game_id: Any, user: User, *, not_running: tuple[codes.ErrorCode, str], left: str
+) -> tuple[Game, list[Seat], Seat]:
+    """The game (locked), its seats and ``user``'s seat, which must be in a running game and not
+    left: refused with ``not_running`` (its code and message) or ``not_in_game`` (``left``).
+    Caller holds a transaction."""
+    game = lock_game(game_id)
+    seats = list(game.seats.select_related("user"))
+    seat = seat_of_user(game, user, seats)
+    if game.status != Game.ACTIVE:
+        raise ServiceError(*not_running)
+    if seat.left_at is not None:
+        raise ServiceError(codes.NOT_IN_GAME, left)
+    return game, seats, seat
+
+
 def hand_seat_to_bot(
     game_id: Any, user: User, *, level: str | None = None, reason: str = "moderation"
 ) -> Game:
@@ -258,13 +274,12 @@ def hand_seat_to_bot(
         _check_level(level)
     now = timezone.now()
     with transaction.atomic():
-        game = lock_game(game_id)
-        seats = list(game.seats.select_related("user"))
-        seat = seat_of_user(game, user, seats)
-        if game.status != Game.ACTIVE:
-            raise ServiceError(codes.GAME_NOT_ACTIVE, "This game is not in progress.")
-        if seat.left_at is not None:
-            raise ServiceError(codes.NOT_IN_GAME, "This player has left the game.")
+        game, seats, seat = _seat_in_play(
+            game_id,
+            user,
+            not_running=(codes.GAME_NOT_ACTIVE, "This game is not in progress."),
+            left="This player has left the game.",
+        )
         if seat.is_bot:
             return game
         _check_bots_play(game.kind)
@@ -278,13 +293,12 @@ def reclaim_seat(*, user: User, game_id: Any) -> Game:
     """Take back a seat a bot has been playing for you."""
     now = timezone.now()
     with transaction.atomic():
-        game = lock_game(game_id)
-        seats = list(game.seats.select_related("user"))
-        seat = seat_of_user(game, user, seats)
-        if game.status != Game.ACTIVE:
-            raise ServiceError(codes.GAME_OVER, "This game is not in progress.")
-        if seat.left_at is not None:
-            raise ServiceError(codes.NOT_IN_GAME, "You have left this game.")
+        game, seats, seat = _seat_in_play(
+            game_id,
+            user,
+            not_running=(codes.GAME_OVER, "This game is not in progress."),
+            left="You have left this game.",
+        )
         if not seat.taken_over:
             raise ServiceError(codes.NOT_TAKEN_OVER, "You are playing this seat already.")
         give_back(seat)

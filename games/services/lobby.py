@@ -8,7 +8,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Count, F, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from config import error_codes as codes
@@ -51,15 +52,39 @@ def default_seats(rules: Any) -> int:
     return max(rules.min_players, min(DEFAULT_SEATS, rules.max_players))
 
 
-def check_games_in_progress(user: User) -> None:
+def games_in_progress_max() -> int:
+    return int(getattr(settings, "GAMES_IN_PROGRESS_MAX", 50))
+
+
+def seats_in_progress() -> QuerySet[Seat]:
+    """Seats in lobbies and games in progress: what the cap on games in progress counts."""
+    return Seat.objects.filter(left_at__isnull=True, game__status__in=[Game.LOBBY, Game.ACTIVE])
+
+
+def games_in_progress_of(user_ref: Any) -> Coalesce:
+    """The count of ``check_games_in_progress`` as an expression over ``user_ref`` (an
+    ``OuterRef`` to a user id), so that a read of many players (quick pairing's candidates)
+    asks it of each in the same query."""
+    counted = (
+        seats_in_progress()
+        .filter(user_id=user_ref)
+        .order_by()
+        .values("user_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(counted), 0)
+
+
+def check_games_in_progress(user: User, *, seated: int | None = None) -> None:
     """Refuse a new seat to a player already in GAMES_IN_PROGRESS_MAX lobbies and games in
     progress: players with too many asynchronous games abandon them (Lichess caps correspondence
-    games at 100, BGA at 21). The one check of every path to a seat: create, join, accept."""
-    limit = getattr(settings, "GAMES_IN_PROGRESS_MAX", 50)
-    seated = Seat.objects.filter(
-        user=user, left_at__isnull=True, game__status__in=[Game.LOBBY, Game.ACTIVE]
-    )
-    if seated.count() >= limit:
+    games at 100, BGA at 21). The one check of every path to a seat: create, join, accept.
+    ``seated``: the count, when the caller read it already (``games_in_progress_of``)."""
+    limit = games_in_progress_max()
+    if seated is None:
+        seated = seats_in_progress().filter(user=user).count()
+    if seated >= limit:
         raise ServiceError(
             codes.TOO_MANY_GAMES,
             f"You are already in {limit} games; finish or leave one first.",
@@ -253,6 +278,12 @@ def deal_first_round(game: Game) -> None:
     for position, seat in enumerate(seats):
         seat.position = position
     Seat.objects.bulk_update(seats, ["position"])
+    _deal(game, seats)
+
+
+def _deal(game: Game, seats: list[Seat]) -> None:
+    """Deal round 1 to ``seats`` (positions set and saved) and start the game. Caller holds the
+    game lock (or made the game in its own transaction)."""
     state, events = rules_of(game).new_game(
         players=len(seats),
         rng=base.new_rng(),
@@ -265,6 +296,45 @@ def deal_first_round(game: Game) -> None:
     game.invite_expires_at = game.started_at  # the invite link dies with the lobby
     save_state(game, state, {"type": "start"}, None, events, seats)
     signals.game_started.send(sender=Game, game=game, seats=seats)
+
+
+def start_game_with(
+    *, players: list[User], kind: str, options: dict[str, bool], rated: bool
+) -> Game:
+    """A private game of ``kind`` for exactly ``players`` (quick pairing's group), started at
+    once with the game's default preset, target and turn time: the first player hosts, the seat
+    order is shuffled. The caller has checked, under its own locks, what ``create_game`` and
+    ``join_game`` would check on the way: the settings (``check_settings``), each player's cap
+    (``games_in_progress_of``) and blocks between them. Making the lobby and joining it seat by
+    seat would ask all that again and cost a dozen statements a player; this is two (the game,
+    its seats) before the deal (docs/performance.md, "Quick pairing"). Inside a caller's
+    transaction it takes no savepoint of its own: a failure rolls the caller's back too."""
+    rules = _rules_of(kind)
+    now = timezone.now()
+    order = list(players)
+    base.new_rng().shuffle(order)
+    with transaction.atomic(savepoint=False):
+        game = Game.objects.create(
+            host=players[0],
+            kind=rules.kind,
+            preset=rules.default_preset,
+            options=options,
+            max_players=len(players),
+            target_score=rules.default_target,
+            turn_seconds=DEFAULT_TURN_SECONDS,
+            speed_seconds=DEFAULT_SPEED_SECONDS,
+            visibility=Game.PRIVATE,
+            invite_expires_at=now,  # never joined by code: its seats are all taken
+            lobby_expires_at=now + _lobby_ttl(),
+            rated=rated,
+        )
+        seats = Seat.objects.bulk_create(
+            [Seat(game=game, user=user, position=i, joined_at=now) for i, user in enumerate(order)]
+        )
+        # Every player's "My games" lists it at once.
+        announce_to(user.pk for user in players)
+        _deal(game, seats)
+    return game
 
 
 def regenerate_invite(*, user: User, game_id: Any) -> Game:
@@ -292,7 +362,10 @@ def expire_lobbies(*, now: Any = None) -> int:
 
 
 def rematch(*, user: User, game_id: Any) -> Game:
-    """A new lobby with the same settings that the finished game's players may join by id."""
+    """A new game with the same settings and bots that the finished game's players may join by
+    id. The bots take their seats again (same names and levels), so a game against the computer
+    alone is full at once and starts: "Play again" is one tap to the next deal. With other
+    people it is a lobby that starts when the last of them joins (or the host starts it)."""
     with transaction.atomic():
         game = lock_game(game_id)
         seat_of_user(game, user)
@@ -318,6 +391,9 @@ def rematch(*, user: User, game_id: Any) -> Game:
             spectating=game.spectating,
             spectator_delay=game.spectator_delay,
         )
+        new = _seat_bots_again(new, game)
+        if new.status == Game.ACTIVE:
+            return new
         # The other players of the finished game are invited: they may join it by its id. Not
         # those the lobby would refuse (moderation: the host blocked them); for them it is
         # declined from the start, so it never shows as an invitation they cannot take.
@@ -340,6 +416,28 @@ def rematch(*, user: User, game_id: Any) -> Game:
         # Their "My games" lists the invitation within a second (``selectors.invitations``).
         announce_to(player.pk for player in invited)
         return new
+
+
+def _seat_bots_again(new: Game, old: Game) -> Game:
+    """``new`` with the finished game's bots seated again, started when that fills it (its
+    only person is the host). Caller holds transaction.atomic(), in which ``new`` was made. A
+    person's seat that a bot played for them stays theirs: only the seat fillers come back."""
+    bots = [s for s in old.seats.all() if s.is_bot and s.user_id is None]
+    if not bots:
+        return new
+    game = lock_game(new.pk)
+    Seat.objects.bulk_create(
+        Seat(game=game, bot_level=seat.bot_level, bot_name=seat.bot_name)
+        for seat in sorted(bots, key=_by_position)
+    )
+    # The finished game had bots, so it was unrated, and so is ``new`` (``add_bot``).
+    if len(bots) + 1 == game.max_players:
+        deal_first_round(game)
+    return game
+
+
+def _by_position(seat: Seat) -> int:
+    return -1 if seat.position is None else seat.position
 
 
 def decline_invitation(*, user: User, game_id: Any) -> None:

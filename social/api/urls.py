@@ -30,4 +30,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/playing/", watching.PlayingGamesView.as_view(), name="games-playing"),
     path("seeks/", seeks.SeeksView.as_view(), name="seeks"),
     path("seeks/<id:seek_id>/", seeks.SeekDetailView.as_view(), name="seek-detail"),
+    path("seeks/<id:seek_id>/take/", seeks.SeekTakeView.as_view(), name="seek-take"),
 ]

@@ -112,6 +112,37 @@ def test_a_toy_game_is_set_up_by_its_own_schema(alice: Player) -> None:
     assert Game.objects.get(pk=game["id"]).kind == "toy"
 
 
+def assert_replayed(game_id: str, django_user_model: type[User]) -> None:
+    """The moderators' replay and the engine's replay of a finished toy game."""
+    # The moderators' replay reaches the stored state, and shows any move before it.
+    stored = Game.objects.get(pk=game_id)
+    last = moderation_replay.state_after(stored)
+    assert last.matches_stored is True
+    moves = list(Move.objects.filter(game_id=game_id).order_by("number"))
+    middle = moves[len(moves) // 2]
+    at_middle = moderation_replay.state_after(stored, middle.number)
+    assert at_middle.move.number == middle.number
+    assert TOY.state_to_dict(at_middle.state) != stored.state
+
+    # And the engine's replay rebuilds it from the log with the game's own actions.
+    steps = [(TOY.action_from_dict(m.action), m.events) for m in moves[1:]]
+    rebuilt = replay({"players": 2, "target_score": 0}, steps, moves[0].events, kind=TOY.kind)
+    assert TOY.state_to_dict(rebuilt) == stored.state
+
+    moderator = django_user_model.objects.create_superuser("mod", "mod@example.com", "pw-12345")
+    client = Client()
+    client.force_login(moderator)
+    page = client.get(reverse("admin:games_game_replay", args=[game_id]), {"move": middle.number})
+    assert page.status_code == 200
+    shown = [[card["id"] for card in h["cards"]] for h in page.context["hands"]]
+    assert shown == TOY.hands(at_middle.state)
+    assert [c["id"] for c in page.context["draw_pile"]] == TOY.piles(at_middle.state)["draw"]
+    # Named by the game itself (``card_name``), as the replay draws them.
+    assert [c["name"] for c in page.context["draw_pile"]] == [
+        TOY.card_name(c) for c in TOY.piles(at_middle.state)["draw"]
+    ]
+
+
 def test_a_toy_game_is_played_to_its_end_through_the_api_and_replayed(
     alice: Player, bob: Player, django_user_model: type[User]
 ) -> None:
@@ -177,33 +208,7 @@ def test_a_toy_game_is_played_to_its_end_through_the_api_and_replayed(
     scores = {p["seat"]: p["final_score"] for p in final["players"]}
     assert scores == dict(enumerate(final["table"]["scores"]))
 
-    # The moderators' replay reaches the stored state, and shows any move before it.
-    stored = Game.objects.get(pk=game_id)
-    last = moderation_replay.state_after(stored)
-    assert last.matches_stored is True
-    moves = list(Move.objects.filter(game_id=game_id).order_by("number"))
-    middle = moves[len(moves) // 2]
-    at_middle = moderation_replay.state_after(stored, middle.number)
-    assert at_middle.move.number == middle.number
-    assert TOY.state_to_dict(at_middle.state) != stored.state
-
-    # And the engine's replay rebuilds it from the log with the game's own actions.
-    steps = [(TOY.action_from_dict(m.action), m.events) for m in moves[1:]]
-    rebuilt = replay({"players": 2, "target_score": 0}, steps, moves[0].events, kind=TOY.kind)
-    assert TOY.state_to_dict(rebuilt) == stored.state
-
-    moderator = django_user_model.objects.create_superuser("mod", "mod@example.com", "pw-12345")
-    client = Client()
-    client.force_login(moderator)
-    page = client.get(reverse("admin:games_game_replay", args=[game_id]), {"move": middle.number})
-    assert page.status_code == 200
-    shown = [[card["id"] for card in h["cards"]] for h in page.context["hands"]]
-    assert shown == TOY.hands(at_middle.state)
-    assert [c["id"] for c in page.context["draw_pile"]] == TOY.piles(at_middle.state)["draw"]
-    # Named by the game itself (``card_name``), as the replay draws them.
-    assert [c["name"] for c in page.context["draw_pile"]] == [
-        TOY.card_name(c) for c in TOY.piles(at_middle.state)["draw"]
-    ]
+    assert_replayed(game_id, django_user_model)
 
 
 def test_a_player_who_leaves_a_toy_game_loses_it(alice: Player, bob: Player) -> None:

@@ -160,6 +160,22 @@ def standings(s: Shooter) -> None:
     s.save(client, "standings")
 
 
+def inbox(s: Shooter) -> None:
+    """The inbox with a notice that arrived while it was open (it is live), above an older one."""
+    from social import services as social
+    from tests.games.conftest import game_url, make_player
+    from tests.games.test_lobby_api import finished_game
+
+    alice, bob, carol = (make_player(n) for n in ("alice", "bob", "carol"))
+    old = finished_game(bob, alice)
+    assert bob.post(game_url(old, "rematch/")).status_code == 200
+    client = s.signed_in(alice.user, alice.token, "/notifications")
+    expect(client.page.locator(".inbox li")).to_have_count(1)
+    social.follow(user=carol.user, other=alice.user)
+    expect(client.page.locator(".inbox li")).to_have_count(2)
+    s.save(client, "inbox")
+
+
 def help_sheet(s: Shooter) -> None:
     client = at_table(s, "stacking.json")
     client.page.locator(".table-head .help-button").click()
@@ -302,6 +318,7 @@ SCREENS: dict[str, Callable[[Shooter], None]] = {
     "standings": standings,
     "help": help_sheet,
     "settings": settings,
+    "inbox": inbox,
     "consent": consent,
     "player": player,
     "report": report,

@@ -123,7 +123,7 @@ def start_a_game_against_two_bots(eve: Client) -> None:
     expect(page.get_by_label("Seats")).to_be_hidden()
     page.get_by_label("Bots", exact=True).select_option("2")
     page.get_by_label("Bot level").select_option("heuristic")
-    page.get_by_label("Target score").fill("0")
+    page.get_by_label("Length", exact=True).select_option("0")
     eve.shot(
         "bots-new-game",
         page.get_by_label("Bots", exact=True),

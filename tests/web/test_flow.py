@@ -120,7 +120,7 @@ def test_sign_up_create_invite_join_and_play_a_round(clients: Any) -> None:
     a.get_by_role("link", name="New game").click()
     expect(a.get_by_role("heading", name="New game")).to_be_visible()
     a.get_by_label("Seats").select_option("2")
-    a.get_by_label("Target score").fill("0")
+    a.get_by_label("Length", exact=True).select_option("0")
     a.get_by_label("Force Swap protection").check()
     alice.shot("new-game", a.get_by_label("Rules"), a.get_by_label("Time per turn"))
     alice.axe("new game")

@@ -116,7 +116,7 @@ def test_new_game_offers_each_game_of_the_options_endpoint(clients: Any) -> None
     assert options_of(preset) == ["Quick", "Long"]
     expect(preset).to_have_value("quick")
     assert options_of(page.get_by_label("Seats")) == ["2 players", "3 players"]
-    expect(page.get_by_label("Target score")).to_have_value("50")
+    expect(page.get_by_label("Length", exact=True)).to_have_value("50")
     expect(game).to_have_accessible_description(re.compile("cannot show this game's table yet"))
     page.get_by_label("The computer (starts at once)").check()
     assert options_of(page.get_by_label("Bots", exact=True)) == ["1 bot", "2 bots"]
@@ -131,7 +131,7 @@ def test_new_game_offers_each_game_of_the_options_endpoint(clients: Any) -> None
     # Back to All Wild and to the toy again: each time the chosen game's fields.
     game.select_option("uno_all_wild")
     expect(page.get_by_role("checkbox", name="Stacking")).to_be_visible()
-    expect(page.get_by_label("Target score")).to_have_value("500")
+    expect(page.get_by_label("Length", exact=True)).to_have_value("500")
     game.select_option("toy_race")
     preset.select_option("long")
     page.get_by_label("Seats").select_option("3")

@@ -84,6 +84,8 @@ async function refreshUnread() {
   if (!auth.token) return;
   try {
     const data = await api.get("notifications/unread-count/");
+    // The open inbox reads its newest page again (views/inbox.js).
+    if (data.unread !== app.unread) window.dispatchEvent(new CustomEvent("unread-changed"));
     app.unread = data.unread;
     setWaiting(data.games_waiting);
   } catch (_) {

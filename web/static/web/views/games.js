@@ -1,4 +1,5 @@
-// My games (GET games/): the ones waiting for my move first, with the time left on each turn,
+// My games (GET games/): the ones waiting for my move first, least time left first, then the
+// others' turns in the same order, with the time left on each turn,
 // and above them the lobbies I am invited to (GET games/invitations/: rematches others opened),
 // joined from here (POST games/{id}/join/): until then the game is not mine to open.
 
@@ -28,6 +29,13 @@ function opponents(game) {
 function timeLeft(game) {
   if (!game.turn_deadline) return null;
   return (Date.parse(game.turn_deadline) - Date.now()) / 1000;
+}
+
+/** Most urgent first: the least time left on the turn, games without a clock after (the
+ * server's order kept among equals: `Array.prototype.sort` is stable). */
+function byTimeLeft(a, b) {
+  const left = (game) => (game.turn_deadline ? Date.parse(game.turn_deadline) : Infinity);
+  return left(a) - left(b);
 }
 
 function statusLine(game) {
@@ -127,8 +135,10 @@ export function mount(root, params, app) {
     if (!games) return;
     list.setAttribute("aria-busy", "false");
     const groups = [
-      ["mine", t("games.group_turn"), games.filter((g) => g.status === "active" && g.your_turn)],
-      ["waiting", t("games.group_waiting"), games.filter((g) => g.status === "active" && !g.your_turn)],
+      // Sorted by urgency: my turn first, the least time left first (the others' turns too:
+      // the soonest to come back to me first).
+      ["mine", t("games.group_turn"), games.filter((g) => g.status === "active" && g.your_turn).sort(byTimeLeft)],
+      ["waiting", t("games.group_waiting"), games.filter((g) => g.status === "active" && !g.your_turn).sort(byTimeLeft)],
       ["lobby", t("games.group_lobby"), games.filter((g) => g.status === "lobby")],
       ["done", t("games.group_done"), games.filter((g) => !["active", "lobby"].includes(g.status))],
     ];
@@ -177,7 +187,6 @@ export function mount(root, params, app) {
         "p",
         { class: "vs-computer" },
         h("a", { href: "/games/new?vs=computer", "data-link": "" }, t("games.vs_computer")),
-        " · ",
         h("a", { href: "/lobby", "data-link": "" }, t("games.lobby")),
         " · ",
         h("a", { href: "/watch", "data-link": "" }, t("watch.title")),
