@@ -120,6 +120,7 @@ STABLE_OPERATION_IDS = [
     "seeks_create",
     "seeks_destroy",
     "seeks_list",
+    "seeks_take",
     "me_following_create",
     "me_following_destroy",
     "me_following_list",
