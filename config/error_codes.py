@@ -303,6 +303,14 @@ SEEK_NEEDS_GROUP = SOCIAL.entry(
     "a seek for more than two players is not taken alone: post a seek like it to be grouped",
 )
 
+SPECTATORS = Section("Spectators")
+SPECTATORS_FRIENDS_ONLY = SPECTATORS.entry(
+    "spectators_friends_only", 403, "the host lets only their friends watch this game"
+)
+SEATED_NOT_SPECTATOR = SPECTATORS.entry(
+    "seated_not_spectator", 409, "you play in this game: open it as a player, not to watch"
+)
+
 MODERATION = Section("Blocks, reports and moderators")
 JOIN_REFUSED = MODERATION.entry(
     "join_refused",
@@ -423,7 +431,7 @@ for _code, _meaning in _RULES_MEANINGS.items():
     RULES.entry(_code, RULES_STATUS, _meaning)
 BY_RULE: dict[str, ErrorCode] = {error.code: error for error in RULES.entries}
 
-SECTIONS = (ANY, ACCOUNTS, NOTIFICATIONS, GAMES, SOCIAL, MODERATION, RULES)
+SECTIONS = (ANY, ACCOUNTS, NOTIFICATIONS, GAMES, SOCIAL, SPECTATORS, MODERATION, RULES)
 # The service's own entries (the rules' are RULES.entries).
 SERVICE: tuple[ErrorCode, ...] = tuple(e for s in SECTIONS if s is not RULES for e in s.entries)
 

@@ -34,6 +34,7 @@ from games.services import (
     MIN_TURN_SECONDS,
     default_seats,
 )
+from games.spectators import MAX_DELAY
 
 # ---------------------------------------------------------------------------------------------
 # Creating and listing games
@@ -108,6 +109,18 @@ class CreateGameSerializer(StrictSerializer):
     )
     visibility = serializers.ChoiceField(choices=[Game.PUBLIC, Game.PRIVATE], default=Game.PRIVATE)
     options = OptionsField(required=False, help_text="House rules, all off by default.")
+    spectating = serializers.ChoiceField(
+        choices=[w for w, _ in Game.WATCHING],
+        required=False,
+        help_text="Who may watch the game being played: `public` (anyone signed in; the "
+        "default), `friends` (the host's friends; a challenge's default) or `private` (nobody).",
+    )
+    spectator_delay = StrictIntegerField(
+        min_value=0,
+        max_value=MAX_DELAY,
+        default=0,
+        help_text="Spectators see the game as it was this many moves ago (0: as it is).",
+    )
     rated = StrictBooleanField(
         required=False,
         help_text="A rated game changes its players' ratings (docs/ratings.md). Allowed with the "
@@ -294,6 +307,12 @@ class AddBotSerializer(StrictSerializer):
 class VsComputerSerializer(CreateGameSerializer):
     """A private game against bots, started at once. No visibility, no seat count: you and
     ``bots`` bots."""
+
+    spectating = serializers.ChoiceField(
+        choices=[w for w, _ in Game.WATCHING],
+        required=False,
+        help_text="Who may watch: `private` (nobody; the default here), `friends` or `public`.",
+    )
 
     max_players = None
     visibility = None

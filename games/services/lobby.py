@@ -105,10 +105,14 @@ def create_game(
     rematch_of: Game | None = None,
     speed_seconds: int = DEFAULT_SPEED_SECONDS,
     rated: bool | None = None,
+    spectating: str = Game.WATCH_PUBLIC,
+    spectator_delay: int = 0,
 ) -> Game:
-    """A new lobby with the host in the first seat. ``speed_seconds`` is the turn limit when the
-    speed_mode house rule is on (``turn_seconds`` is then unused). ``kind`` names the game
-    (games.engine.registry); its preset, seats, target and options are checked by that game.
+    """A new lobby with the host in the first seat. ``spectating`` and ``spectator_delay``: who
+    may watch it being played, and how many moves behind (games/spectators.py).
+    ``speed_seconds`` is the turn limit when the speed_mode house rule is on (``turn_seconds``
+    is then unused). ``kind`` names the game (games.engine.registry); its preset, seats,
+    target and options are checked by that game.
     ``rated`` (None: whenever allowed) asks for a rated game: the default preset and no house
     rule on, or ``rated_not_allowed``; bots never join one (``add_bot``)."""
     rules = _rules_of(kind)
@@ -146,6 +150,8 @@ def create_game(
             lobby_expires_at=now + _lobby_ttl(),
             rematch_of=rematch_of,
             rated=rated,
+            spectating=spectating,
+            spectator_delay=spectator_delay,
         )
         Seat.objects.create(game=game, user=host)
         # The host's other tabs and devices list it at once.
@@ -400,6 +406,8 @@ def rematch(*, user: User, game_id: Any) -> Game:
             options=game.options,
             rematch_of=game,
             rated=game.rated,
+            spectating=game.spectating,
+            spectator_delay=game.spectator_delay,
         )
         new = _seat_bots_again(new, game)
         if new.status == Game.ACTIVE:

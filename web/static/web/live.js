@@ -174,9 +174,11 @@ export class GameLive extends LiveLoop {
    * onView(game): a newer view of the game. onMoves(moves): moves after the cursor, in order.
    * onState(state): "live", "reconnecting" or "offline", for the connection indicator.
    */
-  constructor(gameId, { onView, onMoves = () => {}, onState = () => {}, cursor = 0 }) {
+  constructor(gameId, { onView, onMoves = () => {}, onState = () => {}, cursor = 0, watching = false }) {
     super();
     this.gameId = gameId;
+    // A spectator (views/watch.js) reads the spectator's view and stream, and polls without one.
+    this.paths = watching ? { view: "watch/", stream: "watch/stream/", events: null } : { view: "", stream: "stream/", events: "events/" };
     this.onView = onView;
     this.onMoves = onMoves;
     this.onState = onState;
@@ -219,13 +221,14 @@ export class GameLive extends LiveLoop {
   /** Fetch the view if it changed (If-None-Match: unchanged costs a 304 and nothing else). */
   async refresh(signal) {
     const headers = this.etag ? { "If-None-Match": this.etag } : {};
-    const response = await request(`games/${this.gameId}/`, { raw: true, signal, headers });
+    const response = await request(`games/${this.gameId}/${this.paths.view}`, { raw: true, signal, headers });
     this.lastByte = Date.now();
     if (response.status === 304) return null;
     if (!response.ok) {
       const data = await response.json().catch(() => null);
       const error = new Error((data && data.error && data.error.message) || response.statusText);
       error.status = response.status;
+      error.code = data && data.error && data.error.code;
       throw error;
     }
     this.etag = response.headers.get("ETag");
@@ -271,6 +274,7 @@ export class GameLive extends LiveLoop {
   }
 
   async catchUp(signal) {
+    if (!this.paths.events) return;
     const response = await request(`games/${this.gameId}/events/?after=${this.cursor}&limit=200`, {
       signal,
     });
@@ -285,7 +289,7 @@ export class GameLive extends LiveLoop {
   }
 
   async stream(signal) {
-    const response = await fetch(`${BASE}games/${this.gameId}/stream/?after=${this.cursor}`, {
+    const response = await fetch(`${BASE}games/${this.gameId}/${this.paths.stream}?after=${this.cursor}`, {
       headers: { Accept: "text/event-stream", Authorization: `Bearer ${auth.token}` },
       cache: "no-store",
       credentials: "omit",
@@ -296,7 +300,7 @@ export class GameLive extends LiveLoop {
     if (!response.ok || !type.startsWith("text/event-stream")) {
       if (response.status === 404 || response.status === 405 || response.ok) {
         // No stream on this server (the game itself answered just now): long-poll instead.
-        this.mode = "longpoll";
+        this.mode = this.paths.events ? "longpoll" : "poll";
         return;
       }
       const error = new Error(`stream: ${response.status}`);

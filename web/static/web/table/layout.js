@@ -10,6 +10,7 @@ import { formatDuration, t } from "../i18n.js";
 import { blocked, protectButtons } from "../views/protect.js";
 import { createLobby } from "./lobby.js";
 import { resultsView } from "./results.js";
+import { createSpectate } from "./spectate.js";
 import { isBot } from "./state.js";
 import { createFeedback } from "./feedback.js";
 import { createMotion } from "./motion.js";
@@ -26,6 +27,7 @@ export function createLayout(table) {
   const nextGame = createNextGame(table);
   const motion = createMotion(screen, state);
   const feedback = createFeedback(state, () => render());
+  const spectate = createSpectate(table);
 
   // ---- pieces a renderer puts on its table (plugin.js) ------------------------------------
 
@@ -92,7 +94,7 @@ export function createLayout(table) {
       return;
     }
     motion.before();
-    patch(screen, ...table.view.table(), playersPanel());
+    patch(screen, ...table.view.table(), spectate.watchers(), playersPanel());
     table.effects.markArrivals();
     motion.after();
     feedback.afterDraw(screen);

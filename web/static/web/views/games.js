@@ -197,6 +197,8 @@ export function mount(root, params, app) {
         { class: "vs-computer" },
         h("a", { href: "/games/new?vs=computer", "data-link": "" }, t("games.vs_computer")),
         h("a", { href: "/lobby", "data-link": "" }, t("games.lobby")),
+        " · ",
+        h("a", { href: "/watch", "data-link": "" }, t("watch.title")),
       ),
       errors.el,
       list,
