@@ -136,6 +136,12 @@ INVALID_TOKEN = ACCOUNTS.entry(
 USERNAME_TAKEN = ACCOUNTS.entry(
     "username_taken", 409, "the username exists, in any letter case; `details.username`"
 )
+NAME_MARKS_A_BOT = ACCOUNTS.entry(
+    "name_marks_a_bot",
+    400,
+    "a display name ending in `(bot)`, the mark only bot accounts are shown with (any letter "
+    "case); `details.field`",
+)
 NO_EMAIL = ACCOUNTS.entry("no_email", 409, "e-mail verification without an address on the profile")
 EMAIL_ALREADY_VERIFIED = ACCOUNTS.entry(
     "email_already_verified", 409, "the address is verified already"
@@ -189,8 +195,8 @@ INVALID_IDEMPOTENCY_KEY = GAMES.entry(
 RATED_NOT_ALLOWED = GAMES.entry(
     "rated_not_allowed",
     400,
-    "`rated: true` with a preset other than the game's default or a house rule on "
-    "([ratings.md](ratings.md#what-is-rated))",
+    "`rated: true` with a preset other than the game's default, a house rule on, or by a bot "
+    "account ([ratings.md](ratings.md#what-is-rated))",
 )
 INVALID_BOT_LEVEL = GAMES.entry("invalid_bot_level", 400, "no bot plays at this `level`")
 NOT_HOST = GAMES.entry(
@@ -311,6 +317,14 @@ CHAT_MUTED = CHAT.entry(
     "chat_muted", 403, "the moderators muted you from chat until `details.until`"
 )
 CANNOT_MUTE_YOURSELF = CHAT.entry("cannot_mute_yourself", 400, "muting yourself")
+
+SPECTATORS = Section("Spectators")
+SPECTATORS_FRIENDS_ONLY = SPECTATORS.entry(
+    "spectators_friends_only", 403, "the host lets only their friends watch this game"
+)
+SEATED_NOT_SPECTATOR = SPECTATORS.entry(
+    "seated_not_spectator", 409, "you play in this game: open it as a player, not to watch"
+)
 
 MODERATION = Section("Blocks, reports and moderators")
 JOIN_REFUSED = MODERATION.entry(
@@ -434,7 +448,7 @@ for _code, _meaning in _RULES_MEANINGS.items():
     RULES.entry(_code, RULES_STATUS, _meaning)
 BY_RULE: dict[str, ErrorCode] = {error.code: error for error in RULES.entries}
 
-SECTIONS = (ANY, ACCOUNTS, NOTIFICATIONS, GAMES, SOCIAL, CHAT, MODERATION, RULES)
+SECTIONS = (ANY, ACCOUNTS, NOTIFICATIONS, GAMES, SOCIAL, CHAT, SPECTATORS, MODERATION, RULES)
 # The service's own entries (the rules' are RULES.entries).
 SERVICE: tuple[ErrorCode, ...] = tuple(e for s in SECTIONS if s is not RULES for e in s.entries)
 

@@ -169,7 +169,7 @@ def _games_world(operation_id: str, world: World, other: User) -> bool:
         for action in engine.legal_actions(State.from_dict(game.state), seat):
             fields = {k: v for k, v in action.to_dict().items() if k != "seat"}
             world.legal.setdefault(fields["type"], fields)
-    elif operation_id == "games_leave":
+    elif operation_id in {"games_leave", "games_spectating_partial_update"}:
         world.path["game_id"] = str(_active_game(me, other).pk)
     elif operation_id == "games_join":
         lobby = game_services.create_game(host=other, max_players=3, visibility=Game.PUBLIC)

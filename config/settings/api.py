@@ -154,7 +154,7 @@ OAUTH2_PROVIDER = {
 }
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "players.throttle_schema.AutoSchema",
     # Bearer first: its WWW-Authenticate header makes DRF answer 401 (not 403) without credentials.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # An app's `uao_` token (OAuth); passes any other on without a query.

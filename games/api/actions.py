@@ -7,7 +7,6 @@ from typing import Any
 from uuid import UUID
 
 from django.http import HttpResponse
-from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -31,6 +30,7 @@ from games.api.views import (
 from games.idempotency import MAX_KEY_LENGTH, run_once
 from games.kinds import registry as kinds
 from games.kinds.shared import ExpectedVersionSerializer, RegistryUnion
+from players.throttle_schema import AutoSchema
 
 
 def _render_played(played: services.Played, request: Request) -> dict[str, Any]:

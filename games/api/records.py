@@ -15,6 +15,7 @@ from config.api_responses import standard_errors
 from config.errors import ServiceError
 from config.openapi import error_response
 from games import records
+from games.api.serializers import MoveActionField, MoveEventField
 from games.api.views import NO_GAME, RETRY_AFTER
 
 
@@ -67,9 +68,9 @@ class RecordMoveSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="The game's version after this move.")
     seat = serializers.IntegerField(allow_null=True, help_text="Null for the service's actions.")
     at = serializers.DateTimeField()
-    action = serializers.DictField(help_text="`{type: start}` for the first move (the deal).")
+    action = MoveActionField(help_text="`{type: start}` for the first move (the deal).")
     events = serializers.ListField(
-        child=serializers.DictField(),
+        child=MoveEventField(),
         help_text="Every event, secrets and `chance` outcomes (shuffles, choices) included.",
     )
     position = RecordPositionSerializer(help_text="The table after the move.")

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
 
@@ -31,7 +32,7 @@ from rest_framework.views import APIView
 from config import error_codes as codes
 from config import query
 from config.errors import ServiceError
-from games import selectors
+from games import selectors, spectators
 from games.api import feeds
 from games.api import serializers as s
 from games.api.views import NO_GAME, _bool_param, _error, _errors, _int_param, seat_view
@@ -79,6 +80,9 @@ class StreamPlan:
     oauth_token_id: int | None = None  # an app's OAuth token (players.oauth), checked instead
     chat: Any = None  # ``?chat_after=``: the chat feed's reader (games.api.feeds), if any
     chat_after: int = 0
+    # A spectator's stream (games/spectators.py): the game's [spectating, spectator_delay] when
+    # it was opened; None for a player's (or a public lobby's) stream.
+    watch: tuple[str, int] | None = None
 
 
 @dataclass
@@ -265,22 +269,36 @@ class GameStreamView(APIView):
             if view is not None:
                 update["view"] = view
         response = Response(update)
-        auth = request.auth
-        response.live_stream = StreamPlan(
-            game_id=str(game.pk),
-            kind=game.kind,
-            user=request.user,
-            token_id=auth.pk if isinstance(auth, ApiToken) else None,
-            seat=seat,
-            update=update,
-            with_view=with_view,
-            # Logging out deletes the session: the keep-alives end its streams then.
-            session_key=None if auth is not None else request.session.session_key,
-            oauth_token_id=auth.pk if is_app_token(auth) else None,
-            chat=chat,
-            chat_after=chat_after or 0,
-        )
+        plan = plan_of(request, game, seat, update, with_view=with_view)
+        response.live_stream = replace(plan, chat=chat, chat_after=chat_after or 0)
         return response
+
+
+def plan_of(
+    request: Request,
+    game: selectors.Progress,
+    seat: int | None,
+    update: dict[str, Any],
+    *,
+    with_view: bool = False,
+    watch: tuple[str, int] | None = None,
+) -> StreamPlan:
+    """What to stream for this request: the game, whose credentials the keep-alives re-check,
+    the first update, and how (the seat's views, a spectator's settings)."""
+    auth = request.auth
+    return StreamPlan(
+        game_id=str(game.pk),
+        kind=game.kind,
+        user=request.user,
+        token_id=auth.pk if isinstance(auth, ApiToken) else None,
+        seat=seat,
+        update=update,
+        with_view=with_view,
+        # Logging out deletes the session: the keep-alives end its streams then.
+        session_key=None if auth is not None else request.session.session_key,
+        oauth_token_id=auth.pk if is_app_token(auth) else None,
+        watch=watch,
+    )
 
 
 def _wants_stream(request: HttpRequest) -> bool:
@@ -357,12 +375,33 @@ def _fetch(plan: StreamPlan, after: int) -> Fetched:
     try:
         if not _authorized(plan):
             return None, "authentication_failed", False
+        if plan.watch is not None:
+            return _spectator_fetch(plan, after)
         game = selectors.progress_for(plan.user, plan.game_id)
         if game is None:
             return None, "not_found", False
         return _update(game, plan.user, after), "", _wants_view(plan, None)
     finally:
         driver.release_connections()
+
+
+def _spectator_fetch(plan: StreamPlan, after: int) -> Fetched:
+    """A spectator's update after ``after``: asked again whether they may watch (the host may
+    have changed it, a player may have blocked them), up to the version they are shown."""
+    try:
+        game = spectators.spectator_progress(plan.user, plan.game_id)
+    except ServiceError as exc:
+        return None, exc.code, False
+    return spectator_update(game, plan.user, after), "", False
+
+
+def spectator_update(game: selectors.Progress, user: User, after: int) -> dict[str, Any]:
+    """The moves after ``after`` as a reader without a seat sees them, up to the version the
+    spectator is shown (``game.version``)."""
+    moves, more = selectors.events_for(
+        game, user, after=after, limit=STREAM_PAGE, seat=None, upto=game.version
+    )
+    return _live_update(game.version, game.status, moves, after, more)
 
 
 def _from_news(
@@ -375,7 +414,7 @@ def _from_news(
     move than its news says (``private``: a card it drew), for ``_fetch_private`` to read its
     own events; (None, None) when there is no news to go by (a stranger's stream, a lost
     announcement), for ``_fetch`` to read everything."""
-    if plan.seat is None:
+    if plan.seat is None and not _follows_news(plan):
         # Without a seat the game may stop being visible (a public lobby that starts): only
         # the database says.
         return None, None
@@ -383,10 +422,43 @@ def _from_news(
     if news is None:
         return None, None
     last = news[-1]
+    if plan.watch is not None and any(
+        not item["moves"] or item.get("watch") != list(plan.watch) for item in news
+    ):
+        # A change that is no move (a seat handed to a bot) or new settings for spectators:
+        # the database says whether this spectator may still watch, and what.
+        return None, None
     if any(plan.seat in item["private"] for item in news):
         return None, last
+    if plan.watch is not None:
+        return _shared_update(plan.game_id, after, news), last
     moves = [move for item in news for move in item["moves"] if move["version"] > after]
     return _live_update(last["version"], last["status"], moves, after, False), last
+
+
+# The update every spectator of a game following the news gets after a move (the same for all:
+# none has a seat), made once per (game, cursor, version) rather than once per stream: at 200
+# spectators, serializing it was most of a move's cost to the live process.
+_SHARED: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+SHARED_UPDATES = 256
+
+
+def _shared_update(game_id: str, after: int, news: list[dict[str, Any]]) -> dict[str, Any]:
+    last = news[-1]
+    key = (game_id, after, last["version"])
+    update = _SHARED.get(key)
+    if update is None:
+        moves = [move for item in news for move in item["moves"] if move["version"] > after]
+        update = _SHARED[key] = _live_update(last["version"], last["status"], moves, after, False)
+        while len(_SHARED) > SHARED_UPDATES:
+            _SHARED.popitem(last=False)
+    return update
+
+
+def _follows_news(plan: StreamPlan) -> bool:
+    """A spectator's stream without a delay forwards the public news as it is, with no query:
+    the news is what a reader without a seat sees."""
+    return plan.watch is not None and not plan.watch[1]
 
 
 def _fetch_private(plan: StreamPlan, after: int, last: dict[str, Any]) -> Fetched:

@@ -144,8 +144,8 @@ class GameListView(APIView):
                 {
                     400: _error(
                         "`invalid_request` (details.fields), `invalid_setup` (an unknown "
-                        "house rule) or `rated_not_allowed` (`rated` with another preset or a "
-                        "house rule)."
+                        "house rule) or `rated_not_allowed` (`rated` with another preset, a "
+                        "house rule, or by a bot account)."
                     ),
                     409: _error("`too_many_games` (details.limit): GAMES_IN_PROGRESS_MAX."),
                 },

@@ -47,6 +47,7 @@ from games.services.lobby import (
     start_game_with,
 )
 from games.services.play import act, load_position, system_action
+from games.services.spectating import set_spectating
 from games.services.turns import turn_limit_seconds
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "MIN_TURN_SECONDS",
     "Played",
     "act",
+    "set_spectating",
     "default_seats",
     "add_bot",
     "bot_move",

@@ -195,8 +195,11 @@ def play_vs_computer(
     turn_seconds: int = DEFAULT_TURN_SECONDS,
     options: dict[str, bool] | None = None,
     speed_seconds: int = DEFAULT_SPEED_SECONDS,
+    spectating: str = Game.WATCH_PRIVATE,
+    spectator_delay: int = 0,
 ) -> Game:
-    """A private game against ``bots_count`` bots, started at once (one transaction)."""
+    """A private game against ``bots_count`` bots, started at once (one transaction); nobody
+    watches it unless ``spectating`` says otherwise."""
     _check_level(level)
     _check_bots_play(kind)
     if not 1 <= bots_count <= MAX_BOTS:
@@ -213,6 +216,8 @@ def play_vs_computer(
             options=options,
             speed_seconds=speed_seconds,
             rated=False,
+            spectating=spectating,
+            spectator_delay=spectator_delay,
         )
         game = lock_game(created.pk)
         names = list(BOT_NAMES)

@@ -105,10 +105,14 @@ def create_game(
     rematch_of: Game | None = None,
     speed_seconds: int = DEFAULT_SPEED_SECONDS,
     rated: bool | None = None,
+    spectating: str = Game.WATCH_PUBLIC,
+    spectator_delay: int = 0,
 ) -> Game:
-    """A new lobby with the host in the first seat. ``speed_seconds`` is the turn limit when the
-    speed_mode house rule is on (``turn_seconds`` is then unused). ``kind`` names the game
-    (games.engine.registry); its preset, seats, target and options are checked by that game.
+    """A new lobby with the host in the first seat. ``spectating`` and ``spectator_delay``: who
+    may watch it being played, and how many moves behind (games/spectators.py).
+    ``speed_seconds`` is the turn limit when the speed_mode house rule is on (``turn_seconds``
+    is then unused). ``kind`` names the game (games.engine.registry); its preset, seats,
+    target and options are checked by that game.
     ``rated`` (None: whenever allowed) asks for a rated game: the default preset and no house
     rule on, or ``rated_not_allowed``; bots never join one (``add_bot``)."""
     rules = _rules_of(kind)
@@ -128,7 +132,7 @@ def create_game(
             codes.INVALID_SETUP,
             f"The speed mode turn limit is {MIN_SPEED_SECONDS} to {MAX_SPEED_SECONDS} seconds.",
         )
-    rated = _rated(rules.default_preset, preset, opts, rated)
+    rated = _rated(rules.default_preset, preset, opts, rated, bot_host=host.is_bot)
     now = timezone.now()
     with transaction.atomic():
         check_games_in_progress(host)
@@ -146,6 +150,8 @@ def create_game(
             lobby_expires_at=now + _lobby_ttl(),
             rematch_of=rematch_of,
             rated=rated,
+            spectating=spectating,
+            spectator_delay=spectator_delay,
         )
         Seat.objects.create(game=game, user=host)
         # The host's other tabs and devices list it at once.
@@ -153,10 +159,22 @@ def create_game(
     return game
 
 
-def _rated(default_preset: str, preset: str, options: dict[str, Any], rated: bool | None) -> bool:
+def _rated(
+    default_preset: str,
+    preset: str,
+    options: dict[str, Any],
+    rated: bool | None,
+    *,
+    bot_host: bool = False,
+) -> bool:
     """Whether a new game is rated: one rating pool per game compares like with like, so only
-    the game as its rulebook has it (docs/ratings.md)."""
-    allowed = preset == default_preset and not any(options.values())
+    the game as its rulebook has it, and ratings compare people, so never a game a bot
+    account hosts (docs/ratings.md)."""
+    if rated and bot_host:
+        raise ServiceError(
+            codes.RATED_NOT_ALLOWED, "A rated game is played by people, not by a bot account."
+        )
+    allowed = preset == default_preset and not any(options.values()) and not bot_host
     if rated and not allowed:
         raise ServiceError(
             codes.RATED_NOT_ALLOWED,
@@ -211,7 +229,13 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
         # The other players hear of the new version; the joiner's other tabs, of a new game.
         announce_to([user.pk])
         bump_version(game)
-        game.save(update_fields=["version"])
+        changed = ["version"]
+        if game.rated and user.is_bot:
+            # Ratings compare people (docs/ratings.md): a bot account's seat makes the lobby
+            # unrated at once and for good, as a house bot does, so that every list shows it.
+            game.rated = False
+            changed.append("rated")
+        game.save(update_fields=changed)
         if len(seats) + 1 == game.max_players:
             deal_first_round(game)
     return game
@@ -382,6 +406,8 @@ def rematch(*, user: User, game_id: Any) -> Game:
             options=game.options,
             rematch_of=game,
             rated=game.rated,
+            spectating=game.spectating,
+            spectator_delay=game.spectator_delay,
         )
         new = _seat_bots_again(new, game)
         if new.status == Game.ACTIVE:

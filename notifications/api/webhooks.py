@@ -19,7 +19,7 @@ from config.api_responses import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THRO
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from config.openapi import error_response
 from config.serializers import StrictSerializer
-from notifications import kinds
+from notifications import data, kinds
 from notifications.channels import webhook
 from notifications.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from players.api.views import signed_in_user
@@ -108,6 +108,12 @@ class WebhookEventItemSerializer(serializers.Serializer):
     title = StrictCharField()
     body = StrictCharField()
     url = serializers.URLField()
+
+
+# One shape per kind in the schema, its `data` typed (notifications/data.py).
+WebhookEventItemByKind = data.by_kind(
+    WebhookEventItemSerializer, "WebhookEventItem", lambda: kinds.KINDS
+)
 
 
 class WebhookEventSerializer(serializers.Serializer):

@@ -38,6 +38,7 @@ INVALID = error_response("`invalid_request`: a field is missing or malformed (de
 PUBLIC: list[str] = []
 WEAK_PASSWORD = "`weak_password`: the password validators refused it (details.messages)."
 BAD_CREDENTIALS = "`invalid_credentials`: wrong username or password (never says which)."
+BOT_MARK_NAME = "`name_marks_a_bot` (a display name ending in `(bot)`, a bot account's mark)"
 
 
 def signed_in_user(request: Request) -> User:
@@ -133,7 +134,7 @@ class SignupView(AuthThrottled, APIView):
         request={"application/json": s.SignupSerializer},
         responses={
             201: s.SignupResponseSerializer,
-            400: error_response(f"`invalid_request`, or {WEAK_PASSWORD}"),
+            400: error_response(f"`invalid_request`, {BOT_MARK_NAME} or {WEAK_PASSWORD}"),
             409: error_response("`username_taken`: the name exists (in any letter case)."),
             429: THROTTLED,
         },
@@ -487,8 +488,8 @@ class MeView(AuthThrottled, APIView):
         responses={
             200: s.ProfileSerializer,
             400: error_response(
-                f"`invalid_request` (e.g. unknown time zone), `password_required` or "
-                f"{BAD_CREDENTIALS}"
+                f"`invalid_request` (e.g. unknown time zone), `password_required`, "
+                f"{BOT_MARK_NAME} or {BAD_CREDENTIALS}"
             ),
             401: NOT_AUTHENTICATED,
             403: READ_ONLY,

@@ -112,6 +112,14 @@ def concrete_actions(state: State, seat: int, rng: random.Random | None = None) 
     for cards in by_type.values():
         if len(cards) >= 2:
             out.append(Action("play_pair", seat, cards=(cards[0], cards[1])))
+            # A double-down pair that targets (two Force Swaps) is listed concrete, in either
+            # order of its cards, with each pair of other seats.
+            for pair in ((cards[0], cards[1]), (cards[1], cards[0])):
+                out.extend(
+                    Action("play_pair", seat, cards=pair, targets=(a, b))
+                    for a in range(n)
+                    for b in range(n)
+                )
     if hand:
         out.append(Action("play_pair", seat, cards=(hand[0], hand[0])))
         out.append(Action("play_pair", seat, cards=(hand[0], state.discard_pile[0])))

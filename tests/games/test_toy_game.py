@@ -32,6 +32,7 @@ from games.models import Game, Move
 from moderation import replay as moderation_replay
 from players.models import User
 from tests.games.conftest import API, API_TESTS, Player, game_url
+from tests.games.test_move_log_schema import errors, validator
 from tests.toygame import ADAPTER, TOY
 
 pytestmark = API_TESTS
@@ -46,8 +47,8 @@ def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
 
 @pytest.fixture(autouse=True)
 def toy() -> Iterator[None]:
-    # Some views read the registered kinds when they are imported (ratings' `kind` parameter):
-    # import them all first, so that the toy leaves nothing behind in later tests' schema.
+    # Some serializers read the registered kinds when they are imported: import them all
+    # first, so that the toy leaves nothing behind in later tests' schema.
     get_resolver().url_patterns  # noqa: B018
     kinds.register(ADAPTER)  # the registration line
     yield
@@ -293,6 +294,15 @@ def schema() -> dict[str, Any]:
     return result
 
 
+def test_the_ratings_kind_parameter_lists_the_toy_game(schema: dict[str, Any]) -> None:
+    # Its views were imported before the toy was registered (the fixture above): the enum is
+    # read from the registry when the schema is built.
+    for path in ("leaderboards/{kind}/", "seasons/{kind}/{month}/"):
+        parameters = schema["paths"][f"/api/v1/ratings/{path}"]["get"]["parameters"]
+        kind = next(p for p in parameters if p["name"] == "kind")
+        assert "toy" in kind["schema"]["enum"], kind
+
+
 def test_the_toy_game_is_in_the_schema_by_its_adapter(schema: dict[str, Any]) -> None:
     components = schema["components"]["schemas"]
     tables = components["Table"]["discriminator"]["mapping"]
@@ -312,3 +322,44 @@ def test_the_toy_game_is_in_the_schema_by_its_adapter(schema: dict[str, Any]) ->
     examples = action["requestBody"]["content"]["application/json"]["examples"].values()
     assert {"type": "discard", "card": "c3"} in [e["value"] for e in examples]
     assert "toy" in components["GameEnum"]["enum"]
+
+
+def test_the_toy_games_move_log_is_typed_by_its_adapter(
+    schema: dict[str, Any], alice: Player, bob: Player
+) -> None:
+    components = schema["components"]["schemas"]
+    events = components["ToyMoveEvent"]["discriminator"]["mapping"]
+    assert events["discard"] == "#/components/schemas/ToyDiscardEvent"
+    assert events["round_over"] == "#/components/schemas/ToyRoundOverEvent"
+    # The hands revealed at the round's end: by seat, the toy's own cards.
+    hands = components["ToyRoundOverEvent"]["properties"]["hands"]["$ref"].rsplit("/", 1)[-1]
+    revealed = components[hands]["additionalProperties"]["items"]
+    assert revealed["enum"] == [f"c{i}" for i in range(10)]
+    actions = components["ToyMoveAction"]["discriminator"]["mapping"]
+    assert actions["discard"] == "#/components/schemas/ToyDiscardAction"
+    assert actions["timeout"] == "#/components/schemas/TimeoutMoveAction"
+    assert "#/components/schemas/ToyMoveEvent" in [
+        branch["$ref"] for branch in components["MoveEvent"]["anyOf"]
+    ]
+
+    # A real toy game's move log, as a player reads it, is what the schema says (its own union).
+    game_id = new_toy_game(alice, bob, target_score=0)["id"]
+    for _ in range(40):
+        if alice.table(game_id)["status"] != Game.ACTIVE:
+            break
+        mover, view = mover_of([alice, bob], game_id)
+        chosen = view["table"]["legal_actions"][0]
+        assert (
+            mover.act(game_id, {**chosen, "expected_version": view["version"]}).status_code == 200
+        )
+    assert alice.table(game_id)["status"] == Game.FINISHED
+    page = bob.events(game_id, after=0).json()
+    page_schema = validator(schema, "EventPage")
+    assert not errors(page_schema, page), errors(page_schema, page)
+    toy_events = validator(schema, "ToyMoveEvent")
+    logged = [event for move in page["moves"] for event in move["events"]]
+    assert "round_over" in [event["type"] for event in logged]
+    assert all(not errors(toy_events, event) for event in logged)
+    # All Wild's union does not take the toy's discard.
+    discard = next(event for event in logged if event["type"] == "discard")
+    assert errors(validator(schema, "UnoAllWildMoveEvent"), discard)

@@ -175,11 +175,13 @@ export class GameLive extends LiveLoop {
    * onState(state): "live", "reconnecting" or "offline", for the connection indicator.
    * chat(): the chat's cursor (null: no chat on the stream); onChat(data): a `chat` event's data.
    */
-  constructor(gameId, { onView, onMoves = () => {}, onState = () => {}, cursor = 0, chat = () => null, onChat = () => {} }) {
+  constructor(gameId, { onView, onMoves = () => {}, onState = () => {}, cursor = 0, watching = false, chat = () => null, onChat = () => {} }) {
     super();
     this.gameId = gameId;
     this.chat = chat;
     this.onChat = onChat;
+    // A spectator (views/watch.js) reads the spectator's view and stream, and polls without one.
+    this.paths = watching ? { view: "watch/", stream: "watch/stream/", events: null } : { view: "", stream: "stream/", events: "events/" };
     this.onView = onView;
     this.onMoves = onMoves;
     this.onState = onState;
@@ -222,13 +224,14 @@ export class GameLive extends LiveLoop {
   /** Fetch the view if it changed (If-None-Match: unchanged costs a 304 and nothing else). */
   async refresh(signal) {
     const headers = this.etag ? { "If-None-Match": this.etag } : {};
-    const response = await request(`games/${this.gameId}/`, { raw: true, signal, headers });
+    const response = await request(`games/${this.gameId}/${this.paths.view}`, { raw: true, signal, headers });
     this.lastByte = Date.now();
     if (response.status === 304) return null;
     if (!response.ok) {
       const data = await response.json().catch(() => null);
       const error = new Error((data && data.error && data.error.message) || response.statusText);
       error.status = response.status;
+      error.code = data && data.error && data.error.code;
       throw error;
     }
     this.etag = response.headers.get("ETag");
@@ -274,6 +277,7 @@ export class GameLive extends LiveLoop {
   }
 
   async catchUp(signal) {
+    if (!this.paths.events) return;
     const response = await request(`games/${this.gameId}/events/?after=${this.cursor}&limit=200`, {
       signal,
     });
@@ -290,7 +294,7 @@ export class GameLive extends LiveLoop {
   async stream(signal) {
     const chat = this.chat();
     const chatAfter = chat === null ? "" : `&chat_after=${chat}`;
-    const response = await fetch(`${BASE}games/${this.gameId}/stream/?after=${this.cursor}${chatAfter}`, {
+    const response = await fetch(`${BASE}games/${this.gameId}/${this.paths.stream}?after=${this.cursor}${chatAfter}`, {
       headers: { Accept: "text/event-stream", Authorization: `Bearer ${auth.token}` },
       cache: "no-store",
       credentials: "omit",
@@ -301,7 +305,7 @@ export class GameLive extends LiveLoop {
     if (!response.ok || !type.startsWith("text/event-stream")) {
       if (response.status === 404 || response.status === 405 || response.ok) {
         // No stream on this server (the game itself answered just now): long-poll instead.
-        this.mode = "longpoll";
+        this.mode = this.paths.events ? "longpoll" : "poll";
         return;
       }
       const error = new Error(`stream: ${response.status}`);

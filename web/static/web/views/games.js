@@ -50,6 +50,13 @@ function statusLine(game) {
   return t(`status.${game.status}`);
 }
 
+/** A rated game changes its players' ratings at the match end (docs/ratings.md): said on its row
+ * while it is open or running, so a player knows before joining or moving. */
+function ratedBadge(game) {
+  if (!game.rated || !["lobby", "active"].includes(game.status)) return null;
+  return h("span", { class: "pill pill-rated" }, t("games.rated"));
+}
+
 function row(game) {
   const left = timeLeft(game);
   const urgent = left !== null && left < 3600;
@@ -66,6 +73,7 @@ function row(game) {
         h("span", { class: `pill ${game.your_turn ? "pill-turn" : ""}` }, statusLine(game)),
         // A game other than All Wild says which (its summary's `game`).
         kindOf(game) !== DEFAULT_KIND ? h("span", { class: "pill pill-game" }, gameName(kindOf(game))) : null,
+        ratedBadge(game),
         game.status === "active" && game.players.some((p) => p.you && p.taken_over) ? h("span", { class: "pill" }, t("games.bot_plays")) : null,
         left !== null && game.status === "active"
           ? h(
@@ -93,6 +101,7 @@ function invitationRow(game, join, decline) {
         { class: "game-meta" },
         h("span", { class: "pill" }, t("games.lobby_seats", { count: game.players.length, max: game.max_players })),
         kindOf(game) !== DEFAULT_KIND ? h("span", { class: "pill pill-game" }, gameName(kindOf(game))) : null,
+        ratedBadge(game),
       ),
       h(
         "span",
@@ -188,6 +197,8 @@ export function mount(root, params, app) {
         { class: "vs-computer" },
         h("a", { href: "/games/new?vs=computer", "data-link": "" }, t("games.vs_computer")),
         h("a", { href: "/lobby", "data-link": "" }, t("games.lobby")),
+        " · ",
+        h("a", { href: "/watch", "data-link": "" }, t("watch.title")),
       ),
       errors.el,
       list,

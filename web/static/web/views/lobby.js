@@ -143,7 +143,7 @@ export function mount(root, params, app) {
       h(
         "div",
         { class: "friend-who" },
-        h("span", { class: "friend-name" }, t("pairing.hosted_by", { name: row.host, rating: row.host_rating })),
+        h("span", { class: "friend-name" }, t("pairing.hosted_by", { name: row.host, rating: row.host_rating }), row.rated ? h("span", { class: "pill pill-rated" }, t("games.rated")) : null),
         h("span", { class: "muted friend-line" }, `${settingsLine(row)} · ${t("pairing.taken", { players: row.players, seats: row.seats })}`),
       ),
       h("div", { class: "friend-actions" }, h("button", { type: "button", class: "primary", onclick: () => join(row), "aria-label": t("pairing.join_name", { name: row.host }) }, t("pairing.join"))),
