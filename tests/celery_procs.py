@@ -28,8 +28,6 @@ from urllib.parse import quote
 import redis
 from celery import Celery
 
-from bench.common import redis_server_command
-from tests.child_python import python_json
 from tests.test_serve import ROOT, free_port
 
 STARTUP_TIMEOUT = 45  # seconds for a worker or beat to come up (imports Django, connects)
@@ -56,7 +54,19 @@ def redis_server(directory: Path) -> Iterator[str]:
     log_path = directory / "redis.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            redis_server_command(binary, port, directory),
+            [
+                binary,
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(directory),
+            ],
             stdout=log,
             stderr=subprocess.STDOUT,
         )
@@ -130,7 +140,16 @@ def subprocess_config(environ: dict[str, str]) -> dict[str, Any]:
         "    'TURN_SECONDS_MIN': settings.TURN_SECONDS_MIN,\n"
         "}))\n"
     )
-    config: dict[str, Any] = python_json(script, env=environ)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    config: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return config
 
 

@@ -37,7 +37,6 @@ class EmailChannel(Channel):
         k.MATCH_OVER,
         k.INVITED,
         k.CHALLENGED,
-        k.PAIRED,
         k.MODERATION,
     )
     collapses = True

@@ -154,7 +154,6 @@ class WebPushChannel(Channel):
         k.MATCH_OVER,
         k.INVITED,
         k.CHALLENGED,
-        k.PAIRED,
         k.MODERATION,
     )
     collapses = True

@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
-from tests.child_python import python_json
-
 from .playout import run_playout
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_importing_the_engine_imports_no_django() -> None:
     code = "import json, sys\nimport games.engine\nprint(json.dumps(sorted(sys.modules)))\n"
-    modules = python_json(code)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    modules = json.loads(result.stdout)
     assert "games.engine" in modules
     django = [m for m in modules if m == "django" or m.startswith("django.")]
     assert django == [], f"the engine pulled in {django}"
