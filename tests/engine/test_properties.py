@@ -113,7 +113,8 @@ def concrete_actions(state: State, seat: int, rng: random.Random | None = None) 
         if len(cards) >= 2:
             out.append(Action("play_pair", seat, cards=(cards[0], cards[1])))
             # A double-down pair that targets (two Force Swaps) is listed concrete, in either
-            # order of its cards, with each pair of other seats.
+            # order of its cards, with a pair of targets: every pair of seats is in the space,
+            # the engine's listing says which are legal.
             for pair in ((cards[0], cards[1]), (cards[1], cards[0])):
                 out.extend(
                     Action("play_pair", seat, cards=pair, targets=(a, b))

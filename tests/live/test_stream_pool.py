@@ -12,13 +12,13 @@ no pool and the same run checks the same answers.
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
+from contextlib import ExitStack
 from urllib.parse import urlsplit, urlunsplit
 
-import psycopg
 import pytest
 
+from tests.databases import fresh_database
 from tests.live.servers import (
     Deployment,
     EventReader,
@@ -36,16 +36,12 @@ POOL_SIZE = 1
 STREAMS_PER_PLAYER = 3
 
 
-def postgres_database() -> tuple[str, str] | None:
-    """A new, empty database on the pass's PostgreSQL: (its URL, the server's admin URL)."""
+def pass_postgres() -> str | None:
+    """The pass's PostgreSQL server (its ``postgres`` database), or None on the SQLite pass."""
     url = os.environ.get("DATABASE_URL", "").strip()
     if not url.startswith(("postgres://", "postgresql://")):
         return None
-    name = f"live_pool_{uuid.uuid4().hex[:12]}"
-    admin = urlunsplit(urlsplit(url)._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return urlunsplit(urlsplit(url)._replace(path=f"/{name}")), admin
+    return urlunsplit(urlsplit(url)._replace(path="/postgres"))
 
 
 @pytest.fixture(scope="module")
@@ -53,21 +49,14 @@ def pooled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
     folder = tmp_path_factory.mktemp("live-pool")
     database = folder / "live.sqlite3"
     extra = {"DATABASE_POOL_SIZE": str(POOL_SIZE), "DATABASE_POOL_TIMEOUT": "3"}
-    postgres = postgres_database()
-    if postgres is not None:
-        extra["DATABASE_URL"] = postgres[0]
-    try:
+    with ExitStack() as cleanup:
+        admin = pass_postgres()
+        if admin is not None:
+            extra["DATABASE_URL"] = cleanup.enter_context(fresh_database(admin, "live_pool"))
         setup = prepare_database(database, None, extra)
         server = start_server(database, folder / "uvicorn.log", extra=extra)
-        try:
-            yield Deployment([server], setup["game"], setup["tokens"])
-        finally:
-            stop_server(server)
-    finally:
-        if postgres is not None:
-            with psycopg.connect(postgres[1], autocommit=True) as conn:
-                name = urlsplit(postgres[0]).path.lstrip("/")
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        cleanup.callback(stop_server, server)
+        yield Deployment([server], setup["game"], setup["tokens"])
 
 
 def test_waiting_streams_hold_none_of_the_pools_connections(pooled: Deployment) -> None:

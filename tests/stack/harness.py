@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import pwd
 import re
-import secrets
 import signal
 import subprocess
 import sys
@@ -39,10 +38,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import yaml
 
 from tests import celery_procs
+from tests.databases import fresh_database
 from tests.test_compose_processes import as_unprivileged_user, healthcheck_argv, on_port, words
 from tests.test_serve import ROOT, free_port
 
@@ -361,20 +360,6 @@ def answers(url: str) -> bool:
         return False
 
 
-@contextmanager
-def fresh_database() -> Iterator[str]:
-    """A new, empty PostgreSQL database of its own; dropped afterwards."""
-    name = f"stack_{secrets.token_hex(6)}"
-    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    base = POSTGRES_ADMIN_URL.rsplit("/", 1)[0]
-    try:
-        yield f"{base}/{name}"
-    finally:
-        with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 def stop_all(processes: list[Process]) -> None:
     """SIGTERM to every process's own group (it and its forks) at once, as ``docker compose
     down`` stops the services; SIGKILL to a group still there after STOP_TIMEOUT."""
@@ -406,7 +391,7 @@ def running_stack(
     """Every service of docker-compose.yml, in Compose's order (``depends_on``): the database
     and Redis, the one-shot ``migrate``, then web, live, worker, beat, and the proxy last."""
     with ExitStack() as cleanup:
-        database_url = cleanup.enter_context(fresh_database())
+        database_url = cleanup.enter_context(fresh_database(POSTGRES_ADMIN_URL, "stack"))
         redis_url = cleanup.enter_context(celery_procs.redis_server(workdir / "redis"))
         runner = Runner(workdir, database_url, redis_url, extra_env or {})
         stack = runner.stack
