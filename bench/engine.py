@@ -90,6 +90,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.common import cpu_model  # noqa: E402  (the checkout on the path first)
+
 
 def compiled_dir(argv: Sequence[str]) -> str | None:
     """The ``--compiled DIR`` of the command line, read before the engine is imported (argparse
@@ -412,17 +414,6 @@ def measure(configs: Sequence[Config], repeats: int, seed: int) -> list[Result]:
         median = statistics.median(c_times)
         results.append(Result(c.engine, c.players, c.preset, c.rounds, median, c_counts.pop()))
     return results
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def table(results: Sequence[Result]) -> str:

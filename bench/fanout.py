@@ -364,9 +364,9 @@ def report(
     return 1 if failures else 0
 
 
-def run(args: argparse.Namespace, folder: Path) -> int:
-    environ = environment(folder, args.redis_url)
-    # This process migrates and plays with the same settings.
+def set_up(script: str, environ: dict[str, str], redis_url: str) -> None:
+    """This process migrates and plays with the live processes' settings (``environ``); the
+    run's first lines say how it was run and on what."""
     os.environ.clear()
     os.environ.update(environ)
     import django
@@ -375,11 +375,16 @@ def run(args: argparse.Namespace, folder: Path) -> int:
     from django.core.management import call_command
 
     call_command("migrate", interactive=False, verbosity=0)
-    print(f"- command: python {' '.join(['bench/fanout.py', *sys.argv[1:]])}")
+    print(f"- command: python {' '.join([script, *sys.argv[1:]])}")
     python = sys.version.split()[0]
     print(f"- machine: nproc {os.cpu_count()}, {platform.system()}, Python {python}")
     print(f"- load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"- Redis: {args.redis_url}, prefix {environ['LIVE_CHANNEL_PREFIX']}; SQLite")
+    print(f"- Redis: {redis_url}, prefix {environ['LIVE_CHANNEL_PREFIX']}; SQLite")
+
+
+def run(args: argparse.Namespace, folder: Path) -> int:
+    environ = environment(folder, args.redis_url)
+    set_up("bench/fanout.py", environ, args.redis_url)
     games, clients, token = create_games(watch_plan(args.processes))
     lives = [start_live(k, folder, environ) for k in range(args.processes)]
     streams: list[Stream] = []
@@ -422,18 +427,27 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--processes", type=int, default=4, help="live processes (default 4)")
     parser.add_argument("--moves", type=int, default=30, help="moves per game (default 30)")
+    add_redis_and_seed(parser)
+    args = parser.parse_args()
+    if args.processes < 2:
+        parser.error("--processes must be at least 2")
+    return in_a_folder("bench-fanout-", lambda folder: run(args, folder))
+
+
+def add_redis_and_seed(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--redis-url",
         default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
         help="Redis (default: REDIS_URL, else redis://127.0.0.1:6379/0)",
     )
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    if args.processes < 2:
-        parser.error("--processes must be at least 2")
-    folder = Path(tempfile.mkdtemp(prefix="bench-fanout-"))
+
+
+def in_a_folder(prefix: str, run: Callable[[Path], int]) -> int:
+    """``run`` a bench in a temporary folder of its own (its SQLite file, logs), removed after."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
     try:
-        return run(args, folder)
+        return run(folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

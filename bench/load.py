@@ -114,6 +114,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.common import cpu_model, redis_server_command  # noqa: E402  (the checkout on the path first)
+
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432"
 API = "/api/v1/games/"
 EVENT_STREAM = "text/event-stream"
@@ -1418,17 +1420,6 @@ def verify(tables: list[Table], stats: Stats) -> list[str]:
 # Report
 
 
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def ms(value: float) -> str:
     return f"{value * 1000:.1f}"
 
@@ -1772,19 +1763,7 @@ def private_redis(tmp: Path, procs: Processes, url: str | None) -> Iterator[str]
     port = free_port()
     procs.start(
         "redis",
-        [
-            binary,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(tmp),
-        ],
+        redis_server_command(binary, port, tmp),
         dict(os.environ),
     )
     import redis

@@ -53,6 +53,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.common import cpu_model  # noqa: E402  (the checkout on the path first)
+
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432"
 SMALL = (900, 100)  # 1,000 games
 LARGE = (100_000, 10_000)
@@ -596,17 +598,6 @@ def prepare(pg: str, finished: int, running: int, *, reuse: bool, seed: int, pro
 def _size(text: str) -> tuple[int, int]:
     finished, _, running = text.partition(":")
     return int(finished), int(running or 0)
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

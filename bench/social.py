@@ -28,7 +28,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from bench.common import timed  # noqa: E402  (the checkout on the path first)
 
 BATCH = 5000
 
@@ -107,20 +108,6 @@ def build(players: int, friends: int, follows: int, seed: int) -> Any:
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     return User.objects.get(pk=probe)
-
-
-def timed(call: Callable[[], Any], runs: int) -> tuple[list[float], list[float]]:
-    """Wall and CPU milliseconds of each of ``runs`` calls. On a shared machine the wall time
-    includes waiting for a core; this process's CPU time does not (the database is SQLite, in
-    this process, so its work is counted too)."""
-    call()  # warm
-    wall, cpu = [], []
-    for _ in range(runs):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        call()
-        cpu.append((time.process_time() - start_cpu) * 1000)
-        wall.append((time.perf_counter() - start) * 1000)
-    return wall, cpu
 
 
 def plan_of(sql: str) -> list[str]:

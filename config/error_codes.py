@@ -136,6 +136,12 @@ INVALID_TOKEN = ACCOUNTS.entry(
 USERNAME_TAKEN = ACCOUNTS.entry(
     "username_taken", 409, "the username exists, in any letter case; `details.username`"
 )
+NAME_MARKS_A_BOT = ACCOUNTS.entry(
+    "name_marks_a_bot",
+    400,
+    "a display name ending in `(bot)`, the mark only bot accounts are shown with (any letter "
+    "case); `details.field`",
+)
 NO_EMAIL = ACCOUNTS.entry("no_email", 409, "e-mail verification without an address on the profile")
 EMAIL_ALREADY_VERIFIED = ACCOUNTS.entry(
     "email_already_verified", 409, "the address is verified already"
@@ -189,8 +195,8 @@ INVALID_IDEMPOTENCY_KEY = GAMES.entry(
 RATED_NOT_ALLOWED = GAMES.entry(
     "rated_not_allowed",
     400,
-    "`rated: true` with a preset other than the game's default or a house rule on "
-    "([ratings.md](ratings.md#what-is-rated))",
+    "`rated: true` with a preset other than the game's default, a house rule on, or by a bot "
+    "account ([ratings.md](ratings.md#what-is-rated))",
 )
 INVALID_BOT_LEVEL = GAMES.entry("invalid_bot_level", 400, "no bot plays at this `level`")
 NOT_HOST = GAMES.entry(
@@ -286,6 +292,39 @@ ALREADY_SEEKING = SOCIAL.entry(
 SEEK_CLOSED = SOCIAL.entry(
     "seek_closed", 409, "the seek was paired, withdrawn or has expired (`SEEK_TTL_SECONDS`)"
 )
+SEEK_REFUSED = SOCIAL.entry(
+    "seek_refused",
+    403,
+    "taking this seek: its player's rating range leaves you out, or it is your own",
+)
+SEEK_NEEDS_GROUP = SOCIAL.entry(
+    "seek_needs_group",
+    409,
+    "a seek for more than two players is not taken alone: post a seek like it to be grouped",
+)
+
+CHAT = Section("Chat")
+NOT_IN_CHAT = CHAT.entry(
+    "not_in_chat",
+    403,
+    "not a channel of yours: the players' chat takes a seat still held, the spectators' chat "
+    "is for those watching the game without one",
+)
+CHAT_DISABLED = CHAT.entry(
+    "chat_disabled", 409, "writing while your own chat is off (`me_chat_update`): turn it on"
+)
+CHAT_MUTED = CHAT.entry(
+    "chat_muted", 403, "the moderators muted you from chat until `details.until`"
+)
+CANNOT_MUTE_YOURSELF = CHAT.entry("cannot_mute_yourself", 400, "muting yourself")
+
+SPECTATORS = Section("Spectators")
+SPECTATORS_FRIENDS_ONLY = SPECTATORS.entry(
+    "spectators_friends_only", 403, "the host lets only their friends watch this game"
+)
+SEATED_NOT_SPECTATOR = SPECTATORS.entry(
+    "seated_not_spectator", 409, "you play in this game: open it as a player, not to watch"
+)
 
 MODERATION = Section("Blocks, reports and moderators")
 JOIN_REFUSED = MODERATION.entry(
@@ -301,9 +340,11 @@ PLAYER_NOT_IN_GAME = MODERATION.entry(
 REASON_REQUIRED = MODERATION.entry(
     "reason_required", 400, "a moderator's action without a reason for the audit log"
 )
-UNTIL_REQUIRED = MODERATION.entry("until_required", 400, "a suspension without an end date")
+UNTIL_REQUIRED = MODERATION.entry(
+    "until_required", 400, "a suspension (or a mute from chat) without an end date"
+)
 INVALID_UNTIL = MODERATION.entry(
-    "invalid_until", 400, "a suspension's end date that is not in the future"
+    "invalid_until", 400, "a suspension's (or a mute from chat's) end that is not in the future"
 )
 NOT_ALLOWED = MODERATION.entry(
     "not_allowed",
@@ -407,7 +448,7 @@ for _code, _meaning in _RULES_MEANINGS.items():
     RULES.entry(_code, RULES_STATUS, _meaning)
 BY_RULE: dict[str, ErrorCode] = {error.code: error for error in RULES.entries}
 
-SECTIONS = (ANY, ACCOUNTS, NOTIFICATIONS, GAMES, SOCIAL, MODERATION, RULES)
+SECTIONS = (ANY, ACCOUNTS, NOTIFICATIONS, GAMES, SOCIAL, CHAT, SPECTATORS, MODERATION, RULES)
 # The service's own entries (the rules' are RULES.entries).
 SERVICE: tuple[ErrorCode, ...] = tuple(e for s in SECTIONS if s is not RULES for e in s.entries)
 

@@ -10,8 +10,9 @@ ASGI process (uvicorn), which a reverse proxy routes them to by path.
 
 Command-line options win over these (``--workers 4``, ``--threads 4``, ``--bind``), and so do
 gunicorn's own ``GUNICORN_CMD_ARGS`` (e.g. ``GUNICORN_CMD_ARGS="--workers 8"``). The one
-variable read here, ``FORWARDED_ALLOW_IPS``, is registered (and documented) by config/settings.py
-and read by uvicorn under the same name, so the API and the live routes trust the same proxies.
+variable read here, ``FORWARDED_ALLOW_IPS``, is registered (and documented) by
+config/settings/security.py and read by uvicorn under the same name, so the API and the live
+routes trust the same proxies.
 Beside it, this file only gives prometheus_client's PROMETHEUS_MULTIPROC_DIR a default (below).
 """
 

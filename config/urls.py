@@ -46,6 +46,7 @@ urlpatterns = [
     path("api/v1/", include("moderation.api.urls")),
     path("api/v1/", include("ratings.api.urls")),
     path("api/v1/", include("social.api.urls")),
+    path("api/v1/", include("chat.api.urls")),
     # OAuth 2 (django-oauth-toolkit): apps trade a code for tokens, refresh and revoke them here.
     # The browser's /oauth/authorize is the web client's consent screen (web/urls.py).
     path("oauth/token/", oauth_views.TokenView.as_view(), name="oauth-token"),

@@ -60,6 +60,20 @@ class Game(models.Model):
     ]
     timeout_policy = models.CharField(max_length=8, choices=TIMEOUT_POLICIES, default=POLICY_BOT)
     visibility = models.CharField(max_length=8, choices=VISIBILITIES, default=PRIVATE)
+    # Who may watch the game being played (games/spectators.py), apart from who may join it:
+    # anyone signed in, the host's friends, or nobody. The host chooses and may change it.
+    WATCH_PUBLIC = "public"
+    WATCH_FRIENDS = "friends"
+    WATCH_PRIVATE = "private"
+    WATCHING = [
+        (WATCH_PUBLIC, "Anyone may watch"),
+        (WATCH_FRIENDS, "The host's friends may watch"),
+        (WATCH_PRIVATE, "Nobody may watch"),
+    ]
+    spectating = models.CharField(max_length=8, choices=WATCHING, default=WATCH_PUBLIC)
+    # Spectators see the game as it was this many moves ago (0: as it is), so that a seated
+    # player's second account learns nothing sooner than the table did.
+    spectator_delay = models.PositiveSmallIntegerField(default=0)
     # Rated (docs/ratings.md): people only, the default preset, no house rules. Its match end
     # changes the players' ratings (the ratings app, through signals.match_finished).
     rated = models.BooleanField(default=False)
@@ -95,6 +109,7 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["status", "visibility", "-created_at"]),
             models.Index(fields=["status", "lobby_expires_at"]),
+            models.Index(fields=["status", "spectating", "kind", "-started_at"]),
         ]
 
     def __str__(self) -> str:

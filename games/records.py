@@ -35,13 +35,15 @@ from games.models import Game, Move, RoundResult, Seat
 from players.models import User
 
 FORMAT = "uaw-game-record"
+# Fields may be added within a version (docs/records.md): the players' chat (`chat`) was.
 VERSION = 1
 
-# Sent while a record is built: ``game`` and ``seats`` (in position order). A receiver returns a
+# Sent while a record is built: ``game``, ``seats`` (in position order) and ``reader`` (the user
+# who asked, or None). A receiver returns a
 # dict of extra parts, e.g. ``{"rating_changes": [...]}`` (docs/records.md lists their shapes);
 # only the parts named in EXTENSION_PARTS are taken, so no receiver can rewrite the moves.
 record_building = Signal()
-EXTENSION_PARTS = ("rating_changes",)
+EXTENSION_PARTS = ("rating_changes", "chat")
 # ``new_game``'s keyword arguments besides the RNG: a record's ``setup``.
 SETUP_KEYS = frozenset({"players", "preset", "options", "target_score"})
 
@@ -133,14 +135,26 @@ def _when(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _moves(game: Game, rules: Rules[Any, Any], setup: dict[str, Any]) -> tuple[list[Any], Any]:
-    """Every move with the position after it, replayed from the log; and the final state."""
-    logged = list(Move.objects.filter(game=game).order_by("number"))
+def setup_of(game: Game, seats: list[Seat]) -> dict[str, Any]:
+    """``new_game``'s arguments for ``game`` (``seats``: every seat; those dealt in count)."""
+    return {
+        "players": sum(1 for s in seats if s.position is not None),
+        "preset": game.preset,
+        "options": game.options,
+        "target_score": game.target_score,
+    }
+
+
+def replayed(
+    rules: Rules[Any, Any], setup: dict[str, Any], logged: list[Move]
+) -> Iterable[tuple[Move, Any]]:
+    """Each logged move with the state after it, replayed through the engine (no RNG: the log's
+    chance events). ``RecordUnavailable`` when the log does not start with the deal (a game
+    loaded from a position) or does not replay."""
     if not logged or logged[0].action.get("type") != "start":
         raise RecordUnavailable(
             codes.RECORD_UNAVAILABLE, "This game was loaded from a position: its log starts there."
         )
-    moves: list[dict[str, Any]] = []
     state = None
     try:
         for move in logged:
@@ -149,28 +163,39 @@ def _moves(game: Game, rules: Rules[Any, Any], setup: dict[str, Any]) -> tuple[l
                 state, _ = rules.new_game(rng=rng, **setup)
             else:
                 state, _ = apply_move(rules, state, rules.action_from_dict(move.action), rng)
-            moves.append(
-                {
-                    "number": move.number,
-                    "seat": move.seat,
-                    "at": _when(move.created_at),
-                    "action": move.action,
-                    "events": move.events,
-                    "position": position(rules, state),
-                }
-            )
+            yield move, state
     except (EngineError, ReplayError) as exc:
         raise RecordUnavailable(
             codes.RECORD_UNAVAILABLE, f"The game's log does not replay: {exc}"
         ) from exc
+
+
+def _moves(game: Game, rules: Rules[Any, Any], setup: dict[str, Any]) -> tuple[list[Any], Any]:
+    """Every move with the position after it, replayed from the log; and the final state."""
+    logged = list(Move.objects.filter(game=game).order_by("number"))
+    moves: list[dict[str, Any]] = []
+    state = None
+    for move, state in replayed(rules, setup, logged):
+        moves.append(
+            {
+                "number": move.number,
+                "seat": move.seat,
+                "at": _when(move.created_at),
+                "action": move.action,
+                "events": move.events,
+                "position": position(rules, state),
+            }
+        )
     return moves, state
 
 
-def build_record(game: Game) -> dict[str, Any]:
+def build_record(game: Game, reader: User | None = None) -> dict[str, Any]:
     """The record of a finished ``game`` (docs/records.md). Raises ``RecordUnavailable``
     (``game_not_finished`` while it is not finished; ``record_unavailable`` for a game whose
     log does not start with its deal). Three queries (seats, moves, rounds) and a replay of
-    the game through the engine, besides whatever the receivers of ``record_building`` add."""
+    the game through the engine, besides whatever the receivers of ``record_building`` add.
+    ``reader``: who asked (None: the service itself); a part may be its players' only (the
+    chat)."""
     if game.status != Game.FINISHED:
         raise RecordUnavailable(
             codes.GAME_NOT_FINISHED, "A game's record is ready once the game has finished."
@@ -178,12 +203,7 @@ def build_record(game: Game) -> dict[str, Any]:
     rules = registry.get_game(game.kind)
     seats = [s for s in game.seats.select_related("user") if s.position is not None]
     seats.sort(key=lambda s: s.position or 0)
-    setup = {
-        "players": len(seats),
-        "preset": game.preset,
-        "options": game.options,
-        "target_score": game.target_score,
-    }
+    setup = setup_of(game, seats)
     moves, state = _moves(game, rules, setup)
     rounds = [
         {"round": r.round, "winner": r.winner_position, "points": r.points, "scores": r.scores}
@@ -211,8 +231,9 @@ def build_record(game: Game) -> dict[str, Any]:
             "state_digest": state_digest(rules, state),
         },
         "rating_changes": [],
+        "chat": [],
     }
-    for _, parts in record_building.send(sender=Game, game=game, seats=seats):
+    for _, parts in record_building.send(sender=Game, game=game, seats=seats, reader=reader):
         for name in EXTENSION_PARTS:
             if isinstance(parts, dict) and name in parts:
                 record[name] = parts[name]

@@ -274,8 +274,10 @@ def events_for(
     after: int,
     limit: int,
     seat: int | None = UNKNOWN_SEAT,
+    upto: int | None = None,
 ) -> tuple[list[dict[str, Any]], bool]:
-    """Moves after version ``after`` with the events this user may see, and whether more exist.
+    """Moves after version ``after`` (and up to ``upto``: a spectator's delay) with the events
+    this user may see, and whether more exist.
 
     ``seat``: the user's position in the game (None: no seat), when the caller knows it; one
     query fewer."""
@@ -285,9 +287,10 @@ def events_for(
             .values_list("position", flat=True)
             .first()
         )
-    moves = list(
-        Move.objects.filter(game_id=game.pk, number__gt=after).order_by("number")[: limit + 1]
-    )
+    found = Move.objects.filter(game_id=game.pk, number__gt=after)
+    if upto is not None:
+        found = found.filter(number__lte=upto)
+    moves = list(found.order_by("number")[: limit + 1])
     more = len(moves) > limit
     rules = registry.get_game(game.kind)
     reader = seat if seat is not None else -1
@@ -331,6 +334,9 @@ def move_news(
         "actors": actors,
         "moves": moves,
         "private": private,
+        # Who may watch, as of this change: a spectator's stream that follows the news goes to
+        # the database (and its checks) when the host changed it (games/spectators.py).
+        "watch": [game.spectating, game.spectator_delay],
     }
 
 

@@ -29,3 +29,8 @@ player_invited = Signal()
 # refuse by raising ``ServiceError`` (moderation: a seated player blocked ``user``). Sent with the
 # game row locked; receivers only read.
 joining_private_game = Signal()
+
+# ``user`` (signed in, no seat) asks to watch ``game`` (``seats``: all of its seats, with their
+# users). A receiver may refuse by raising ``ServiceError`` (social: a block either way with a
+# seated player, or a friends-only game of a host who is no friend). Receivers only read.
+watching_game = Signal()

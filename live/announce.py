@@ -21,6 +21,11 @@ Three ways a waiter learns of a new version, so that no single one has to be rel
   moved on. A lost message, Redis being down, or a change that publishes nothing (lobby joins,
   expired lobbies) is therefore seen within about a second anyway.
 
+An app may announce on keys of its own beside a game's (the chat app: ``chat:<game id>``, its
+last message's id), on all three paths: it registers the reader of their marks for the database
+re-check (``read_marks_with``), and a stream waits on such a key beside its game's (``Wait``'s
+``also``; the driver answers a ``Side`` when that key woke it).
+
 A player's key (``user_key``) announces, on the same three paths but the database re-check, that a
 player's list of games changed without a version of a game they wait on moving: a game created with
 them in it, a rematch they are invited to. Its key is ``user:<id>`` (``<prefix>game:user:<id>`` on
@@ -67,7 +72,9 @@ from live.notifier import (
     RECHECK_SECONDS,
     USER_PREFIX,
     Notifier,
+    Side,
     _news_from_json,
+    read_marks_with,
     read_versions_with,
 )
 
@@ -75,11 +82,13 @@ __all__ = [
     "MAX_WAIT_SECONDS",
     "USER_PREFIX",
     "Notifier",
+    "Side",
     "Wait",
     "_news_from_json",
     "channel",
     "notifier",
     "publish",
+    "read_marks_with",
     "read_versions_with",
     "stop_notifier",
     "user_key",

@@ -5,10 +5,11 @@ A stream's generator yields:
 
 - ``bytes``: send them;
 - ``Call(fn, *args)``: run sync work (a database read) and send back its result;
-- ``Wait(key, above, timeout)``: wait for an announcement on ``key`` (``live.announce``) above
-  ``above``, up to ``timeout`` seconds (None: no limit of its own), and send back the version that
-  woke it, None (the time is up), or a ``Beat``: the keep-alive's turn, with why the stream must
-  end ("" to go on).
+- ``Wait(key, above, timeout, also)``: wait for an announcement on ``key`` (``live.announce``)
+  above ``above`` (and on ``also``'s key above its mark), up to ``timeout`` seconds (None: no limit
+  of its own), and send back the version that woke it, an ``announce.Side`` (``also`` did), None
+  (the time is up), or a ``Beat``: the keep-alive's turn, with why the stream must end ("" to go
+  on).
 
 The driver owns what every stream shares: the keep-alives, each of which re-checks the stream's
 credentials (a personal token, an app's OAuth token, a session) and renews its "watching" mark
@@ -82,6 +83,9 @@ class Wait:
     key: str  # a game's id, or a player's ``announce.user_key``
     above: int
     timeout: float | None = None
+    # Another key and its mark to wait on as well (a game stream's chat); when it wakes the
+    # wait, the answer is an ``announce.Side``.
+    also: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -173,7 +177,11 @@ async def drive(stream: Stream) -> AsyncIterator[bytes]:
                 release_request_thread()
                 member.poke.clear()
                 result = await notifier.wait(
-                    step.key, above=step.above, timeout=step.timeout, poke=member.poke
+                    step.key,
+                    above=step.above,
+                    timeout=step.timeout,
+                    poke=member.poke,
+                    also=step.also,
                 )
                 if result is None and member.due:
                     result = Beat(member.take())
@@ -236,7 +244,9 @@ def drive_blocking(stream: Stream) -> Iterator[bytes]:
                 timeout = beat_at - now
                 if step.timeout is not None:
                     timeout = min(timeout, step.timeout)
-                result = notifier.wait_blocking(step.key, above=step.above, timeout=timeout)
+                result = notifier.wait_blocking(
+                    step.key, above=step.above, timeout=timeout, also=step.also
+                )
     finally:
         metrics.LIVE_CONNECTIONS.dec()
         steps.close()

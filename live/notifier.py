@@ -15,6 +15,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -72,6 +73,8 @@ class _Waiter:
 
 
 _game_versions: VersionSource | None = None
+# Readers of other keys' marks by the keys' prefix (the chat's ``chat:<game id>``).
+_prefixed: dict[str, VersionSource] = {}
 
 
 def read_versions_with(source: VersionSource) -> None:
@@ -81,14 +84,35 @@ def read_versions_with(source: VersionSource) -> None:
     _game_versions = source
 
 
+def read_marks_with(prefix: str, source: VersionSource) -> None:
+    """Read the marks of the keys starting with ``prefix`` with ``source`` (given the keys
+    without it): an app's own keys beside the games' (the chat app's, from its
+    ``AppConfig.ready``), re-checked like a game's version."""
+    _prefixed[prefix] = source
+
+
 def db_versions(game_ids: list[str]) -> dict[str, int]:
-    """The current versions of these games, read from the database (through the games app's
-    reader; none before it is ready)."""
+    """The current versions of these games (and marks of prefixed keys), read from the database
+    (through the apps' readers; none before they are ready)."""
     try:
-        return {} if _game_versions is None else _game_versions(game_ids)
+        prefixes = tuple(_prefixed)
+        games = [key for key in game_ids if not (prefixes and key.startswith(prefixes))]
+        found = {} if _game_versions is None or not games else dict(_game_versions(games))
+        for prefix, source in list(_prefixed.items()):
+            keys = [key.removeprefix(prefix) for key in game_ids if key.startswith(prefix)]
+            if keys:
+                found.update({prefix + key: mark for key, mark in source(keys).items()})
+        return found
     finally:
         # What request_finished does for a request: honour CONN_MAX_AGE, drop broken connections.
         close_old_connections()
+
+
+@dataclass(frozen=True)
+class Side:
+    """What ``wait`` answers when the ``also`` key woke it (its new mark), not the main key."""
+
+    version: int
 
 
 def release_db() -> None:
@@ -273,33 +297,50 @@ class Notifier:
         above: int,
         timeout: float | None,
         poke: asyncio.Event | None = None,
-    ) -> int | None:
+        also: tuple[str, int] | None = None,
+    ) -> int | Side | None:
         """Wait up to ``timeout`` seconds (None: no limit) for a version of ``game_id`` above
-        ``above``, or until ``poke`` is set (the caller clears it first).
+        ``above``, or until ``poke`` is set (the caller clears it first); with ``also`` (a key
+        and a mark), for that key's announcement above its mark too (a game stream's chat).
 
-        Returns the version that woke us, or None on timeout or poke. Holds no thread and no
-        database connection while waiting; cancelling (a client that hung up) cleans up."""
+        Returns the version that woke us, ``Side(mark)`` when ``also`` did, or None on timeout
+        or poke. Holds no thread and no database connection while waiting; cancelling (a client
+        that hung up) cleans up."""
         loop = asyncio.get_running_loop()
         event = poke if poke is not None else asyncio.Event()
-        key, waiter = self._add(game_id, above, lambda: loop.call_soon_threadsafe(event.set))
+        waiters = self._add_all(game_id, above, also, lambda: loop.call_soon_threadsafe(event.set))
         try:
             async with asyncio.timeout(None if timeout is None else max(timeout, 0)):
                 await event.wait()
         except TimeoutError:
             return None
         finally:
-            self._remove(key, waiter)
-        return waiter.version
+            self._remove_all(waiters)
+        return _woken(waiters)
 
-    def wait_blocking(self, game_id: Any, *, above: int, timeout: float) -> int | None:
+    def wait_blocking(
+        self, game_id: Any, *, above: int, timeout: float, also: tuple[str, int] | None = None
+    ) -> int | Side | None:
         """``wait`` for a thread that may block (a WSGI worker): same contract."""
         event = threading.Event()
-        key, waiter = self._add(game_id, above, event.set)
+        waiters = self._add_all(game_id, above, also, event.set)
         try:
             event.wait(max(timeout, 0))
         finally:
+            self._remove_all(waiters)
+        return _woken(waiters)
+
+    def _add_all(
+        self, game_id: Any, above: int, also: tuple[str, int] | None, wake: Callable[[], Any]
+    ) -> list[tuple[str, _Waiter]]:
+        waiters = [self._add(game_id, above, wake)]
+        if also is not None:
+            waiters.append(self._add(also[0], also[1], wake))
+        return waiters
+
+    def _remove_all(self, waiters: list[tuple[str, _Waiter]]) -> None:
+        for key, waiter in waiters:
             self._remove(key, waiter)
-        return waiter.version
 
     def _add(self, game_id: Any, above: int, wake: Callable[[], Any]) -> tuple[str, _Waiter]:
         key = str(game_id)
@@ -543,6 +584,15 @@ class Notifier:
             with self._lock:
                 self._fresh.add(key)
             self._kick.set()
+
+
+def _woken(waiters: list[tuple[str, _Waiter]]) -> int | Side | None:
+    """The main key's version if it woke, else the ``also`` key's as a ``Side``, else None."""
+    version = waiters[0][1].version
+    if version is not None or len(waiters) == 1:
+        return version
+    side = waiters[1][1].version
+    return None if side is None else Side(side)
 
 
 def _news_from_json(news: dict[str, Any]) -> dict[str, Any]:

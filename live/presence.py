@@ -15,6 +15,10 @@ ends (the tab closed, or hidden: the client drops its stream then) it removes on
 so another tab still open keeps the player watching. The marks of one player and game share one
 cache entry (tab → expiry); two tabs writing it at the same instant may lose one mark, which the
 next keep-alive of that connection (every ~15 s) writes again.
+
+Each game also keeps the set of players watching it (user → expiry, in the same writes), so that a
+table can show how many spectators it has (``watchers``, read by games/spectators.py): a count,
+approximate in the same way.
 """
 
 from __future__ import annotations
@@ -41,6 +45,12 @@ def _key(user_id: Any, game_id: Any) -> str:
     return f"games:watching:{game_id}:{user_id}"
 
 
+def _game_key(game_id: Any) -> str:
+    with contextlib.suppress(ValueError):
+        game_id = uuid.UUID(str(game_id))
+    return f"games:watchers:{game_id}"
+
+
 def _live_tabs(key: str, now: float) -> dict[str, float]:
     return _still_live(cache.get(key), now)
 
@@ -59,7 +69,12 @@ def mark_watching(
     try:
         tabs = _live_tabs(key, now)
         tabs[tab] = now + ttl
-        cache.set(key, tabs, int(max(tabs.values()) - now) + 1)
+        game_key = _game_key(game_id)
+        users = _still_live(cache.get(game_key), now)
+        users[str(user_id)] = now + ttl
+        cache.set_many(
+            {key: tabs, game_key: users}, int(max(*tabs.values(), *users.values()) - now) + 1
+        )
     except Exception:
         logger.warning("Could not record that a player watches a game", exc_info=True)
 
@@ -71,6 +86,7 @@ def mark_watching_many(marks: Iterable[tuple[Any, Any, str]], ttl: int) -> None:
     wanted: dict[str, list[str]] = defaultdict(list)
     for user_id, game_id, tab in marks:
         wanted[_key(user_id, game_id)].append(tab)
+        wanted[_game_key(game_id)].append(str(user_id))  # the game's watchers: user ids
     if not wanted:
         return
     try:
@@ -95,8 +111,12 @@ def stop_watching(user_id: Any, game_id: Any, tab: str | None = None) -> None:
         tabs.pop(tab or "", None)
         if tabs:
             cache.set(key, tabs, int(max(tabs.values()) - now) + 1)
-        else:
-            cache.delete(key)
+            return
+        cache.delete(key)
+        game_key = _game_key(game_id)
+        users = _still_live(cache.get(game_key), now)
+        if users.pop(str(user_id), None) is not None:
+            cache.set(game_key, users, int(max(users.values(), default=now) - now) + 1)
     except Exception:
         logger.warning("Could not record that a player stopped watching", exc_info=True)
 
@@ -107,3 +127,27 @@ def is_watching(user_id: Any, game_id: Any) -> bool:
     except Exception:
         logger.warning("Could not read who watches a game; assuming nobody", exc_info=True)
         return False
+
+
+def watchers(game_id: Any) -> set[str]:
+    """The ids (as strings) of the players watching ``game_id`` live now; none with the cache
+    down."""
+    try:
+        return set(_still_live(cache.get(_game_key(game_id)), time.time()))
+    except Exception:
+        logger.warning("Could not read who watches a game; assuming nobody", exc_info=True)
+        return set()
+
+
+def watchers_many(game_ids: Iterable[Any]) -> dict[str, set[str]]:
+    """``watchers`` of many games (by their ids as strings), in one cache read."""
+    keys = {_game_key(game_id): str(game_id) for game_id in game_ids}
+    if not keys:
+        return {}
+    now = time.time()
+    try:
+        found = cache.get_many(list(keys))
+    except Exception:
+        logger.warning("Could not read who watches games; assuming nobody", exc_info=True)
+        found = {}
+    return {game: set(_still_live(found.get(key), now)) for key, game in keys.items()}

@@ -23,6 +23,8 @@ RATINGS_VOIDED = "ratings_voided"
 REPLAY_VIEWED = "replay_viewed"
 MODERATOR_GRANTED = "moderator_granted"
 MODERATOR_REMOVED = "moderator_removed"
+CHAT_MESSAGE_DELETED = "chat_message_deleted"
+PLAYER_CHAT_MUTED = "player_chat_muted"
 
 # The actions as the audit list names them, in the moderator's language (the stored codes stay).
 ACTION_LABELS = {
@@ -40,6 +42,8 @@ ACTION_LABELS = {
     REPLAY_VIEWED: _("Replay viewed"),
     MODERATOR_GRANTED: _("Made a moderator"),
     MODERATOR_REMOVED: _("No longer a moderator"),
+    CHAT_MESSAGE_DELETED: _("Chat message deleted"),
+    PLAYER_CHAT_MUTED: _("Player muted from chat"),
 }
 
 # The stored target is an English snapshot (the CSV export keeps it as written); shown, it is
@@ -55,6 +59,10 @@ _TARGETS = [
         _("turn of %(name)s in game %(game)s"),
     ),
     (re.compile(r"^report #(?P<id>\d+)$"), _("report #%(id)s")),
+    (
+        re.compile(r"^chat message #(?P<id>\d+) in game (?P<game>\S+)$"),
+        _("chat message #%(id)s in game %(game)s"),
+    ),
     (re.compile(r"^game (?P<game>\S+)$"), _("game %(game)s")),
 ]
 

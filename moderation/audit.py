@@ -9,11 +9,13 @@ from django.utils.translation import gettext
 # The action codes live in moderation.actions; audit.X keeps naming them for the callers.
 from moderation.actions import (  # noqa: F401
     ACTION_LABELS,
+    CHAT_MESSAGE_DELETED,
     GAME_ABORTED,
     MODERATOR_GRANTED,
     MODERATOR_REMOVED,
     NAME_RESET,
     PLAYER_BANNED,
+    PLAYER_CHAT_MUTED,
     PLAYER_REMOVED,
     PLAYER_SUSPENDED,
     PLAYER_UNBANNED,

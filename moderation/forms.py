@@ -31,6 +31,13 @@ class ReportActionForm(_ReasonForm):
     action = forms.ChoiceField(label=_("Action"), choices=[(a, a) for a in services.REPORT_ACTIONS])
 
 
+CHAT_ACTIONS = ("delete_chat", "mute_chat")
+
+
+class ChatActionForm(_ReasonForm):
+    action = forms.ChoiceField(label=_("Action"), choices=[(a, a) for a in CHAT_ACTIONS])
+
+
 PLAYER_ACTIONS = ("warn", "suspend", "ban", "unban", "reset_name")
 
 

@@ -1,7 +1,7 @@
 """Game-side changes made by moderators: abort a game, remove a player, force a turn to time out,
 void a finished match's rating changes.
 
-Each function is one transaction with the game row locked (``games.services.base._locked``),
+Each function is one transaction with the game row locked (``games.services.base.lock_game``),
 like every other change to a game, and reuses the services' own rules: removing a player is that
 player's ``leave_game``, a forced timeout is the timer sweep's ``timeout_turn`` (timeout policy
 included). The audit entry and the players' notices are written in the same transaction.
@@ -52,7 +52,7 @@ def abort_game(*, moderator: User, game_id: Any, reason: str) -> Game:
     """End a lobby or a running game at once, with no scores and no winner."""
     reason = _reason(reason)
     with transaction.atomic():
-        game = services.base._locked(game_id)
+        game = services.base.lock_game(game_id)
         check_not_seated(game, moderator)
         if game.status not in (Game.LOBBY, Game.ACTIVE):
             raise ServiceError(codes.GAME_OVER, gettext_noop("This game is already over."))
@@ -87,7 +87,7 @@ def remove_player(*, moderator: User, game_id: Any, user_id: Any, reason: str) -
     their hand goes under the draw pile)."""
     reason = _reason(reason)
     with transaction.atomic():
-        game = services.base._locked(game_id)
+        game = services.base.lock_game(game_id)
         check_not_seated(game, moderator)
         seat = game.seats.select_related("user").filter(user_id=user_id).first()
         if seat is None or seat.user is None:
@@ -115,7 +115,7 @@ def force_timeout(*, moderator: User, game_id: Any, reason: str) -> Game:
     game's timeout policy, so a stalling player is taken out after ``max_timeouts``)."""
     reason = _reason(reason)
     with transaction.atomic():
-        game = services.base._locked(game_id)
+        game = services.base.lock_game(game_id)
         check_not_seated(game, moderator)
         if game.status != Game.ACTIVE:
             raise ServiceError(codes.GAME_OVER, gettext_noop("This game is not in progress."))

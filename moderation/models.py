@@ -29,11 +29,13 @@ class Report(models.Model):
     CHEATING = "cheating"
     STALLING = "stalling"
     OTHER = "other"
+    CHAT_MESSAGE = "chat_message"
     REASONS = [
         (OFFENSIVE_NAME, _("Offensive name")),
         (CHEATING, _("Cheating or collusion")),
         (STALLING, _("Stalling or abandoning games")),
         (OTHER, _("Other")),
+        (CHAT_MESSAGE, _("Chat message")),
     ]
     OPEN = "open"
     DISMISSED = "dismissed"
@@ -67,6 +69,9 @@ class Report(models.Model):
     times = models.PositiveIntegerField(
         _("times"), default=1, help_text=_("Reports merged into this one.")
     )
+    # A chat report's evidence, as it was when reported (a deletion later does not erase it):
+    # {"reported": [message ids], "messages": [each with the messages around it]}.
+    chat = models.JSONField(_("chat"), default=dict, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=STATUSES, default=OPEN, db_index=True
     )

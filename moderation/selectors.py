@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Case, Count, F, Q, QuerySet, When
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -38,6 +38,16 @@ def blocked_either_way(user_id: Any) -> set[Any]:
         "blocker_id", "blocked_id"
     )
     return {other for pair in pairs for other in pair if other != user_id}
+
+
+def blocked_either_way_query(user_id: Any) -> QuerySet[Block]:
+    """``blocked_either_way`` as a query of one column (``other``), unevaluated."""
+    other = Case(When(blocker_id=user_id, then=F("blocked_id")), default=F("blocker_id"))
+    return (
+        Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id))
+        .order_by()
+        .values_list(other, flat=True)
+    )
 
 
 def blocks_of(user: Any) -> QuerySet[Block]:

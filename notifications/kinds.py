@@ -14,6 +14,8 @@ INVITED = "invited"
 MODERATION = "moderation"
 FOLLOWED = "followed"
 CHALLENGED = "challenged"
+CHAT_MENTION = "chat_mention"
+PAIRED = "paired"
 # Stream-only kinds: facts an app reacts to on the account event stream
 # (notifications.api.events) that a person needs no notice of. Their rows are written already
 # withdrawn from the inbox (``cleared_at``) and no channel delivers them.
@@ -32,7 +34,9 @@ KINDS: tuple[str, ...] = (
     MATCH_OVER,
     INVITED,
     CHALLENGED,
+    PAIRED,
     FOLLOWED,
+    CHAT_MENTION,
     MODERATION,
 )
 
@@ -64,7 +68,9 @@ DESCRIPTIONS: dict[str, str] = {
     MATCH_OVER: "Your game is over.",
     INVITED: "Someone invited you to a game.",
     CHALLENGED: "A player challenged you to a game (accept or decline it).",
+    PAIRED: "Quick pairing found you a game: it has started.",
     FOLLOWED: "A player follows you (following them back makes you friends).",
+    CHAT_MENTION: "A player named you (@username) in a game's chat.",
     MODERATION: "A notice from the moderators.",
     GAME_STARTED: "A game you are seated in started (stream only).",
     SEAT_TAKEN_OVER: "A bot took over your seat after your turns timed out (stream only).",

@@ -36,8 +36,13 @@ from notifications.models import Notification
 from notifications.services import Planned, write
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from games.models import Game, Move, Seat
     from players.models import User
+
+    # How plan_move's parts add a notice: at most one per (player, kind), the first one kept.
+    Add = Callable[[User | None, str, dict[str, Any]], None]
 
 
 def record_move(
@@ -51,7 +56,9 @@ def record_move(
 ) -> None:
     """Write the notification rows ``move`` causes. Caller holds the game lock."""
     planned = plan_move(game=game, move=move, events=events, seats=seats, turn_passed=turn_passed)
-    clear_turn_notices(game=game, planned=planned, now=move.created_at)
+    # Before its start a game has no turns, so no "your turn" notice to withdraw.
+    if move.action.get("type") != "start":
+        clear_turn_notices(game=game, planned=planned, now=move.created_at)
     write(planned, game=game, now=move.created_at)
 
 
@@ -119,52 +126,64 @@ def plan_move(
         elif kind == "round_over" and not match_over and event["winner"] is not None:
             # A drawn round (Gin Rummy's wall) has no winner to announce; the next deal's turn
             # notification follows as usual.
-            for position, user in table.players():
-                add(
-                    user,
-                    k.ROUND_OVER,
-                    {
-                        "round": event["round"],
-                        "winner": table.name(event["winner"]),
-                        "you_won": position == event["winner"],
-                        "points": event["points"],
-                        "score": _score(event, position),
-                    },
-                )
+            _round_over(event, table, add)
         elif kind == "match_over":
-            winner = event.get("winner")
-            for position, user in table.players():
-                add(
-                    user,
-                    k.MATCH_OVER,
-                    {
-                        "winner": table.name(winner) if winner is not None else None,
-                        "you_won": winner is not None and position == winner,
-                        "place": table.place(position),
-                        "opponents": table.opponents(user),
-                    },
-                )
+            _match_over(event, table, add)
 
     if (move.action or {}).get("type") == "start":
         for _, user in table.players():
             add(user, k.GAME_STARTED, {"opponents": table.opponents(user), "version": game.version})
     waiting = game.status == game.ACTIVE and game.current_user_id is not None
     if turn_passed and not speed and waiting:
-        mover = table.user(move.seat) if move.seat is not None else None
-        # The mover who keeps the turn (a two-player Skip) is looking at the game already.
-        if mover is None or mover.pk != game.current_user_id:
-            current = table.user_by_id(game.current_user_id)
-            add(
-                current,
-                k.YOUR_TURN,
-                {
-                    "opponents": table.opponents(current),
-                    "deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
-                    # The version to act on (an app's ``expected_version``).
-                    "version": game.version,
-                },
-            )
+        _your_turn(game, move, table, add)
     return list(out.values())
+
+
+def _round_over(event: dict[str, Any], table: _Table, add: Add) -> None:
+    for position, user in table.players():
+        add(
+            user,
+            k.ROUND_OVER,
+            {
+                "round": event["round"],
+                "winner": table.name(event["winner"]),
+                "you_won": position == event["winner"],
+                "points": event["points"],
+                "score": _score(event, position),
+            },
+        )
+
+
+def _match_over(event: dict[str, Any], table: _Table, add: Add) -> None:
+    winner = event.get("winner")
+    for position, user in table.players():
+        add(
+            user,
+            k.MATCH_OVER,
+            {
+                "winner": table.name(winner) if winner is not None else None,
+                "you_won": winner is not None and position == winner,
+                "place": table.place(position),
+                "opponents": table.opponents(user),
+            },
+        )
+
+
+def _your_turn(game: Game, move: Move, table: _Table, add: Add) -> None:
+    mover = table.user(move.seat) if move.seat is not None else None
+    # The mover who keeps the turn (a two-player Skip) is looking at the game already.
+    if mover is None or mover.pk != game.current_user_id:
+        current = table.user_by_id(game.current_user_id)
+        add(
+            current,
+            k.YOUR_TURN,
+            {
+                "opponents": table.opponents(current),
+                "deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
+                # The version to act on (an app's ``expected_version``).
+                "version": game.version,
+            },
+        )
 
 
 def _caught_cards(events: list[dict[str, Any]], caught: dict[str, Any]) -> int:

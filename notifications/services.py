@@ -235,6 +235,29 @@ def notify_challenged(*, user: User, by: User, challenge_id: int) -> Notificatio
     )
 
 
+def notify_paired(*, game: Game, players: Sequence[User]) -> list[Notification]:
+    """Quick pairing started ``game`` for ``players``: each hears of it with their opponents'
+    names (once per game and player: a repeated call writes nothing new). One ``write`` for
+    all of them."""
+    keys = {f"paired:{game.pk}:{user.pk}": user for user in players}
+    done = set(Notification.objects.filter(key__in=list(keys)).values_list("key", flat=True))
+    planned = [
+        Planned(
+            user,
+            kinds.PAIRED,
+            {"opponents": [o.public_name for o in players if o.pk != user.pk]},
+            key,
+        )
+        for key, user in keys.items()
+        if key not in done
+    ]
+    try:
+        with transaction.atomic():
+            return write(planned, game=game, users_current=False)
+    except IntegrityError:  # a concurrent call wrote them
+        return []
+
+
 def notify_followed(*, user: User, by: User) -> Notification | None:
     """``by`` started following ``user`` (once per pair, however often they unfollow and
     follow again: a follow is no way to ping someone)."""
@@ -243,6 +266,19 @@ def notify_followed(*, user: User, by: User) -> Notification | None:
         kind=kinds.FOLLOWED,
         data={"by": by.public_name, "username": by.username},
         key=f"followed:{by.pk}:{user.pk}",
+    )
+
+
+def notify_chat_mention(
+    *, user: User, by: User, game: Game, message_id: int
+) -> Notification | None:
+    """``by`` named ``user`` (``@username``) in the chat of ``game`` (once per message)."""
+    return notify(
+        user=user,
+        kind=kinds.CHAT_MENTION,
+        game=game,
+        data={"by": by.public_name, "message": message_id},
+        key=f"chat_mention:{message_id}:{user.pk}",
     )
 
 

@@ -140,8 +140,14 @@ def render(kind: str, data: dict[str, Any]) -> tuple[str, str]:
         return _("You are invited"), _("%(by)s invited you to a game.") % {"by": by}
     if kind == k.CHALLENGED:
         return _("You are challenged"), _("%(by)s challenged you to a game.") % {"by": by}
+    if kind == k.PAIRED:
+        return _("Your game is ready"), _(
+            "Quick pairing found you a game against %(opponents)s."
+        ) % {"opponents": opponents}
     if kind == k.FOLLOWED:
         return _("A new follower"), _("%(by)s follows you.") % {"by": by}
+    if kind == k.CHAT_MENTION:
+        return _("You were named in a chat"), _("%(by)s named you in a game's chat.") % {"by": by}
     if kind == k.MODERATION:
         # The moderators' own words, as they wrote them: only the title is translated.
         return _("Message from the moderators"), str(data.get("message", ""))

@@ -88,26 +88,36 @@ def has_invisible(text: str) -> bool:
     return any(unicodedata.category(ch) in _INVISIBLE_CATEGORIES for ch in text)
 
 
-@lru_cache(maxsize=4)
-def _terms(words: tuple[str, ...], path: str) -> frozenset[str]:
+@lru_cache(maxsize=8)
+def _terms(words: tuple[str, ...], path: str, file_setting: str) -> frozenset[str]:
     found = list(words)
     if path:
         try:
             lines = Path(path).read_text(encoding="utf-8").splitlines()
         except OSError as exc:
-            raise ImproperlyConfigured(f"DISPLAY_NAME_BLOCKLIST_FILE: {exc}") from exc
+            raise ImproperlyConfigured(f"{file_setting}: {exc}") from exc
         found += [line.split("#", 1)[0] for line in lines]
     return frozenset(t for t in (fold(w) for w in found) if t)
 
 
+def terms_from(list_setting: str, file_setting: str) -> frozenset[str]:
+    """The folded terms of a word list kept like the names blocklist: a comma-separated setting
+    and a file setting (one per line, ``#`` comments). The chat's word filter is another."""
+    words = tuple(getattr(settings, list_setting, ()))
+    return _terms(words, getattr(settings, file_setting, "") or "", file_setting)
+
+
 def blocked_terms() -> frozenset[str]:
-    words = tuple(getattr(settings, "DISPLAY_NAME_BLOCKLIST", ()))
-    return _terms(words, getattr(settings, "DISPLAY_NAME_BLOCKLIST_FILE", "") or "")
+    return terms_from("DISPLAY_NAME_BLOCKLIST", "DISPLAY_NAME_BLOCKLIST_FILE")
+
+
+def matches(text: str, terms: frozenset[str]) -> bool:
+    """Whether any of ``terms`` (folded) appears anywhere in what ``text`` looks like."""
+    return any(term in folded for folded in skeletons(text) for term in terms)
 
 
 def is_allowed(name: str) -> bool:
-    terms = blocked_terms()
-    return not any(term in folded for folded in skeletons(name) for term in terms)
+    return not matches(name, blocked_terms())
 
 
 def validate_name(name: str) -> str:

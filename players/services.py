@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+import unicodedata
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -28,7 +29,7 @@ from django.utils import timezone
 from config import error_codes as codes
 from config.errors import ServiceError
 from players import links, lockout, oauth, signals, tasks
-from players.models import ApiToken, User
+from players.models import BOT_MARK, ApiToken, User
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +42,20 @@ def _invalid_credentials() -> ServiceError:
 
 def username_taken(username: str) -> ServiceError:
     return ServiceError(codes.USERNAME_TAKEN, "This username is already taken.", username=username)
+
+
+def check_display_name(name: str) -> None:
+    """A name may not end in the mark that only bot accounts are shown with (``BOT_MARK``,
+    ``User.public_name``): a person named "Alice (bot)" would pass for a program, and the
+    mark is how players know they play one. Compared folded (NFKC, any letter case, with or
+    without a space), so "ALICE（BOT）" is refused too."""
+    folded = unicodedata.normalize("NFKC", name).casefold().rstrip()
+    if folded.endswith(BOT_MARK):
+        raise ServiceError(
+            codes.NAME_MARKS_A_BOT,
+            f"A display name cannot end in {BOT_MARK}: that mark shows a bot account.",
+            field="display_name",
+        )
 
 
 def check_password_strength(password: str, *, user: User) -> None:
@@ -124,6 +139,7 @@ def sign_up(
 ) -> tuple[User, ApiToken, str]:
     """Create an account and its first (play-scoped) token. Returns the raw token string too,
     which is never stored and can be shown only now."""
+    check_display_name(display_name)
     if User.objects.filter(username__iexact=username).exists():
         raise username_taken(username)
     user = User(
@@ -301,6 +317,8 @@ def update_profile(*, user: User, password: str | None = None, **changes: Any) -
     unknown = set(changes) - _PROFILE_FIELDS
     if unknown:
         raise ValueError(f"not profile fields: {sorted(unknown)}")
+    if "display_name" in changes:
+        check_display_name(changes["display_name"] or "")
     fields = []
     if "email" in changes:
         email = User.objects.normalize_email(changes.pop("email") or "")

@@ -30,12 +30,25 @@ class Rating(models.Model):
     # The sum of the places of every rated game: the average place without reading the history.
     places_total = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(default=timezone.now)
+    # The account's standing, a copy of ``User.is_active`` (false while banned or suspended; kept
+    # by ``receivers.copy_account_standing``), so that a leaderboard reads this table alone: the
+    # reader's place counts every listed rating above theirs, and a join per row counted was
+    # most of that page's time at 100,000 players (docs/performance.md, "Ratings at scale").
+    active = models.BooleanField(default=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["user", "kind"], name="one_rating_per_kind"),
         ]
-        indexes = [models.Index(fields=["kind", "-shown"], name="rating_board")]
+        indexes = [
+            # Every column a leaderboard filters on, after the order it ranks by: the top 100 is
+            # a walk down it, and the reader's place a count of one range of it, which the
+            # database answers from the index alone (no table row read per rating counted).
+            models.Index(
+                fields=["kind", "-shown", "updated_at", "rated_games", "active"],
+                name="rating_board",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind} {self.shown}"

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models.signals import post_save
+
 from games import records
 from games import signals as game_signals
+from players.models import User
 from ratings import services
-from ratings.models import RatingChange
+from ratings.models import Rating, RatingChange
 
 
 def make_rating_rows(*, game: Any, seats: list[Any], **kwargs: Any) -> None:
@@ -18,8 +21,25 @@ def make_rating_rows(*, game: Any, seats: list[Any], **kwargs: Any) -> None:
         game.rated = False
         game.save(update_fields=["rated"])
     if game.rated:
-        user_ids = [seat.user_id for seat in seats if seat.user_id is not None]
-        services.ensure_ratings(kind=game.kind, user_ids=user_ids)
+        users = [seat.user for seat in seats if seat.user is not None]
+        services.ensure_ratings(
+            kind=game.kind,
+            user_ids=[user.pk for user in users],
+            inactive=[user.pk for user in users if not user.is_active],
+        )
+
+
+def copy_account_standing(
+    *, instance: User, created: bool, update_fields: Any = None, **kwargs: Any
+) -> None:
+    """An account banned, suspended or reopened: its rating rows' copy of ``is_active`` follows
+    in the same transaction (what keeps a leaderboard's count free of a join). One query, and
+    none for a save that leaves ``is_active`` out (a log-in, a profile edit)."""
+    if created or (update_fields is not None and "is_active" not in update_fields):
+        return
+    Rating.objects.filter(user=instance).exclude(active=instance.is_active).update(
+        active=instance.is_active
+    )
 
 
 def rate_finished_match(*, game: Any, seats: list[Any], **kwargs: Any) -> None:
@@ -50,6 +70,9 @@ def record_rating_changes(*, game: Any, seats: list[Any], **kwargs: Any) -> dict
 
 
 def connect() -> None:
+    post_save.connect(
+        copy_account_standing, sender=User, dispatch_uid="ratings.copy_account_standing"
+    )
     game_signals.game_started.connect(make_rating_rows, dispatch_uid="ratings.make_rating_rows")
     game_signals.match_finished.connect(
         rate_finished_match, dispatch_uid="ratings.rate_finished_match"

@@ -9,7 +9,7 @@ moment apply one after the other, each to the other's result; and ``RatingChange
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -23,14 +23,18 @@ from ratings.models import Rating, RatingChange, VoidedMatch
 _RUNNING_TOTALS = ["mu", "sigma", "shown", "rated_games", "wins", "places_total", "updated_at"]
 
 
-def ensure_ratings(*, kind: str, user_ids: Sequence[int]) -> None:
+def ensure_ratings(*, kind: str, user_ids: Sequence[int], inactive: Collection[int] = ()) -> None:
     """A rating row for each player (a new player's defaults), so that the match end finds a row
     to lock for everyone: a row that does not exist yet cannot be locked, and two first matches
-    ending together would both start from the defaults. One query."""
+    ending together would both start from the defaults. ``inactive``: the players whose account
+    is not in good standing (``Rating.active``). One query."""
     # In user order: two starts inserting the same new players wait on each other's rows in one
     # order, never in a cycle.
     Rating.objects.bulk_create(
-        [Rating(user_id=user_id, kind=kind) for user_id in sorted(user_ids)],
+        [
+            Rating(user_id=user_id, kind=kind, active=user_id not in inactive)
+            for user_id in sorted(user_ids)
+        ],
         ignore_conflicts=True,
     )
 

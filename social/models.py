@@ -120,7 +120,11 @@ class Seek(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks"
     )
-    pool = models.ForeignKey(SeekPool, on_delete=models.PROTECT, related_name="seeks")
+    # No database constraint: a posted seek does not lock or make its pool's row (one round trip
+    # fewer on the hot path); the wave makes it when it first locks the pool (social/pairing.py).
+    pool = models.ForeignKey(
+        SeekPool, on_delete=models.PROTECT, related_name="seeks", db_constraint=False
+    )
     kind = models.CharField(max_length=32)
     seats = models.PositiveSmallIntegerField()
     rated = models.BooleanField()

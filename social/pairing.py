@@ -9,10 +9,15 @@ waited rather than per wave, and the shorter wait of the two decides: nobody is 
 opponent further off than they themselves have waited for. Explicit ranges are hard limits both
 ways, and so are blocks (lila's "block malus" makes them all but impossible; here, impossible).
 
-Exactly once: matching in a pool holds its ``SeekPool`` row lock, so two seeks of one pool are
-never matched at the same time; the candidates' rows are locked too, so a withdrawal waits for
-the match and then finds the seek closed; and the seeks are claimed by a compare-and-set on
-their status, all of them or (with the game) none.
+Exactly once: a match locks the candidates' rows it reads (``FOR UPDATE SKIP LOCKED``: a seek
+another match holds is passed over, never waited for, so two matches never wait on each other),
+so a withdrawal waits for the match and then finds the seek closed; and the seeks are claimed
+by a compare-and-set on their status, all of them or (with the game) none. The periodic wave
+also holds its pool's ``SeekPool`` row lock, so that two waves of one pool take turns.
+
+A posted seek costs three queries when it waits (the player's cap and rating; the insert; the
+candidates, blocks and the candidates' caps in the same query) and starts its game in a few
+more (docs/performance.md, "Quick pairing").
 """
 
 from __future__ import annotations
@@ -23,21 +28,27 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Count, F, Q
-from django.db.models.functions import Abs
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Abs, Coalesce
 from django.utils import timezone
 
 from config import error_codes as codes
 from config.errors import ServiceError
 from games.models import Game
-from games.services import create_game, join_game
-from games.services.lobby import check_games_in_progress, check_settings
+from games.services import start_game_with
+from games.services.lobby import (
+    check_games_in_progress,
+    check_settings,
+    games_in_progress_max,
+    games_in_progress_of,
+)
 from players.models import User
 from ratings import formula
 from ratings.models import Rating
+from social import paired
 from social.models import Seek, SeekPool
-from social.selectors import blocked_ids
+from social.selectors import blocked_ids, exclude_blocked
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +69,8 @@ def window(waited: timedelta) -> int:
     return min(WINDOW_BASE + WINDOW_GROWTH * steps, WINDOW_MAX)
 
 
-def _accepts(seek: Seek, rating: int) -> bool:
+def accepts(seek: Seek, rating: int) -> bool:
+    """Whether ``seek``'s own range takes an opponent of shown ``rating``."""
     low, high = seek.min_rating, seek.max_rating
     return (low is None or rating >= low) and (high is None or rating <= high)
 
@@ -69,7 +81,7 @@ def in_reach(a: Seek, b: Seek, now: datetime) -> bool:
     waited = now - max(a.created_at, b.created_at)
     if abs(a.rating - b.rating) > window(waited):
         return False
-    return _accepts(a, b.rating) and _accepts(b, a.rating)
+    return accepts(a, b.rating) and accepts(b, a.rating)
 
 
 def pool_key(kind: str, seats: int, rated: bool, options: dict[str, Any]) -> str:
@@ -78,23 +90,57 @@ def pool_key(kind: str, seats: int, rated: bool, options: dict[str, Any]) -> str
     return f"{kind}/{seats}/{'rated' if rated else 'casual'}/{rules}"
 
 
+def new_player_rating() -> int:
+    return formula.shown(formula.MU, formula.SIGMA)
+
+
 def shown_ratings(kind: str, user_ids: list[Any]) -> dict[Any, int]:
     """Each player's shown rating in ``kind`` (a player without one: a new player's). One query."""
     found = dict(
         Rating.objects.filter(kind=kind, user_id__in=user_ids).values_list("user_id", "shown")
     )
-    new = formula.shown(formula.MU, formula.SIGMA)
-    return {user_id: found.get(user_id, new) for user_id in user_ids}
+    return {user_id: found.get(user_id, new_player_rating()) for user_id in user_ids}
+
+
+def player_facts(user: User, kind: str) -> tuple[int, int]:
+    """``user``'s seats in games in progress (the cap's count) and shown rating in ``kind``, in
+    one query."""
+    shown = Rating.objects.filter(kind=kind, user_id=OuterRef("pk")).values("shown")[:1]
+    seated, rating = (
+        User.objects.filter(pk=user.pk)
+        .annotate(
+            seated=games_in_progress_of(OuterRef("pk")),
+            rating=Coalesce(Subquery(shown), Value(new_player_rating())),
+        )
+        .values_list("seated", "rating")
+        .get()
+    )
+    return seated, rating
 
 
 def _seek_ttl() -> timedelta:
     return timedelta(seconds=settings.SEEK_TTL_SECONDS)
 
 
+def _new_seek(
+    user: User, pool_id: str, options: dict[str, bool], rating: int, now: datetime
+) -> Seek:
+    """An open seek of ``user`` in ``pool_id`` posted ``now``, not saved (the caller sets its
+    game, seats and ratedness, as the pool's key says them)."""
+    return Seek(
+        user=user,
+        pool_id=pool_id,
+        options=options,
+        rating=rating,
+        created_at=now,
+        expires_at=now + _seek_ttl(),
+    )
+
+
 def _lock_pool(key: str) -> None:
-    """Caller holds a transaction: every match in the pool waits for it to end."""
+    """Caller holds a transaction: every wave of the pool waits for it to end."""
     if not SeekPool.objects.select_for_update().filter(key=key).exists():
-        SeekPool.objects.get_or_create(key=key)  # a new pool (another request may make it too)
+        SeekPool.objects.get_or_create(key=key)  # a new pool (another wave may make it too)
         SeekPool.objects.select_for_update().filter(key=key).exists()
 
 
@@ -114,27 +160,25 @@ def post_seek(
     opts, rated = check_settings(kind=kind, max_players=seats, options=options, rated=rated)
     if min_rating is not None and max_rating is not None and min_rating > max_rating:
         raise ServiceError(codes.INVALID_SETUP, "The lowest rating is above the highest.")
-    check_games_in_progress(user)
-    key = pool_key(kind, seats, rated, opts)
+    seated, rating = player_facts(user, kind)
+    check_games_in_progress(user, seated=seated)
     now = timezone.now()
-    with transaction.atomic():
-        _lock_pool(key)
-        if Seek.objects.filter(user=user, pool_id=key, status=Seek.OPEN).exists():
-            raise ServiceError(codes.ALREADY_SEEKING, "You already seek a game like this.")
-        seek = Seek.objects.create(
-            user=user,
-            pool_id=key,
-            kind=kind,
-            seats=seats,
-            rated=rated,
-            options=opts,
-            rating=shown_ratings(kind, [user.pk])[user.pk],
-            min_rating=min_rating,
-            max_rating=max_rating,
-            created_at=now,
-            expires_at=now + _seek_ttl(),
-        )
-        game = _pair(seek, now, owner_may_sit=True)
+    seek = _new_seek(user, pool_key(kind, seats, rated, opts), opts, rating, now)
+    seek.kind, seek.seats, seek.rated = kind, seats, rated
+    seek.min_rating, seek.max_rating = min_rating, max_rating
+    try:
+        with transaction.atomic():
+            seek.save(force_insert=True)
+            game = _pair(seek, now, owner_may_sit=True, locked=True)
+    except IntegrityError as exc:  # one_open_seek_per_pool (nothing else is written first)
+        raise ServiceError(codes.ALREADY_SEEKING, "You already seek a game like this.") from exc
+    except _Claimed:
+        # Only where rows cannot be locked: a seek of the group closed meanwhile. Post it again
+        # to wait for the next wave rather than fail the player's request.
+        seek.pk = None
+        with transaction.atomic():
+            seek.save(force_insert=True)
+        return seek
     if game is not None:  # as _pair's compare-and-set wrote it
         seek.status, seek.game, seek.closed_at = Seek.MATCHED, game, now
     return seek
@@ -143,7 +187,7 @@ def post_seek(
 @dataclass
 class _Group:
     seeks: list[Seek]
-    blocked: set[Any]  # blocked either way with any member
+    blocked: set[Any]  # blocked either way with any member (read for groups of three or more)
 
     def admits(self, other: Seek, now: datetime) -> bool:
         if other.user_id in self.blocked or any(s.user_id == other.user_id for s in self.seeks):
@@ -159,15 +203,17 @@ def _may_sit(user: User) -> bool:
     return True
 
 
-def _candidates(seek: Seek, exclude: set[Any], now: datetime) -> list[Seek]:
-    """The pool's open seeks nearest ``seek`` by rating, locked. Caller holds the pool lock."""
+def _candidates(seek: Seek, now: datetime) -> list[Seek]:
+    """The pool's open seeks nearest ``seek`` by rating whose players may sit (under the cap)
+    and block nobody of it either way, locked (those another match holds are skipped). One
+    query."""
     low, high = seek.rating - WINDOW_MAX, seek.rating + WINDOW_MAX
     if seek.min_rating is not None:
         low = max(low, seek.min_rating)
     if seek.max_rating is not None:
         high = min(high, seek.max_rating)
-    return list(
-        Seek.objects.select_for_update(of=("self",))
+    found = (
+        Seek.objects.select_for_update(of=("self",), skip_locked=True)
         .filter(
             pool_id=seek.pool_id,
             status=Seek.OPEN,
@@ -180,8 +226,13 @@ def _candidates(seek: Seek, exclude: set[Any], now: datetime) -> list[Seek]:
         .filter(Q(min_rating__isnull=True) | Q(min_rating__lte=seek.rating))
         .filter(Q(max_rating__isnull=True) | Q(max_rating__gte=seek.rating))
         .exclude(pk=seek.pk)
-        .exclude(user_id__in=exclude)
-        .select_related("user")
+        .exclude(user_id=seek.user_id)
+        .alias(seated=games_in_progress_of(OuterRef("user_id")))
+        .filter(seated__lt=games_in_progress_max())
+    )
+    found = exclude_blocked(found, seek.user_id)
+    return list(
+        found.select_related("user")
         .annotate(distance=Abs(F("rating") - seek.rating))
         .order_by("distance", "created_at")[:CANDIDATES]
     )
@@ -189,18 +240,21 @@ def _candidates(seek: Seek, exclude: set[Any], now: datetime) -> list[Seek]:
 
 def _group_for(seek: Seek, now: datetime, owner_may_sit: bool) -> list[Seek] | None:
     """``seek`` and the nearest seeks in reach of every member, enough to fill its seats; None
-    when there are not enough. Caller holds the pool lock."""
+    when there are not enough. Blocks between the other members of a group of three or more
+    are read per member (a pair's are left out by the candidates' query)."""
     if not owner_may_sit and not _may_sit(seek.user):
         return None
-    group = _Group([seek], blocked_ids(seek.user_id))
-    for other in _candidates(seek, group.blocked | {seek.user_id}, now):
-        if not group.admits(other, now) or not _may_sit(other.user):
+    many = seek.seats > 2
+    group = _Group([seek], blocked_ids(seek.user_id) if many else set())
+    for other in _candidates(seek, now):
+        if not group.admits(other, now):
             continue
-        theirs = blocked_ids(other.user_id)
-        if any(s.user_id in theirs for s in group.seeks):
-            continue
+        if many:
+            theirs = blocked_ids(other.user_id)
+            if any(s.user_id in theirs for s in group.seeks):
+                continue
+            group.blocked |= theirs
         group.seeks.append(other)
-        group.blocked |= theirs
         if len(group.seeks) == seek.seats:
             return group.seeks
     return None
@@ -210,37 +264,95 @@ class _Claimed(Exception):
     """A seek of the group closed meanwhile (withdrawn, expired): the match is undone."""
 
 
-def _pair(seek: Seek, now: datetime, owner_may_sit: bool = False) -> Game | None:
-    """Match ``seek`` with a full group if its pool holds one: the game is made, the others
-    join it (the last join starts it) and every seek of the group is claimed, or nothing is.
-    Caller holds the pool lock (and has checked the cap for ``seek``'s player when
-    ``owner_may_sit``)."""
+def _start(group: list[Seek], now: datetime) -> Game:
+    """The group's game, started, and every seek of the group claimed for it (else
+    ``_Claimed``). Caller holds a transaction."""
+    group.sort(key=lambda s: (s.created_at, s.pk))  # the longest waiting hosts
+    first = group[0]
+    game = start_game_with(
+        players=[s.user for s in group], kind=first.kind, options=first.options, rated=first.rated
+    )
+    ids = [s.pk for s in group]
+    claimed = Seek.objects.filter(pk__in=ids, status=Seek.OPEN).update(
+        status=Seek.MATCHED, game=game, closed_at=now
+    )
+    if claimed != len(ids):
+        raise _Claimed
+    paired.after_commit(game.pk)
+    return game
+
+
+def _pair(
+    seek: Seek, now: datetime, owner_may_sit: bool = False, locked: bool = False
+) -> Game | None:
+    """Match ``seek`` with a full group if its pool holds one: the game is made and started
+    with every member seated and every seek of the group claimed, or nothing is. ``locked``:
+    the caller holds ``seek``'s row (it just wrote it) and the candidates are locked as they
+    are read, so the claim cannot fail where rows lock (PostgreSQL) and needs no savepoint of
+    its own; elsewhere (SQLite) a failed claim raises ``_Claimed`` to the caller. Caller holds
+    a transaction (and has checked the cap for ``seek``'s player when ``owner_may_sit``)."""
     group = _group_for(seek, now, owner_may_sit)
     if group is None:
         return None
-    group.sort(key=lambda s: (s.created_at, s.pk))  # the longest waiting hosts
-    ids = [s.pk for s in group]
+    if locked:
+        return _start(group, now)
     try:
         with transaction.atomic():
-            game = create_game(
-                host=group[0].user,
-                kind=seek.kind,
-                max_players=seek.seats,
-                visibility=Game.PRIVATE,
-                options=seek.options,
-                rated=seek.rated,
-            )
-            for member in group[1:]:
-                join_game(user=member.user, invite_code=game.invite_code)
-            claimed = Seek.objects.filter(pk__in=ids, status=Seek.OPEN).update(
-                status=Seek.MATCHED, game=game, closed_at=now
-            )
-            if claimed != len(ids):
-                raise _Claimed
+            return _start(group, now)
     except (_Claimed, ServiceError) as exc:
-        logger.info("seeks %s not matched: %r", ids, exc)
+        logger.info("seeks %s not matched: %r", [s.pk for s in group], exc)
         return None
-    return game
+
+
+def take_seek(*, user: User, seek_id: Any) -> Game:
+    """``user`` takes another player's open seek for two from the lobby: its game starts with
+    both seated, the seeker hosting. The seek's own range is a hard limit (the window is not: the
+    taker chose this opponent); never one's own seek, never across a block (``not_found``: the
+    lobby does not list it), within both players' caps. A seek of the taker's own in the same
+    pool is the one matched with it. Exactly once: the seek's row is locked (a second taker, or
+    a match under way, is waited for, and the seek is then found closed) and the two seeks are
+    claimed by compare-and-set with the game."""
+    seek = exclude_blocked(Seek.objects.filter(pk=seek_id), user.pk).first()
+    if seek is None:
+        raise ServiceError(codes.NOT_FOUND, "No such seek.")
+    if seek.user_id == user.pk:
+        raise ServiceError(codes.SEEK_REFUSED, "This seek is your own.")
+    if seek.seats != 2:
+        raise ServiceError(codes.SEEK_NEEDS_GROUP, "Post a seek like it to be grouped.")
+    seated, rating = player_facts(user, seek.kind)
+    check_games_in_progress(user, seated=seated)
+    if not accepts(seek, rating):
+        raise ServiceError(codes.SEEK_REFUSED, "This player's rating range leaves you out.")
+    try:
+        with transaction.atomic():
+            return _take(seek, user, rating, timezone.now())
+    except _Claimed as exc:  # only where rows do not lock (SQLite): the other take won
+        raise ServiceError(codes.SEEK_CLOSED, "This seek can no longer be taken.") from exc
+
+
+def _take(seek: Seek, user: User, rating: int, now: datetime) -> Game:
+    """``take_seek``'s match. Caller holds a transaction."""
+    theirs = (
+        Seek.objects.select_for_update(of=("self",))
+        .filter(pk=seek.pk, status=Seek.OPEN, expires_at__gt=now)
+        .alias(seated=games_in_progress_of(OuterRef("user_id")))
+        .filter(seated__lt=games_in_progress_max())
+        .select_related("user")
+        .first()
+    )
+    if theirs is None:
+        raise ServiceError(codes.SEEK_CLOSED, "This seek can no longer be taken.")
+    mine = (
+        Seek.objects.select_for_update()
+        .filter(user=user, pool_id=seek.pool_id, status=Seek.OPEN)
+        .first()
+    )
+    if mine is None:
+        mine = _new_seek(user, seek.pool_id, seek.options, rating, now)
+        mine.kind, mine.seats, mine.rated = seek.kind, seek.seats, seek.rated
+        mine.save(force_insert=True)
+    mine.user = user
+    return _start([theirs, mine], now)
 
 
 def pair_waiting(*, now: datetime | None = None) -> int:

@@ -6,9 +6,10 @@ from typing import Any
 
 from django.db.models.signals import post_delete, post_save
 
+from games import signals as game_signals
 from players import selectors as player_selectors
 from players.models import User
-from social import selectors
+from social import selectors, watching
 from social.models import Follow, Profile
 from social.search import search_key
 
@@ -46,3 +47,6 @@ def connect() -> None:
     post_save.connect(follow_changed, sender=Follow, dispatch_uid="social.follow_saved")
     post_delete.connect(follow_changed, sender=Follow, dispatch_uid="social.follow_deleted")
     player_selectors.add_to_export("social", selectors.export_social)
+    game_signals.watching_game.connect(
+        watching.refuse_spectator, dispatch_uid="social.refuse_spectator"
+    )

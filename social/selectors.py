@@ -10,7 +10,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from players.models import User
@@ -31,6 +31,15 @@ def blocked_ids(user_id: Any) -> set[Any]:
     for _receiver, ids in signals.listing_blocks.send(sender=Profile, user_id=user_id):
         found.update(ids or ())
     return found
+
+
+def exclude_blocked(query: QuerySet[Any], user_id: Any, field: str = "user_id") -> QuerySet[Any]:
+    """``query`` without the rows whose ``field`` is a player ``user_id`` blocks or is blocked
+    by, in the same query (moderation's answer to ``signals.blocks_query``)."""
+    for _receiver, blocked in signals.blocks_query.send(sender=Profile, user_id=user_id):
+        if blocked is not None:
+            query = query.exclude(**{f"{field}__in": blocked})
+    return query
 
 
 def is_blocked_between(a: User, b: User) -> bool:

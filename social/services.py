@@ -98,6 +98,8 @@ def send_challenge(*, challenger: User, challenged: User, **game_options: Any) -
     """Challenge ``challenged`` to a two-player game with ``game_options`` (those of
     ``games.services.create_game``: checked there). ``challenged`` is notified."""
     _check_may_challenge(challenger, challenged)
+    # A game between two who know each other: their friends may watch it, unless they say.
+    game_options.setdefault("spectating", Game.WATCH_FRIENDS)
     try:
         with transaction.atomic():
             game = games.create_game(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from social import pairing, services
+from social import paired, pairing, services
 
 
 @shared_task(name="social.tasks.expire_challenges")
@@ -19,3 +19,10 @@ def pair_seeks() -> int:
     holds its lock and claims seeks by their status."""
     pairing.expire_seeks()
     return pairing.pair_waiting()
+
+
+@shared_task(name="social.tasks.notify_paired")
+def notify_paired(game_id: str) -> int:
+    """Tell the players a quick-pairing match seated in ``game_id``. Idempotent: one notice
+    per game and player."""
+    return paired.notify_paired(game_id)

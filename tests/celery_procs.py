@@ -28,6 +28,8 @@ from urllib.parse import quote
 import redis
 from celery import Celery
 
+from bench.common import redis_server_command
+from tests.child_python import python_json
 from tests.test_serve import ROOT, free_port
 
 STARTUP_TIMEOUT = 45  # seconds for a worker or beat to come up (imports Django, connects)
@@ -54,19 +56,7 @@ def redis_server(directory: Path) -> Iterator[str]:
     log_path = directory / "redis.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [
-                binary,
-                "--port",
-                str(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(directory),
-            ],
+            redis_server_command(binary, port, directory),
             stdout=log,
             stderr=subprocess.STDOUT,
         )
@@ -140,16 +130,7 @@ def subprocess_config(environ: dict[str, str]) -> dict[str, Any]:
         "    'TURN_SECONDS_MIN': settings.TURN_SECONDS_MIN,\n"
         "}))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    config: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    config: dict[str, Any] = python_json(script, env=environ)
     return config
 
 

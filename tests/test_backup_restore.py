@@ -15,7 +15,6 @@ import os
 import random
 import shutil
 import subprocess
-import sys
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -36,7 +35,7 @@ from tests.games.conftest import (
     start_game,
 )
 from tests.test_serve import free_port
-from tests.test_server_limits import wait_healthy
+from tests.test_server_limits import gunicorn_command, server_process
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVES_BEFORE_THE_DUMP = 4
@@ -96,31 +95,8 @@ def gunicorn_on(database: dict[str, str], tmp_path: Path) -> Iterator[str]:
         **database,
     )
     log = tmp_path / "gunicorn.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "--config",
-                "config/gunicorn.conf.py",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                "1",
-                "config.wsgi:application",
-            ],  # fmt: skip
-            cwd=ROOT,
-            env=environ,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_healthy(port, process, log)
+    with server_process(gunicorn_command(port), environ, port, log):
         yield f"http://127.0.0.1:{port}/api/v1/games/"
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
 
 
 def call(url: str, token: str, body: Any = None) -> dict[str, Any]:

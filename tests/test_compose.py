@@ -196,7 +196,7 @@ def test_the_proxy_sends_exactly_the_live_routes_to_live(nginx: dict[str, str]) 
         }
         path = reverse(pattern.name, kwargs=kwargs)
         routed_to_live = re.match(live_pattern, path) is not None
-        live_routes = {"game-stream", "game-events", "games-live"}
+        live_routes = {"game-stream", "game-events", "games-live", "game-watch-stream"}
         assert routed_to_live == (pattern.name in live_routes), path
     assert re.match(live_pattern, reverse("account-events"))  # notifications' account stream
     for path in ("/api/v1/games/", "/admin/", "/", "/static/web/app.js"):

@@ -25,7 +25,17 @@ from config.errors import ServiceError, api_exception_handler
 from games.engine import errors as engine_errors
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("config", "players", "games", "notifications", "ratings", "social", "moderation", "web")
+APPS = (
+    "config",
+    "players",
+    "games",
+    "notifications",
+    "ratings",
+    "social",
+    "chat",
+    "moderation",
+    "web",
+)
 ENTRIES = {name: value for name, value in vars(codes).items() if isinstance(value, codes.ErrorCode)}
 # The codes that are the service's own at one status and the rules' (422) at another.
 SHARED_WITH_THE_RULES = {"invalid_action", "invalid_setup", "game_over"}

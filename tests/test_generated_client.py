@@ -301,7 +301,9 @@ def read_the_record(generated: GeneratedClient, game_id: Any, player: Player, fi
     record = response.parsed
     assert isinstance(record, m.GameRecord)
     assert record.version == 1 and record.game.id == game_id
-    assert record.moves[0].action["type"] == "start"
+    # The move log is typed: the deal is the service's own `start`, an event a model of its own.
+    assert isinstance(record.moves[0].action, m.StartMoveAction)
+    assert all(not isinstance(e, dict) for move in record.moves for e in move.events)
     assert record.moves[-1].number == final.version
     last = record.moves[-1].position
     assert len(last.hands) == record.setup.players == len(final.players)
@@ -427,3 +429,41 @@ def test_generated_client_follows_a_friend_and_challenges_them(
     )
     assert accepted.status_code == 200, accepted.content
     assert accepted.parsed.status == m.StatusEnum.ACTIVE
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("lifted_game_throttles")
+def test_generated_client_spectates_a_game(live_server: Any, generated: GeneratedClient) -> None:
+    """Carol finds alice and bob's game among the public games being played, watches it (the
+    public table, typed by its kind, without a hand), follows its stream's first update and the
+    count of spectators; alice then lets only her friends watch, and carol is refused."""
+    m = generated.models
+    alice, bob, carol = sign_up(generated, live_server.url, ("alice", "bob", "carol"))
+    game_id = start_private_game(generated, [alice, bob], "uno_all_wild")
+    tag = "spectators"
+    playing = generated.api(tag, "games_playing_list").sync_detailed(client=carol.client)
+    assert [(row.id, row.game) for row in playing.parsed] == [(game_id, "uno_all_wild")]
+    watched = generated.api(tag, "games_watch_retrieve").sync_detailed(game_id, client=carol.client)
+    view = watched.parsed
+    assert isinstance(view, m.SpectatorView), watched.content
+    assert isinstance(view.table, m.PublicUnoAllWildTable)
+    assert not hasattr(view.table, "hand") and view.spectators == 1
+    assert [p.name for p in view.players] and view.spectating == m.SpectatingEnum.PUBLIC
+    update = generated.api(tag, "games_watch_stream_retrieve").sync_detailed(
+        game_id, client=carol.client
+    )
+    assert update.parsed.version == view.version and update.parsed.moves
+    count = generated.api(tag, "games_spectators_retrieve").sync_detailed(
+        game_id, client=alice.client
+    )
+    assert count.parsed.spectating == m.SpectatingEnum.PUBLIC
+
+    changed = generated.api(tag, "games_spectating_partial_update").sync_detailed(
+        game_id,
+        client=alice.client,
+        body=m.PatchedSpectating(spectating=m.SpectatingEnum.FRIENDS, spectator_delay=2),
+    )
+    assert changed.status_code == 200, changed.content
+    refused = generated.api(tag, "games_watch_retrieve").sync_detailed(game_id, client=carol.client)
+    assert refused.status_code == 403
+    assert refused.parsed.error.code == "spectators_friends_only"

@@ -21,7 +21,7 @@ from django.test import Client
 
 from config import env
 from tests.test_serve import free_port
-from tests.test_server_limits import wait_healthy
+from tests.test_server_limits import gunicorn_command, server_process
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "deploy" / "production.env.example"
@@ -50,14 +50,14 @@ def example_environ() -> dict[str, str]:
 
 
 def settings_with(monkeypatch: pytest.MonkeyPatch, **environ: str) -> dict[str, Any]:
-    """config/settings.py executed afresh with only these variables (and a secret key) set."""
+    """config/settings/ executed afresh with only these variables (and a secret key) set."""
     monkeypatch.setattr(env, "REGISTRY", {})
     for name in {*HTTPS_VARIABLES, "DEBUG", "DATABASE_URL", "REDIS_URL"}:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("SECRET_KEY", "x" * 50)
     for name, value in environ.items():
         monkeypatch.setenv(name, value)
-    return runpy.run_path(str(ROOT / "config" / "settings.py"))
+    return runpy.run_path(str(ROOT / "config" / "settings" / "__init__.py"))
 
 
 def test_https_settings_are_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -140,31 +140,8 @@ def gunicorn(tmp_path: Path, **environ: str) -> Iterator[int]:
         **environ,
     )
     log = tmp_path / f"gunicorn-{port}.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "--config",
-                "config/gunicorn.conf.py",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                "1",
-                "config.wsgi:application",
-            ],  # fmt: skip
-            cwd=ROOT,
-            env=base,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_healthy(port, process, log)
+    with server_process(gunicorn_command(port), base, port, log):
         yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):

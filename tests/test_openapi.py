@@ -24,6 +24,8 @@ from openapi_spec_validator import validate
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from players.oauth import AppRateThrottle
+
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "openapi.yaml"
 REGENERATE = "python manage.py spectacular --file openapi.yaml --validate --fail-on-warn"
@@ -68,6 +70,11 @@ STABLE_OPERATION_IDS = [
     "games_retrieve",
     "games_start",
     "games_stream_retrieve",
+    "games_playing_list",
+    "games_spectating_partial_update",
+    "games_spectators_retrieve",
+    "games_watch_retrieve",
+    "games_watch_stream_retrieve",
     "games_vs_computer_create",
     "me_delete",
     "me_vacation_end",
@@ -114,7 +121,9 @@ STABLE_OPERATION_IDS = [
     "lobby_retrieve",
     "seeks_create",
     "seeks_destroy",
+    "seeks_take",
     "seeks_list",
+    "seeks_take",
     "me_following_create",
     "me_following_destroy",
     "me_following_list",
@@ -122,6 +131,14 @@ STABLE_OPERATION_IDS = [
     "me_social_retrieve",
     "me_social_update",
     "players_search",
+    "games_chat_list",
+    "games_chat_create",
+    "me_chat_retrieve",
+    "me_chat_update",
+    "me_chat_mutes_list",
+    "me_chat_mutes_create",
+    "me_chat_mutes_destroy",
+    "chat_messages_report_create",
     "oauth_apps_create",
     "oauth_apps_destroy",
     "oauth_apps_list",
@@ -432,8 +449,16 @@ def _is_throttled(view_class: type[APIView], method: str) -> bool:
     return methods is None or method.upper() in methods
 
 
-def throttled_operations(schema: dict[str, Any]) -> dict[str, bool]:
-    """operationId -> throttled? for every operation of a DRF view."""
+def _app_limited(view_class: type[APIView], op: dict[str, Any]) -> bool:
+    """Whether an app's token reaches the operation (its ``oauth2`` security) and the view
+    counts an app's requests (``players.oauth.AppRateThrottle``, on every view by default)."""
+    reaches = any("oauth2" in requirement for requirement in op.get("security", []))
+    return reaches and any(issubclass(c, AppRateThrottle) for c in view_class.throttle_classes)
+
+
+def throttled_operations(schema: dict[str, Any], *, apps: bool = True) -> dict[str, bool]:
+    """operationId -> throttled? for every operation of a DRF view: by its own rate (a scope),
+    or (``apps``) by the per-app rate an app's token meets."""
     result: dict[str, bool] = {}
     for path, view_class in _api_routes(get_resolver().url_patterns):
         item = schema["paths"].get(path)
@@ -441,7 +466,9 @@ def throttled_operations(schema: dict[str, Any]) -> dict[str, bool]:
             continue  # e.g. the schema view itself
         for method, op in item.items():
             if method in HTTP_METHODS:
-                result[op["operationId"]] = _is_throttled(view_class, method)
+                result[op["operationId"]] = _is_throttled(view_class, method) or (
+                    apps and _app_limited(view_class, op)
+                )
     return result
 
 
@@ -450,12 +477,14 @@ def test_the_resolver_finds_every_operation(live_schema: dict[str, Any]) -> None
 
 
 def test_throttled_operations_are_the_expected_ones(live_schema: dict[str, Any]) -> None:
-    throttled = {op for op, yes in throttled_operations(live_schema).items() if yes}
+    own = throttled_operations(live_schema, apps=False)
+    throttled = {op for op, yes in own.items() if yes}
     # Sign-up and everything that takes a password or sends mail; creating and joining games;
     # game actions.
     assert {"auth_signup", "auth_tokens_create", "auth_login", "games_actions_create"} <= throttled
     assert {"games_create", "games_join", "games_join_by_invite"} <= throttled
-    assert "games_retrieve" not in throttled  # polling is not throttled
+    assert "games_retrieve" not in throttled  # polling is not throttled (but for an app's rate)
+    assert throttled_operations(live_schema)["games_retrieve"]
 
 
 @pytest.mark.parametrize("operation_id", STABLE_OPERATION_IDS)

@@ -282,6 +282,22 @@ def test_every_operation_declares_the_stacks_refusals(
         assert "400" in responses, op["operationId"]
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "op"), operations(), ids=[op["operationId"] for _, _, op in operations()]
+)
+def test_a_429_is_declared_with_retry_after_wherever_an_app_may_call(
+    method: str, path: str, op: dict[str, Any]
+) -> None:
+    """Every API view counts an app's requests (players.oauth.AppRateThrottle): where an app's
+    token reaches an operation, its 429 may answer, and a 429 says when to retry."""
+    responses = op["responses"]
+    if any("oauth2" in requirement for requirement in op.get("security", [])):
+        assert "429" in responses, op["operationId"]
+    if "429" in responses:
+        assert "Retry-After" in responses["429"]["headers"], op["operationId"]
+        assert responses["429"]["x-error-codes"] == ["throttled"], op["operationId"]
+
+
 def test_a_body_that_is_not_json_is_a_declared_415(alice: Player) -> None:
     response = alice.client.post(API, b"<game/>", content_type="application/xml")
     assert_refused(response, 415, "unsupported_media_type")

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,6 +17,7 @@ from pathlib import Path
 import pytest
 import sentry_sdk
 
+from tests.child_python import python_json
 from tests.test_serve import ROOT
 
 # A view that fails, for the test: healthz is replaced before the URLconf is first loaded.
@@ -97,16 +96,7 @@ def run_service(tmp_path: Path, **environ: str) -> dict[str, object]:
         "PYTHONPATH": str(ROOT),
         **environ,
     }
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=90,
-    )
-    assert done.returncode == 0, done.stderr
-    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, object] = python_json(SCRIPT, env=env, timeout=90)
     return result
 
 

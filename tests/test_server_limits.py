@@ -54,25 +54,27 @@ def wait_healthy(port: int, process: subprocess.Popen[bytes], log: Path) -> None
     raise AssertionError(f"the server never answered; log:\n{log.read_text(errors='replace')}")
 
 
+def gunicorn_command(port: int) -> list[str]:
+    """The API's server as deployed (config/gunicorn.conf.py), one worker, on ``port``."""
+    return [
+        sys.executable, "-m", "gunicorn", "--config", "config/gunicorn.conf.py",
+        "--bind", f"127.0.0.1:{port}", "--workers", "1", "config.wsgi:application",
+    ]  # fmt: skip
+
+
 @contextmanager
-def running(kind: str, tmp_path: Path) -> Iterator[int]:
-    """The embedded `manage.py serve` (uvicorn) or gunicorn with config/gunicorn.conf.py."""
-    port = free_port()
-    if kind == "serve":
-        command = [sys.executable, "manage.py", "serve", "--port", str(port)]
-    else:
-        command = [
-            sys.executable, "-m", "gunicorn", "--config", "config/gunicorn.conf.py",
-            "--bind", f"127.0.0.1:{port}", "--workers", "1", "config.wsgi:application",
-        ]  # fmt: skip
-    log = tmp_path / "server.log"
+def server_process(
+    command: list[str], environ: dict[str, str], port: int, log: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``command`` run in the checkout with ``environ`` (its output in ``log``) until it answers
+    on ``port``'s /healthz; stopped when the block ends."""
     with log.open("wb") as out:
         process = subprocess.Popen(
-            command, cwd=ROOT, env=embedded_environ(tmp_path), stdout=out, stderr=subprocess.STDOUT
+            command, cwd=ROOT, env=environ, stdout=out, stderr=subprocess.STDOUT
         )
     try:
         wait_healthy(port, process, log)
-        yield port
+        yield process
     finally:
         process.terminate()
         try:
@@ -80,6 +82,18 @@ def running(kind: str, tmp_path: Path) -> Iterator[int]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=15)
+
+
+@contextmanager
+def running(kind: str, tmp_path: Path) -> Iterator[int]:
+    """The embedded `manage.py serve` (uvicorn) or gunicorn with config/gunicorn.conf.py."""
+    port = free_port()
+    if kind == "serve":
+        command = [sys.executable, "manage.py", "serve", "--port", str(port)]
+    else:
+        command = gunicorn_command(port)
+    with server_process(command, embedded_environ(tmp_path), port, tmp_path / "server.log"):
+        yield port
 
 
 # One server of each kind for the module: `serve` takes seconds to migrate and collect.

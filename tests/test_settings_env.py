@@ -16,7 +16,7 @@ from config import env
 from config.env import EnvError, env_bool, env_int, env_list, env_str, env_url
 
 ROOT = Path(env.__file__).resolve().parent.parent
-SETTINGS_PATH = ROOT / "config" / "settings.py"
+SETTINGS_PATH = ROOT / "config" / "settings" / "__init__.py"
 # Taken at import, before the autouse fixture below swaps the registry out.
 SETTINGS_NAMES = frozenset(env.registered_names())
 SETTINGS_REGISTRY = dict(env.REGISTRY)
@@ -47,7 +47,7 @@ def isolated_registry(monkeypatch: pytest.MonkeyPatch) -> dict[str, env.EnvVar]:
 
 
 def load_settings(monkeypatch: pytest.MonkeyPatch, **environ: str) -> dict[str, Any]:
-    """Execute settings.py afresh with exactly these variables set (the live settings stay)."""
+    """Execute config/settings/ afresh with exactly these variables set (the live settings stay)."""
     for name in SETTINGS_NAMES:
         monkeypatch.delenv(name, raising=False)
     for name, value in environ.items():
@@ -185,7 +185,7 @@ _SETTING_READ = re.compile(
 
 def test_every_setting_the_code_reads_is_defined_in_settings() -> None:
     """A setting read with a default of its own (``getattr(settings, "X", 1.0)``) but never defined
-    in config/settings.py cannot be configured, and the README never hears of it."""
+    in config/settings/ cannot be configured, and the README never hears of it."""
     from django.conf import global_settings
 
     defined = set(vars(config.settings)) | set(vars(global_settings))
@@ -198,7 +198,7 @@ def test_every_setting_the_code_reads_is_defined_in_settings() -> None:
                 name = match.group(1) or match.group(2)
                 if name not in defined:
                     unknown.setdefault(name, set()).add(str(path.relative_to(ROOT)))
-    assert not unknown, f"settings read but never defined in config/settings.py: {unknown}"
+    assert not unknown, f"settings read but never defined in config/settings/: {unknown}"
 
 
 def test_the_bot_settings_default_to_the_bots_own_defaults() -> None:

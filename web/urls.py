@@ -19,6 +19,8 @@ urlpatterns: list[URLPattern] = [
     path("games/new", views.index, name="web-new-game"),
     path("games/<uuid:game_id>", views.index, name="web-game"),
     path("games/<uuid:game_id>/replay", views.index, name="web-game-replay"),
+    path("games/<uuid:game_id>/watch", views.index, name="web-game-watch"),
+    path("watch", views.index, name="web-watch"),
     re_path(r"^join/(?P<code>[A-Za-z0-9_-]{1,32})$", views.index, name="web-join"),
     path("notifications", views.index, name="web-notifications"),
     path("settings", views.index, name="web-settings"),
@@ -30,4 +32,11 @@ urlpatterns: list[URLPattern] = [
     path("players/<id:player_id>/profile", views.index, name="web-profile"),
     path("leaderboards", views.index, name="web-leaderboards"),
     re_path(r"^leaderboards/(?P<kind>[a-z_]{1,32})$", views.index, name="web-leaderboard"),
+    path("seasons", views.index, name="web-seasons"),
+    re_path(r"^seasons/(?P<kind>[a-z_]{1,32})$", views.index, name="web-season"),
+    re_path(
+        r"^seasons/(?P<kind>[a-z_]{1,32})/(?P<month>\d{4}-\d{2})$",
+        views.index,
+        name="web-season-month",
+    ),
 ]

@@ -7,7 +7,6 @@ from typing import Any
 from uuid import UUID
 
 from django.http import HttpResponse
-from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -18,19 +17,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import error_codes as codes
+from config.api_responses import standard_errors
 from config.errors import ServiceError
+from config.openapi import error_response
 from games import selectors, services
 from games.api import serializers as s
 from games.api.views import (
     GAME_SERIALIZER,
     NO_GAME,
     RETRY_AFTER,
-    _error,
-    _errors,
 )
 from games.idempotency import MAX_KEY_LENGTH, run_once
 from games.kinds import registry as kinds
 from games.kinds.shared import ExpectedVersionSerializer, RegistryUnion
+from players.throttle_schema import AutoSchema
 
 
 def _render_played(played: services.Played, request: Request) -> dict[str, Any]:
@@ -93,18 +93,18 @@ class ActionView(APIView):
         ],
         responses={
             200: s.GameSerializer,
-            **_errors(
+            **standard_errors(
                 {
-                    400: _error(
+                    400: error_response(
                         "`invalid_request` (details.fields), `invalid_action` (unknown `type` "
                         "or fields) or `invalid_idempotency_key`."
                     ),
                     404: NO_GAME,
-                    409: _error(
+                    409: error_response(
                         "`version_conflict` (details.current_version: reload and decide "
                         "again), `game_not_started`, `game_over` or `not_in_game`."
                     ),
-                    422: _error(
+                    422: error_response(
                         "The rules refuse the action: one of the rules' codes (listed below, "
                         "e.g. `not_your_turn`); or `idempotency_key_reused` (the key was used "
                         "with a different body) or `idempotency_key_other_url` (the key was "

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from config.openapi import error_response
 from games import selectors, services
 from games.api import serializers as s
-from players.api.views import INVALID, NOT_AUTHENTICATED, READ_ONLY, _me
+from players.api.views import INVALID, NOT_AUTHENTICATED, READ_ONLY, signed_in_user
 from players.models import User
 
 
@@ -41,7 +41,7 @@ class MeVacationView(APIView):
         tags=["me"],
     )
     def get(self, request: Request) -> Response:
-        return Response(s.VacationSerializer(_vacation(_me(request))).data)
+        return Response(s.VacationSerializer(_vacation(signed_in_user(request))).data)
 
     @extend_schema(
         operation_id="me_vacation_start",
@@ -64,7 +64,9 @@ class MeVacationView(APIView):
     def post(self, request: Request) -> Response:
         ser = s.VacationRequestSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        user = services.start_vacation(user=_me(request), days=ser.validated_data["days"])
+        user = services.start_vacation(
+            user=signed_in_user(request), days=ser.validated_data["days"]
+        )
         return Response(s.VacationSerializer(_vacation(user)).data)
 
     @extend_schema(
@@ -81,7 +83,7 @@ class MeVacationView(APIView):
         tags=["me"],
     )
     def delete(self, request: Request) -> Response:
-        user = services.end_vacation(user=_me(request))
+        user = services.end_vacation(user=signed_in_user(request))
         return Response(s.VacationSerializer(_vacation(user)).data)
 
 
@@ -93,4 +95,6 @@ class MeStatsView(APIView):
         tags=["me"],
     )
     def get(self, request: Request) -> Response:
-        return Response(s.PlayerStatsSerializer(selectors.player_stats(_me(request))).data)
+        return Response(
+            s.PlayerStatsSerializer(selectors.player_stats(signed_in_user(request))).data
+        )

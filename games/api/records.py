@@ -11,10 +11,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import error_codes as codes
+from config.api_responses import standard_errors
 from config.errors import ServiceError
 from config.openapi import error_response
 from games import records
-from games.api.views import NO_GAME, RETRY_AFTER, _errors
+from games.api.serializers import MoveActionField, MoveEventField
+from games.api.views import NO_GAME, RETRY_AFTER
 
 
 class RecordGameSerializer(serializers.Serializer):
@@ -66,9 +68,9 @@ class RecordMoveSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="The game's version after this move.")
     seat = serializers.IntegerField(allow_null=True, help_text="Null for the service's actions.")
     at = serializers.DateTimeField()
-    action = serializers.DictField(help_text="`{type: start}` for the first move (the deal).")
+    action = MoveActionField(help_text="`{type: start}` for the first move (the deal).")
     events = serializers.ListField(
-        child=serializers.DictField(),
+        child=MoveEventField(),
         help_text="Every event, secrets and `chance` outcomes (shuffles, choices) included.",
     )
     position = RecordPositionSerializer(help_text="The table after the move.")
@@ -96,6 +98,13 @@ class RatingChangeSerializer(serializers.Serializer):
     change = serializers.IntegerField()
 
 
+class RecordChatSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    player = serializers.CharField(help_text="The author's shown name when they wrote it.")
+    text = serializers.CharField(help_text="Plain text: never to be shown as HTML.")
+    at = serializers.DateTimeField()
+
+
 class GameRecordSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=[records.FORMAT])
     version = serializers.IntegerField(help_text=f"The format's version: {records.VERSION}.")
@@ -105,6 +114,11 @@ class GameRecordSerializer(serializers.Serializer):
     moves = RecordMoveSerializer(many=True)
     result = RecordResultSerializer()
     rating_changes = RatingChangeSerializer(many=True, help_text="Empty unless the game was rated.")
+    chat = RecordChatSerializer(
+        many=True,
+        help_text="The players' chat (nothing filtered or deleted); empty to a reader without a "
+        "seat.",
+    )
 
 
 class GameRecordView(APIView):
@@ -116,13 +130,14 @@ class GameRecordView(APIView):
         description=(
             "The versioned record of a finished game (docs/records.md): setup, every move with "
             "all its events (hidden cards and chance outcomes too: the game is over) and the "
-            "table after it, the standings and any rating changes. `manage.py replay` checks "
-            "one. Readable by the game's players and, for a public game, by anyone signed in."
+            "table after it, the standings, any rating changes and, to its players only, the "
+            "players' chat. `manage.py replay` checks one. Readable by the game's players and, "
+            "for a public game, by anyone signed in."
         ),
         parameters=[RETRY_AFTER],
         responses={
             200: GameRecordSerializer,
-            **_errors(
+            **standard_errors(
                 {
                     404: NO_GAME,
                     409: error_response(
@@ -141,6 +156,6 @@ class GameRecordView(APIView):
         if game is None:
             raise ServiceError(codes.NOT_FOUND, "No such game.")
         try:
-            return Response(records.build_record(game))
+            return Response(records.build_record(game, request.user))
         except records.RecordUnavailable as exc:
             raise ServiceError(exc.error, exc.message) from exc

@@ -22,7 +22,7 @@ from games.bots import LEVELS as BOT_LEVELS
 from games.engine import EngineError, registry
 from games.engine.uno.allwild.house_rules import HOUSE_RULES
 from games.kinds import registry as kinds
-from games.kinds.shared import RegistryUnion
+from games.kinds.shared import KindsUnion, RegistryUnion
 from games.models import Game
 from games.services import (
     DEFAULT_SPEED_SECONDS,
@@ -34,6 +34,7 @@ from games.services import (
     MIN_TURN_SECONDS,
     default_seats,
 )
+from games.spectators import MAX_DELAY
 
 # ---------------------------------------------------------------------------------------------
 # Creating and listing games
@@ -108,11 +109,24 @@ class CreateGameSerializer(StrictSerializer):
     )
     visibility = serializers.ChoiceField(choices=[Game.PUBLIC, Game.PRIVATE], default=Game.PRIVATE)
     options = OptionsField(required=False, help_text="House rules, all off by default.")
+    spectating = serializers.ChoiceField(
+        choices=[w for w, _ in Game.WATCHING],
+        required=False,
+        help_text="Who may watch the game being played: `public` (anyone signed in; the "
+        "default), `friends` (the host's friends; a challenge's default) or `private` (nobody).",
+    )
+    spectator_delay = StrictIntegerField(
+        min_value=0,
+        max_value=MAX_DELAY,
+        default=0,
+        help_text="Spectators see the game as it was this many moves ago (0: as it is).",
+    )
     rated = StrictBooleanField(
         required=False,
         help_text="A rated game changes its players' ratings (docs/ratings.md). Allowed with the "
         "game's default preset and no house rules (else `rated_not_allowed`), and the default "
-        "then. Adding a bot makes a lobby unrated.",
+        "then. A bot account may not host one, and adding a bot or a bot account's joining makes "
+        "a lobby unrated.",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -238,26 +252,29 @@ class GameSerializer(GameSummarySerializer):
     )
 
 
-def _typed_object(description: str) -> dict[str, Any]:
-    # The move log holds every game's actions and events, each named by its `type`
-    # (docs/rules.md lists them per game); the other fields depend on the type.
-    return {
-        "type": "object",
-        "description": description,
-        "properties": {"type": {"type": "string", "minLength": 1}},
-        "required": ["type"],
-        "additionalProperties": True,
-    }
-
-
-@extend_schema_field(_typed_object("The action as applied: its `type` and that type's fields."))
+@extend_schema_field(
+    KindsUnion(
+        component_name="MoveAction",
+        serializers=lambda: kinds.log_unions("MoveAction"),
+        resource_type_field_name=None,
+    )
+)
 class MoveActionField(serializers.DictField):
-    pass
+    """The action as applied: its ``type`` and that type's fields, in the shape of the game's
+    request with the seat that sent it, or one the service applied (``start``, ``timeout`` ...).
+    Each game's are a union of their own (``<Game>MoveAction``)."""
 
 
-@extend_schema_field(_typed_object("What happened: its `type` and that event's fields."))
+@extend_schema_field(
+    KindsUnion(
+        component_name="MoveEvent",
+        serializers=lambda: kinds.log_unions("MoveEvent"),
+        resource_type_field_name=None,
+    )
+)
 class MoveEventField(serializers.DictField):
-    pass
+    """What happened: its ``type`` and that event's fields, in the game's own shapes
+    (``<Game>MoveEvent``)."""
 
 
 class MoveSerializer(serializers.Serializer):
@@ -290,6 +307,12 @@ class AddBotSerializer(StrictSerializer):
 class VsComputerSerializer(CreateGameSerializer):
     """A private game against bots, started at once. No visibility, no seat count: you and
     ``bots`` bots."""
+
+    spectating = serializers.ChoiceField(
+        choices=[w for w, _ in Game.WATCHING],
+        required=False,
+        help_text="Who may watch: `private` (nobody; the default here), `friends` or `public`.",
+    )
 
     max_players = None
     visibility = None

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
 
@@ -31,7 +32,8 @@ from rest_framework.views import APIView
 from config import error_codes as codes
 from config import query
 from config.errors import ServiceError
-from games import selectors
+from games import selectors, spectators
+from games.api import feeds
 from games.api import serializers as s
 from games.api.views import NO_GAME, _bool_param, _error, _errors, _int_param, seat_view
 from games.models import Game
@@ -76,6 +78,21 @@ class StreamPlan:
     with_view: bool = False  # ``?view=true``: events carry the seat's view when it may act
     session_key: str | None = None  # a session's stream (``token_id`` None): its log-in
     oauth_token_id: int | None = None  # an app's OAuth token (players.oauth), checked instead
+    chat: Any = None  # ``?chat_after=``: the chat feed's reader (games.api.feeds), if any
+    chat_after: int = 0
+    # A spectator's stream (games/spectators.py): the game's [spectating, spectator_delay] when
+    # it was opened; None for a player's (or a public lobby's) stream.
+    watch: tuple[str, int] | None = None
+
+
+@dataclass
+class _Side:
+    """A side feed the stream carries (the chat): its reader and cursor, advanced as read."""
+
+    feed: feeds.Feed
+    reader: Any
+    cursor: int
+    key: str
 
 
 def _update(
@@ -157,6 +174,12 @@ data: {{"id": "…", "version": 18, "table": {{"legal_actions": [...], ...}}, ..
 
 Act on it (with `expected_version` = its `version`): no request is needed between your turns.
 
+With `?chat_after=<message id>` (0: from now on) the stream also carries the game's chat, the
+channel you may read (the players' chat to a seat), as `chat` events with no `id` (your
+`Last-Event-ID` stays the game's cursor): `data` is `{{"messages": [ChatMessage, ...],
+"next_after": <id>}}`, the messages after the cursor, a message the moderators deleted as a
+row with `deletes` set (remove that message). Pass the last `next_after` when you reconnect.
+
 Without `Accept: {EVENT_STREAM}` the answer is the first event's `LiveUpdate` as JSON (with
 `?view=true`, with your view in it)."""
 
@@ -190,6 +213,15 @@ class GameStreamView(APIView):
                 "`version` event and after each change that lets you act: a player's app then "
                 "needs no `games_retrieve` between its turns (default false).",
             ),
+            query.integer_parameter(
+                "chat_after",
+                0,
+                query.MAX_ID,
+                "Also send the game's chat (the channel you may read: the players' to a seat) "
+                "after this message id, as `chat` events (0: every message; pass the "
+                "`next_after` of `games_chat_list` to go on from it). "
+                "Only on the stream.",
+            ),
             OpenApiParameter(
                 "Last-Event-ID",
                 str,
@@ -214,8 +246,8 @@ class GameStreamView(APIView):
             **_errors(
                 {
                     400: _error(
-                        "`invalid_request`: `after` or `Last-Event-ID` out of range, or `view` "
-                        "not true or false."
+                        "`invalid_request`: `after`, `chat_after` or `Last-Event-ID` out of "
+                        "range, or `view` not true or false."
                     ),
                     404: NO_GAME,
                 },
@@ -229,25 +261,44 @@ class GameStreamView(APIView):
         with_view = bool(_bool_param(request, "view"))
         seat = selectors.seat_position(game.pk, request.user)
         update = _update(game, request.user, _cursor(request), seat)
+        chat_after = query.integer(request, "chat_after", None, 0, query.MAX_ID)
+        chat_feed = feeds.feed("chat") if chat_after is not None else None
+        chat = chat_feed.open(request.user, str(game.pk)) if chat_feed is not None else None
         if with_view:
             view = seat_view(request.user, str(game.pk))
             if view is not None:
                 update["view"] = view
         response = Response(update)
-        auth = request.auth
-        response.live_stream = StreamPlan(
-            game_id=str(game.pk),
-            kind=game.kind,
-            user=request.user,
-            token_id=auth.pk if isinstance(auth, ApiToken) else None,
-            seat=seat,
-            update=update,
-            with_view=with_view,
-            # Logging out deletes the session: the keep-alives end its streams then.
-            session_key=None if auth is not None else request.session.session_key,
-            oauth_token_id=auth.pk if is_app_token(auth) else None,
-        )
+        plan = plan_of(request, game, seat, update, with_view=with_view)
+        response.live_stream = replace(plan, chat=chat, chat_after=chat_after or 0)
         return response
+
+
+def plan_of(
+    request: Request,
+    game: selectors.Progress,
+    seat: int | None,
+    update: dict[str, Any],
+    *,
+    with_view: bool = False,
+    watch: tuple[str, int] | None = None,
+) -> StreamPlan:
+    """What to stream for this request: the game, whose credentials the keep-alives re-check,
+    the first update, and how (the seat's views, a spectator's settings)."""
+    auth = request.auth
+    return StreamPlan(
+        game_id=str(game.pk),
+        kind=game.kind,
+        user=request.user,
+        token_id=auth.pk if isinstance(auth, ApiToken) else None,
+        seat=seat,
+        update=update,
+        with_view=with_view,
+        # Logging out deletes the session: the keep-alives end its streams then.
+        session_key=None if auth is not None else request.session.session_key,
+        oauth_token_id=auth.pk if is_app_token(auth) else None,
+        watch=watch,
+    )
 
 
 def _wants_stream(request: HttpRequest) -> bool:
@@ -324,12 +375,33 @@ def _fetch(plan: StreamPlan, after: int) -> Fetched:
     try:
         if not _authorized(plan):
             return None, "authentication_failed", False
+        if plan.watch is not None:
+            return _spectator_fetch(plan, after)
         game = selectors.progress_for(plan.user, plan.game_id)
         if game is None:
             return None, "not_found", False
         return _update(game, plan.user, after), "", _wants_view(plan, None)
     finally:
         driver.release_connections()
+
+
+def _spectator_fetch(plan: StreamPlan, after: int) -> Fetched:
+    """A spectator's update after ``after``: asked again whether they may watch (the host may
+    have changed it, a player may have blocked them), up to the version they are shown."""
+    try:
+        game = spectators.spectator_progress(plan.user, plan.game_id)
+    except ServiceError as exc:
+        return None, exc.code, False
+    return spectator_update(game, plan.user, after), "", False
+
+
+def spectator_update(game: selectors.Progress, user: User, after: int) -> dict[str, Any]:
+    """The moves after ``after`` as a reader without a seat sees them, up to the version the
+    spectator is shown (``game.version``)."""
+    moves, more = selectors.events_for(
+        game, user, after=after, limit=STREAM_PAGE, seat=None, upto=game.version
+    )
+    return _live_update(game.version, game.status, moves, after, more)
 
 
 def _from_news(
@@ -342,7 +414,7 @@ def _from_news(
     move than its news says (``private``: a card it drew), for ``_fetch_private`` to read its
     own events; (None, None) when there is no news to go by (a stranger's stream, a lost
     announcement), for ``_fetch`` to read everything."""
-    if plan.seat is None:
+    if plan.seat is None and not _follows_news(plan):
         # Without a seat the game may stop being visible (a public lobby that starts): only
         # the database says.
         return None, None
@@ -350,10 +422,43 @@ def _from_news(
     if news is None:
         return None, None
     last = news[-1]
+    if plan.watch is not None and any(
+        not item["moves"] or item.get("watch") != list(plan.watch) for item in news
+    ):
+        # A change that is no move (a seat handed to a bot) or new settings for spectators:
+        # the database says whether this spectator may still watch, and what.
+        return None, None
     if any(plan.seat in item["private"] for item in news):
         return None, last
+    if plan.watch is not None:
+        return _shared_update(plan.game_id, after, news), last
     moves = [move for item in news for move in item["moves"] if move["version"] > after]
     return _live_update(last["version"], last["status"], moves, after, False), last
+
+
+# The update every spectator of a game following the news gets after a move (the same for all:
+# none has a seat), made once per (game, cursor, version) rather than once per stream: at 200
+# spectators, serializing it was most of a move's cost to the live process.
+_SHARED: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+SHARED_UPDATES = 256
+
+
+def _shared_update(game_id: str, after: int, news: list[dict[str, Any]]) -> dict[str, Any]:
+    last = news[-1]
+    key = (game_id, after, last["version"])
+    update = _SHARED.get(key)
+    if update is None:
+        moves = [move for item in news for move in item["moves"] if move["version"] > after]
+        update = _SHARED[key] = _live_update(last["version"], last["status"], moves, after, False)
+        while len(_SHARED) > SHARED_UPDATES:
+            _SHARED.popitem(last=False)
+    return update
+
+
+def _follows_news(plan: StreamPlan) -> bool:
+    """A spectator's stream without a delay forwards the public news as it is, with no query:
+    the news is what a reader without a seat sees."""
+    return plan.watch is not None and not plan.watch[1]
 
 
 def _fetch_private(plan: StreamPlan, after: int, last: dict[str, Any]) -> Fetched:
@@ -389,16 +494,46 @@ def _end(reason: str) -> bytes:
     return _sse("end", {"reason": reason})
 
 
+def _read_side(side: _Side) -> tuple[list[dict[str, Any]], int, bool]:
+    try:
+        return side.feed.read(side.reader, side.cursor)
+    finally:
+        driver.release_connections()
+
+
+def _side_events(side: _Side) -> Generator[bytes | Call, Any, None]:
+    """The side feed's events after its cursor, as ``chat`` events (no ``id``: Last-Event-ID
+    stays the game's cursor)."""
+    more = True
+    while more:
+        items, cursor, more = yield Call(_read_side, side)
+        side.cursor = cursor
+        if items:
+            yield _sse("chat", {"messages": items, "next_after": cursor})
+
+
+def _side_of(plan: StreamPlan) -> _Side | None:
+    feed = feeds.feed("chat")
+    if plan.chat is None or feed is None:
+        return None
+    return _Side(feed, plan.chat, plan.chat_after, feed.key(plan.game_id))
+
+
 def _next_version(
-    plan: StreamPlan, version: int, ends: float
-) -> Generator[bytes | Wait, Any, int | None]:
-    """Wait for a version above ``version``, writing the keep-alives; None when the stream must
-    end (after its ``end`` event, if its credentials went) or its lifetime is up."""
+    plan: StreamPlan, version: int, ends: float, side: _Side | None = None
+) -> Generator[bytes | Wait | Call, Any, int | None]:
+    """Wait for a version above ``version``, writing the keep-alives and the side feed's events;
+    None when the stream must end (after its ``end`` event, if its credentials went) or its
+    lifetime is up."""
     while True:
         left = ends - time.monotonic()
         if left <= 0:
             return None  # EventSource reconnects with Last-Event-ID
-        woken = yield Wait(plan.game_id, version, left)
+        also = None if side is None else (side.key, side.cursor)
+        woken = yield Wait(plan.game_id, version, left, also)
+        if isinstance(woken, announce.Side) and side is not None:
+            yield from _side_events(side)
+            continue
         if not isinstance(woken, Beat):
             if woken is not None:
                 return int(woken)
@@ -420,6 +555,7 @@ def _steps(plan: StreamPlan) -> Steps:
     # The first view came with the view's answer; later ones are read after their version.
     view: dict[str, Any] | None = first.pop("view", None)
     wants_view = view is not None
+    side = _side_of(plan)
     update: dict[str, Any] | None = first
     version, reason = -1, ""
     while update is not None:
@@ -441,10 +577,12 @@ def _steps(plan: StreamPlan) -> Steps:
             if view is not None:
                 yield _sse("view", view)
             view = None
+        if side is not None:
+            yield from _side_events(side)
         if update["status"] in TERMINAL:
             yield _end(update["status"])
             return
-        woken = yield from _next_version(plan, version, ends)
+        woken = yield from _next_version(plan, version, ends, side)
         if woken is None:
             return
         update, reason, wants_view = yield from _after_wake(plan, cursor, version, woken, notifier)

@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from config import converters  # noqa: F401  (registers <id:...>, a database id)
-from games.api import actions, me, polls, records, streams, views
+from games.api import actions, me, polls, records, spectate, streams, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("games/", views.GameListView.as_view(), name="games"),
@@ -35,6 +35,22 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<uuid:game_id>/record/", records.GameRecordView.as_view(), name="game-record"),
     path("games/<uuid:game_id>/events/", polls.EventsView.as_view(), name="game-events"),
     path("games/<uuid:game_id>/stream/", streams.GameStreamView.as_view(), name="game-stream"),
+    path("games/<uuid:game_id>/watch/", spectate.WatchView.as_view(), name="game-watch"),
+    path(
+        "games/<uuid:game_id>/watch/stream/",
+        spectate.WatchStreamView.as_view(),
+        name="game-watch-stream",
+    ),
+    path(
+        "games/<uuid:game_id>/spectators/",
+        spectate.SpectatorsView.as_view(),
+        name="game-spectators",
+    ),
+    path(
+        "games/<uuid:game_id>/spectating/",
+        spectate.SpectatingView.as_view(),
+        name="game-spectating",
+    ),
     # The player's game-side settings, beside players' own me/ routes (same URLs as ever).
     path("me/vacation/", me.MeVacationView.as_view(), name="me-vacation"),
     path("me/stats/", me.MeStatsView.as_view(), name="me-stats"),

@@ -20,6 +20,10 @@ from rest_framework.views import APIView
 
 from config import error_codes as codes
 from config import query
+from config.api_responses import (
+    RETRY_AFTER,
+    standard_errors,
+)
 from config.errors import ServiceError
 from config.openapi import error_response as _error
 from games import selectors, services
@@ -27,20 +31,7 @@ from games.api import serializers as s
 from games.models import Game
 
 # Error responses in the one shape (config/errors.py); each description names the codes.
-NOT_AUTHENTICATED = _error(
-    "`not_authenticated` / `authentication_failed`: no credentials, or a token that is revoked, "
-    "expired or belongs to an inactive account."
-)
-READ_ONLY = _error("`permission_denied`: a `read` token, or a session request without CSRF token.")
 NO_GAME = _error("`not_found`: no such game, or not yours to see.")
-THROTTLED = _error("`throttled`: too many requests; retry after the `Retry-After` seconds.")
-RETRY_AFTER = OpenApiParameter(
-    "Retry-After",
-    int,
-    OpenApiParameter.HEADER,
-    response=[429],
-    description="Seconds to wait before retrying.",
-)
 ETAG = OpenApiParameter(
     "ETag",
     str,
@@ -51,17 +42,8 @@ ETAG = OpenApiParameter(
 JOIN_CONFLICT = "`game_already_started`, `already_joined`, `game_full` or `too_many_games`."
 
 
-def _errors(
-    extra: dict[int, OpenApiResponse] | None = None, *, write: bool = True, throttled: bool = False
-) -> dict[int, OpenApiResponse]:
-    """401 always, 403 for writes (read-only tokens), ``extra``, and 429 for throttled views."""
-    out: dict[int, OpenApiResponse] = {401: NOT_AUTHENTICATED}
-    if write:
-        out[403] = READ_ONLY
-    out.update(extra or {})
-    if throttled:
-        out[429] = THROTTLED
-    return dict(sorted(out.items()))
+# streams.py and polls.py (other owners' this turn) import this name.
+_errors = standard_errors
 
 
 def _game_or_404(request: Request, game_id: UUID) -> Game:
@@ -162,8 +144,8 @@ class GameListView(APIView):
                 {
                     400: _error(
                         "`invalid_request` (details.fields), `invalid_setup` (an unknown "
-                        "house rule) or `rated_not_allowed` (`rated` with another preset or a "
-                        "house rule)."
+                        "house rule) or `rated_not_allowed` (`rated` with another preset, a "
+                        "house rule, or by a bot account)."
                     ),
                     409: _error("`too_many_games` (details.limit): GAMES_IN_PROGRESS_MAX."),
                 },
@@ -413,8 +395,10 @@ class RematchView(APIView):
         "Open (or join) a rematch of a finished game",
         "`game_not_finished`, or joining the open rematch failed (" + JOIN_CONFLICT[:-1] + ").",
         description=(
-            "The first player to ask opens a private lobby with the same settings; the other "
-            "players of the finished game get a seat in it by asking too."
+            "The first player to ask opens a private lobby with the same settings and the same "
+            "bots (names and levels) in their seats; the other players of the finished game get "
+            "a seat in it by asking too. A game against the computer alone (no other person) "
+            "is full at once and starts: the answer is the running game, dealt."
         ),
     )
     def post(self, request: Request, game_id: UUID) -> Response:

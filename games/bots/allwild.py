@@ -108,7 +108,7 @@ class AllWildBots(GameBots):
         seat = s.current
         action = playout_policy(s, seat) if self.fast else None
         if action is None:
-            action = choose(from_state(s, seat, _can_draw(s, seat)), self.rules, rng)
+            action = choose(from_state(s, seat, can_draw(s, seat)), self.rules, rng)
         if action is None:  # pragma: no cover - the current seat always has a move
             action = Action("timeout", seat)
         return action
@@ -273,7 +273,7 @@ def determinise(view: dict[str, Any], rng: random.Random) -> State:
     )
 
 
-def _can_draw(s: State, seat: int) -> bool:
+def can_draw(s: State, seat: int) -> bool:
     if s.phase != PLAY:
         return False
     if not s.draw_pile and len(s.discard_pile) <= 1:
@@ -358,7 +358,7 @@ def playout_policy(s: State, me: int) -> Action | None:
                 return play(kind, None)
         if REVERSE in counts and (two or sizes(_next(s, me, -s.direction)) > 1):
             return play(REVERSE, None)
-        if _can_draw(s, me):  # strategic_draw
+        if can_draw(s, me):  # strategic_draw
             return Action("draw", me)
 
     if FORCE_SWAP in counts:  # swap_when_behind

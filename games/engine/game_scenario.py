@@ -1,7 +1,8 @@
-"""Scenario files for any registered game, through the game interface only.
+"""The scenario parts (``scenario_steps.ScenarioParts``) of any registered game, through the game
+interface only.
 
-Uno All Wild's scenario files (``scenario.py``, docs/scenarios.md) set up exact positions with
-card tokens; a game without such a runner of its own is played here from a seeded deal:
+The Uno family's files (``scenario.py``, docs/scenarios.md) set up exact positions with card
+tokens; any other game's are read here and played from a seeded deal:
 
 ```json
 {"game": "toy", "name": "...", "rule": "...", "players": 2, "seed": 3,
@@ -29,10 +30,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import scenario_steps
 from .errors import EngineError
-from .interface import Event, Game
+from .interface import RNG, Event, Game
 from .registry import get_game
-from .scenario_steps import COMMON_KEYS, play_steps
+from .scenario_steps import COMMON_KEYS, Outcome, seeded
 
 TOP_LEVEL_KEYS = COMMON_KEYS | {"players", "names", "position"}
 EXPECT_KEYS = {
@@ -123,33 +125,46 @@ def setup(data: dict[str, Any]) -> tuple[Game[Any, Any], Any, list[str], list[Ev
     return game, state, list(names), events
 
 
-def run(data: dict[str, Any]) -> GameScenarioResult:
-    """Apply the scenario's actions and check its ``expect`` block."""
-    game, state, names, events = setup(data)
-    for key in ("rule", "actions", "expect"):
-        if key not in data:
-            raise GameScenarioError(f"a scenario needs {key!r}")
-    rng = random.Random(data.get("seed", 0) + 1)
-    result = GameScenarioResult(game, data.get("name", ""), state, names, list(events))
+class GenericParts:
+    """Any game's part of the one runner (``scenario_steps.run``): a seeded deal or a position in
+    the game's own state form, steps in its actions' JSON form with seats by name."""
 
-    def to_action(step: dict[str, Any], _state: Any) -> Any:
+    keys = TOP_LEVEL_KEYS - COMMON_KEYS
+    invalid: type[Exception] = GameScenarioError
+    deal_next_round = True
+
+    def start(self, data: dict[str, Any]) -> tuple[Game[Any, Any], GameScenarioResult, list[str]]:
+        game, state, names, events = setup(data)
+        return (
+            game,
+            GameScenarioResult(game, data.get("name", ""), state, names, list(events)),
+            names,
+        )
+
+    def rng(self, data: dict[str, Any]) -> RNG:
+        return seeded(data, 1)  # the deal used ``seed`` itself
+
+    def to_action(
+        self, game: Game[Any, Any], step: dict[str, Any], state: Any, names: list[str]
+    ) -> Any:
         raw = {k: v for k, v in step.items() if k != "error"}
         if "seat" in raw:
             raw["seat"] = _seat(raw["seat"], names)
         return game.action_from_dict(raw)
 
-    play_steps(
-        game,
-        state,
-        data["actions"],
-        rng,
-        result,
-        to_action,
-        GameScenarioError,
-        deal_next_round=True,
-    )
-    if result.unexpected_error is None:
-        result.failures.extend(_check(game, result.state, names, data["expect"]))
+    def check(
+        self, expect: Any, game: Game[Any, Any], outcome: Outcome, names: list[str]
+    ) -> list[str]:
+        return _check(game, outcome.state, names, expect)
+
+
+GENERIC = GenericParts()
+
+
+def run(data: dict[str, Any]) -> GameScenarioResult:
+    """Apply the scenario's actions and check its ``expect`` block."""
+    result = scenario_steps.run(GENERIC, data)
+    assert isinstance(result, GameScenarioResult)
     return result
 
 

@@ -94,6 +94,11 @@ class Game(Protocol[S, A]):
         """Everything, hidden cards and pile order included: for moderators only."""
         ...
 
+    def spectator_view(self, state: S) -> dict[str, Any]:
+        """What someone without a seat may see, JSON-ready: the public position only (no hand,
+        no pile order, no legal actions). Spectators read it (games/spectators.py)."""
+        ...
+
     def hands(self, state: S) -> list[list[str]]:
         """Each seat's cards, top first: for moderators only (the replay page)."""
         ...

@@ -8,17 +8,17 @@ interface. A ``position`` is written in the Uno family's terms (seats with hands
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable, Set
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import EngineError
-from .interface import Event, Game
+from .game_scenario import GENERIC
+from .interface import RNG, Event, Game
 from .registry import DEFAULT_KIND, get_game
 from .replay import ReplayError, ReplayRNG
-from .scenario_steps import COMMON_KEYS, play_steps
+from .scenario_steps import COMMON_KEYS, Outcome, ScenarioParts, run, seeded
 from .uno.actions import Action
 from .uno.cards import card_type
 from .uno.game import UnoFamilyGame
@@ -367,39 +367,66 @@ def _listed(step: dict[str, Any], state: State, names: list[str]) -> dict[str, A
     return out
 
 
+class UnoParts:
+    """The Uno family's part of the one runner (``scenario_steps.run``): positions card by card
+    (``position``) or a scripted deal (``deal``), steps naming cards and seats, and the
+    expectations of ``check_expect``."""
+
+    keys = frozenset({"position", "deal"})
+    invalid: type[Exception] = ScenarioError
+    deal_next_round = False
+
+    def start(self, data: dict[str, Any]) -> tuple[Game[Any, Any], ScenarioResult, list[str]]:
+        game = scenario_game(data)
+        state, names, events = build_position(data)
+        total = Counter(c for s in state.seats for c in s.hand) + Counter(
+            state.draw_pile + state.discard_pile
+        )
+        deck = _deck(game, state.preset)
+        if sorted(total) != sorted(deck) or max(total.values()) != 1:
+            raise ScenarioError(
+                f"the position does not hold each of the {len(deck)} cards exactly once"
+            )
+        return game, ScenarioResult(data.get("name", ""), state, events, names=names), names
+
+    def rng(self, data: dict[str, Any]) -> RNG:
+        return seeded(data)
+
+    def to_action(
+        self, game: Game[Any, Any], step: dict[str, Any], state: Any, names: list[str]
+    ) -> Action:
+        return _action(step, state, names)
+
+    def check(
+        self, expect: Any, game: Game[Any, Any], outcome: Outcome, names: list[str]
+    ) -> list[str]:
+        return check_expect(expect, outcome.state, outcome.events, names, game)
+
+
+UNO = UnoParts()
+
+
 def run_scenario(data: dict[str, Any]) -> ScenarioResult:
     """Apply the scenario's actions and check its ``expect`` block."""
-    if not isinstance(data, dict):
-        raise ScenarioError("a scenario is a JSON object")
-    _check_keys(data, TOP_LEVEL_KEYS, "the scenario")
-    for key in ("rule", "expect", "actions"):
-        if key not in data:
-            raise ScenarioError(f"a scenario needs {key!r}")
-    game = scenario_game(data)
-    state, names, events = build_position(data)
-    total = Counter(c for s in state.seats for c in s.hand) + Counter(
-        state.draw_pile + state.discard_pile
-    )
-    deck = _deck(game, state.preset)
-    if sorted(total) != sorted(deck) or max(total.values()) != 1:
-        raise ScenarioError(
-            f"the position does not hold each of the {len(deck)} cards exactly once"
-        )
-    rng = random.Random(data.get("seed", 0))
-    result = ScenarioResult(name=data.get("name", ""), state=state, events=events, names=names)
-    state = play_steps(
-        game,
-        state,
-        data["actions"],
-        rng,
-        result,
-        lambda step, now: _action(step, now, names),
-        ScenarioError,
-    )
-    result.state = state
-    if not result.failures:
-        result.failures = check_expect(data["expect"], state, result.events, names, game)
+    result = run(UNO, data)
+    assert isinstance(result, ScenarioResult)
     return result
+
+
+def parts_of(data: Any) -> ScenarioParts:
+    """The parts that read a scenario file: the Uno family's, card by card, for its games; any
+    other game's through its interface (``game_scenario``)."""
+    kind = data.get("game", DEFAULT_KIND) if isinstance(data, dict) else DEFAULT_KIND
+    try:
+        uno = isinstance(get_game(kind), UnoFamilyGame)
+    except EngineError:
+        uno = False  # the generic parts say the game is unknown
+    return UNO if uno else GENERIC
+
+
+def run_file(data: Any) -> Outcome:
+    """A scenario file of any registered game, played with its family's parts."""
+    return run(parts_of(data), data)
 
 
 def _by_seat(value: Any, names: list[str]) -> dict[int, Any]:
@@ -450,36 +477,8 @@ def check_expect(
     def differ(what: str, want: Any, got: Any) -> None:
         failures.append(f"{what}: expected {want!r}, got {got!r}")
 
-    def name(seat: int | None) -> str | None:
-        return None if seat is None else names[seat]
-
-    simple: dict[str, Callable[[], Any]] = {
-        "current": lambda: name(state.current),
-        "dealer": lambda: name(state.dealer),
-        "winner": lambda: name(state.winner),
-        "round_winner": lambda: (
-            name(state.round_results[-1]["winner"]) if state.round_results else None
-        ),
-        "direction": lambda: "clockwise" if state.direction == CLOCKWISE else "counterclockwise",
-        "phase": lambda: state.phase,
-        "round": lambda: state.round,
-        "draw_size": lambda: len(state.draw_pile),
-        "discard_size": lambda: len(state.discard_pile),
-        "stack": lambda: state.stack,
-        "colour": lambda: state.colour,
-        "round_points": lambda: state.round_results[-1]["points"] if state.round_results else None,
-    }
-    per_seat: dict[str, Callable[[int], Any]] = {
-        "hand_sizes": lambda i: len(state.seats[i].hand),
-        "scores": lambda i: state.seats[i].score,
-        "uno": lambda i: state.seats[i].uno,
-        "catchable": lambda i: (
-            state.seats[i].exposed and not state.seats[i].uno and len(state.seats[i].hand) == 1
-        ),
-        "skips": lambda i: state.seats[i].skips,
-        "active": lambda i: state.seats[i].active,
-        "mercy_used": lambda i: state.seats[i].mercy_used,
-    }
+    simple = _whole_state(state, names)
+    per_seat = _each_seat(state)
     for key, want in expect.items():
         if key in simple:
             got = simple[key]()
@@ -525,6 +524,45 @@ def check_expect(
         else:
             raise ScenarioError(f"unknown expectation {key!r}")
     return failures
+
+
+def _whole_state(state: State, names: list[str]) -> dict[str, Callable[[], Any]]:
+    """What ``expect`` may name of the whole position, by key (seats by their names)."""
+
+    def name(seat: int | None) -> str | None:
+        return None if seat is None else names[seat]
+
+    return {
+        "current": lambda: name(state.current),
+        "dealer": lambda: name(state.dealer),
+        "winner": lambda: name(state.winner),
+        "round_winner": lambda: (
+            name(state.round_results[-1]["winner"]) if state.round_results else None
+        ),
+        "direction": lambda: "clockwise" if state.direction == CLOCKWISE else "counterclockwise",
+        "phase": lambda: state.phase,
+        "round": lambda: state.round,
+        "draw_size": lambda: len(state.draw_pile),
+        "discard_size": lambda: len(state.discard_pile),
+        "stack": lambda: state.stack,
+        "colour": lambda: state.colour,
+        "round_points": lambda: state.round_results[-1]["points"] if state.round_results else None,
+    }
+
+
+def _each_seat(state: State) -> dict[str, Callable[[int], Any]]:
+    """What ``expect`` may name of each seat, by key."""
+    return {
+        "hand_sizes": lambda i: len(state.seats[i].hand),
+        "scores": lambda i: state.seats[i].score,
+        "uno": lambda i: state.seats[i].uno,
+        "catchable": lambda i: (
+            state.seats[i].exposed and not state.seats[i].uno and len(state.seats[i].hand) == 1
+        ),
+        "skips": lambda i: state.seats[i].skips,
+        "active": lambda i: state.seats[i].active,
+        "mercy_used": lambda i: state.seats[i].mercy_used,
+    }
 
 
 def _missing_events(want: list[Any], events: list[Event], names: list[str]) -> list[str]:

@@ -9,8 +9,9 @@ from rest_framework import serializers
 from games.engine.uno.allwild.cards import CARD_TYPES, DRAW_AMOUNT
 from games.engine.uno.allwild.game import ALL_WILD
 from games.engine.uno.state import PHASES
-from games.kinds import uno
+from games.kinds import uno, uno_log
 from games.kinds.base import Adapter
+from games.kinds.log import card, event, seat
 from games.kinds.shared import GameTableSerializer, example, legal_actions_field
 
 
@@ -78,6 +79,43 @@ class TableSerializer(GameTableSerializer):
     )
 
 
+def _card_type() -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=CARD_TYPES)
+
+
+EVENTS = {
+    **uno_log.pick(*uno_log.COMMON, "pass", "swap", "hands_passed", "mercy", "play_pair"),
+    "target_chosen": event(
+        "UnoAllWild",
+        "target_chosen",
+        "The target of a card on the table chosen (the opening card, or one played blind).",
+        seat=seat("Who chose."),
+        target=seat("The seat chosen."),
+    ),
+    "fizzled": event(
+        "UnoAllWild",
+        "fizzled",
+        "A card played as the last one had no effect (a Force Swap, Shuffle Hands).",
+        seat=seat("Who played it."),
+        card_type=_card_type(),
+    ),
+    "no_effect": event(
+        "UnoAllWild",
+        "no_effect",
+        "A Force Swap with every other player protected: no effect.",
+        seat=seat("Who played it."),
+        card_type=_card_type(),
+    ),
+    "not_stackable": event(
+        "UnoAllWild",
+        "not_stackable",
+        "Blind play under a stack: the revealed card cannot be stacked; the seat takes the stack.",
+        seat=seat(),
+        card=card("The card revealed."),
+        card_type=_card_type(),
+    ),
+}
+
 # The house rules' last.
 EXAMPLES = [
     example("Play a card", type="play", card="wild-4", expected_version=12),
@@ -121,10 +159,12 @@ ADAPTER = Adapter(
     listed_as=uno.TEMPLATES,
     examples=EXAMPLES,
     bots=True,
+    events=EVENTS,
     enum_names={
         **uno.ENUM_NAMES,
         "UnoAllWildKindEnum": [ALL_WILD.kind],
         "StackableEnum": sorted(DRAW_AMOUNT),
+        "CardTypeEnum": list(CARD_TYPES),
         # A pair and a mercy are listed as templates (legal_actions) and sent as actions: one
         # `type` enum for both shapes.
         "PlayPairActionTypeEnum": ["play_pair"],

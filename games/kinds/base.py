@@ -8,10 +8,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from drf_spectacular.drainage import get_override
 from drf_spectacular.utils import OpenApiExample
 from rest_framework import serializers
 
 from games.engine.interface import Game
+from games.kinds.log import SYSTEM_ACTIONS
 
 Shapes = Mapping[str, type[serializers.Serializer]]
 
@@ -31,7 +33,9 @@ class Adapter:
     - ``bots``: whether ``games.bots`` plays it (bot seats, games against the computer, a bot
       taking over a seat that times out);
     - ``enum_names``: the schema's names of the enums its fields bring (drf-spectacular's
-      ``ENUM_NAME_OVERRIDES``: name -> the choices).
+      ``ENUM_NAME_OVERRIDES``: name -> the choices);
+    - ``events``: the serializer of each event type its rules log (``games.kinds.log``), as a
+      seat, a moderator or a game record sees it: the move log's ``events`` in the schema.
     """
 
     game: Game[Any, Any]
@@ -41,6 +45,7 @@ class Adapter:
     examples: Sequence[OpenApiExample] = ()
     bots: bool = False
     enum_names: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    events: Shapes = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if tuple(self.actions) != tuple(self.game.action_types):
@@ -59,6 +64,22 @@ class Adapter:
     def listed(self) -> dict[str, type[serializers.Serializer]]:
         """The shapes ``legal_actions`` lists, by type (the members of its schema union)."""
         return {name: self.listed_as.get(name, shape) for name, shape in self.actions.items()}
+
+    @cached_property
+    def logged(self) -> dict[str, type[serializers.Serializer]]:
+        """The shapes of the actions its move log holds, by type: each action a player sends
+        (its request shape: the log adds the seat), then those the service applies."""
+        return {
+            **self.actions,
+            **{n: s for n, s in SYSTEM_ACTIONS.items() if n not in self.actions},
+        }
+
+    @cached_property
+    def schema_name(self) -> str:
+        """The prefix of its schema components: its table's name without ``Table``
+        (``UnoAllWild``, ``GinRummy``), which names its move log's unions too."""
+        name = get_override(self.table, "component_name") or self.table.__name__
+        return str(name).removesuffix("Serializer").removesuffix("Table")
 
     @cached_property
     def validators(self) -> dict[str, serializers.Serializer]:

@@ -9,6 +9,7 @@ from config.fields import StrictCharField
 from games.engine.gin.game import GIN_RUMMY
 from games.kinds import uno
 from games.kinds.base import Adapter
+from games.kinds.log import CHANCE, TIMEOUT, cards, event, seat
 from games.kinds.shared import (
     DrawActionSerializer,
     GameTableSerializer,
@@ -111,6 +112,65 @@ class GinRoundResultSerializer(serializers.Serializer):
     final_scores = serializers.ListField(child=serializers.IntegerField(), required=False)
 
 
+class GinRoundOverEventSerializer(GinRoundResultSerializer):
+    """The round is over: its result (as in the table's `round_results`), both hands revealed
+    and laid out."""
+
+    type = serializers.ChoiceField(choices=["round_over"])
+
+
+def _card(help_text: str = "The card, e.g. 7h.") -> serializers.CharField:
+    return serializers.CharField(help_text=help_text)
+
+
+EVENTS = {
+    "chance": CHANCE,
+    "deal": event(
+        "GinRummy",
+        "deal",
+        "A round dealt: ten cards each, the upcard turned.",
+        round=serializers.IntegerField(),
+        dealer=seat("The dealer."),
+        upcard=_card("The upcard, face up."),
+    ),
+    "hand": event(
+        "GinRummy",
+        "hand",
+        "A seat's dealt hand: its cards to that seat only.",
+        seat=seat(),
+        cards=cards("The ten cards: to their owner only.", required=False),
+    ),
+    "pass": event("GinRummy", "pass", "The seat passed the upcard.", seat=seat()),
+    "take_upcard": event(
+        "GinRummy", "take_upcard", "The seat took the upcard.", seat=seat(), card=_card()
+    ),
+    "draw": event(
+        "GinRummy",
+        "draw",
+        "The seat drew: from the discard pile (the card shown), or from the stock (the card to "
+        "the drawer only).",
+        seat=seat(),
+        source=serializers.ChoiceField(choices=["stock", "discard"]),
+        card=serializers.CharField(
+            required=False, help_text="The card drawn (from the stock: to the drawer only)."
+        ),
+    ),
+    "discard": event("GinRummy", "discard", "A card discarded face up.", seat=seat(), card=_card()),
+    "knock": event("GinRummy", "knock", "The seat knocked.", seat=seat()),
+    "big_gin": event("GinRummy", "big_gin", "The seat went big gin.", seat=seat()),
+    "timeout": TIMEOUT,
+    "left": event("GinRummy", "left", "The seat left: it forfeits the match.", seat=seat()),
+    "round_over": GinRoundOverEventSerializer,
+    "match_over": event(
+        "GinRummy",
+        "match_over",
+        "The match is over.",
+        winner=seat("The winner."),
+        reason=serializers.ChoiceField(choices=["target_reached", "forfeit"]),
+    ),
+}
+
+
 @extend_schema_serializer(component_name="GinRummyTable")
 class TableSerializer(GameTableSerializer):
     """Gin Rummy's view for the caller's seat (docs/gin_rummy.md)."""
@@ -166,5 +226,6 @@ ADAPTER = Adapter(
     table=TableSerializer,
     examples=EXAMPLES,
     bots=True,
+    events=EVENTS,
     enum_names={"GinRummyKindEnum": [GIN_RUMMY.kind]},
 )

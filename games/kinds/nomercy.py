@@ -10,9 +10,10 @@ from config.fields import StrictCharField
 from games.engine.uno.actions import COLOURS
 from games.engine.uno.nomercy.cards import DRAW_VALUE, PRESETS, RANK_OF
 from games.engine.uno.nomercy.game import NO_MERCY
-from games.kinds import uno
+from games.kinds import uno, uno_log
 from games.kinds.base import Adapter
-from games.kinds.shared import GameTableSerializer, action, game_action, legal_actions_field
+from games.kinds.log import cards, event, seat
+from games.kinds.shared import GameTableSerializer, game_action, legal_actions_field
 
 ACTIONS: dict[str, type[serializers.Serializer]] = {
     "play": game_action(
@@ -25,7 +26,8 @@ ACTIONS: dict[str, type[serializers.Serializer]] = {
         target=uno.target("Required with a 7: the player in the round you swap hands with."),
         uno=uno.say_uno(),
     ),
-    "draw": action(
+    "draw": game_action(
+        "UnoNoMercy",
         "draw",
         "Uno Show 'Em No Mercy: holding nothing playable, draw until a playable card comes; you "
         "must then play it (play_drawn).",
@@ -38,12 +40,14 @@ ACTIONS: dict[str, type[serializers.Serializer]] = {
         target=uno.target("Required when the drawn card is a 7."),
         uno=uno.say_uno(),
     ),
-    "take_stack": action(
+    "take_stack": game_action(
+        "UnoNoMercy",
         "take_stack",
         "Uno Show 'Em No Mercy: take the stack's total instead of stacking (one card at a time; "
         "25 cards knock you out of the round).",
     ),
-    "choose_colour": action(
+    "choose_colour": game_action(
+        "UnoNoMercy",
         "choose_colour",
         "Uno Show 'Em No Mercy: name a colour for a Wild Color Roulette played on you (then "
         "cards are revealed into your hand until it comes) or for an opening wild.",
@@ -51,6 +55,35 @@ ACTIONS: dict[str, type[serializers.Serializer]] = {
     ),
     "uno": uno.ACTIONS["uno"],
     "catch": uno.ACTIONS["catch"],
+}
+
+
+EVENTS = {
+    **uno_log.pick(*uno_log.COMMON, "swap", "hands_passed", "colour_chosen"),
+    "discarded_all": event(
+        "UnoNoMercy",
+        "discarded_all",
+        "Discard All: every card of its colour discarded with it.",
+        seat=seat(),
+        colour=uno.colour(required=True, help_text="The colour discarded."),
+        cards=cards("The cards discarded."),
+    ),
+    "knocked_out": event(
+        "UnoNoMercy",
+        "knocked_out",
+        "Mercy rule: 25 cards or more in hand, the seat is out of the round.",
+        seat=seat(),
+        count=serializers.IntegerField(help_text="Cards it held."),
+        by=seat("Who made it draw them, if anyone.", allow_null=True),
+    ),
+    "bonus": event(
+        "UnoNoMercy",
+        "bonus",
+        "The 250 points for knocking a player out.",
+        seat=seat("Who scores them."),
+        points=serializers.IntegerField(),
+        victim=seat("Who was knocked out."),
+    ),
 }
 
 
@@ -159,6 +192,7 @@ ADAPTER = Adapter(
     table=TableSerializer,
     listed_as=uno.listed_as(ACTIONS),
     bots=True,
+    events=EVENTS,
     enum_names={
         **uno.ENUM_NAMES,
         "UnoNoMercyKindEnum": [NO_MERCY.kind],

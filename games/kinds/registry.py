@@ -20,12 +20,15 @@ from config.errors import ServiceError
 from games.engine import registry as engine_registry
 from games.kinds import allwild, gin, nomercy, splash
 from games.kinds.base import Adapter
+from games.kinds.shared import RegistryUnion
 
 BUILT_IN = (allwild.ADAPTER, splash.ADAPTER, nomercy.ADAPTER, gin.ADAPTER)
 
 _ADAPTERS: dict[str, Adapter] = {}
 # One bound serializer per variant of the request union, made when first needed.
 _request_validators: dict[str, serializers.Serializer] = {}
+# Each kind's unions of its move log's shapes, by (kind, part), made when first needed.
+_log_unions: dict[tuple[str, str], RegistryUnion] = {}
 
 
 def register(adapter: Adapter) -> Adapter:
@@ -36,6 +39,8 @@ def register(adapter: Adapter) -> Adapter:
     enum_names.name_enums(adapter.enum_names)
     _ADAPTERS[adapter.kind] = adapter
     _request_validators.clear()
+    _log_unions.clear()
+    _name_type_enums()
     return adapter
 
 
@@ -48,10 +53,39 @@ def unregister(kind: str) -> None:
     kept = {name: c for adapter in _ADAPTERS.values() for name, c in adapter.enum_names.items()}
     enum_names.unname_enums(removed.enum_names, kept)
     _request_validators.clear()
+    _log_unions.clear()
+    _name_type_enums()
 
 
-for _adapter in BUILT_IN:
-    register(_adapter)
+# The names ``_name_type_enums`` gave, to take back when the registry changes.
+_type_enum_names: dict[str, list[str]] = {}
+
+
+def _name_type_enums() -> None:
+    """Name the enum of each ``type`` value (an action's, a template's, an event's) after the
+    first registered shape that has it (``PlayActionTypeEnum``, ``RoundOverEventTypeEnum``):
+    the shapes of several games share one enum per value, and without a name drf-spectacular
+    gives them hashed ones. A value an adapter names itself keeps that name."""
+    explicit = {
+        tuple(choices)
+        for adapter in _ADAPTERS.values()
+        for choices in adapter.enum_names.values()
+        if not isinstance(choices, str)
+    }
+    kept = {n: c for a in _ADAPTERS.values() for n, c in a.enum_names.items()}
+    enum_names.unname_enums(_type_enum_names, kept)
+    _type_enum_names.clear()
+    # A one-value set another app named (a notification's ``kind``) keeps its name too.
+    others = {tuple(c) for c in enum_names.ENUM_NAMES.values() if isinstance(c, list)}
+    seen = explicit | others
+    for adapter in _ADAPTERS.values():  # in registration order, as ``request_serializers``
+        shapes = [*adapter.logged.items(), *adapter.listed.items(), *adapter.events.items()]
+        for value, shape in shapes:
+            if (value,) not in seen:
+                seen.add((value,))
+                name = shape.__name__.removesuffix("Serializer")
+                _type_enum_names[f"{name}TypeEnum"] = [value]
+    enum_names.name_enums(_type_enum_names)
 
 
 def adapter_of(kind: str) -> Adapter:
@@ -120,3 +154,28 @@ def check_action(kind: str, body: dict[str, Any]) -> dict[str, Any]:
 def action_examples() -> list[OpenApiExample]:
     """Every game's action examples, game by game, for the action endpoint's schema."""
     return [example for adapter in _ADAPTERS.values() for example in adapter.examples]
+
+
+# The move log's parts: the schema component of each kind's union (after its ``schema_name``),
+# and the adapter's shapes it is made of.
+_LOG_PARTS = {"MoveAction": lambda a: a.logged, "MoveEvent": lambda a: a.events}
+
+
+def log_unions(part: str) -> list[RegistryUnion]:
+    """Each registered kind's union of its move log's ``part`` (``MoveAction`` or ``MoveEvent``):
+    the component ``<Game><part>``, its shapes discriminated by ``type``."""
+    out = []
+    for adapter in adapters():
+        key = (adapter.kind, part)
+        if key not in _log_unions:
+            _log_unions[key] = RegistryUnion(
+                component_name=f"{adapter.schema_name}{part}",
+                serializers=lambda a=adapter: _LOG_PARTS[part](a),
+                resource_type_field_name="type",
+            )
+        out.append(_log_unions[key])
+    return out
+
+
+for _adapter in BUILT_IN:
+    register(_adapter)

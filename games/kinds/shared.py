@@ -119,6 +119,24 @@ class RegistryUnionExtension(PolymorphicProxySerializerExtension):
     target_class = RegistryUnion
 
 
+class KindsUnion(RegistryUnion):
+    """A value of one of the game kinds' unions (``serializers``: a callable of them, one per
+    kind, each discriminated by ``type``): ``anyOf``, as the value itself does not say its
+    game (the game's ``kind`` does). A ``oneOf`` would refuse a value two games share, such as
+    ``{"type": "pass", "seat": 1}``."""
+
+
+class KindsUnionExtension(PolymorphicProxySerializerExtension):
+    """Draws a ``KindsUnion`` as the ``anyOf`` of its kinds' unions."""
+
+    target_class = KindsUnion
+    priority = 1  # before ``RegistryUnionExtension``, which matches its base class
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        schema = super().map_serializer(auto_schema, direction)
+        return {"anyOf": schema["oneOf"]}
+
+
 class GameTableSerializer(serializers.Serializer):
     """A game's view for the caller's seat: its fields document the view for the schema."""
 

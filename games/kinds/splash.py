@@ -10,8 +10,9 @@ from config.fields import StrictCharField
 from games.engine.uno.actions import COLOURS
 from games.engine.uno.splash.cards import PRESETS, RANK_OF
 from games.engine.uno.splash.game import SPLASH
-from games.kinds import uno
+from games.kinds import uno, uno_log
 from games.kinds.base import Adapter
+from games.kinds.log import card, cards, event, seat
 from games.kinds.shared import (
     DrawActionSerializer,
     GameTableSerializer,
@@ -58,10 +59,48 @@ ACTIONS: dict[str, type[serializers.Serializer]] = {
     "catch": uno.ACTIONS["catch"],
     "mercy": uno.ACTIONS["mercy"],
     "play_pair": uno.ACTIONS["play_pair"],
-    "take_stack": action(
+    "take_stack": game_action(
+        "UnoSplash",
         "take_stack",
         "Uno Splash, stacking: take the total owed instead of stacking (or challenging the Wild "
         "Draw Four on top) and lose the turn.",
+    ),
+}
+
+
+EVENTS = {
+    **uno_log.pick(*uno_log.COMMON, "pass", "colour_chosen", "mercy", "play_pair"),
+    "opening_returned": event(
+        "UnoSplash",
+        "opening_returned",
+        "An opening Wild Draw Four went back into the pile; the next card opens instead.",
+        card=card("The card returned."),
+        next=card("The new opening card."),
+    ),
+    "response_required": event(
+        "UnoSplash",
+        "response_required",
+        "A Wild Draw Four played: the next player accepts it or challenges it.",
+        seat=seat("Who answers."),
+        owner=seat("Who played it."),
+        card=card(),
+    ),
+    "accepted": event("UnoSplash", "accepted", "The Wild Draw Four accepted.", seat=seat()),
+    "challenge": event(
+        "UnoSplash",
+        "challenge",
+        "The Wild Draw Four challenged: whether it was played illegally.",
+        seat=seat("Who challenged."),
+        target=seat("Who played it."),
+        succeeded=serializers.BooleanField(help_text="It was illegal: its player draws."),
+        hand=cards("The hand it was played from: to the challenger only.", required=False),
+    ),
+    "response_cancelled": event(
+        "UnoSplash",
+        "response_cancelled",
+        "The answer owed to a Wild Draw Four is cancelled (its player or answerer left).",
+        seat=seat(),
+        owner=seat("Who played it."),
     ),
 }
 
@@ -175,6 +214,7 @@ ADAPTER = Adapter(
     listed_as=uno.listed_as(ACTIONS),
     examples=EXAMPLES,
     bots=True,
+    events=EVENTS,
     enum_names={
         **uno.ENUM_NAMES,
         "UnoSplashKindEnum": [SPLASH.kind],

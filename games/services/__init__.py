@@ -44,8 +44,10 @@ from games.services.lobby import (
     regenerate_invite,
     rematch,
     start_game,
+    start_game_with,
 )
 from games.services.play import act, load_position, system_action
+from games.services.spectating import set_spectating
 from games.services.turns import turn_limit_seconds
 
 __all__ = [
@@ -58,6 +60,7 @@ __all__ = [
     "MIN_TURN_SECONDS",
     "Played",
     "act",
+    "set_spectating",
     "default_seats",
     "add_bot",
     "bot_move",
@@ -76,6 +79,7 @@ __all__ = [
     "rematch",
     "rules_of",
     "start_game",
+    "start_game_with",
     "start_vacation",
     "sweep_expired_turns",
     "system_action",

@@ -68,11 +68,11 @@ class Played:
     state: Any
 
 
-def _rng() -> secrets.SystemRandom:
+def new_rng() -> secrets.SystemRandom:
     return secrets.SystemRandom()
 
 
-def _locked(game_id: Any) -> Game:
+def lock_game(game_id: Any) -> Game:
     """The game row, locked until the transaction ends. Caller holds transaction.atomic()."""
     try:
         return Game.objects.select_for_update().get(pk=game_id)
@@ -80,12 +80,12 @@ def _locked(game_id: Any) -> Game:
         raise ServiceError(codes.NOT_FOUND, "No such game.") from exc
 
 
-def _locked_with_seats(game_id: Any) -> tuple[Game, list[Seat]]:
+def lock_game_with_seats(game_id: Any) -> tuple[Game, list[Seat]]:
     """The game row, locked until the transaction ends, and its seats with their users, in one
-    query (``_locked`` and then the seats was two). Caller holds transaction.atomic(). No seats:
+    query (``lock_game`` and then the seats was two). Caller holds transaction.atomic(). No seats:
     no such game (every game has its host's seat, or a seat of a player who left).
 
-    Only the game row is locked (``FOR UPDATE OF``), as ``_locked`` does. On PostgreSQL a query
+    Only the game row is locked (``FOR UPDATE OF``), as ``lock_game`` does. On PostgreSQL a query
     that waited for that lock returns the game row as the lock holder committed it, but the seats
     and users as they were when the query started: whoever held the lock may have changed them
     (a timeout's takeover, a leave, the last join that started the game). ``seen_version`` is the
@@ -115,7 +115,7 @@ def _locked_with_seats(game_id: Any) -> tuple[Game, list[Seat]]:
     return game, seats
 
 
-def _atomic_unless_in_one() -> AbstractContextManager[Any]:
+def atomic_unless_in_one() -> AbstractContextManager[Any]:
     """``transaction.atomic()`` when no transaction is open; inside a caller's transaction (an
     action with an Idempotency-Key runs in the key's) nothing, not even a savepoint. For functions
     that refuse only before their first write: there is nothing of theirs to roll back then, and
@@ -124,7 +124,7 @@ def _atomic_unless_in_one() -> AbstractContextManager[Any]:
     return nullcontext() if transaction.get_connection().in_atomic_block else transaction.atomic()
 
 
-def _bump_version(game: Game) -> None:
+def bump_version(game: Game) -> None:
     """A lobby change: a new version, announced to live clients once it is committed."""
     game.version += 1
     announce(game)
@@ -157,7 +157,7 @@ def announce_to(user_ids: Iterable[Any]) -> None:
         transaction.on_commit(partial(publish, user_key(user_id)))
 
 
-def _engine_error(exc: EngineError) -> ServiceError:
+def engine_error(exc: EngineError) -> ServiceError:
     return ServiceError(codes.refused_by_rules(exc.code), exc.message)
 
 
@@ -166,7 +166,7 @@ def rules_of(game: Game) -> Rules[Any, Any]:
     return registry.get_game(game.kind)
 
 
-def _seat_of(game: Game, user: User, seats: list[Seat] | None = None) -> Seat:
+def seat_of_user(game: Game, user: User, seats: list[Seat] | None = None) -> Seat:
     if seats is None:
         seats = list(game.seats.select_related("user"))
     seat = next((s for s in seats if s.user_id == user.pk), None)
@@ -176,7 +176,7 @@ def _seat_of(game: Game, user: User, seats: list[Seat] | None = None) -> Seat:
     return seat
 
 
-def _take_over(
+def take_over(
     seat: Seat, *, now: datetime, reason: str, level: str | None = None
 ) -> dict[str, Any]:
     """Hand a person's seat to a bot (the caller saves the seat). Returns the event to log."""
@@ -187,7 +187,7 @@ def _take_over(
     return {"type": "bot_took_over", "seat": seat.position, "level": level, "reason": reason}
 
 
-def _give_back(seat: Seat) -> dict[str, Any]:
+def give_back(seat: Seat) -> dict[str, Any]:
     """The person plays their seat again (the caller saves the seat)."""
     seat.bot_level = ""
     seat.taken_over_at = None
@@ -195,4 +195,4 @@ def _give_back(seat: Seat) -> dict[str, Any]:
     return {"type": "seat_reclaimed", "seat": seat.position}
 
 
-_SEAT_CONTROL_FIELDS = ["bot_level", "taken_over_at", "timeouts_in_row"]
+SEAT_CONTROL_FIELDS = ["bot_level", "taken_over_at", "timeouts_in_row"]

@@ -21,20 +21,20 @@ from games.kinds import registry as kinds
 from games.models import Game, Move, Seat
 from games.services import base
 from games.services.base import (
-    _SEAT_CONTROL_FIELDS,
     DEFAULT_SPEED_SECONDS,
     DEFAULT_TURN_SECONDS,
     MAX_BOTS,
-    _bump_version,
-    _give_back,
-    _locked,
-    _seat_of,
-    _take_over,
+    SEAT_CONTROL_FIELDS,
+    bump_version,
+    give_back,
+    lock_game,
     rules_of,
+    seat_of_user,
+    take_over,
 )
-from games.services.lobby import _start, create_game
+from games.services.lobby import create_game, deal_first_round
 from games.services.play import apply_action
-from games.services.turns import _bots_to_ask, _schedule_bots, _set_deadline
+from games.services.turns import bots_to_ask, schedule_bots, set_deadline
 from players.models import User
 
 # Moves of the current round a bot is shown (the events its seat may see).
@@ -58,10 +58,10 @@ def bot_move(*, game_id: Any, version: int, now: datetime | None = None) -> bool
         if game is None:
             return False
         seats = list(game.seats.select_related("user"))
-        return _bot_act(game, rules_of(game).state_from_dict(game.state), seats, now=now)
+        return bot_act(game, rules_of(game).state_from_dict(game.state), seats, now=now)
 
 
-def _bot_act(
+def bot_act(
     game: Game,
     state: Any,
     seats: list[Seat],
@@ -76,7 +76,7 @@ def _bot_act(
     can never be stale."""
     rules = rules_of(game)
     history: list[dict[str, Any]] | None = None
-    for seat, allowed in _bots_to_ask(state, seats):
+    for seat, allowed in bots_to_ask(state, seats):
         position = seat.position
         assert position is not None
         if only is not None and position != only:
@@ -90,7 +90,7 @@ def _bot_act(
             view,
             [e for e in (rules.visible_event(e, position) for e in history) if e is not None],
             level=seat.bot_level,
-            rng=random.Random(base._rng().getrandbits(64)),
+            rng=random.Random(base.new_rng().getrandbits(64)),
             budget_ms=settings.BOT_BUDGET_MS,
         )
         if choice is None or (allowed is not None and choice["type"] not in allowed):
@@ -143,9 +143,9 @@ def add_bot(*, user: User, game_id: Any, level: str = bots.DEFAULT_LEVEL) -> Gam
     starts, as when a person takes the last seat."""
     _check_level(level)
     with transaction.atomic():
-        game = _locked(game_id)
+        game = lock_game(game_id)
         seats = list(game.seats.select_related("user"))
-        _seat_of(game, user, seats)
+        seat_of_user(game, user, seats)
         if game.host_id != user.pk:
             raise ServiceError(codes.NOT_HOST, "Only the host can add bots.")
         _check_bots_play(game.kind)
@@ -155,22 +155,22 @@ def add_bot(*, user: User, game_id: Any, level: str = bots.DEFAULT_LEVEL) -> Gam
         if game.status != Game.LOBBY:
             raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
         Seat.objects.create(game=game, bot_level=level, bot_name=_bot_name(seats))
-        _bump_version(game)
+        bump_version(game)
         # A rated game rates people against people (docs/ratings.md): a bot makes the lobby
         # unrated, for good (its lobby view says so before anyone plays).
         game.rated = False
         game.save(update_fields=["version", "rated"])
         if len(seats) + 1 == game.max_players:
-            _start(game)
+            deal_first_round(game)
     return game
 
 
 def remove_bot(*, user: User, game_id: Any, seat_id: int) -> Game:
     """The host frees a bot's seat in the lobby."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = lock_game(game_id)
         seats = list(game.seats.select_related("user"))
-        _seat_of(game, user, seats)
+        seat_of_user(game, user, seats)
         if game.status != Game.LOBBY:
             raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
         if game.host_id != user.pk:
@@ -179,7 +179,7 @@ def remove_bot(*, user: User, game_id: Any, seat_id: int) -> Game:
         if seat is None:
             raise ServiceError(codes.BOT_NOT_FOUND, "This game has no such bot seat.")
         seat.delete()
-        _bump_version(game)
+        bump_version(game)
         game.save(update_fields=["version"])
     return game
 
@@ -195,8 +195,11 @@ def play_vs_computer(
     turn_seconds: int = DEFAULT_TURN_SECONDS,
     options: dict[str, bool] | None = None,
     speed_seconds: int = DEFAULT_SPEED_SECONDS,
+    spectating: str = Game.WATCH_PRIVATE,
+    spectator_delay: int = 0,
 ) -> Game:
-    """A private game against ``bots_count`` bots, started at once (one transaction)."""
+    """A private game against ``bots_count`` bots, started at once (one transaction); nobody
+    watches it unless ``spectating`` says otherwise."""
     _check_level(level)
     _check_bots_play(kind)
     if not 1 <= bots_count <= MAX_BOTS:
@@ -213,13 +216,15 @@ def play_vs_computer(
             options=options,
             speed_seconds=speed_seconds,
             rated=False,
+            spectating=spectating,
+            spectator_delay=spectator_delay,
         )
-        game = _locked(created.pk)
+        game = lock_game(created.pk)
         names = list(BOT_NAMES)
         Seat.objects.bulk_create(
             Seat(game=game, bot_level=level, bot_name=names[i]) for i in range(bots_count)
         )
-        _start(game)
+        deal_first_round(game)
     return game
 
 
@@ -235,10 +240,26 @@ def _seat_control_changed(game: Game, seats: list[Seat], *, now: datetime) -> No
     mover = current.user_id if current is not None and not current.is_bot else None
     if mover != game.current_user_id:
         game.current_user_id = mover
-        _set_deadline(game, current, now)
-    _bump_version(game)
+        set_deadline(game, current, now)
+    bump_version(game)
     game.save(update_fields=["current_user", "turn_deadline", "version"])
-    _schedule_bots(game, state, seats)
+    schedule_bots(game, state, seats)
+
+
+def _seat_in_play(
+    game_id: Any, user: User, *, not_running: tuple[codes.ErrorCode, str], left: str
+) -> tuple[Game, list[Seat], Seat]:
+    """The game (locked), its seats and ``user``'s seat, which must be in a running game and not
+    left: refused with ``not_running`` (its code and message) or ``not_in_game`` (``left``).
+    Caller holds a transaction."""
+    game = lock_game(game_id)
+    seats = list(game.seats.select_related("user"))
+    seat = seat_of_user(game, user, seats)
+    if game.status != Game.ACTIVE:
+        raise ServiceError(*not_running)
+    if seat.left_at is not None:
+        raise ServiceError(codes.NOT_IN_GAME, left)
+    return game, seats, seat
 
 
 def hand_seat_to_bot(
@@ -253,18 +274,17 @@ def hand_seat_to_bot(
         _check_level(level)
     now = timezone.now()
     with transaction.atomic():
-        game = _locked(game_id)
-        seats = list(game.seats.select_related("user"))
-        seat = _seat_of(game, user, seats)
-        if game.status != Game.ACTIVE:
-            raise ServiceError(codes.GAME_NOT_ACTIVE, "This game is not in progress.")
-        if seat.left_at is not None:
-            raise ServiceError(codes.NOT_IN_GAME, "This player has left the game.")
+        game, seats, seat = _seat_in_play(
+            game_id,
+            user,
+            not_running=(codes.GAME_NOT_ACTIVE, "This game is not in progress."),
+            left="This player has left the game.",
+        )
         if seat.is_bot:
             return game
         _check_bots_play(game.kind)
-        _take_over(seat, now=now, reason=reason, level=level)
-        seat.save(update_fields=_SEAT_CONTROL_FIELDS)
+        take_over(seat, now=now, reason=reason, level=level)
+        seat.save(update_fields=SEAT_CONTROL_FIELDS)
         _seat_control_changed(game, seats, now=now)
     return game
 
@@ -273,16 +293,15 @@ def reclaim_seat(*, user: User, game_id: Any) -> Game:
     """Take back a seat a bot has been playing for you."""
     now = timezone.now()
     with transaction.atomic():
-        game = _locked(game_id)
-        seats = list(game.seats.select_related("user"))
-        seat = _seat_of(game, user, seats)
-        if game.status != Game.ACTIVE:
-            raise ServiceError(codes.GAME_OVER, "This game is not in progress.")
-        if seat.left_at is not None:
-            raise ServiceError(codes.NOT_IN_GAME, "You have left this game.")
+        game, seats, seat = _seat_in_play(
+            game_id,
+            user,
+            not_running=(codes.GAME_OVER, "This game is not in progress."),
+            left="You have left this game.",
+        )
         if not seat.taken_over:
             raise ServiceError(codes.NOT_TAKEN_OVER, "You are playing this seat already.")
-        _give_back(seat)
-        seat.save(update_fields=_SEAT_CONTROL_FIELDS)
+        give_back(seat)
+        seat.save(update_fields=SEAT_CONTROL_FIELDS)
         _seat_control_changed(game, seats, now=now)
     return game

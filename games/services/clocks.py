@@ -14,8 +14,8 @@ from config import metrics
 from config.errors import ServiceError
 from games.kinds import registry as kinds
 from games.models import Game
-from games.services.base import _bump_version, _take_over, rules_of
-from games.services.bots import _bot_act
+from games.services.base import bump_version, rules_of, take_over
+from games.services.bots import bot_act
 from games.services.play import apply_action, bots_leave_alone
 from players.models import User
 
@@ -63,7 +63,7 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
         seats = list(game.seats.select_related("user"))
         seat = next(s for s in seats if s.position == position)
         if seat.is_bot:
-            if not _bot_act(game, state, seats, only=position, now=now):
+            if not bot_act(game, state, seats, only=position, now=now):
                 # A bot always has a move on its turn; if it ever had none, the table goes on.
                 timeout = rules.timeout_action(state, position)
                 apply_action(game, timeout, seat=None, now=now)
@@ -77,7 +77,7 @@ def timeout_turn(*, game_id: Any, version: int, now: datetime | None = None) -> 
         # No bot plays this game: the player leaves instead.
         policy = game.timeout_policy if kinds.plays_bots(game.kind) else Game.POLICY_LEAVE
         if give_up and policy == Game.POLICY_BOT:
-            extra.append(_take_over(seat, now=now, reason="timeouts"))
+            extra.append(take_over(seat, now=now, reason="timeouts"))
         metrics.after_commit(metrics.TURN_TIMEOUTS.labels(kind=game.kind))
         # One clock for the whole sweep: the next turn's deadline counts from the sweep's `now`.
         apply_action(
@@ -139,7 +139,7 @@ def start_vacation(*, user: User, days: float, now: datetime | None = None) -> U
             current_user=user, status=Game.ACTIVE, turn_deadline__isnull=False
         ):
             game.turn_deadline += length
-            _bump_version(game)
+            bump_version(game)
             game.save(update_fields=["turn_deadline", "version"])
     return user
 
@@ -156,6 +156,6 @@ def end_vacation(*, user: User, now: datetime | None = None) -> User:
         user.save(update_fields=["vacation_used", "vacation_until"])
         for game in Game.objects.select_for_update().filter(current_user=user, status=Game.ACTIVE):
             game.turn_deadline = now + timedelta(seconds=game.turn_seconds)
-            _bump_version(game)
+            bump_version(game)
             game.save(update_fields=["turn_deadline", "version"])
     return user

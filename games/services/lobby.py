@@ -8,7 +8,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Count, F, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from config import error_codes as codes
@@ -24,11 +25,11 @@ from games.services.base import (
     MAX_TURN_SECONDS,
     MIN_SPEED_SECONDS,
     MIN_TURN_SECONDS,
-    _bump_version,
-    _locked,
-    _seat_of,
     announce_to,
+    bump_version,
+    lock_game,
     rules_of,
+    seat_of_user,
 )
 from games.services.play import apply_action, bots_leave_alone, save_state
 from players.models import User
@@ -51,15 +52,39 @@ def default_seats(rules: Any) -> int:
     return max(rules.min_players, min(DEFAULT_SEATS, rules.max_players))
 
 
-def check_games_in_progress(user: User) -> None:
+def games_in_progress_max() -> int:
+    return int(getattr(settings, "GAMES_IN_PROGRESS_MAX", 50))
+
+
+def seats_in_progress() -> QuerySet[Seat]:
+    """Seats in lobbies and games in progress: what the cap on games in progress counts."""
+    return Seat.objects.filter(left_at__isnull=True, game__status__in=[Game.LOBBY, Game.ACTIVE])
+
+
+def games_in_progress_of(user_ref: Any) -> Coalesce:
+    """The count of ``check_games_in_progress`` as an expression over ``user_ref`` (an
+    ``OuterRef`` to a user id), so that a read of many players (quick pairing's candidates)
+    asks it of each in the same query."""
+    counted = (
+        seats_in_progress()
+        .filter(user_id=user_ref)
+        .order_by()
+        .values("user_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(counted), 0)
+
+
+def check_games_in_progress(user: User, *, seated: int | None = None) -> None:
     """Refuse a new seat to a player already in GAMES_IN_PROGRESS_MAX lobbies and games in
     progress: players with too many asynchronous games abandon them (Lichess caps correspondence
-    games at 100, BGA at 21). The one check of every path to a seat: create, join, accept."""
-    limit = getattr(settings, "GAMES_IN_PROGRESS_MAX", 50)
-    seated = Seat.objects.filter(
-        user=user, left_at__isnull=True, game__status__in=[Game.LOBBY, Game.ACTIVE]
-    )
-    if seated.count() >= limit:
+    games at 100, BGA at 21). The one check of every path to a seat: create, join, accept.
+    ``seated``: the count, when the caller read it already (``games_in_progress_of``)."""
+    limit = games_in_progress_max()
+    if seated is None:
+        seated = seats_in_progress().filter(user=user).count()
+    if seated >= limit:
         raise ServiceError(
             codes.TOO_MANY_GAMES,
             f"You are already in {limit} games; finish or leave one first.",
@@ -80,10 +105,14 @@ def create_game(
     rematch_of: Game | None = None,
     speed_seconds: int = DEFAULT_SPEED_SECONDS,
     rated: bool | None = None,
+    spectating: str = Game.WATCH_PUBLIC,
+    spectator_delay: int = 0,
 ) -> Game:
-    """A new lobby with the host in the first seat. ``speed_seconds`` is the turn limit when the
-    speed_mode house rule is on (``turn_seconds`` is then unused). ``kind`` names the game
-    (games.engine.registry); its preset, seats, target and options are checked by that game.
+    """A new lobby with the host in the first seat. ``spectating`` and ``spectator_delay``: who
+    may watch it being played, and how many moves behind (games/spectators.py).
+    ``speed_seconds`` is the turn limit when the speed_mode house rule is on (``turn_seconds``
+    is then unused). ``kind`` names the game (games.engine.registry); its preset, seats,
+    target and options are checked by that game.
     ``rated`` (None: whenever allowed) asks for a rated game: the default preset and no house
     rule on, or ``rated_not_allowed``; bots never join one (``add_bot``)."""
     rules = _rules_of(kind)
@@ -103,7 +132,7 @@ def create_game(
             codes.INVALID_SETUP,
             f"The speed mode turn limit is {MIN_SPEED_SECONDS} to {MAX_SPEED_SECONDS} seconds.",
         )
-    rated = _rated(rules.default_preset, preset, opts, rated)
+    rated = _rated(rules.default_preset, preset, opts, rated, bot_host=host.is_bot)
     now = timezone.now()
     with transaction.atomic():
         check_games_in_progress(host)
@@ -121,6 +150,8 @@ def create_game(
             lobby_expires_at=now + _lobby_ttl(),
             rematch_of=rematch_of,
             rated=rated,
+            spectating=spectating,
+            spectator_delay=spectator_delay,
         )
         Seat.objects.create(game=game, user=host)
         # The host's other tabs and devices list it at once.
@@ -128,10 +159,22 @@ def create_game(
     return game
 
 
-def _rated(default_preset: str, preset: str, options: dict[str, Any], rated: bool | None) -> bool:
+def _rated(
+    default_preset: str,
+    preset: str,
+    options: dict[str, Any],
+    rated: bool | None,
+    *,
+    bot_host: bool = False,
+) -> bool:
     """Whether a new game is rated: one rating pool per game compares like with like, so only
-    the game as its rulebook has it (docs/ratings.md)."""
-    allowed = preset == default_preset and not any(options.values())
+    the game as its rulebook has it, and ratings compare people, so never a game a bot
+    account hosts (docs/ratings.md)."""
+    if rated and bot_host:
+        raise ServiceError(
+            codes.RATED_NOT_ALLOWED, "A rated game is played by people, not by a bot account."
+        )
+    allowed = preset == default_preset and not any(options.values()) and not bot_host
     if rated and not allowed:
         raise ServiceError(
             codes.RATED_NOT_ALLOWED,
@@ -157,7 +200,7 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
             found = Game.objects.filter(invite_code=invite_code).values_list("pk", flat=True)
             if not found:
                 raise ServiceError(codes.INVALID_INVITE, "This invite code does not exist.")
-            game = _locked(found[0])
+            game = lock_game(found[0])
             # Starting a game ends its invite, but a started game is not an expired invite:
             # "expired" sends the player to ask the host for a new code, which cannot exist.
             if game.started_at is not None:
@@ -165,7 +208,7 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
             if game.invite_expires_at and game.invite_expires_at <= timezone.now():
                 raise ServiceError(codes.INVITE_EXPIRED, "This invite has expired.")
         else:
-            game = _locked(game_id)
+            game = lock_game(game_id)
             if not _may_join_without_code(game, user):
                 # A private game is invisible without its code.
                 raise ServiceError(codes.NOT_FOUND, "No such game.")
@@ -185,19 +228,25 @@ def join_game(*, user: User, game_id: Any = None, invite_code: str | None = None
         Seat.objects.create(game=game, user=user)
         # The other players hear of the new version; the joiner's other tabs, of a new game.
         announce_to([user.pk])
-        _bump_version(game)
-        game.save(update_fields=["version"])
+        bump_version(game)
+        changed = ["version"]
+        if game.rated and user.is_bot:
+            # Ratings compare people (docs/ratings.md): a bot account's seat makes the lobby
+            # unrated at once and for good, as a house bot does, so that every list shows it.
+            game.rated = False
+            changed.append("rated")
+        game.save(update_fields=changed)
         if len(seats) + 1 == game.max_players:
-            _start(game)
+            deal_first_round(game)
     return game
 
 
 def leave_game(*, user: User, game_id: Any) -> Game:
     """Leave a lobby (the seat is freed) or a game in progress (the engine's ``leave``)."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = lock_game(game_id)
         seats = list(game.seats.select_related("user"))
-        seat = _seat_of(game, user, seats)
+        seat = seat_of_user(game, user, seats)
         if game.status == Game.LOBBY:
             seat.delete()
             # Bots wait for people: a lobby with bots only closes.
@@ -207,7 +256,7 @@ def leave_game(*, user: User, game_id: Any) -> Game:
                 game.finished_at = timezone.now()
             elif game.host_id == user.pk:
                 game.host = rest[0].user  # the longest-waiting player hosts from now on
-            _bump_version(game)
+            bump_version(game)
             game.save()
         elif game.status == Game.ACTIVE:
             if seat.left_at is not None:
@@ -228,28 +277,34 @@ def _joined(seat: Seat) -> datetime:
 
 def start_game(*, user: User, game_id: Any) -> Game:
     with transaction.atomic():
-        game = _locked(game_id)
-        _seat_of(game, user)
+        game = lock_game(game_id)
+        seat_of_user(game, user)
         if game.status != Game.LOBBY:
             raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
         if game.host_id != user.pk:
             raise ServiceError(codes.NOT_HOST, "Only the host can start the game.")
         if game.seats.count() < 2:
             raise ServiceError(codes.NOT_ENOUGH_PLAYERS, "A game needs at least 2 players.")
-        _start(game)
+        deal_first_round(game)
     return game
 
 
-def _start(game: Game) -> None:
+def deal_first_round(game: Game) -> None:
     """Shuffle the seat order, deal round 1. Caller holds the game lock."""
     seats = list(game.seats.select_related("user"))
-    base._rng().shuffle(seats)
+    base.new_rng().shuffle(seats)
     for position, seat in enumerate(seats):
         seat.position = position
     Seat.objects.bulk_update(seats, ["position"])
+    _deal(game, seats)
+
+
+def _deal(game: Game, seats: list[Seat]) -> None:
+    """Deal round 1 to ``seats`` (positions set and saved) and start the game. Caller holds the
+    game lock (or made the game in its own transaction)."""
     state, events = rules_of(game).new_game(
         players=len(seats),
-        rng=base._rng(),
+        rng=base.new_rng(),
         preset=game.preset,
         options=game.options,
         target_score=game.target_score,
@@ -261,17 +316,56 @@ def _start(game: Game) -> None:
     signals.game_started.send(sender=Game, game=game, seats=seats)
 
 
+def start_game_with(
+    *, players: list[User], kind: str, options: dict[str, bool], rated: bool
+) -> Game:
+    """A private game of ``kind`` for exactly ``players`` (quick pairing's group), started at
+    once with the game's default preset, target and turn time: the first player hosts, the seat
+    order is shuffled. The caller has checked, under its own locks, what ``create_game`` and
+    ``join_game`` would check on the way: the settings (``check_settings``), each player's cap
+    (``games_in_progress_of``) and blocks between them. Making the lobby and joining it seat by
+    seat would ask all that again and cost a dozen statements a player; this is two (the game,
+    its seats) before the deal (docs/performance.md, "Quick pairing"). Inside a caller's
+    transaction it takes no savepoint of its own: a failure rolls the caller's back too."""
+    rules = _rules_of(kind)
+    now = timezone.now()
+    order = list(players)
+    base.new_rng().shuffle(order)
+    with transaction.atomic(savepoint=False):
+        game = Game.objects.create(
+            host=players[0],
+            kind=rules.kind,
+            preset=rules.default_preset,
+            options=options,
+            max_players=len(players),
+            target_score=rules.default_target,
+            turn_seconds=DEFAULT_TURN_SECONDS,
+            speed_seconds=DEFAULT_SPEED_SECONDS,
+            visibility=Game.PRIVATE,
+            invite_expires_at=now,  # never joined by code: its seats are all taken
+            lobby_expires_at=now + _lobby_ttl(),
+            rated=rated,
+        )
+        seats = Seat.objects.bulk_create(
+            [Seat(game=game, user=user, position=i, joined_at=now) for i, user in enumerate(order)]
+        )
+        # Every player's "My games" lists it at once.
+        announce_to(user.pk for user in players)
+        _deal(game, seats)
+    return game
+
+
 def regenerate_invite(*, user: User, game_id: Any) -> Game:
     with transaction.atomic():
-        game = _locked(game_id)
-        _seat_of(game, user)
+        game = lock_game(game_id)
+        seat_of_user(game, user)
         if game.host_id != user.pk:
             raise ServiceError(codes.NOT_HOST, "Only the host can renew the invite.")
         if game.status != Game.LOBBY:
             raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
         game.invite_code = secrets.token_urlsafe(12)
         game.invite_expires_at = timezone.now() + _invite_ttl()
-        _bump_version(game)
+        bump_version(game)
         game.save(update_fields=["invite_code", "invite_expires_at", "version"])
     return game
 
@@ -286,10 +380,13 @@ def expire_lobbies(*, now: Any = None) -> int:
 
 
 def rematch(*, user: User, game_id: Any) -> Game:
-    """A new lobby with the same settings that the finished game's players may join by id."""
+    """A new game with the same settings and bots that the finished game's players may join by
+    id. The bots take their seats again (same names and levels), so a game against the computer
+    alone is full at once and starts: "Play again" is one tap to the next deal. With other
+    people it is a lobby that starts when the last of them joins (or the host starts it)."""
     with transaction.atomic():
-        game = _locked(game_id)
-        _seat_of(game, user)
+        game = lock_game(game_id)
+        seat_of_user(game, user)
         if game.status != Game.FINISHED:
             raise ServiceError(codes.GAME_NOT_FINISHED, "A rematch needs a finished game.")
         existing = game.rematches.filter(status__in=[Game.LOBBY, Game.ACTIVE]).first()
@@ -309,7 +406,12 @@ def rematch(*, user: User, game_id: Any) -> Game:
             options=game.options,
             rematch_of=game,
             rated=game.rated,
+            spectating=game.spectating,
+            spectator_delay=game.spectator_delay,
         )
+        new = _seat_bots_again(new, game)
+        if new.status == Game.ACTIVE:
+            return new
         # The other players of the finished game are invited: they may join it by its id. Not
         # those the lobby would refuse (moderation: the host blocked them); for them it is
         # declined from the start, so it never shows as an invitation they cannot take.
@@ -334,11 +436,33 @@ def rematch(*, user: User, game_id: Any) -> Game:
         return new
 
 
+def _seat_bots_again(new: Game, old: Game) -> Game:
+    """``new`` with the finished game's bots seated again, started when that fills it (its
+    only person is the host). Caller holds transaction.atomic(), in which ``new`` was made. A
+    person's seat that a bot played for them stays theirs: only the seat fillers come back."""
+    bots = [s for s in old.seats.all() if s.is_bot and s.user_id is None]
+    if not bots:
+        return new
+    game = lock_game(new.pk)
+    Seat.objects.bulk_create(
+        Seat(game=game, bot_level=seat.bot_level, bot_name=seat.bot_name)
+        for seat in sorted(bots, key=_by_position)
+    )
+    # The finished game had bots, so it was unrated, and so is ``new`` (``add_bot``).
+    if len(bots) + 1 == game.max_players:
+        deal_first_round(game)
+    return game
+
+
+def _by_position(seat: Seat) -> int:
+    return -1 if seat.position is None else seat.position
+
+
 def decline_invitation(*, user: User, game_id: Any) -> None:
     """Say no to a rematch one is invited to: it leaves one's invitations (and the badge). One may
     still join it by id while it waits, e.g. on second thoughts from the finished game."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = lock_game(game_id)
         if game.rematch_of_id is None or not _may_join_without_code(game, user):
             # Only a rematch invites; any other game is invisible here, as in join_game.
             raise ServiceError(codes.NOT_FOUND, "No such game.")

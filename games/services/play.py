@@ -23,20 +23,20 @@ from games.kinds import registry as kinds
 from games.models import Game, Move, RoundResult, Seat
 from games.services import base
 from games.services.base import (
-    _SEAT_CONTROL_FIELDS,
     DEFAULT_TURN_SECONDS,
+    SEAT_CONTROL_FIELDS,
     TURN_STARTING_MOVES,
     Played,
-    _atomic_unless_in_one,
-    _engine_error,
-    _give_back,
-    _locked,
-    _locked_with_seats,
-    _seat_of,
     announce,
+    atomic_unless_in_one,
+    engine_error,
+    give_back,
+    lock_game,
+    lock_game_with_seats,
     rules_of,
+    seat_of_user,
 )
-from games.services.turns import _schedule_bots, _set_deadline
+from games.services.turns import schedule_bots, set_deadline
 from players.models import ApiToken, User
 
 
@@ -55,9 +55,9 @@ def act(
     The action's shape is checked here, once, by the game's adapter (``kinds.check_action``):
     only the locked row tells the game's kind, and reading it first would cost a query. The
     game's ``action_from_dict`` then makes the engine's action of it."""
-    with _atomic_unless_in_one():
-        game, seats = _locked_with_seats(game_id)
-        seat = _seat_of(game, user, seats)
+    with atomic_unless_in_one():
+        game, seats = lock_game_with_seats(game_id)
+        seat = seat_of_user(game, user, seats)
         rules = rules_of(game)
         data = kinds.check_action(game.kind, action)
         if game.status == Game.LOBBY:
@@ -77,20 +77,20 @@ def act(
         except EngineError as exc:
             raise ServiceError(codes.INVALID_ACTION, exc.message) from exc
         # A player back at a seat a bot has been playing for them takes it back by acting.
-        reclaimed = [_give_back(seat)] if seat.taken_over else []
+        reclaimed = [give_back(seat)] if seat.taken_over else []
         played = apply_action(
             game, parsed, seat=seat.position, seats=seats, extra_events=reclaimed, rules=rules
         )
         if seat.timeouts_in_row or reclaimed:
             seat.timeouts_in_row = 0
-            seat.save(update_fields=_SEAT_CONTROL_FIELDS)
+            seat.save(update_fields=SEAT_CONTROL_FIELDS)
     return played
 
 
 def system_action(*, game_id: Any, action: Any, expected_version: int | None = None) -> Game:
     """Apply a system action (the game's timeout or leave action) for moderators."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = lock_game(game_id)
         rules = rules_of(game)
         if rules.action_to_dict(action)["type"] in rules.action_types:
             raise ServiceError(codes.INVALID_ACTION, "This is not a system action.")
@@ -120,9 +120,9 @@ def apply_action(
     rules = rules or rules_of(game)
     state = rules.state_from_dict(game.state)
     try:
-        new, events = apply_move(rules, state, action, base._rng())
+        new, events = apply_move(rules, state, action, base.new_rng())
     except EngineError as exc:
-        raise _engine_error(exc) from exc
+        raise engine_error(exc) from exc
     if extra_events:
         events = [*extra_events, *events]
     metrics.after_commit(metrics.MOVES.labels(kind=game.kind))
@@ -190,7 +190,7 @@ def save_state(
         )
         game.current_user_id = mover
         if turn_passed:
-            _set_deadline(game, current, now)
+            set_deadline(game, current, now)
     game.save()
     # Notifications are rows in this same transaction (the outbox, written by the notifications
     # app's receiver); delivery and live updates happen only once the move is committed.
@@ -207,7 +207,7 @@ def save_state(
     turn = None if over else rules.to_move(state)
     actors = [] if over else sorted(rules.actors(state))
     announce(game, move=move, seats=seats, turn=turn, actors=actors)
-    _schedule_bots(game, state, seats)
+    schedule_bots(game, state, seats)
     return Played(game=game, move=move, seats=seats, state=state)
 
 

@@ -22,7 +22,7 @@ def turn_limit_seconds(game: Game) -> int:
     return game.speed_seconds if game.options.get("speed_mode") else game.turn_seconds
 
 
-def _set_deadline(game: Game, current: Seat | None, now: datetime) -> None:
+def set_deadline(game: Game, current: Seat | None, now: datetime) -> None:
     """A fresh clock for the seat on turn. A free action (UNO, a catch) or a draw mid-turn
     leaves the clock running, so callers call this only when the turn passed."""
     if current is not None and current.is_bot:
@@ -53,7 +53,7 @@ def _bot_deadline_seconds(game: Game) -> float:
     return _bot_delay_seconds(game) + grace
 
 
-def _bots_to_ask(state: Any, seats: list[Seat]) -> list[tuple[Seat, frozenset[str] | None]]:
+def bots_to_ask(state: Any, seats: list[Seat]) -> list[tuple[Seat, frozenset[str] | None]]:
     """Bot seats to ask now and what each may do (games.bots.schedule: a bot holding one card
     says UNO first, bots off turn may catch, then the bot on turn moves)."""
     by_position = {
@@ -64,11 +64,11 @@ def _bots_to_ask(state: Any, seats: list[Seat]) -> list[tuple[Seat, frozenset[st
     return [(by_position[p], allowed) for p, allowed in schedule.to_ask(state, by_position)]
 
 
-def _schedule_bots(game: Game, state: Any, seats: list[Seat]) -> None:
+def schedule_bots(game: Game, state: Any, seats: list[Seat]) -> None:
     """Queue the bots' next move once this one is committed (caller holds the game lock)."""
     if game.status != Game.ACTIVE or _tasks_run_inline():
         return
-    if not _bots_to_ask(state, seats):
+    if not bots_to_ask(state, seats):
         return
     countdown = _bot_delay_seconds(game)
     transaction.on_commit(partial(_queue_bot_move, game.pk, game.version, countdown))

@@ -9,6 +9,6 @@ through a service that checks the rules and writes the audit entry; these views 
 permission, parse the form and show the outcome. The admin log-in is rate-limited.
 """
 
-from moderation.admin import games, reports, users
+from moderation.admin import chat, games, reports, users
 
-__all__ = ["games", "reports", "users"]
+__all__ = ["chat", "games", "reports", "users"]

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.apps import apps
 from django.contrib import admin, messages
-from django.http import HttpRequest
-from django.urls import reverse
+from django.http import HttpRequest, HttpResponse
+from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -62,6 +62,42 @@ def service_error_message(request: HttpRequest, exc: ServiceError) -> None:
     messages.error(request, f"{gettext(exc.message)} ({exc.code})")
 
 
+class ScreensMixin:
+    """A model admin with screens of its own beside its pages (``screens``: each one's route,
+    its view, a method name or a function, and its URL name) and a change form that shows more
+    of the object (``change_context``)."""
+
+    screens: tuple[tuple[str, Any, str], ...] = ()
+
+    def get_urls(self) -> list[Any]:
+        site = self.admin_site
+        own = [
+            path(
+                route,
+                site.admin_view(getattr(self, view) if isinstance(view, str) else view),
+                name=name,
+            )
+            for route, view, name in self.screens
+        ]
+        return own + super().get_urls()
+
+    def change_context(self, request: HttpRequest, obj: Any) -> dict[str, Any]:
+        return {}
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        obj = self.get_object(request, object_id)
+        context = dict(extra_context or {})
+        if obj is not None:
+            context.update(self.change_context(request, obj))
+        return super().change_view(request, object_id, form_url, context)
+
+
 class ReadOnlyAdmin(admin.ModelAdmin):
     """Shown, never edited through a form: every change is a service call with a reason."""
 
@@ -82,6 +118,8 @@ DONE_MESSAGES = {
     "ban": _("Banned %(username)s."),
     "unban": _("Unbanned %(username)s: they may play again."),
     "reset_name": _("Reset the display name of %(username)s."),
+    "delete_chat": _("Deleted the reported chat messages of %(username)s."),
+    "mute_chat": _("Muted %(username)s from chat."),
 }
 
 

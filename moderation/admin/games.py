@@ -18,7 +18,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -30,6 +30,7 @@ from moderation import audit, interventions, replay, selectors, words
 from moderation.admin import ratings
 from moderation.admin.base import (
     ReadOnlyAdmin,
+    ScreensMixin,
     form_errors_message,
     seats_html,
     service_error_message,
@@ -117,7 +118,7 @@ def _seated(game: Game, user: Any) -> bool:
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnlyAdmin):
+class GameAdmin(ScreensMixin, ReadOnlyAdmin):
     list_display = ["short_id", "status_shown", "preset_shown", "players", "created", "finished"]
     list_filter = [StatusFilter, ("preset", PresetFilter), ("created_at", CreatedFilter)]
     list_filter += [PlayerFilter]
@@ -146,6 +147,12 @@ class GameAdmin(ReadOnlyAdmin):
     readonly_fields = fields
     form = GameForm
     change_form_template = "admin/moderation/game_change_form.html"
+
+    screens = (
+        ("<uuid:game_id>/replay/", "replay_view", "games_game_replay"),
+        ("<uuid:game_id>/intervene/", "intervene_view", "games_game_intervene"),
+        ("<uuid:game_id>/void-ratings/", ratings.void_view, "games_game_void_ratings"),
+    )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).prefetch_related("seats__user")
@@ -187,58 +194,28 @@ class GameAdmin(ReadOnlyAdmin):
     def turn_limit(self, game: Game) -> str:
         return turn_limit_in_words(game)
 
-    def get_urls(self) -> list[Any]:
-        urls = [
-            path(
-                "<uuid:game_id>/replay/",
-                self.admin_site.admin_view(self.replay_view),
-                name="games_game_replay",
-            ),
-            path(
-                "<uuid:game_id>/intervene/",
-                self.admin_site.admin_view(self.intervene_view),
-                name="games_game_intervene",
-            ),
-            path(
-                "<uuid:game_id>/void-ratings/",
-                self.admin_site.admin_view(ratings.void_view),
-                name="games_game_void_ratings",
-            ),
-        ]
-        return urls + super().get_urls()
-
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        game = self.get_object(request, object_id)
-        context = dict(extra_context or {})
-        if game is not None:
-            seated = _seated(game, request.user)
-            seats = list(game.seats.select_related("user"))
-            for seat in seats:
-                seat.shown_name = selectors.seat_name(seat)  # bots as bots, not "(deleted)"
-            context.update(
-                # The games app's str(game) is English: the page's title and breadcrumb say it in
-                # the moderator's language.
-                subtitle=gettext("%(preset)s game %(id)s (%(status)s)")
-                % {
-                    "preset": game.preset,
-                    "id": game.pk,
-                    "status": words.status(game.status).lower(),
-                },
-                seats=seats,
-                seated=seated,
-                may_replay=not seated and request.user.has_perm("moderation.view_replay"),
-                may_intervene=not seated
-                and request.user.has_perm("moderation.intervene_game")
-                and game.status in (Game.LOBBY, Game.ACTIVE),
-                **ratings.game_context(request, game, seated=seated),
-            )
-        return super().change_view(request, object_id, form_url, context)
+    def change_context(self, request: HttpRequest, game: Game) -> dict[str, Any]:
+        seated = _seated(game, request.user)
+        seats = list(game.seats.select_related("user"))
+        for seat in seats:
+            seat.shown_name = selectors.seat_name(seat)  # bots as bots, not "(deleted)"
+        return dict(
+            # The games app's str(game) is English: the page's title and breadcrumb say it in
+            # the moderator's language.
+            subtitle=gettext("%(preset)s game %(id)s (%(status)s)")
+            % {
+                "preset": game.preset,
+                "id": game.pk,
+                "status": words.status(game.status).lower(),
+            },
+            seats=seats,
+            seated=seated,
+            may_replay=not seated and request.user.has_perm("moderation.view_replay"),
+            may_intervene=not seated
+            and request.user.has_perm("moderation.intervene_game")
+            and game.status in (Game.LOBBY, Game.ACTIVE),
+            **ratings.game_context(request, game, seated=seated),
+        )
 
     def replay_view(self, request: HttpRequest, game_id: Any) -> HttpResponse:
         """Every hand, the draw pile and the events, as they were after move N (``?move=N``)."""

@@ -11,14 +11,16 @@ from django.db.models import Case, IntegerField, Value, When
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from config.errors import ServiceError
 from moderation import audit, collusion, selectors, services
+from moderation.admin import chat as chat_admin
 from moderation.admin.base import (
     ReadOnlyAdmin,
+    ScreensMixin,
     done_message,
     form_errors_message,
     game_link,
@@ -34,7 +36,7 @@ from moderation.models import AuditEntry, CollusionSignal, Report, Sanction
 
 
 @admin.register(Report)
-class ReportAdmin(ReadOnlyAdmin):
+class ReportAdmin(ScreensMixin, ReadOnlyAdmin):
     list_display = [
         "id",
         "reported_player",
@@ -67,6 +69,11 @@ class ReportAdmin(ReadOnlyAdmin):
     readonly_fields = fields
     change_form_template = "admin/moderation/report/change_form.html"
 
+    screens = (
+        ("<int:report_id>/resolve/", "resolve_view", "moderation_report_resolve"),
+        ("<int:report_id>/chat/", chat_admin.chat_action_view, "moderation_report_chat"),
+    )
+
     def get_ordering(self, request: HttpRequest) -> list[Any]:
         # Open reports first, then the most recently (re)reported.
         open_first = Case(
@@ -95,42 +102,23 @@ class ReportAdmin(ReadOnlyAdmin):
     def game_link(self, report: Report) -> str:
         return game_link(report.game)
 
-    def get_urls(self) -> list[Any]:
-        urls = [
-            path(
-                "<int:report_id>/resolve/",
-                self.admin_site.admin_view(self.resolve_view),
-                name="moderation_report_resolve",
-            )
-        ]
-        return urls + super().get_urls()
-
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        report = self.get_object(request, object_id)
-        context = dict(extra_context or {})
-        if report is not None:
-            reporter_reports, reporter_outcomes = (
-                selectors.reports_made_by(report.reporter) if report.reporter else ([], {})
-            )
-            context.update(
-                reporter_reports=reporter_reports,
-                reporter_outcomes=[
-                    (label, reporter_outcomes.get(status, 0)) for status, label in Report.STATUSES
-                ],
-                recent_games=selectors.recent_games(report.reported),
-                reports_against=selectors.reports_against(report.reported),
-                restriction=selectors.restriction_of(report.reported),
-                may_resolve=report.status == Report.OPEN
-                and request.user.has_perm("moderation.resolve_report"),
-                actions=services.REPORT_ACTIONS,
-            )
-        return super().change_view(request, object_id, form_url, context)
+    def change_context(self, request: HttpRequest, report: Report) -> dict[str, Any]:
+        reporter_reports, reporter_outcomes = (
+            selectors.reports_made_by(report.reporter) if report.reporter else ([], {})
+        )
+        return dict(
+            reporter_reports=reporter_reports,
+            reporter_outcomes=[
+                (label, reporter_outcomes.get(status, 0)) for status, label in Report.STATUSES
+            ],
+            recent_games=selectors.recent_games(report.reported),
+            reports_against=selectors.reports_against(report.reported),
+            restriction=selectors.restriction_of(report.reported),
+            may_resolve=report.status == Report.OPEN
+            and request.user.has_perm("moderation.resolve_report"),
+            actions=services.REPORT_ACTIONS,
+            **chat_admin.report_context(request, report),
+        )
 
     def resolve_view(self, request: HttpRequest, report_id: int) -> HttpResponse:
         if not request.user.has_perm("moderation.resolve_report"):
@@ -216,7 +204,7 @@ class ActionFilter(admin.SimpleListFilter):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
+class AuditEntryAdmin(ScreensMixin, ReadOnlyAdmin):
     """Append-only: add, change and delete are refused to everybody, superusers included."""
 
     list_display = ["created_at", "actor_name", "action_shown", "target_shown", "short_reason"]
@@ -227,6 +215,8 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     readonly_fields = fields
     change_list_template = "admin/moderation/auditentry/change_list.html"
     actions = None
+
+    screens = (("export.csv", "export_view", "moderation_auditentry_export"),)
 
     @admin.display(description=_("action"), ordering="action")
     def action_shown(self, entry: AuditEntry) -> str:
@@ -244,16 +234,6 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     def short_reason(self, entry: AuditEntry) -> str:
         reason = audit.reason_in_words(entry)
         return reason if len(reason) <= 80 else reason[:79] + "…"
-
-    def get_urls(self) -> list[Any]:
-        urls = [
-            path(
-                "export.csv",
-                self.admin_site.admin_view(self.export_view),
-                name="moderation_auditentry_export",
-            )
-        ]
-        return urls + super().get_urls()
 
     def export_view(self, request: HttpRequest) -> HttpResponse:
         """The entries the list shows (same filters and search), as CSV."""

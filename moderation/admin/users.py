@@ -16,7 +16,7 @@ from django.contrib.auth.forms import UserChangeForm
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
 from django.utils.translation import gettext, gettext_noop
@@ -25,7 +25,12 @@ from django.utils.translation import gettext_lazy as _
 from config.errors import ServiceError
 from moderation import audit, selectors, services
 from moderation.admin import ratings
-from moderation.admin.base import done_message, form_errors_message, service_error_message
+from moderation.admin.base import (
+    ScreensMixin,
+    done_message,
+    form_errors_message,
+    service_error_message,
+)
 from moderation.forms import PLAYER_ACTIONS, PlayerActionForm
 from moderation.models import Report, Sanction
 from players import oauth
@@ -56,7 +61,7 @@ class PlayerChangeForm(UserChangeForm):
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(ScreensMixin, DjangoUserAdmin):
     form = PlayerChangeForm
     list_display = [
         "username",
@@ -86,6 +91,8 @@ class UserAdmin(DjangoUserAdmin):
         (None, {"fields": ("username", "display_name", "email", "email_verified", "bot_owner")}),
         (_("Account"), {"fields": ("is_active", "is_staff", "date_joined", "last_login")}),
     )
+
+    screens = (("<int:user_id>/moderate/", "moderate_view", "players_user_moderate"),)
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is not None and not request.user.is_superuser:
@@ -154,41 +161,21 @@ class UserAdmin(DjangoUserAdmin):
             "date": date_format(localtime(restriction.until), "SHORT_DATE_FORMAT"),
         }
 
-    def get_urls(self) -> list[Any]:
-        urls = [
-            path(
-                "<int:user_id>/moderate/",
-                self.admin_site.admin_view(self.moderate_view),
-                name="players_user_moderate",
-            )
-        ]
-        return urls + super().get_urls()
-
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        user = self.get_object(request, object_id)
-        context = dict(extra_context or {})
-        if user is not None:
-            context.update(
-                restriction=selectors.restriction_of(user),
-                sanctions=list(Sanction.objects.filter(user=user).select_related("created_by")),
-                reports_against=selectors.reports_against(user),
-                recent_games=selectors.recent_games(user),
-                rating_history=ratings.player_history(user),
-                # Third-party apps acting for the player (players/oauth.py): allowed, and own.
-                allowed_apps=oauth.authorized_apps(user=user),
-                registered_apps=oauth.registered_apps(user=user),
-                may_sanction=request.user.has_perm("moderation.sanction_player")
-                and request.user.pk != user.pk,
-                player_actions=PLAYER_ACTIONS,
-                open_reports=Report.objects.filter(reported=user, status=Report.OPEN).count(),
-            )
-        return super().change_view(request, object_id, form_url, context)
+    def change_context(self, request: HttpRequest, user: Any) -> dict[str, Any]:
+        return dict(
+            restriction=selectors.restriction_of(user),
+            sanctions=list(Sanction.objects.filter(user=user).select_related("created_by")),
+            reports_against=selectors.reports_against(user),
+            recent_games=selectors.recent_games(user),
+            rating_history=ratings.player_history(user),
+            # Third-party apps acting for the player (players/oauth.py): allowed, and own.
+            allowed_apps=oauth.authorized_apps(user=user),
+            registered_apps=oauth.registered_apps(user=user),
+            may_sanction=request.user.has_perm("moderation.sanction_player")
+            and request.user.pk != user.pk,
+            player_actions=PLAYER_ACTIONS,
+            open_reports=Report.objects.filter(reported=user, status=Report.OPEN).count(),
+        )
 
     def moderate_view(self, request: HttpRequest, user_id: int) -> HttpResponse:
         if not request.user.has_perm("moderation.sanction_player"):

@@ -16,7 +16,10 @@ GAME_STATUS_VALUES = [value for value, _ in Game.STATUSES]
 
 class ReportCreateSerializer(StrictSerializer):
     player_id = StrictIntegerField(help_text="The reported player (`user_id` in games).")
-    reason = serializers.ChoiceField(choices=Report.REASONS)
+    # A chat message is reported with the message (chat_messages_report), not here.
+    reason = serializers.ChoiceField(
+        choices=[(r, label) for r, label in Report.REASONS if r != Report.CHAT_MESSAGE]
+    )
     details = StrictCharField(
         max_length=2000, required=False, allow_blank=True, default="", help_text="Free text."
     )
@@ -72,3 +75,9 @@ class BlockSerializer(serializers.ModelSerializer):
         model = Block
         fields = ["player_id", "player_name", "created_at"]
         read_only_fields = fields
+
+
+class ChatReportSerializer(StrictSerializer):
+    details = StrictCharField(
+        max_length=2000, required=False, allow_blank=True, default="", help_text="Free text."
+    )

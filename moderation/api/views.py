@@ -3,6 +3,8 @@ moderation.selectors. Reporting is throttled (THROTTLE_REPORTS)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -10,18 +12,22 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.openapi import error_response
-from moderation import selectors, services
+from moderation import chat, selectors, services
 from moderation.api import serializers as s
-from players.api.views import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED
-from players.models import User
+from players.api.views import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED, signed_in_user
 from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
 
+# A report's answer: a new one (201), or merged into the reporter's open one about the player.
+REPORTED = {
+    201: s.ReportSerializer,
+    200: OpenApiResponse(s.ReportSerializer, description="Merged into your open report."),
+}
 
-def _me(request: Request) -> User:
-    user = request.user
-    assert isinstance(user, User)  # the default permission lets only signed-in users through
-    return user
+
+def _reported(report: Any, merged: bool) -> Response:
+    code = status.HTTP_200_OK if merged else status.HTTP_201_CREATED
+    return Response(s.ReportSerializer(report).data, status=code)
 
 
 class ReportListView(APIView):
@@ -37,7 +43,7 @@ class ReportListView(APIView):
         tags=["moderation"],
     )
     def get(self, request: Request) -> Response:
-        reports = selectors.reports_by(_me(request))
+        reports = selectors.reports_by(signed_in_user(request))
         return Response(s.ReportSerializer(reports, many=True).data)
 
     @extend_schema(
@@ -51,8 +57,7 @@ class ReportListView(APIView):
         ),
         request={"application/json": s.ReportCreateSerializer},
         responses={
-            201: s.ReportSerializer,
-            200: OpenApiResponse(s.ReportSerializer, description="Merged into your open report."),
+            **REPORTED,
             400: error_response(
                 "`invalid_request`, `cannot_report_yourself` or `player_not_in_game` (the "
                 "reported player has no seat in `game_id`)."
@@ -82,14 +87,49 @@ class ReportListView(APIView):
         ser.is_valid(raise_exception=True)
         data = ser.validated_data
         report, merged = services.file_report(
-            reporter=_me(request),
+            reporter=signed_in_user(request),
             player_id=data["player_id"],
             reason=data["reason"],
             details=data["details"],
             game_id=data["game_id"],
         )
-        code = status.HTTP_200_OK if merged else status.HTTP_201_CREATED
-        return Response(s.ReportSerializer(report).data, status=code)
+        return _reported(report, merged)
+
+
+class ChatReportView(APIView):
+    throttle_classes = [AuthRateThrottle, AppRateThrottle]
+    throttle_scope = "reports"
+
+    @extend_schema(
+        operation_id="chat_messages_report_create",
+        summary="Report a chat message to the moderators",
+        description=(
+            "A message you can read (not your own). Its author is reported, and the report "
+            "carries the message with the 20 messages around it into the moderators' queue. "
+            "Like `reports_create`: merged into your open report about the author (200) or a "
+            "new one (201). Throttled (THROTTLE_REPORTS)."
+        ),
+        request={"application/json": s.ChatReportSerializer},
+        responses={
+            **REPORTED,
+            400: error_response("`invalid_request` or `cannot_report_yourself`."),
+            401: NOT_AUTHENTICATED,
+            403: READ_ONLY,
+            404: error_response("`not_found`: no such message, or not one you can read."),
+            429: THROTTLED,
+        },
+        parameters=[RETRY_AFTER],
+        tags=["chat"],
+    )
+    def post(self, request: Request, message_id: int) -> Response:
+        ser = s.ChatReportSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        report, merged = chat.report_message(
+            reporter=signed_in_user(request),
+            message_id=message_id,
+            details=ser.validated_data["details"],
+        )
+        return _reported(report, merged)
 
 
 class BlockListView(APIView):
@@ -100,7 +140,9 @@ class BlockListView(APIView):
         tags=["moderation"],
     )
     def get(self, request: Request) -> Response:
-        return Response(s.BlockSerializer(selectors.blocks_of(_me(request)), many=True).data)
+        return Response(
+            s.BlockSerializer(selectors.blocks_of(signed_in_user(request)), many=True).data
+        )
 
     @extend_schema(
         operation_id="blocks_create",
@@ -124,7 +166,9 @@ class BlockListView(APIView):
     def post(self, request: Request) -> Response:
         ser = s.BlockCreateSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        block, new = services.block(user=_me(request), player_id=ser.validated_data["player_id"])
+        block, new = services.block(
+            user=signed_in_user(request), player_id=ser.validated_data["player_id"]
+        )
         code = status.HTTP_201_CREATED if new else status.HTTP_200_OK
         return Response(s.BlockSerializer(block).data, status=code)
 
@@ -143,5 +187,5 @@ class BlockDetailView(APIView):
         tags=["moderation"],
     )
     def delete(self, request: Request, player_id: int) -> Response:
-        services.unblock(user=_me(request), player_id=player_id)
+        services.unblock(user=signed_in_user(request), player_id=player_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

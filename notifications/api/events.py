@@ -47,12 +47,13 @@ from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from config import error_codes as codes
+from config.api_responses import NOT_AUTHENTICATED
 from config.errors import ServiceError
 from config.fields import StrictIntegerField
+from config.openapi import error_response
 from live import announce, driver
 from live.driver import HEARTBEAT_SECONDS, RETRY_MILLISECONDS, Beat, Call, Steps, Wait
 from notifications import kinds
-from notifications.api.views import NOT_AUTHENTICATED, _error
 from notifications.models import Notification
 from players.models import ApiToken, User
 from players.oauth import is_app_token
@@ -259,7 +260,9 @@ class AccountEventsView(APIView):
             (200, NDJSON): OpenApiResponse(
                 OpenApiTypes.STR, description="The stream, one `AccountEvent` per line."
             ),
-            400: _error("`invalid_request`: `after`, `Last-Event-ID` or `format` is malformed."),
+            400: error_response(
+                "`invalid_request`: `after`, `Last-Event-ID` or `format` is malformed."
+            ),
             401: NOT_AUTHENTICATED,
         },
         tags=["notifications"],
@@ -352,7 +355,7 @@ class _Sent:
         return self.low, frozenset(i for i in self.recent if i > self.low)
 
 
-def _steps(plan: AccountStream) -> Steps:
+def stream_steps(plan: AccountStream) -> Steps:
     """The stream as steps for ``live.driver``: the events, a read after each announcement or
     keep-alive, and ``end`` when the credentials went."""
     ends = time.monotonic() + driver.lifetime()
@@ -377,12 +380,14 @@ def _steps(plan: AccountStream) -> Steps:
                 yield _keep_alive_line(plan)
             # Woken by an announcement, a keep-alive (a lost announcement is read then), or the
             # end of the lifetime (the read sends what came meanwhile, then the stream ends).
-        mark, events = yield Call(_read, plan, *sent.read())
+        mark, events = yield Call(read_after, plan, *sent.read())
 
 
-def _read(
+def read_after(
     plan: AccountStream, after: int, skip: frozenset[int]
 ) -> tuple[int, list[dict[str, Any]]]:
+    """The player's announcement mark, then their events after ``after`` but ``skip``: the mark
+    first, so that an announcement during the read is not missed."""
     mark = announce.user_mark(plan.user_id)
     try:
         return mark, read_events(plan.user_id, after, skip)
@@ -392,4 +397,4 @@ def _read(
 
 def stream_of(plan: AccountStream) -> driver.Stream:
     """The stream ``live.driver`` drives for ``plan`` (it watches no game)."""
-    return driver.Stream(_steps(plan), plan.credentials)
+    return driver.Stream(stream_steps(plan), plan.credentials)

@@ -14,7 +14,7 @@ from rest_framework import serializers
 
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from config.serializers import StrictSerializer
-from notifications import channels, kinds, texts
+from notifications import channels, data, kinds, texts
 from notifications.models import Notification
 
 
@@ -33,6 +33,10 @@ class NotificationSerializer(serializers.Serializer):
     )
     created_at = serializers.DateTimeField()
     read_at = serializers.DateTimeField(allow_null=True)
+
+
+# In the schema a notification is one shape per kind, its `data` typed (notifications/data.py).
+NotificationByKind = data.by_kind(NotificationSerializer, "Notification", lambda: kinds.KINDS)
 
 
 def present(notification: Notification, language: str) -> dict[str, Any]:

@@ -4,36 +4,21 @@ token may read but not mark anything read or change preferences."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import query
-from config.errors import ErrorSerializer
+from config.api_responses import NOT_AUTHENTICATED, READ_ONLY
+from config.openapi import error_response
 from notifications import selectors, services
 from notifications.api import serializers as s
-from players.models import User
+from players.api.views import signed_in_user
 
-
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ErrorSerializer, description=description)
-
-
-NOT_AUTHENTICATED = _error(
-    "`not_authenticated` / `authentication_failed`: no credentials, or a token that is revoked, "
-    "expired or belongs to an inactive account."
-)
-READ_ONLY = _error("`permission_denied`: a `read` token, or a session request without CSRF token.")
-INVALID = _error("`invalid_request`: a field or parameter is malformed (details.fields).")
-NO_NOTIFICATION = _error("`not_found`: no such notification of yours.")
+INVALID = error_response("`invalid_request`: a field or parameter is malformed (details.fields).")
+NO_NOTIFICATION = error_response("`not_found`: no such notification of yours.")
 TAGS = ["notifications"]
-
-
-def _me(request: Request) -> User:
-    user = request.user
-    assert isinstance(user, User)  # the permission classes let only signed-in users through
-    return user
 
 
 class InboxView(APIView):
@@ -59,7 +44,7 @@ class InboxView(APIView):
         tags=TAGS,
     )
     def get(self, request: Request) -> Response:
-        user = _me(request)
+        user = signed_in_user(request)
         unread = bool(query.boolean(request, "unread"))
         before = query.integer(request, "before", None, 1, query.MAX_ID)
         limit = query.integer(request, "limit", 20, 1, 100)
@@ -81,7 +66,7 @@ class UnreadCountView(APIView):
         tags=TAGS,
     )
     def get(self, request: Request) -> Response:
-        user = _me(request)
+        user = signed_in_user(request)
         return Response(
             {
                 "unread": selectors.unread_count(user),
@@ -105,7 +90,7 @@ class ReadView(APIView):
         tags=TAGS,
     )
     def post(self, request: Request, notification_id: int) -> Response:
-        user = _me(request)
+        user = signed_in_user(request)
         notification = services.mark_read(user=user, notification_id=notification_id)
         return Response(s.NotificationSerializer(s.present(notification, user.language)).data)
 
@@ -127,7 +112,9 @@ class ReadAllView(APIView):
     def post(self, request: Request) -> Response:
         ser = s.ReadAllRequestSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        marked = services.mark_all_read(user=_me(request), up_to=ser.validated_data.get("up_to"))
+        marked = services.mark_all_read(
+            user=signed_in_user(request), up_to=ser.validated_data.get("up_to")
+        )
         return Response({"marked": marked})
 
 
@@ -150,7 +137,9 @@ class PreferencesView(APIView):
         tags=TAGS,
     )
     def get(self, request: Request) -> Response:
-        return Response(s.PreferencesSerializer(selectors.preference_view(_me(request))).data)
+        return Response(
+            s.PreferencesSerializer(selectors.preference_view(signed_in_user(request))).data
+        )
 
     @extend_schema(
         operation_id="notifications_preferences_update",
@@ -171,7 +160,7 @@ class PreferencesView(APIView):
         tags=TAGS,
     )
     def put(self, request: Request) -> Response:
-        user = _me(request)
+        user = signed_in_user(request)
         ser = s.PreferencesUpdateSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         quiet = ser.validated_data.get("quiet_hours", False)

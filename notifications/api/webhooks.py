@@ -8,51 +8,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import query
-from config.errors import ErrorSerializer
+from config.api_responses import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
+from config.openapi import error_response
 from config.serializers import StrictSerializer
-from notifications import kinds
+from notifications import data, kinds
 from notifications.channels import webhook
 from notifications.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
-from players.models import User
+from players.api.views import signed_in_user
 from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
 
 TAGS = ["notifications"]
 
 
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ErrorSerializer, description=description)
-
-
-NOT_AUTHENTICATED = _error(
-    "`not_authenticated` / `authentication_failed`: no credentials, or a token that is revoked, "
-    "expired or belongs to an inactive account."
-)
-READ_ONLY = _error("`permission_denied`: a `read` token, or a session request without CSRF token.")
-INVALID = _error("`invalid_request`: a field or parameter is malformed (details.fields).")
-NO_WEBHOOK = _error("`not_found`: no such webhook of yours.")
-THROTTLED = _error("`throttled`: too many requests; retry after the `Retry-After` seconds.")
-RETRY_AFTER = OpenApiParameter(
-    "Retry-After",
-    int,
-    OpenApiParameter.HEADER,
-    response=[429],
-    description="Seconds to wait before retrying.",
-)
-
-
-def _me(request: Request) -> User:
-    user = request.user
-    assert isinstance(user, User)
-    return user
+INVALID = error_response("`invalid_request`: a field or parameter is malformed (details.fields).")
+NO_WEBHOOK = error_response("`not_found`: no such webhook of yours.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -130,6 +108,12 @@ class WebhookEventItemSerializer(serializers.Serializer):
     title = StrictCharField()
     body = StrictCharField()
     url = serializers.URLField()
+
+
+# One shape per kind in the schema, its `data` typed (notifications/data.py).
+WebhookEventItemByKind = data.by_kind(
+    WebhookEventItemSerializer, "WebhookEventItem", lambda: kinds.KINDS
+)
 
 
 class WebhookEventSerializer(serializers.Serializer):
@@ -241,7 +225,7 @@ class WebhookListView(WebhookThrottled, APIView):
         tags=TAGS,
     )
     def get(self, request: Request) -> Response:
-        endpoints = webhook.endpoints_of(_me(request))
+        endpoints = webhook.endpoints_of(signed_in_user(request))
         return Response(WebhookSerializer([_present(e) for e in endpoints], many=True).data)
 
     @extend_schema(
@@ -256,14 +240,14 @@ class WebhookListView(WebhookThrottled, APIView):
         request={"application/json": WebhookCreateSerializer},
         responses={
             201: WebhookCreatedSerializer,
-            400: _error(
+            400: error_response(
                 "`invalid_request`: a malformed field, a URL that is not http(s) or points at a "
                 "loopback, private or reserved address, or a `token_id` that is not one of your "
                 "live tokens (details.fields)."
             ),
             401: NOT_AUTHENTICATED,
             403: READ_ONLY,
-            409: _error("`too_many_webhooks`: delete one first."),
+            409: error_response("`too_many_webhooks`: delete one first."),
             429: THROTTLED,
         },
         parameters=[RETRY_AFTER],
@@ -275,7 +259,7 @@ class WebhookListView(WebhookThrottled, APIView):
         ser.is_valid(raise_exception=True)
         data = ser.validated_data
         endpoint = webhook.create_endpoint(
-            user=_me(request),
+            user=signed_in_user(request),
             url=data["url"],
             description=data["description"],
             kinds=data["kinds"],
@@ -294,7 +278,9 @@ class WebhookView(APIView):
     )
     def get(self, request: Request, webhook_id: int) -> Response:
         return Response(
-            WebhookSerializer(_present(webhook.endpoint_of(_me(request), webhook_id))).data
+            WebhookSerializer(
+                _present(webhook.endpoint_of(signed_in_user(request), webhook_id))
+            ).data
         )
 
     @extend_schema(
@@ -312,7 +298,7 @@ class WebhookView(APIView):
         tags=TAGS,
     )
     def patch(self, request: Request, webhook_id: int) -> Response:
-        endpoint = webhook.endpoint_of(_me(request), webhook_id)
+        endpoint = webhook.endpoint_of(signed_in_user(request), webhook_id)
         ser = WebhookUpdateSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         endpoint = webhook.update_endpoint(endpoint, **ser.validated_data)
@@ -326,7 +312,7 @@ class WebhookView(APIView):
         tags=TAGS,
     )
     def delete(self, request: Request, webhook_id: int) -> Response:
-        webhook.endpoint_of(_me(request), webhook_id).delete()
+        webhook.endpoint_of(signed_in_user(request), webhook_id).delete()
         return Response(status=204)
 
 
@@ -353,7 +339,7 @@ class WebhookTestView(WebhookThrottled, APIView):
         tags=TAGS,
     )
     def post(self, request: Request, webhook_id: int) -> Response:
-        endpoint = webhook.endpoint_of(_me(request), webhook_id)
+        endpoint = webhook.endpoint_of(signed_in_user(request), webhook_id)
         delivery = webhook.queue_test_event(endpoint)
         body = {"event_id": delivery.event_id, "payload": delivery.payload}
         return Response(WebhookTestSerializer(body).data, status=202)
@@ -382,7 +368,7 @@ class WebhookAttemptsView(APIView):
         tags=TAGS,
     )
     def get(self, request: Request, webhook_id: int) -> Response:
-        endpoint = webhook.endpoint_of(_me(request), webhook_id)
+        endpoint = webhook.endpoint_of(signed_in_user(request), webhook_id)
         before = query.integer(request, "before", None, 1, query.MAX_ID)
         limit = query.integer(request, "limit", 50, 1, 100)
         assert limit is not None

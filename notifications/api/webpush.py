@@ -15,36 +15,23 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import error_codes as codes
-from config.errors import ErrorSerializer, ServiceError
+from config.api_responses import NOT_AUTHENTICATED, READ_ONLY
+from config.errors import ServiceError
 from config.fields import StrictCharField, StrictIntegerField
+from config.openapi import error_response
 from config.serializers import StrictSerializer
 from notifications import vapid
 from notifications.channels import webpush
 from notifications.channels.addresses import AddressNotAllowed
 from notifications.models import PushSubscription
-from players.models import User
+from players.api.views import signed_in_user
 
 TAGS = ["notifications"]
 
 
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ErrorSerializer, description=description)
-
-
-NOT_AUTHENTICATED = _error(
-    "`not_authenticated` / `authentication_failed`: no credentials, or a token that is revoked, "
-    "expired or belongs to an inactive account."
-)
-READ_ONLY = _error("`permission_denied`: a `read` token, or a session request without CSRF token.")
-UNAVAILABLE = _error(
+UNAVAILABLE = error_response(
     "`push_unavailable`: this server has no VAPID key, so it offers no Web Push; hide it."
 )
-
-
-def _me(request: Request) -> User:
-    user = request.user
-    assert isinstance(user, User)
-    return user
 
 
 def _keys() -> vapid.VapidKeys:
@@ -149,7 +136,7 @@ class PushSubscriptionsView(APIView):
             200: OpenApiResponse(
                 PushSubscriptionSerializer, description="The endpoint was subscribed already."
             ),
-            400: _error(
+            400: error_response(
                 "`invalid_request`: a malformed endpoint or key, or an endpoint on a private "
                 "address (details.fields)."
             ),
@@ -166,7 +153,7 @@ class PushSubscriptionsView(APIView):
         ser.is_valid(raise_exception=True)
         data = ser.validated_data
         subscription, created = webpush.subscribe(
-            user=_me(request),
+            user=signed_in_user(request),
             endpoint=data["endpoint"],
             p256dh=data["keys"]["p256dh"],
             auth=data["keys"]["auth"],
@@ -186,7 +173,7 @@ class PushUnsubscribeView(APIView):
         request={"application/json": PushUnsubscribeSerializer},
         responses={
             204: None,
-            400: _error("`invalid_request`: no `endpoint`."),
+            400: error_response("`invalid_request`: no `endpoint`."),
             401: NOT_AUTHENTICATED,
             403: READ_ONLY,
         },
@@ -195,7 +182,7 @@ class PushUnsubscribeView(APIView):
     def post(self, request: Request) -> Response:
         ser = PushUnsubscribeSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        webpush.unsubscribe(user=_me(request), endpoint=ser.validated_data["endpoint"])
+        webpush.unsubscribe(user=signed_in_user(request), endpoint=ser.validated_data["endpoint"])
         return Response(status=204)
 
 

@@ -37,6 +37,7 @@ class EmailChannel(Channel):
         k.MATCH_OVER,
         k.INVITED,
         k.CHALLENGED,
+        k.PAIRED,
         k.MODERATION,
     )
     collapses = True

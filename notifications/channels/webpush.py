@@ -154,6 +154,7 @@ class WebPushChannel(Channel):
         k.MATCH_OVER,
         k.INVITED,
         k.CHALLENGED,
+        k.PAIRED,
         k.MODERATION,
     )
     collapses = True

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from config.openapi import error_response
 from players import exports
 from players.api import serializers as s
-from players.api.views import NOT_AUTHENTICATED, RETRY_AFTER, THROTTLED, _me
+from players.api.views import NOT_AUTHENTICATED, RETRY_AFTER, THROTTLED, signed_in_user
 from players.models import DataExport, User
 from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
@@ -52,7 +52,7 @@ class MeExportsView(APIView):
         tags=["me"],
     )
     def post(self, request: Request) -> Response:
-        export = exports.request_export(user=_me(request))
+        export = exports.request_export(user=signed_in_user(request))
         data = s.DataExportSerializer(export).data
         return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": data["url"]})
 
@@ -69,7 +69,7 @@ class MeExportView(APIView):
         tags=["me"],
     )
     def get(self, request: Request, export_id: uuid.UUID) -> Response:
-        export = exports.export_of(_me(request), export_id)
+        export = exports.export_of(signed_in_user(request), export_id)
         return Response(s.DataExportSerializer(export).data)
 
 
@@ -96,7 +96,7 @@ class MeLatestExportView(APIView):
         tags=["me"],
     )
     def get(self, request: Request) -> FileResponse:
-        return _download(_me(request), exports.latest_ready(_me(request)))
+        return _download(signed_in_user(request), exports.latest_ready(signed_in_user(request)))
 
 
 def _download(user: User, export: DataExport) -> FileResponse:
@@ -122,5 +122,5 @@ class MeExportDownloadView(APIView):
         tags=["me"],
     )
     def get(self, request: Request, export_id: uuid.UUID) -> FileResponse:
-        user = _me(request)
+        user = signed_in_user(request)
         return _download(user, exports.export_of(user, export_id))

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.middleware.csrf import get_token
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import Throttled
@@ -24,6 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_responses import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED
 from config.openapi import error_response
 from players import lockout, selectors, services
 from players.api import serializers as s
@@ -32,32 +33,23 @@ from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
 
 INVALID = error_response("`invalid_request`: a field is missing or malformed (details.fields).")
-NOT_AUTHENTICATED = error_response(
-    "`not_authenticated` / `authentication_failed`: no credentials, or a token that is revoked, "
-    "expired or belongs to an inactive account."
-)
-READ_ONLY = error_response(
-    "`permission_denied`: a `read` token, or a session request without CSRF token."
-)
-THROTTLED = error_response("`throttled`: too many requests; retry after the `Retry-After` seconds.")
 # Public operations get no `security` requirement at all (not `[{}]`), so that generated
 # clients (openapi-python-client) call them with a plain client rather than demanding a token.
 PUBLIC: list[str] = []
-RETRY_AFTER = OpenApiParameter(
-    "Retry-After",
-    int,
-    OpenApiParameter.HEADER,
-    response=[429],
-    description="Seconds to wait before retrying.",
-)
 WEAK_PASSWORD = "`weak_password`: the password validators refused it (details.messages)."
 BAD_CREDENTIALS = "`invalid_credentials`: wrong username or password (never says which)."
+BOT_MARK_NAME = "`name_marks_a_bot` (a display name ending in `(bot)`, a bot account's mark)"
 
 
-def _me(request: Request) -> User:
+def signed_in_user(request: Request) -> User:
+    """The caller of a view whose permission classes let only signed-in users through."""
     user = request.user
-    assert isinstance(user, User)  # the permission classes let only signed-in users through
+    assert isinstance(user, User)
     return user
+
+
+# social/api (another owner's this turn) still imports the old name.
+_me = signed_in_user
 
 
 def _current_token(request: Request) -> ApiToken | None:
@@ -142,7 +134,7 @@ class SignupView(AuthThrottled, APIView):
         request={"application/json": s.SignupSerializer},
         responses={
             201: s.SignupResponseSerializer,
-            400: error_response(f"`invalid_request`, or {WEAK_PASSWORD}"),
+            400: error_response(f"`invalid_request`, {BOT_MARK_NAME} or {WEAK_PASSWORD}"),
             409: error_response("`username_taken`: the name exists (in any letter case)."),
             429: THROTTLED,
         },
@@ -178,7 +170,7 @@ class TokenListView(AuthThrottled, APIView):
         tags=["auth"],
     )
     def get(self, request: Request) -> Response:
-        tokens = selectors.live_tokens(_me(request))
+        tokens = selectors.live_tokens(signed_in_user(request))
         ser = s.ApiTokenSerializer(tokens, many=True, context={"auth": request.auth})
         return Response(ser.data)
 
@@ -235,7 +227,7 @@ class TokenDetailView(APIView):
         tags=["auth"],
     )
     def delete(self, request: Request, token_id: int) -> Response:
-        services.revoke_token(user=_me(request), token_id=token_id)
+        services.revoke_token(user=signed_in_user(request), token_id=token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -313,7 +305,7 @@ class LogoutView(APIView):
     def post(self, request: Request) -> Response:
         token = _current_token(request)
         if token is not None:
-            services.revoke_token(user=_me(request), token_id=token.pk)
+            services.revoke_token(user=signed_in_user(request), token_id=token.pk)
         else:
             logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -345,7 +337,7 @@ class PasswordChangeView(AuthThrottled, APIView):
     def post(self, request: Request) -> Response:
         ser = s.PasswordChangeSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        user = _me(request)
+        user = signed_in_user(request)
         services.change_password(
             user=user, current_token=_current_token(request), **ser.validated_data
         )
@@ -433,7 +425,7 @@ class EmailVerifyView(AuthThrottled, APIView):
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
-        services.request_email_verification(user=_me(request))
+        services.request_email_verification(user=signed_in_user(request))
         return Response(
             {"detail": "A verification link is on its way."}, status=status.HTTP_202_ACCEPTED
         )
@@ -483,7 +475,7 @@ class MeView(AuthThrottled, APIView):
         tags=["me"],
     )
     def get(self, request: Request) -> Response:
-        return Response(s.ProfileSerializer(_me(request)).data)
+        return Response(s.ProfileSerializer(signed_in_user(request)).data)
 
     @extend_schema(
         operation_id="me_partial_update",
@@ -496,8 +488,8 @@ class MeView(AuthThrottled, APIView):
         responses={
             200: s.ProfileSerializer,
             400: error_response(
-                f"`invalid_request` (e.g. unknown time zone), `password_required` or "
-                f"{BAD_CREDENTIALS}"
+                f"`invalid_request` (e.g. unknown time zone), `password_required`, "
+                f"{BOT_MARK_NAME} or {BAD_CREDENTIALS}"
             ),
             401: NOT_AUTHENTICATED,
             403: READ_ONLY,
@@ -507,7 +499,7 @@ class MeView(AuthThrottled, APIView):
         tags=["me"],
     )
     def patch(self, request: Request) -> Response:
-        user = _me(request)
+        user = signed_in_user(request)
         ser = s.ProfileUpdateSerializer(user, data=request.data, partial=True)
         ser.is_valid(raise_exception=True)
         changes: dict[str, Any] = dict(ser.validated_data)
@@ -537,7 +529,9 @@ class MeView(AuthThrottled, APIView):
     def delete(self, request: Request) -> Response:
         ser = s.PasswordSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        services.delete_account(user=_me(request), password=ser.validated_data["password"])
+        services.delete_account(
+            user=signed_in_user(request), password=ser.validated_data["password"]
+        )
         if _current_token(request) is None:
             logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -19,6 +19,27 @@ from ratings import seasons, selectors
 from ratings.api import serializers as s
 
 
+class KindParameter(OpenApiParameter):
+    """The ``kind`` path parameter, its enum read from the registry when the schema is built, not
+    when this module is imported: a game registered later (``kinds.register``) is listed too."""
+
+    @property  # type: ignore[override]
+    def enum(self) -> list[str]:
+        return registry.kinds()
+
+    @enum.setter
+    def enum(self, value: object) -> None:
+        """``OpenApiParameter.__init__`` sets ``enum``; the registry's list is the only one."""
+
+
+KIND_PARAMETER = KindParameter(
+    "kind",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    description="The game's kind, e.g. `uno_splash` (`games_options_retrieve`).",
+)
+
+
 class LeaderboardView(APIView):
     @extend_schema(
         operation_id="ratings_leaderboard_retrieve",
@@ -28,15 +49,7 @@ class LeaderboardView(APIView):
             "games, one of them in the last 30 days, and an account in good standing; and your "
             "own place (`you`), also outside the top 100."
         ),
-        parameters=[
-            OpenApiParameter(
-                "kind",
-                OpenApiTypes.STR,
-                OpenApiParameter.PATH,
-                enum=list(registry.kinds()),
-                description="The game's kind, e.g. `uno_splash` (`games_options_retrieve`).",
-            )
-        ],
+        parameters=[KIND_PARAMETER],
         responses={
             200: s.LeaderboardSerializer,
             401: NOT_AUTHENTICATED,
@@ -48,15 +61,6 @@ class LeaderboardView(APIView):
         if not selectors.known_kind(kind):
             raise ServiceError(codes.NOT_FOUND, "No such game.")
         return Response(s.LeaderboardSerializer(selectors.leaderboard(kind, request.user)).data)
-
-
-KIND_PARAMETER = OpenApiParameter(
-    "kind",
-    OpenApiTypes.STR,
-    OpenApiParameter.PATH,
-    enum=list(registry.kinds()),
-    description="The game's kind, e.g. `uno_splash` (`games_options_retrieve`).",
-)
 
 
 class SeasonView(APIView):

@@ -13,6 +13,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.openapi import error_response
+from games import selectors as game_selectors
+from games.api.serializers import GameSerializer
 from players.api.views import (
     INVALID,
     NOT_AUTHENTICATED,
@@ -116,6 +118,43 @@ class SeeksView(APIView):
             max_rating=data.get("max_rating"),
         )
         return Response(s.SeekSerializer(seek).data, status=status.HTTP_201_CREATED)
+
+
+class SeekTakeView(APIView):
+    # It starts a game: the games allowance, as creating one.
+    throttle_classes = [AuthRateThrottle, AppRateThrottle]
+    throttle_scope = "games"
+
+    @extend_schema(
+        operation_id="seeks_take",
+        summary="Take another player's seek for two: the game starts",
+        description=(
+            "From the lobby's `seeks`: you and the seek's player are seated in a new private "
+            "game, which starts at once (the seeker hosts); both are notified (kind `paired`). "
+            "Your shown rating must be inside the seek's own `min_rating`/`max_rating` (the "
+            "widening window does not apply: you chose this opponent). A seek for more seats "
+            "is not taken alone (`seek_needs_group`): post a seek with its settings. Exactly "
+            "once: of two players taking the same seek at once, one gets the game and the "
+            "other `seek_closed`."
+        ),
+        request=None,
+        parameters=[RETRY_AFTER],
+        responses={
+            200: GameSerializer,
+            401: NOT_AUTHENTICATED,
+            403: error_response(
+                "`seek_refused` (your own, or outside its range), or `permission_denied`."
+            ),
+            404: error_response("`not_found`: no such seek (or its player is blocked either way)."),
+            409: error_response("`seek_closed`, `seek_needs_group` or `too_many_games`."),
+            429: THROTTLED,
+        },
+        tags=["social"],
+    )
+    def post(self, request: Request, seek_id: int) -> Response:
+        me = _me(request)
+        game = pairing.take_seek(user=me, seek_id=seek_id)
+        return Response(GameSerializer().to_representation(game_selectors.game_view(game, me)))
 
 
 class SeekDetailView(APIView):

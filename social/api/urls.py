@@ -3,7 +3,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from config import converters  # noqa: F401  (registers <id:...>, a database id)
-from social.api import seeks, views
+from social.api import seeks, views, watching
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("me/following/", views.FollowingView.as_view(), name="me-following"),
@@ -27,6 +27,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="challenge-decline",
     ),
     path("lobby/", seeks.LobbyView.as_view(), name="lobby"),
+    path("games/playing/", watching.PlayingGamesView.as_view(), name="games-playing"),
     path("seeks/", seeks.SeeksView.as_view(), name="seeks"),
     path("seeks/<id:seek_id>/", seeks.SeekDetailView.as_view(), name="seek-detail"),
+    path("seeks/<id:seek_id>/take/", seeks.SeekTakeView.as_view(), name="seek-take"),
 ]

@@ -33,7 +33,7 @@ def test_the_playout_policy_plays_the_heuristic_move_for_move(players: int, pres
             if state.phase in (ROUND_OVER, MATCH_OVER):
                 break
             seat = state.current
-            slow = choose(from_state(state, seat, allwild._can_draw(state, seat)), ALL_RULES, rng)
+            slow = choose(from_state(state, seat, allwild.can_draw(state, seat)), ALL_RULES, rng)
             fast = allwild.playout_policy(state, seat)
             if fast is not None:
                 assert fast == slow, (seed, state.phase)

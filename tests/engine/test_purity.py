@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from .playout import run_playout
+from tests.child_python import python_json
 
-ROOT = Path(__file__).resolve().parents[2]
+from .playout import run_playout
 
 
 def test_importing_the_engine_imports_no_django() -> None:
     code = "import json, sys\nimport games.engine\nprint(json.dumps(sorted(sys.modules)))\n"
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    modules = json.loads(result.stdout)
+    modules = python_json(code)
     assert "games.engine" in modules
     django = [m for m in modules if m == "django" or m.startswith("django.")]
     assert django == [], f"the engine pulled in {django}"

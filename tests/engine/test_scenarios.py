@@ -19,11 +19,8 @@ from typing import Any
 
 import pytest
 
-from games.engine import game_scenario
-from games.engine.registry import get_game
-from games.engine.scenario import ScenarioError, build_position, run_scenario
+from games.engine.scenario import ScenarioError, build_position, run_file, run_scenario
 from games.engine.uno.allwild.cards import PRESETS, card_type
-from games.engine.uno.game import UnoFamilyGame
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -84,9 +81,8 @@ def test_scenario_file(path: Path) -> None:
     )
     expect = data.get("expect")
     assert isinstance(expect, dict) and expect, f"{_relative(path)}: needs a non-empty 'expect'"
-    # Uno-family files set positions card by card; any other game's files use the generic runner.
-    uno = isinstance(get_game(data.get("game")), UnoFamilyGame)
-    result = run_scenario(data) if uno else game_scenario.run(data)
+    # One runner: Uno-family files set positions card by card, any other game's are dealt.
+    result = run_file(data)
     assert result.ok, _describe(result)
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.common import redis_server_command
 from tests.test_serve import ROOT, free_port
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
@@ -196,19 +197,7 @@ class PrivateRedis:
 
         with (self.dir / "redis.log").open("ab") as log:
             self.process = subprocess.Popen(
-                [
-                    self.binary,
-                    "--port",
-                    str(self.port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                    "--dir",
-                    str(self.dir),
-                ],
+                redis_server_command(self.binary, self.port, self.dir),
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
@@ -440,3 +429,24 @@ class SMTPSink:
                         reply("250 ok")
             except OSError:
                 return
+
+
+def two_player_game(server: Server, host: str, guest: str) -> str:
+    """A game started through the API: ``host``'s lobby (a day a turn), joined by ``guest``
+    (tokens); its id."""
+    status, _, body = http(
+        "POST",
+        server.base + "/api/v1/games/",
+        {"max_players": 2, "target_score": 500, "turn_seconds": 86400},
+        token=host,
+    )
+    assert status == 201, body
+    lobby = json.loads(body)
+    status, _, body = http(
+        "POST",
+        server.base + "/api/v1/games/join/",
+        {"invite_code": lobby["invite_code"]},
+        token=guest,
+    )
+    assert status == 200, body
+    return str(lobby["id"])

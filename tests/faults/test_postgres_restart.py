@@ -42,6 +42,7 @@ from tests.faults.infra import (
     http,
     refuses_connections,
     server_env,
+    two_player_game,
     wait_for,
 )
 
@@ -206,22 +207,8 @@ def _sign_up(server: Server, name: str) -> tuple[int, str]:
 def _new_game(server: Server, index: int, log: Log) -> Client:
     host_id, host = _sign_up(server, f"host{index}")
     guest_id, guest = _sign_up(server, f"guest{index}")
-    status, _, body = http(
-        "POST",
-        server.base + "/api/v1/games/",
-        {"max_players": 2, "target_score": 500, "turn_seconds": 86400},
-        token=host,
-    )
-    assert status == 201, body
-    lobby = json.loads(body)
-    status, _, body = http(
-        "POST",
-        server.base + "/api/v1/games/join/",
-        {"invite_code": lobby["invite_code"]},
-        token=guest,
-    )
-    assert status == 200, body
-    return Client(server, log, lobby["id"], {host_id: host, guest_id: guest}, random.Random(index))
+    game_id = two_player_game(server, host, guest)
+    return Client(server, log, game_id, {host_id: host, guest_id: guest}, random.Random(index))
 
 
 def _probe_other_pages(server: Server, log: Log) -> dict[str, int]:

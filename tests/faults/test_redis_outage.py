@@ -34,7 +34,7 @@ from notifications.channels.email import EVENT_ID_HEADER
 from notifications.models import Delivery, Notification
 from notifications.relay import COLLAPSED_NAMESPACE
 from tests.faults.conftest import Processes
-from tests.faults.infra import Server, http, refuses_connections, wait_for
+from tests.faults.infra import Server, http, refuses_connections, two_player_game, wait_for
 from tests.games.conftest import make_player
 
 MOVES_DURING_OUTAGE = 6
@@ -52,22 +52,7 @@ def _player(name: str) -> tuple[int, str]:
 def _started_game(server: Server) -> tuple[str, dict[int, str]]:
     host_id, host = _player("host")
     guest_id, guest = _player("guest")
-    status, _, body = http(
-        "POST",
-        server.base + "/api/v1/games/",
-        {"max_players": 2, "target_score": 500, "turn_seconds": 86400},
-        token=host,
-    )
-    assert status == 201, body
-    lobby = json.loads(body)
-    status, _, body = http(
-        "POST",
-        server.base + "/api/v1/games/join/",
-        {"invite_code": lobby["invite_code"]},
-        token=guest,
-    )
-    assert status == 200, body
-    return lobby["id"], {host_id: host, guest_id: guest}
+    return two_player_game(server, host, guest), {host_id: host, guest_id: guest}
 
 
 def _move(server: Server, game_id: str, tokens: dict[int, str]) -> dict[str, Any]:

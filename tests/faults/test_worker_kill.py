@@ -60,7 +60,7 @@ def _game(*, email: bool = False) -> Game:
         users.append(User.objects.create_user(username=f"{role}{n}-kill", **fields))
     game = services.create_game(host=users[0], max_players=2, target_score=0, turn_seconds=3600)
     rng = random.Random(n)
-    with mock.patch.object(services.base, "_rng", lambda: rng):
+    with mock.patch.object(services.base, "new_rng", lambda: rng):
         services.join_game(user=users[1], invite_code=game.invite_code)
     game.refresh_from_db()
     assert game.status == Game.ACTIVE

@@ -135,7 +135,7 @@ def seeded_engine(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], random.Ran
 
     def seed(value: int) -> random.Random:
         rng = random.Random(value)
-        monkeypatch.setattr(services.base, "_rng", lambda: rng)
+        monkeypatch.setattr(services.base, "new_rng", lambda: rng)
         return rng
 
     return seed

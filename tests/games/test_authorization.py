@@ -96,9 +96,13 @@ def test_the_route_list_is_what_these_tests_expect() -> None:
         "me-vacation",
         "me-stats",
         "game-record",
+        "game-watch",
+        "game-watch-stream",
+        "game-spectators",
+        "game-spectating",
     }
     # games/ answers GET and POST, me/vacation/ GET, POST and DELETE, every other route one method.
-    assert len(ROUTES) == 26
+    assert len(ROUTES) == 30
 
 
 @pytest.mark.parametrize(("name", "method", "takes_id"), ROUTES, ids=lambda v: str(v))
@@ -132,12 +136,13 @@ def test_every_route_refuses_a_revoked_or_expired_token_with_401(
 
 @pytest.fixture(params=["lobby", "active", "finished"])
 def private_game(request: Any, alice: Player, bob: Player) -> str:
-    """A private game of alice and bob, in each stage of its life."""
+    """A private game of alice and bob (nobody may watch it either), in each stage of its
+    life."""
     if request.param == "lobby":
-        lobby = new_lobby(alice)
+        lobby = new_lobby(alice, spectating="private")
         assert bob.join_by_code(lobby["invite_code"]).status_code == 200
         return lobby["id"]
-    game_id = start_game(alice, bob)
+    game_id = start_game(alice, bob, spectating="private")
     if request.param == "finished":
         assert bob.leave(game_id).status_code == 200
         assert Game.objects.get(pk=game_id).status == Game.FINISHED
@@ -200,6 +205,9 @@ def test_a_read_only_token_may_read_every_route_but_change_nothing(alice: Player
         if name == "game-record":
             # Readable, but a lobby has no record yet (docs/records.md).
             assert_error_shape(response, 409, "game_not_finished")
+        elif name in ("game-watch", "game-watch-stream"):
+            # Readable, but not by a player of the game (docs/social.md, "Spectators").
+            assert_error_shape(response, 409, "seated_not_spectator")
         elif method == "get":
             assert response.status_code == 200, (name, response.content)
         else:

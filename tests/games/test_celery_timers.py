@@ -135,7 +135,7 @@ def _game(turn_seconds: int) -> Game:
     game = services.create_game(host=host, max_players=2, target_score=0, turn_seconds=turn_seconds)
     # Seed 1 opens on a plain Wild: the first player simply takes a turn, no opening choice.
     rng = random.Random(1)
-    with mock.patch.object(services.base, "_rng", lambda: rng):
+    with mock.patch.object(services.base, "new_rng", lambda: rng):
         services.join_game(user=guest, invite_code=game.invite_code)  # the last seat: it starts
     game.refresh_from_db()
     assert game.status == Game.ACTIVE and State.from_dict(game.state).phase == "play"

@@ -20,11 +20,12 @@ from players.models import ApiToken, User
 THREADS = 20
 
 
-def _request(
+def send(
     base: str, method: str, path: str, token: str, body: Any = None, key: str | None = None
-) -> tuple[int, Any]:
+) -> tuple[int, dict[str, str], bytes]:
+    """One request on a connection of its own (the point is concurrent connections, not a
+    shared one): its status, headers and body as sent."""
     url = urlparse(base)
-    # A connection of its own per call: the point is concurrent connections, not a shared one.
     conn = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
     headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
     if key:
@@ -33,7 +34,31 @@ def _request(
     response = conn.getresponse()
     payload = response.read()
     conn.close()
-    return response.status, json.loads(payload) if payload else None
+    return response.status, dict(response.getheaders()), payload
+
+
+def _request(
+    base: str, method: str, path: str, token: str, body: Any = None, key: str | None = None
+) -> tuple[int, Any]:
+    status, _, payload = send(base, method, path, token, body, key)
+    return status, json.loads(payload) if payload else None
+
+
+def at_once(count: int, call: Any) -> list[Any]:
+    """``call(i)`` in ``count`` threads released together; their results in order."""
+    barrier = threading.Barrier(count)
+    results: list[Any] = [None] * count
+
+    def run(i: int) -> None:
+        barrier.wait()
+        results[i] = call(i)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results
 
 
 @pytest.mark.django_db(transaction=True)
@@ -57,20 +82,12 @@ def test_twenty_simultaneous_submissions_of_one_turn_apply_exactly_once(live_ser
     action["expected_version"] = view["version"]
     moves_before = Move.objects.filter(game=game).count()
 
-    barrier = threading.Barrier(THREADS)
-    results: list[tuple[int, Any]] = [(0, None)] * THREADS
-
-    def submit(i: int) -> None:
-        barrier.wait()
-        results[i] = _request(
+    results: list[tuple[int, Any]] = at_once(
+        THREADS,
+        lambda i: _request(
             live_server.url, "POST", path + "actions/", token, action, key=f"same-turn-{i}"
-        )
-
-    threads = [threading.Thread(target=submit, args=(i,)) for i in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+        ),
+    )
 
     statuses = sorted(status for status, _ in results)
     assert statuses.count(200) == 1, statuses
@@ -80,6 +97,41 @@ def test_twenty_simultaneous_submissions_of_one_turn_apply_exactly_once(live_ser
     assert Move.objects.filter(game=game).count() == moves_before + 1
     game.refresh_from_db()
     assert game.version == view["version"] + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_copies_of_one_request_sent_at_once_with_one_key_move_once_and_answer_alike(
+    live_server: Any,
+) -> None:
+    """Copies of one action under one Idempotency-Key, sent at the same moment: the game's row
+    lock makes all but one wait, their records then collide with the first's, their moves (made
+    as if the key were fresh) are rolled back, and each replays the first answer byte for byte."""
+    alice = User.objects.create_user(username="alice", password="pw-alice-123")
+    bob = User.objects.create_user(username="bob", password="pw-bob-123")
+    game = services.create_game(host=alice, max_players=2, target_score=0)
+    services.join_game(user=bob, invite_code=game.invite_code)
+    game.refresh_from_db()
+    token = ApiToken.issue(User.objects.get(pk=game.current_user_id), name="test")[1]
+    path = f"/api/v1/games/{game.pk}/"
+    view = _request(live_server.url, "GET", path, token)[1]
+    turn = [a for a in view["table"]["legal_actions"] if a["type"] in ("draw", "choose_target")]
+    # No expected_version: a copy that ran as fresh after the first would be refused (not its
+    # turn any more, or a choice already made), so only the replay can answer it with a 200.
+    action = {k: v for k, v in turn[0].items() if k != "seat"}
+    moves_before = Move.objects.filter(game=game).count()
+
+    copies = 4
+    answers = at_once(
+        copies,
+        lambda i: send(live_server.url, "POST", path + "actions/", token, action, key="one-key"),
+    )
+
+    assert [status for status, _, _ in answers] == [200] * copies, answers
+    assert len({body for _, _, body in answers}) == 1
+    replayed = [headers.get("Idempotent-Replayed") for _, headers, _ in answers]
+    assert sorted(replayed, key=str) == sorted([None] + ["true"] * (copies - 1), key=str)
+    assert Move.objects.filter(game=game).count() == moves_before + 1
+    assert Game.objects.get(pk=game.pk).version == view["version"] + 1
 
 
 @pytest.mark.django_db(transaction=True)
@@ -101,7 +153,7 @@ def test_an_action_that_waited_for_the_game_lock_sees_the_seats_as_the_holder_le
     def hold() -> None:
         try:
             with transaction.atomic():
-                services.base._locked(game.pk)
+                services.base.lock_game(game.pk)
                 Seat.objects.filter(game=game, user=alice).update(timeouts_in_row=2)
                 Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
                 locked.set()
@@ -112,7 +164,7 @@ def test_an_action_that_waited_for_the_game_lock_sees_the_seats_as_the_holder_le
     def read() -> None:
         try:
             with transaction.atomic():
-                found, seats = services.base._locked_with_seats(game.pk)
+                found, seats = services.base.lock_game_with_seats(game.pk)
                 seen["version"] = found.version
                 seen["timeouts"] = {s.user_id: s.timeouts_in_row for s in seats}
                 seen["one game"] = all(s.game is found for s in seats)

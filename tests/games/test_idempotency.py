@@ -152,54 +152,8 @@ def test_keys_belong_to_one_user(alice: Player, bob: Player, game: str) -> None:
     assert error_code(response) == "not_your_turn"
 
 
-def test_a_duplicate_that_finishes_second_is_undone_and_answers_with_the_first(
-    alice: Player, bob: Player, game: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Two copies of one request at once: neither looks the key up before its work, so the copy
-    that records its answer second runs its move as if the key were fresh (exactly what it would
-    do if the first had not committed yet). Its move is rolled back with its failed record, and
-    it replays the first's answer."""
-    from games import idempotency
-
-    mover, _ = roles(game, alice, bob)
-    body = {"type": "draw"}
-    first = mover.act(game, body, **{"Idempotency-Key": KEY})
-    assert first.status_code == 200
-    after_first = (moves(game), Game.objects.get(pk=game).version)
-    real_recorded = idempotency._recorded
-    lookups: list[int] = []
-
-    def counted(*args: Any) -> IdempotencyRecord | None:
-        lookups.append(1)
-        return real_recorded(*args)
-
-    monkeypatch.setattr(idempotency, "_recorded", counted)
-    from games import services
-
-    real_act = services.act
-    made: list[int] = []
-
-    def act(**kwargs: Any) -> services.Played:
-        played = real_act(**kwargs)
-        made.append(played.game.version)
-        # The game read back, as a copy of the request that waited for the lock would see it.
-        return services.Played(
-            game=Game.objects.get(pk=game), move=played.move, seats=played.seats, state=None
-        )
-
-    monkeypatch.setattr(services, "act", act)
-    # The copy sends "pass" under the same key only so that its own move is legal: what is
-    # compared is the key's (user, key) record, and the body check is the real one's.
-    monkeypatch.setattr(idempotency, "request_hash", lambda body: "same")
-    IdempotencyRecord.objects.filter(user=mover.user, key=KEY).update(request_hash="samesame")
-    second = mover.act(game, {"type": "pass"}, **{"Idempotency-Key": KEY})
-
-    assert len(lookups) == 1  # only once its record had failed
-    assert made == [after_first[1] + 1]  # the copy's move was made, then rolled back
-    assert second.status_code == 200
-    assert second["Idempotent-Replayed"] == "true"
-    assert second.json() == first.json()
-    assert (moves(game), Game.objects.get(pk=game).version) == after_first
+# Copies of one request sent at once under one key: tests/games/test_concurrency.py, as real
+# concurrent requests against a live server.
 
 
 def test_an_integrity_error_of_the_work_itself_is_not_swallowed(

@@ -121,6 +121,30 @@ class Scanner:
         )
 
 
+def scan_refusals(
+    scanner: Scanner, game_id: str, version: int, mover: Player, waiter: Player
+) -> None:
+    """A play out of turn and a stale action (``version`` is the game's): refused, and their
+    answers leak nothing."""
+    own = scanner.scan(waiter, waiter.view(game_id), "view while waiting").json()
+    card = own["table"]["hand"][0]["id"]
+    refused = waiter.act(game_id, {"type": "play", "card": card})
+    assert scanner.scan(waiter, refused, "refused play").status_code == 422
+    stale = mover.act(game_id, {"type": "draw", "expected_version": version - 1})
+    assert scanner.scan(mover, stale, "stale action").status_code == 409
+
+
+def scan_history(scanner: Scanner, game_id: str, player: Player) -> None:
+    """The event log page by page, then whole."""
+    page = {"has_more": True, "next_after": 0}
+    while page["has_more"]:
+        response = player.events(game_id, after=page["next_after"], limit=7)
+        page = scanner.scan(player, response, "history page").json()
+    for after_version in (0, 3):
+        response = player.events(game_id, after=after_version, limit=200)
+        scanner.scan(player, response, "whole history")
+
+
 def test_no_response_reveals_another_players_cards_or_the_draw_pile(
     everyone: list[Player], seeded_engine: Any
 ) -> None:
@@ -165,12 +189,7 @@ def test_no_response_reveals_another_players_cards_or_the_draw_pile(
         view = scanner.scan(mover, mover.view(game_id), "view before acting").json()
         if moves % 7 == 0:
             waiter = next(p for p in everyone if p is not mover)
-            own = scanner.scan(waiter, waiter.view(game_id), "view while waiting").json()
-            card = own["table"]["hand"][0]["id"]
-            refused = waiter.act(game_id, {"type": "play", "card": card})
-            assert scanner.scan(waiter, refused, "refused play").status_code == 422
-            stale = mover.act(game_id, {"type": "draw", "expected_version": view["version"] - 1})
-            assert scanner.scan(mover, stale, "stale action").status_code == 409
+            scan_refusals(scanner, game_id, view["version"], mover, waiter)
         action = strip_seat(rng.choice(view["table"]["legal_actions"]))
         action["expected_version"] = view["version"]
         response = mover.act(game_id, action)
@@ -188,13 +207,7 @@ def test_no_response_reveals_another_players_cards_or_the_draw_pile(
     for player in everyone:
         lists(player)
         poll(player)
-        page = {"has_more": True, "next_after": 0}
-        while page["has_more"]:
-            response = player.events(game_id, after=page["next_after"], limit=7)
-            page = scanner.scan(player, response, "history page").json()
-        for after_version in (0, 3):
-            response = player.events(game_id, after=after_version, limit=200)
-            scanner.scan(player, response, "whole history")
+        scan_history(scanner, game_id, player)
         refused = player.act(game_id, {"type": "draw"})
         assert scanner.scan(player, refused, "action after the end").status_code == 409
 

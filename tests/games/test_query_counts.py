@@ -34,7 +34,7 @@ VIEW_MODIFIED_QUERIES = VIEW_QUERIES + 1
 # (the view in the answer reuses the seats and the state the move just saved), and one UPDATE
 # withdrawing the "your turn" notices the move made moot (notifications.outbox: one live notice
 # per game). The action takes no savepoint inside a caller's transaction (here the test's;
-# games.services.base._atomic_unless_in_one).
+# games.services.base.atomic_unless_in_one).
 ACTION_QUERIES = 5
 # One more when the action passes the turn, written in the move's transaction
 # (notifications.outbox): the next player's "your turn" inbox row. Whether they have push

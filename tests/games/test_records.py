@@ -203,9 +203,10 @@ def test_apps_above_games_add_rating_changes_and_nothing_else(
         assert str(game.pk) == game_id and len(seats) == 2
         return {"rating_changes": [change], "moves": []}
 
-    # Three queries whatever the game's length: its seats, its moves, its rounds.
+    # Four queries whatever the game's length: its seats, its moves, its rounds, and the chat
+    # app's part (the players' chat).
     game = Game.objects.get(pk=game_id)
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         assert records.build_record(game)["rating_changes"] == []
     records.record_building.connect(ratings, weak=False)
     try:

@@ -19,7 +19,7 @@ from players.models import User
 def seeded_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     # Seed 1 opens on a plain Wild: the first player simply takes a turn, no opening choice.
     rng = random.Random(1)
-    monkeypatch.setattr(services.base, "_rng", lambda: rng)
+    monkeypatch.setattr(services.base, "new_rng", lambda: rng)
 
 
 def _speed_game(**kwargs: int) -> Game:

@@ -32,6 +32,7 @@ from games.models import Game, Move
 from moderation import replay as moderation_replay
 from players.models import User
 from tests.games.conftest import API, API_TESTS, Player, game_url
+from tests.games.test_move_log_schema import errors, validator
 from tests.toygame import ADAPTER, TOY
 
 pytestmark = API_TESTS
@@ -46,8 +47,8 @@ def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
 
 @pytest.fixture(autouse=True)
 def toy() -> Iterator[None]:
-    # Some views read the registered kinds when they are imported (ratings' `kind` parameter):
-    # import them all first, so that the toy leaves nothing behind in later tests' schema.
+    # Some serializers read the registered kinds when they are imported: import them all
+    # first, so that the toy leaves nothing behind in later tests' schema.
     get_resolver().url_patterns  # noqa: B018
     kinds.register(ADAPTER)  # the registration line
     yield
@@ -110,6 +111,37 @@ def test_a_toy_game_is_set_up_by_its_own_schema(alice: Player) -> None:
     assert (game["game"], game["preset"], game["target_score"]) == ("toy", "plain", 2)
     assert game["max_players"] == 2
     assert Game.objects.get(pk=game["id"]).kind == "toy"
+
+
+def assert_replayed(game_id: str, django_user_model: type[User]) -> None:
+    """The moderators' replay and the engine's replay of a finished toy game."""
+    # The moderators' replay reaches the stored state, and shows any move before it.
+    stored = Game.objects.get(pk=game_id)
+    last = moderation_replay.state_after(stored)
+    assert last.matches_stored is True
+    moves = list(Move.objects.filter(game_id=game_id).order_by("number"))
+    middle = moves[len(moves) // 2]
+    at_middle = moderation_replay.state_after(stored, middle.number)
+    assert at_middle.move.number == middle.number
+    assert TOY.state_to_dict(at_middle.state) != stored.state
+
+    # And the engine's replay rebuilds it from the log with the game's own actions.
+    steps = [(TOY.action_from_dict(m.action), m.events) for m in moves[1:]]
+    rebuilt = replay({"players": 2, "target_score": 0}, steps, moves[0].events, kind=TOY.kind)
+    assert TOY.state_to_dict(rebuilt) == stored.state
+
+    moderator = django_user_model.objects.create_superuser("mod", "mod@example.com", "pw-12345")
+    client = Client()
+    client.force_login(moderator)
+    page = client.get(reverse("admin:games_game_replay", args=[game_id]), {"move": middle.number})
+    assert page.status_code == 200
+    shown = [[card["id"] for card in h["cards"]] for h in page.context["hands"]]
+    assert shown == TOY.hands(at_middle.state)
+    assert [c["id"] for c in page.context["draw_pile"]] == TOY.piles(at_middle.state)["draw"]
+    # Named by the game itself (``card_name``), as the replay draws them.
+    assert [c["name"] for c in page.context["draw_pile"]] == [
+        TOY.card_name(c) for c in TOY.piles(at_middle.state)["draw"]
+    ]
 
 
 def test_a_toy_game_is_played_to_its_end_through_the_api_and_replayed(
@@ -177,33 +209,7 @@ def test_a_toy_game_is_played_to_its_end_through_the_api_and_replayed(
     scores = {p["seat"]: p["final_score"] for p in final["players"]}
     assert scores == dict(enumerate(final["table"]["scores"]))
 
-    # The moderators' replay reaches the stored state, and shows any move before it.
-    stored = Game.objects.get(pk=game_id)
-    last = moderation_replay.state_after(stored)
-    assert last.matches_stored is True
-    moves = list(Move.objects.filter(game_id=game_id).order_by("number"))
-    middle = moves[len(moves) // 2]
-    at_middle = moderation_replay.state_after(stored, middle.number)
-    assert at_middle.move.number == middle.number
-    assert TOY.state_to_dict(at_middle.state) != stored.state
-
-    # And the engine's replay rebuilds it from the log with the game's own actions.
-    steps = [(TOY.action_from_dict(m.action), m.events) for m in moves[1:]]
-    rebuilt = replay({"players": 2, "target_score": 0}, steps, moves[0].events, kind=TOY.kind)
-    assert TOY.state_to_dict(rebuilt) == stored.state
-
-    moderator = django_user_model.objects.create_superuser("mod", "mod@example.com", "pw-12345")
-    client = Client()
-    client.force_login(moderator)
-    page = client.get(reverse("admin:games_game_replay", args=[game_id]), {"move": middle.number})
-    assert page.status_code == 200
-    shown = [[card["id"] for card in h["cards"]] for h in page.context["hands"]]
-    assert shown == TOY.hands(at_middle.state)
-    assert [c["id"] for c in page.context["draw_pile"]] == TOY.piles(at_middle.state)["draw"]
-    # Named by the game itself (``card_name``), as the replay draws them.
-    assert [c["name"] for c in page.context["draw_pile"]] == [
-        TOY.card_name(c) for c in TOY.piles(at_middle.state)["draw"]
-    ]
+    assert_replayed(game_id, django_user_model)
 
 
 def test_a_player_who_leaves_a_toy_game_loses_it(alice: Player, bob: Player) -> None:
@@ -288,6 +294,15 @@ def schema() -> dict[str, Any]:
     return result
 
 
+def test_the_ratings_kind_parameter_lists_the_toy_game(schema: dict[str, Any]) -> None:
+    # Its views were imported before the toy was registered (the fixture above): the enum is
+    # read from the registry when the schema is built.
+    for path in ("leaderboards/{kind}/", "seasons/{kind}/{month}/"):
+        parameters = schema["paths"][f"/api/v1/ratings/{path}"]["get"]["parameters"]
+        kind = next(p for p in parameters if p["name"] == "kind")
+        assert "toy" in kind["schema"]["enum"], kind
+
+
 def test_the_toy_game_is_in_the_schema_by_its_adapter(schema: dict[str, Any]) -> None:
     components = schema["components"]["schemas"]
     tables = components["Table"]["discriminator"]["mapping"]
@@ -307,3 +322,44 @@ def test_the_toy_game_is_in_the_schema_by_its_adapter(schema: dict[str, Any]) ->
     examples = action["requestBody"]["content"]["application/json"]["examples"].values()
     assert {"type": "discard", "card": "c3"} in [e["value"] for e in examples]
     assert "toy" in components["GameEnum"]["enum"]
+
+
+def test_the_toy_games_move_log_is_typed_by_its_adapter(
+    schema: dict[str, Any], alice: Player, bob: Player
+) -> None:
+    components = schema["components"]["schemas"]
+    events = components["ToyMoveEvent"]["discriminator"]["mapping"]
+    assert events["discard"] == "#/components/schemas/ToyDiscardEvent"
+    assert events["round_over"] == "#/components/schemas/ToyRoundOverEvent"
+    # The hands revealed at the round's end: by seat, the toy's own cards.
+    hands = components["ToyRoundOverEvent"]["properties"]["hands"]["$ref"].rsplit("/", 1)[-1]
+    revealed = components[hands]["additionalProperties"]["items"]
+    assert revealed["enum"] == [f"c{i}" for i in range(10)]
+    actions = components["ToyMoveAction"]["discriminator"]["mapping"]
+    assert actions["discard"] == "#/components/schemas/ToyDiscardAction"
+    assert actions["timeout"] == "#/components/schemas/TimeoutMoveAction"
+    assert "#/components/schemas/ToyMoveEvent" in [
+        branch["$ref"] for branch in components["MoveEvent"]["anyOf"]
+    ]
+
+    # A real toy game's move log, as a player reads it, is what the schema says (its own union).
+    game_id = new_toy_game(alice, bob, target_score=0)["id"]
+    for _ in range(40):
+        if alice.table(game_id)["status"] != Game.ACTIVE:
+            break
+        mover, view = mover_of([alice, bob], game_id)
+        chosen = view["table"]["legal_actions"][0]
+        assert (
+            mover.act(game_id, {**chosen, "expected_version": view["version"]}).status_code == 200
+        )
+    assert alice.table(game_id)["status"] == Game.FINISHED
+    page = bob.events(game_id, after=0).json()
+    page_schema = validator(schema, "EventPage")
+    assert not errors(page_schema, page), errors(page_schema, page)
+    toy_events = validator(schema, "ToyMoveEvent")
+    logged = [event for move in page["moves"] for event in move["events"]]
+    assert "round_over" in [event["type"] for event in logged]
+    assert all(not errors(toy_events, event) for event in logged)
+    # All Wild's union does not take the toy's discard.
+    discard = next(event for event in logged if event["type"] == "discard")
+    assert errors(validator(schema, "UnoAllWildMoveEvent"), discard)

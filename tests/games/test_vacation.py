@@ -18,7 +18,7 @@ from players.models import ApiToken, User
 @pytest.fixture(autouse=True)
 def seeded_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(1)  # opens on a plain Wild
-    monkeypatch.setattr(services.base, "_rng", lambda: rng)
+    monkeypatch.setattr(services.base, "new_rng", lambda: rng)
 
 
 def _game() -> tuple[Game, User, User]:

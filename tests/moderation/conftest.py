@@ -56,9 +56,10 @@ def moderators_group() -> Group:
         migration = importlib.import_module("moderation.migrations.0002_moderators_group")
         group = Group.objects.create(name=migration.GROUP)
         later = importlib.import_module("moderation.migrations.0004_void_ratings")
+        chat = importlib.import_module("moderation.migrations.0006_chat_permissions")
         group.permissions.set(
             Permission.objects.get(content_type__app_label=app, codename=codename)
-            for app, codename in [*migration.PERMISSIONS, *later.PERMISSIONS]
+            for app, codename in [*migration.PERMISSIONS, *later.PERMISSIONS, *chat.PERMISSIONS]
         )
     return group
 

@@ -73,7 +73,7 @@ def clock(time_machine: TimeMachineFixture) -> TimeMachineFixture:
 def seeded_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     # Seed 1 opens on a plain Wild: the first player simply takes a turn, no opening choice.
     rng = random.Random(1)
-    monkeypatch.setattr(services.base, "_rng", lambda: rng)
+    monkeypatch.setattr(services.base, "new_rng", lambda: rng)
 
 
 def new_game(*players: Player, **options: Any) -> Game:

@@ -192,11 +192,11 @@ def test_a_row_committed_after_a_higher_one_was_sent_still_comes_once(alice: Pla
     late = services.notify_moderation(user=alice.user, message="sent first")
     plan = account.AccountStream(alice.user.pk, None, None, "ndjson", early.pk - 1, 0, [])
     plan.first = [account.event_of(late)]  # what the first read saw: ``early`` not yet there
-    steps = account._steps(plan)
+    steps = account.stream_steps(plan)
     assert json.loads(next(steps))["id"] == late.pk
     assert isinstance(steps.send(None), driver.Wait)
     read = steps.send(None)  # woken: read again
-    assert isinstance(read, driver.Call) and read.fn is account._read
+    assert isinstance(read, driver.Call) and read.fn is account.read_after
     _, found = read.fn(*read.args)
     assert [event["id"] for event in found] == [early.pk]
 
@@ -210,7 +210,7 @@ def test_a_backlog_written_long_ago_leaves_nothing_to_skip(alice: Player) -> Non
     Notification.objects.update(created_at=timezone.now() - timedelta(minutes=1))
     rows = account.read_events(alice.user.pk, 0)
     plan = account.AccountStream(alice.user.pk, None, None, "ndjson", 0, 0, rows)
-    steps = account._steps(plan)
+    steps = account.stream_steps(plan)
     sent = [json.loads(next(steps))["id"] for _ in rows]
     assert isinstance(steps.send(None), driver.Wait)
     read = steps.send(None)

@@ -186,11 +186,8 @@ def test_speed_mode_turns_send_no_your_turn_and_no_timed_out(alice: Player, bob:
     assert not Notification.objects.filter(kind__in=["your_turn", "timed_out"]).exists()
 
 
-def test_the_end_of_a_match_tells_every_player_once(
-    alice: Player, bob: Player, carol: Player
-) -> None:
-    game = new_game(alice, bob, carol, target_score=0)  # one round decides the match
-    winner = to_move(game, alice, bob, carol)
+def play_the_last_card(game: Game, winner: Player) -> None:
+    """``winner`` (to move) is left one card, the outbox is emptied, and the card played."""
     position = seat_of(game, winner)
 
     def last_card(state: dict[str, Any]) -> None:
@@ -201,6 +198,14 @@ def test_the_end_of_a_match_tells_every_player_once(
     state = set_state(game.pk, last_card)
     clear_outbox()
     act(winner, game, type="play", card=state["seats"][position]["hand"][0])
+
+
+def test_the_end_of_a_match_tells_every_player_once(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    game = new_game(alice, bob, carol, target_score=0)  # one round decides the match
+    winner = to_move(game, alice, bob, carol)
+    play_the_last_card(game, winner)
 
     assert Game.objects.get(pk=game.pk).status == Game.FINISHED
     for player in (alice, bob, carol):
@@ -217,16 +222,7 @@ def test_a_round_that_does_not_end_the_match_tells_everyone_its_result(
     game = new_game(alice, bob, target_score=100_000)
     winner = to_move(game, alice, bob)
     (loser,) = others(game, alice, bob)
-    position = seat_of(game, winner)
-
-    def last_card(state: dict[str, Any]) -> None:
-        seat = state["seats"][position]
-        state["draw_pile"].extend(seat["hand"][1:])
-        seat["hand"] = seat["hand"][:1]
-
-    state = set_state(game.pk, last_card)
-    clear_outbox()
-    act(winner, game, type="play", card=state["seats"][position]["hand"][0])
+    play_the_last_card(game, winner)
 
     (won,) = inbox(winner, "round_over")
     (lost,) = inbox(loser, "round_over")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -12,6 +13,13 @@ from rest_framework.test import APIClient
 from players.models import ApiToken, User
 
 PASSWORD = "correct-horse-battery-7"
+
+
+def link_parts(body: str, page: str) -> dict[str, str]:
+    """The uid and token of the link to the web client's ``page`` in an account mail."""
+    found = re.search(page + r"\?uid=([\w-]+)&token=([\w-]+)", body)
+    assert found, body
+    return {"uid": found.group(1), "token": found.group(2)}
 
 
 @pytest.fixture(autouse=True)

@@ -61,6 +61,17 @@ def test_the_profile_needs_authentication(client: APIClient) -> None:
 
 
 @pytest.mark.django_db
+def test_i_cannot_name_myself_as_a_bot(alice: User, alice_api: APIClient) -> None:
+    alice.display_name = "Alice"
+    alice.save(update_fields=["display_name"])
+    response = alice_api.patch(ME, {"display_name": "Alice (bot)"}, format="json")
+    assert response.status_code == 400, response.content
+    assert error_code(response) == "name_marks_a_bot"
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice"
+
+
+@pytest.mark.django_db
 def test_i_can_change_display_name_time_zone_and_language(
     alice: User, alice_api: APIClient
 ) -> None:

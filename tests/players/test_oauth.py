@@ -4,9 +4,11 @@ with PKCE, scopes, registration, the grants a player lists and revokes, the per-
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from django.core.cache.backends.locmem import LocMemCache
 from django.test import Client
 from django.urls import URLResolver, get_resolver
@@ -299,6 +301,23 @@ def test_an_app_is_limited_over_all_its_players_and_other_apps_are_not(
     assert other.api.get("/api/v1/me/").status_code == 200
     # The player's own credentials are not the app's: not counted, not limited.
     assert [alice_api.get("/api/v1/me/").status_code for _ in range(5)] == [200] * 5
+
+
+@pytest.mark.usefixtures("app_rate")
+def test_an_apps_429_is_declared_where_no_view_throttles_on_its_own(
+    alice: User, carol: User, alice_api: APIClient
+) -> None:
+    """The notifications' unread count has no rate of its own: an app's is its only 429, and
+    the schema declares it, with Retry-After (players/throttle_schema.py)."""
+    path = "/api/v1/notifications/unread-count/"
+    app = grant(alice_api, register(carol))
+    answers = [app.api.get(path) for _ in range(4)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert int(answers[-1]["Retry-After"]) > 0
+    schema = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+    declared = schema["paths"][path]["get"]["responses"]["429"]
+    assert declared["x-error-codes"] == ["throttled"]
+    assert "Retry-After" in declared["headers"]
 
 
 def _api_views(patterns: list[Any]) -> list[type]:

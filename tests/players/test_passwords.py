@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable
 from datetime import timedelta
@@ -17,19 +16,13 @@ from rest_framework.test import APIClient
 
 from players.links import encode_uid
 from players.models import ApiToken, User
-from tests.players.conftest import PASSWORD, error_code
+from tests.players.conftest import PASSWORD, error_code, link_parts
 
 CHANGE = "/api/v1/auth/password/change/"
 RESET = "/api/v1/auth/password/reset/"
 CONFIRM = "/api/v1/auth/password/reset/confirm/"
 NEW_PASSWORD = "purple-monkey-dishwasher-3"
 TokenFor = Callable[..., tuple[ApiToken, APIClient]]
-
-
-def link_parts(body: str) -> dict[str, str]:
-    found = re.search(r"reset-password\?uid=([\w-]+)&token=([\w-]+)", body)
-    assert found, body
-    return {"uid": found.group(1), "token": found.group(2)}
 
 
 def request_reset(client: APIClient, email: str, capture: Any) -> Any:
@@ -114,7 +107,7 @@ def test_password_reset_end_to_end(
     assert response.status_code == 202
     assert len(mailoutbox) == 1
     assert mailoutbox[0].to == ["alice@example.com"]
-    parts = link_parts(mailoutbox[0].body)
+    parts = link_parts(mailoutbox[0].body, "reset-password")
 
     confirmed = client.post(CONFIRM, {**parts, "new_password": NEW_PASSWORD}, format="json")
     assert confirmed.status_code == 204
@@ -203,7 +196,7 @@ def test_an_expired_link_is_refused(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     request_reset(client, "alice@example.com", django_capture_on_commit_callbacks)
-    parts = link_parts(mailoutbox[0].body)
+    parts = link_parts(mailoutbox[0].body, "reset-password")
     later = default_token_generator._now() + timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT + 1)
     with mock.patch.object(default_token_generator, "_now", return_value=later):
         response = client.post(CONFIRM, {**parts, "new_password": NEW_PASSWORD}, format="json")
@@ -219,7 +212,7 @@ def test_a_weak_password_keeps_the_link_usable(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     request_reset(client, "alice@example.com", django_capture_on_commit_callbacks)
-    parts = link_parts(mailoutbox[0].body)
+    parts = link_parts(mailoutbox[0].body, "reset-password")
     weak = client.post(CONFIRM, {**parts, "new_password": "password"}, format="json")
     assert weak.status_code == 400
     assert error_code(weak) == "weak_password"

@@ -134,3 +134,20 @@ def test_a_missing_password_is_an_invalid_request(client: APIClient) -> None:
     response = client.post(URL, {"username": "alice"}, format="json")
     assert response.status_code == 400
     assert "password" in response.json()["error"]["details"]["fields"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["Alice (bot)", "Alice(bot)", "ALICE (Bot)", "Alice （ｂｏｔ）"])
+def test_signup_refuses_a_display_name_ending_in_the_bot_mark(client: APIClient, name: str) -> None:
+    response = signup(client, display_name=name)
+    assert response.status_code == 400, response.content
+    assert error_code(response) == "name_marks_a_bot"
+    assert response.json()["error"]["details"] == {"field": "display_name"}
+    assert not User.objects.filter(username="alice").exists()
+
+
+@pytest.mark.django_db
+def test_signup_takes_a_display_name_with_the_bot_mark_inside_it(client: APIClient) -> None:
+    response = signup(client, display_name="Robot (bot) fan")
+    assert response.status_code == 201, response.content
+    assert response.json()["user"]["display_name"] == "Robot (bot) fan"

@@ -8,11 +8,13 @@ from typing import Any
 from django.utils import timezone
 
 from games.models import Game
+from moderation import services as moderation
 from moderation.models import Block
 from players.models import User
 from ratings import formula
 from ratings.models import Rating, RatingChange
 from tests.games.conftest import API_TESTS, Player
+from tests.moderation.conftest import make_moderator
 
 pytestmark = API_TESTS
 
@@ -67,10 +69,27 @@ def test_the_board_leaves_out_new_idle_and_banned_players(
     rated(bob.user, 2000, games=9)  # not yet ten rated games
     rated(carol.user, 2100, days_ago=31)  # none in the last 30 days
     rated(dave.user, 2200)
-    User.objects.filter(pk=dave.user.pk).update(is_active=False)  # banned
+    moderator = make_moderator()
+    moderation.suspend(moderator=moderator, user_id=dave.user.pk, reason="x", until=None, ban=True)
     board = alice.get(BOARD.format("uno_splash")).json()
     assert [e["name"] for e in board["entries"]] == ["Alice"]
     assert bob.get(BOARD.format("uno_splash")).json()["you"]["place"] is None
+    moderation.unban(moderator=moderator, user_id=dave.user.pk, reason="appeal upheld")
+    board = alice.get(BOARD.format("uno_splash")).json()
+    assert [e["name"] for e in board["entries"]] == ["Dave", "Alice"]
+    assert board["you"]["place"] == 2
+
+
+def test_an_account_saved_whole_carries_its_standing_to_its_ratings(alice: Player) -> None:
+    # The admin's change form saves every field: the copy on the rating rows follows it too.
+    rated(alice.user, 1600)
+    rated(alice.user, 1700, kind="gin_rummy")
+    alice.user.is_active = False
+    alice.user.save()
+    assert list(Rating.objects.filter(user=alice.user).values_list("active", flat=True)) == [
+        False,
+        False,
+    ]
 
 
 def test_a_reader_outside_the_top_hundred_sees_their_own_place(alice: Player) -> None:

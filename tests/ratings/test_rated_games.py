@@ -4,9 +4,11 @@ its rulebook has it, and a rated lobby refusing bots (docs/ratings.md, "What is 
 from __future__ import annotations
 
 import pytest
+from rest_framework.test import APIClient
 
 from games.models import Game
-from tests.games.conftest import API_TESTS, Player, game_url, new_lobby, start_game
+from players import bots
+from tests.games.conftest import API, API_TESTS, Player, game_url, new_lobby, start_game
 
 pytestmark = API_TESTS
 
@@ -53,6 +55,36 @@ def test_a_bot_makes_a_rated_lobby_unrated_for_good(alice: Player) -> None:
     bot = next(p for p in response.json()["players"] if p["bot_level"])
     assert alice.client.delete(game_url(lobby["id"], f"bots/{bot['seat_id']}/")).status_code == 200
     assert alice.table(lobby["id"])["rated"] is False
+
+
+def bot_account_of(owner: Player, name: str = "robo") -> Player:
+    user, _, raw = bots.create_bot(owner=owner.user, username=name)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw}")
+    return Player(name, user, client, raw)
+
+
+def test_a_bot_account_joining_makes_a_rated_lobby_unrated_at_once(
+    alice: Player, bob: Player
+) -> None:
+    lobby = new_lobby(alice, game="uno_splash", max_players=3, visibility="public")
+    assert lobby["rated"] is True
+    joined = bot_account_of(bob).join(lobby["id"])
+    assert joined.status_code == 200, joined.content
+    # Still a lobby (a seat is free), and every view of it says unrated before anyone plays.
+    assert joined.json()["status"] == "lobby"
+    assert joined.json()["rated"] is False
+    assert alice.table(lobby["id"])["rated"] is False
+    listed = alice.get(f"{API}open/").json()
+    assert [g["rated"] for g in listed if g["id"] == lobby["id"]] == [False]
+
+
+def test_a_bot_account_hosts_only_unrated_games(bob: Player) -> None:
+    robo = bot_account_of(bob)
+    assert new_lobby(robo, game="uno_splash")["rated"] is False
+    response = robo.create(game="uno_splash", rated=True)
+    assert response.status_code == 400, response.content
+    assert response.json()["error"]["code"] == "rated_not_allowed"
 
 
 def test_a_game_against_the_computer_is_unrated(alice: Player) -> None:

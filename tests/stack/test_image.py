@@ -57,7 +57,7 @@ def test_the_build_context_keeps_what_the_image_installs_and_runs() -> None:
         "pyproject.toml",
         "README.md",  # pyproject.toml's readme: the build needs it
         "manage.py",
-        "config/settings.py",
+        "config/settings/__init__.py",
         "config/gunicorn.conf.py",
         "games/engine/uno/game.py",
         "web/static/web/app.js",

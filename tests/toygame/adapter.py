@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from config.fields import StrictCharField
 from games.kinds.base import Adapter
+from games.kinds.log import CHANCE, TIMEOUT, event, seat
 from games.kinds.shared import GameTableSerializer, example, game_action, legal_actions_field
 from tests.toygame.engine import CARDS, KIND, TOY
 
@@ -43,11 +44,44 @@ class TableSerializer(GameTableSerializer):
     legal_actions = LegalActionsField(help_text="What you may do now: send one back as it is.")
 
 
+def _card(**kwargs: bool) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=CARDS, **kwargs)
+
+
+EVENTS = {
+    "chance": CHANCE,
+    "round_started": event(
+        "Toy", "round_started", "Draw and discard: a round dealt.", round=serializers.IntegerField()
+    ),
+    "discard": event("Toy", "discard", "A card discarded.", seat=seat(), card=_card()),
+    "draw": event(
+        "Toy",
+        "draw",
+        "A card drawn: which one to the drawer only.",
+        seat=seat(),
+        card=_card(required=False),
+    ),
+    "timeout": TIMEOUT,
+    "left": event("Toy", "left", "The seat left: it loses.", seat=seat()),
+    "round_over": event(
+        "Toy",
+        "round_over",
+        "The round is over; the hands are shown.",
+        round=serializers.IntegerField(),
+        winner=seat(),
+        points=serializers.IntegerField(),
+        hands=serializers.DictField(child=serializers.ListField(child=_card())),
+        scores=serializers.ListField(child=serializers.IntegerField()),
+    ),
+    "match_over": event("Toy", "match_over", "The match is over.", winner=seat()),
+}
+
 ADAPTER = Adapter(
     game=TOY,
     actions=ACTIONS,
     table=TableSerializer,
     examples=[example("Draw and discard: discard c3", type="discard", card="c3")],
+    events=EVENTS,
     enum_names={
         "ToyKindEnum": [KIND],
         "ToyCardEnum": CARDS,

@@ -178,6 +178,12 @@ class Toy:
             "legal_actions": [self.action_to_dict(a) for a in self.legal_actions(state, seat)],
         }
 
+    def spectator_view(self, state: ToyState) -> dict[str, Any]:
+        public = self.view(state, state.current)
+        for own in ("you", "hand", "legal_actions"):
+            del public[own]
+        return public
+
     def moderator_view(self, state: ToyState) -> dict[str, Any]:
         return {**self.view(state, state.current), "state": self.state_to_dict(state)}
 

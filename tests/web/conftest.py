@@ -255,3 +255,16 @@ def expect_hand_size(page: Page, size: int) -> None:
 
 def wait_turn(page: Page) -> None:
     expect(page.locator(".prompt.mine")).to_be_visible()
+
+
+def see_the_result(page: Page) -> None:
+    """A match that ended while the table was open shows its last round first (issue 35, item
+    3): its dialog, then the results behind it. Called once the results are on screen (the
+    dialog opens in the same drawing); a test that taps every open dialog may have closed it.
+    tests/web/test_table_moments.py asserts the dialog itself."""
+    dialog = page.locator("dialog[open]")
+    if not dialog.count():
+        return
+    expect(dialog.get_by_role("heading", name="The last round is over")).to_be_visible()
+    dialog.get_by_role("button", name="See the result").click()
+    expect(page.locator("dialog[open]")).to_have_count(0)

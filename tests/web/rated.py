@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from typing import Any
 
 from django.utils import timezone
 
@@ -14,7 +15,10 @@ from players.models import User
 from ratings import formula
 from ratings.models import Rating, RatingChange
 from tests.games.conftest import Player, make_player
+from tests.web.conftest import PHONE
 
+LOCALES = {"en": "en-GB", "da": "da-DK"}
+PHONE_390 = {**PHONE, "viewport": {"width": 390, "height": 844}, "device_scale_factor": 1}
 NAMES = ["Freja", "Magnus", "Ida", "Oscar", "Clara", "William", "Alma", "Noah", "Ella", "Lucas"]
 
 
@@ -92,3 +96,48 @@ def rated_players() -> tuple[Player, Player]:
         places_total=40,
     )
     return alice, bob
+
+
+def on_phone(clients: Any, player: Player, lang: str, path: str) -> Any:
+    """``player``'s browser on a 390×844 phone in ``lang`` (their profile's language), on
+    ``path``."""
+    player.user.language = lang
+    player.user.save(update_fields=["language"])
+    browser = clients(player.name, locale=LOCALES[lang], **PHONE_390)
+    browser.sign_in_with_token(player.token, path)
+    return browser
+
+
+def season_players() -> tuple[Player, dict[str, str]]:
+    """Uno Splash's season boards: this month Freja won 3 rated duels, alice 2 and Magnus 1; last
+    month only Ida (4) and alice (1). Returns alice and the two months (``YYYY-MM``)."""
+    from tests.ratings.test_seasons import duel
+
+    alice = make_player("alice")
+    freja, magnus, ida = (
+        User.objects.create_user(username=name.lower(), display_name=name)
+        for name in ("Freja", "Magnus", "Ida")
+    )
+    now = timezone.now()
+    start = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    last = start - timedelta(days=10)
+    # This month's wins lie between its start and now, whenever the test runs.
+    when = [max(start, now - timedelta(minutes=minutes)) for minutes in range(6, 0, -1)]
+    for at, (winner, rating) in zip(
+        when,
+        [
+            (freja, 1720),
+            (freja, 1740),
+            (freja, 1760),
+            (alice.user, 1650),
+            (alice.user, 1660),
+            (magnus, 1610),
+        ],
+        strict=True,
+    ):
+        duel(winner, ida, at, (rating, 1400))
+    for hours, (winner, rating) in enumerate(
+        [(ida, 1550), (ida, 1570), (ida, 1590), (ida, 1610), (alice.user, 1600)]
+    ):
+        duel(winner, magnus, last + timedelta(hours=hours), (rating, 1450))
+    return alice, {"this": f"{start:%Y-%m}", "last": f"{last:%Y-%m}"}

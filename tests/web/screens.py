@@ -160,6 +160,31 @@ def standings(s: Shooter) -> None:
     s.save(client, "standings")
 
 
+def round_end(s: Shooter) -> None:
+    """All Wild, a match to 500: alice goes out with her Wild and the round's end is told (issue
+    35, item 3): the winner, bob's hand shown with its points, this round's points."""
+    client = at_table(s, "round_end.json")
+    client.page.locator(".hand button.card").first.click()
+    expect(client.page.locator("dialog[open] #round-title")).to_be_focused()
+    s.save(client, "round-end")
+
+
+def inbox(s: Shooter) -> None:
+    """The inbox with a notice that arrived while it was open (it is live), above an older one."""
+    from social import services as social
+    from tests.games.conftest import game_url, make_player
+    from tests.games.test_lobby_api import finished_game
+
+    alice, bob, carol = (make_player(n) for n in ("alice", "bob", "carol"))
+    old = finished_game(bob, alice)
+    assert bob.post(game_url(old, "rematch/")).status_code == 200
+    client = s.signed_in(alice.user, alice.token, "/notifications")
+    expect(client.page.locator(".inbox li")).to_have_count(1)
+    social.follow(user=carol.user, other=alice.user)
+    expect(client.page.locator(".inbox li")).to_have_count(2)
+    s.save(client, "inbox")
+
+
 def help_sheet(s: Shooter) -> None:
     client = at_table(s, "stacking.json")
     client.page.locator(".table-head .help-button").click()
@@ -290,6 +315,28 @@ def profile(s: Shooter) -> None:
     s.save(client, "profile")
 
 
+def seasons(s: Shooter) -> None:
+    from tests.web.rated import season_players
+
+    alice, _ = season_players()
+    client = s.signed_in(alice.user, alice.token, "/seasons/uno_splash")
+    expect(client.page.locator(".board.season .board-row.me")).to_be_visible()
+    s.save(client, "seasons")
+
+
+def lobby(s: Shooter) -> None:
+    from tests.games.conftest import make_player, new_lobby
+
+    alice, bob, carol = (make_player(name) for name in ("alice", "bob", "carol"))
+    new_lobby(bob, game="uno_splash", visibility="public")
+    new_lobby(carol, game="uno_splash", visibility="public", options={"stacking": True})
+    client = s.signed_in(alice.user, alice.token, "/lobby")
+    page = client.page
+    expect(page.locator("ul[aria-labelledby=open-title] .pill-rated")).to_have_count(1)
+    page.locator("#open-title").scroll_into_view_if_needed()
+    s.save(client, "lobby")
+
+
 SCREENS: dict[str, Callable[[Shooter], None]] = {
     "sign-in": sign_in,
     "sign-up": sign_up,
@@ -299,9 +346,12 @@ SCREENS: dict[str, Callable[[Shooter], None]] = {
     "table-splash": table("splash_challenge.json", "table-splash"),
     "table-no-mercy": table("no_mercy_knockout.json", "table-no-mercy"),
     "table-gin": table("gin_knock.json", "table-gin"),
+    "hand-24": table("hand_24_no_mercy.json", "hand-24"),
+    "round-end": round_end,
     "standings": standings,
     "help": help_sheet,
     "settings": settings,
+    "inbox": inbox,
     "consent": consent,
     "player": player,
     "report": report,
@@ -310,6 +360,8 @@ SCREENS: dict[str, Callable[[Shooter], None]] = {
     "replay": replay,
     "leaderboard": leaderboard,
     "profile": profile,
+    "seasons": seasons,
+    "lobby": lobby,
 }
 # What the normal test run captures (into a temporary directory): a signed-out screen, a table
 # and the moderator's panel, one of each kind of setup.

@@ -24,7 +24,7 @@ from config.background import Job, Runner
 from games import services
 from games.models import Game, Seat
 from players.models import User
-from tests.web.conftest import Client
+from tests.web.conftest import Client, see_the_result
 from tests.web.test_flow import PASSWORD, sign_up, take_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -95,7 +95,7 @@ def play_to_the_end(page: Page, limit_seconds: float = 150) -> int:
     deadline = time.monotonic() + limit_seconds
     moves = 0
     while time.monotonic() < deadline:
-        if page.locator(".result-banner").count():
+        if page.locator(".game-screen .result-banner").count():
             return moves
         if take_turn(page):
             moves += 1
@@ -123,7 +123,7 @@ def start_a_game_against_two_bots(eve: Client) -> None:
     expect(page.get_by_label("Seats")).to_be_hidden()
     page.get_by_label("Bots", exact=True).select_option("2")
     page.get_by_label("Bot level").select_option("heuristic")
-    page.get_by_label("Target score").fill("0")
+    page.get_by_label("Length", exact=True).select_option("0")
     eve.shot(
         "bots-new-game",
         page.get_by_label("Bots", exact=True),
@@ -167,6 +167,7 @@ def the_round_ends_with_the_bots_moves_on_eves_hand(eve: Client, game: Game, use
     shifts = page.evaluate("() => window.__shifts")
     assert sum(s["value"] for s in shifts) == 0, f"layout shift while playing: {shifts}"
     expect(page.get_by_role("heading", name="Results")).to_be_visible()
+    see_the_result(page)
     expect(page.locator("table.scores tbody tr")).to_have_count(3)
     game.refresh_from_db()
     assert game.status == Game.FINISHED

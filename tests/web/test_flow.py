@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from players.models import User
-from tests.web.conftest import Client
+from tests.web.conftest import Client, see_the_result
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -84,7 +84,7 @@ def play_to_the_end(pages: list[Page], limit_seconds: float = 240) -> int:
     deadline = time.monotonic() + limit_seconds
     moves = 0
     while time.monotonic() < deadline:
-        if all(p.locator(".result-banner").count() for p in pages):
+        if all(p.locator(".game-screen .result-banner").count() for p in pages):
             return moves
         acted = False
         for page in pages:
@@ -120,7 +120,7 @@ def test_sign_up_create_invite_join_and_play_a_round(clients: Any) -> None:
     a.get_by_role("link", name="New game").click()
     expect(a.get_by_role("heading", name="New game")).to_be_visible()
     a.get_by_label("Seats").select_option("2")
-    a.get_by_label("Target score").fill("0")
+    a.get_by_label("Length", exact=True).select_option("0")
     a.get_by_label("Force Swap protection").check()
     alice.shot("new-game", a.get_by_label("Rules"), a.get_by_label("Time per turn"))
     alice.axe("new game")
@@ -159,6 +159,7 @@ def test_sign_up_create_invite_join_and_play_a_round(clients: Any) -> None:
     for client in (alice, bob):
         page = client.page
         expect(page.get_by_role("heading", name="Results")).to_be_visible()
+        see_the_result(page)
         expect(page.locator("table.scores tbody tr")).to_have_count(2)
         client.shot(f"flow-results-{client.name}", page.locator(".result-banner"))
 

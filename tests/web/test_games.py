@@ -116,7 +116,7 @@ def test_new_game_offers_each_game_of_the_options_endpoint(clients: Any) -> None
     assert options_of(preset) == ["Quick", "Long"]
     expect(preset).to_have_value("quick")
     assert options_of(page.get_by_label("Seats")) == ["2 players", "3 players"]
-    expect(page.get_by_label("Target score")).to_have_value("50")
+    expect(page.get_by_label("Length", exact=True)).to_have_value("50")
     expect(game).to_have_accessible_description(re.compile("cannot show this game's table yet"))
     page.get_by_label("The computer (starts at once)").check()
     assert options_of(page.get_by_label("Bots", exact=True)) == ["1 bot", "2 bots"]
@@ -131,7 +131,7 @@ def test_new_game_offers_each_game_of_the_options_endpoint(clients: Any) -> None
     # Back to All Wild and to the toy again: each time the chosen game's fields.
     game.select_option("uno_all_wild")
     expect(page.get_by_role("checkbox", name="Stacking")).to_be_visible()
-    expect(page.get_by_label("Target score")).to_have_value("500")
+    expect(page.get_by_label("Length", exact=True)).to_have_value("500")
     game.select_option("toy_race")
     preset.select_option("long")
     page.get_by_label("Seats").select_option("3")
@@ -308,8 +308,9 @@ def test_a_game_of_an_unknown_kind_gets_the_fallback_renderer(clients: Any, loca
 
 
 def test_the_round_dialog_is_told_by_the_games_renderer(clients: Any) -> None:
-    """At the end of a round the shared dialog shows the round; All Wild's renderer adds the
-    cards left in each hand (tests/web/positions/round_end.json: a match to 500)."""
+    """At the end of a round the shared dialog shows the round; All Wild's renderer shows the
+    other hands with what they cost and this round's points (tests/web/positions/round_end.json:
+    a match to 500; issue 35, item 3)."""
     game = load_scenario("round_end.json")
     players = {p["name"]: p for p in game["players"]}
     alice = clients("alice-round", **PHONE_390)
@@ -318,10 +319,22 @@ def test_the_round_dialog_is_told_by_the_games_renderer(clients: Any) -> None:
     page.locator(".hand button.card", has_text="Wild").first.click()
     dialog = page.locator("dialog[open]")
     expect(dialog.get_by_role("heading", name="Round 1 is over")).to_be_visible()
+    # Opened at its title, which has the keyboard, not scrolled down to its button.
+    expect(dialog.locator("#round-title")).to_be_focused()
+    assert dialog.evaluate("d => d.scrollTop") == 0
+    banner = dialog.locator(".result-banner")
+    expect(banner).to_have_text(re.compile(r"^Round 1: alice won (\d+) points\.$"))
+    points = re.sub(r"\D", "", banner.inner_text().split("won")[1])
+    hands = dialog.locator(".round-hands li")
+    expect(hands).to_have_count(1)
+    expect(hands.first.locator(".round-hand-who")).to_have_text("bob: 3 cards left")
+    expect(hands.first.locator(".round-hand-points")).to_have_text(f"worth {points} points")
+    expect(hands.first.locator(".card[role=img]")).to_have_count(3)
     scores = dialog.locator("table.scores")
-    expect(scores.locator("thead")).to_contain_text("Cards left")
-    bob = scores.locator("tbody tr", has_text="bob")
-    expect(bob.locator("td").first).to_have_text("3")
+    expect(scores.locator("thead")).to_contain_text("This round")
+    row = scores.locator("tbody tr", has_text="alice")
+    expect(row.locator("td").first).to_have_text(f"+{points}")
+    expect(row.locator("td").last).to_have_text(points)
     alice.shot("games-round-dialog", dialog)
     alice.axe("the round dialog")
     dialog.get_by_role("button", name="On to the next round").click()

@@ -45,7 +45,10 @@ def test_a_wild_draw_10_knocks_a_player_out_and_a_7_swaps_hands(clients: Any) ->
 
     # 2. Bob takes them and is knocked out at 25: everyone sees it, Alice gets 250.
     b.get_by_role("button", name="Take 10 cards").click()
-    expect(b.locator(".prompt")).to_contain_text("You hit 25 cards and are out of this round.")
+    # A one-round game (target 0): no next round to be dealt into (issue 35, item 3).
+    expect(b.locator(".prompt")).to_contain_text(
+        "You hit 25 cards and are out: this was the only round."
+    )
     expect(c.locator(".seat.knocked-out")).to_contain_text("knocked out")
     for page in (a, b, c):
         page.locator("details.log summary").click()

@@ -66,8 +66,9 @@ class Phone:
     def queue_a_move(self) -> None:
         """Taps a Wild offline: the move waits, and says so."""
         wild(self.page).click()
+        # It says which move waits (issue 35, item 4).
         expect(self.page.locator(".queued-notice")).to_contain_text(
-            "Your move is waiting to be sent"
+            "Waiting for the connection to send your move: you played Wild."
         )
 
 
@@ -117,6 +118,10 @@ def test_offline_my_games_and_the_table_come_from_the_cache_and_a_move_is_sent_o
     expect_hand_size(a, 3)
     expect(a.locator("#offline-banner")).to_have_text(BANNER)
     expect(a.locator(".conn")).to_have_text("Offline")
+    # The connection's word covers the round's number, never the turn clock (issue 35, item 4).
+    clock = a.locator("#turn-timer").bounding_box()
+    conn = a.locator(".conn").bounding_box()
+    assert clock and conn and conn["x"] + conn["width"] <= clock["x"], (conn, clock)
 
     # A move tapped offline waits, said at once; a second one is refused with a word.
     phone.queue_a_move()
@@ -125,8 +130,9 @@ def test_offline_my_games_and_the_table_come_from_the_cache_and_a_move_is_sent_o
     )
     alice.shot("offline-queued", a.locator(".queued-notice"))
     alice.axe("the table offline with a move waiting")
-    wild(a).click()
-    expect(a.locator("#toast")).to_contain_text("One move is already waiting")
+    # The same moves are not offered again beside the one that waits (issue 35, item 4).
+    expect(wild(a)).to_have_attribute("aria-disabled", "true")
+    expect(a.locator(".draw-pile")).to_be_disabled()
     assert action_posts(alice) == []
     version = Game.objects.get(id=game_id).version
 

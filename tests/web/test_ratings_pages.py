@@ -11,23 +11,19 @@ from playwright.sync_api import expect
 
 from ratings.models import Rating, RatingChange
 from tests.games.conftest import lift_throttles  # noqa: F401 - a fixture, found by name
-from tests.web.conftest import PHONE
-from tests.web.rated import rated_players
+from tests.web.rated import on_phone, rated_players
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("lift_throttles"),
 ]
 
-SIZE = {**PHONE, "viewport": {"width": 390, "height": 844}, "device_scale_factor": 1}
 WORDS = {
     "en": {
-        "locale": "en-GB",
         "place": "You are number {place}, rated 1,700.",
         "streak": "Wins in a row",
     },
     "da": {
-        "locale": "da-DK",
         "place": "Du er nummer {place} med rating 1.700.",
         "streak": "Sejre i træk",
     },
@@ -38,10 +34,7 @@ WORDS = {
 def test_the_board_leads_to_a_profile_with_its_rating_charts(clients: object, lang: str) -> None:
     words = WORDS[lang]
     alice, bob = rated_players()
-    alice.user.language = lang
-    alice.user.save(update_fields=["language"])
-    mine = clients("alice", locale=words["locale"], **SIZE)  # type: ignore[operator]
-    mine.sign_in_with_token(alice.token, "/leaderboards/uno_splash")
+    mine = on_phone(clients, alice, lang, "/leaderboards/uno_splash")
     page = mine.page
     listed = Rating.objects.filter(kind="uno_splash", rated_games__gte=10)
     place = 1 + listed.filter(shown__gt=1700).count()

@@ -21,6 +21,7 @@ from tests.web.conftest import (
     alice_and_bob_at,
     card,
     expect_hand_size,
+    see_the_result,
     wait_turn,
 )
 
@@ -242,6 +243,7 @@ def the_results(alice: Client, bob: Client) -> None:
     for client, banner in ((alice, "You won the game!"), (bob, "alice won the game!")):
         page = client.page
         expect(page.get_by_role("heading", name="Results")).to_be_visible()
+        see_the_result(page)
         standings = page.locator("table.scores")
         expect(page.locator(".result-banner")).to_have_text(banner)
         expect(standings.locator("tbody tr").first).to_contain_text("alice")

@@ -41,6 +41,9 @@ def import_map_of(html: str) -> str:
         "/players/42/profile",
         "/leaderboards",
         "/leaderboards/gin_rummy",
+        "/seasons",
+        "/seasons/gin_rummy",
+        "/seasons/uno_splash/2026-11",
         "/oauth/authorize",
     ],
 )

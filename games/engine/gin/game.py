@@ -63,6 +63,9 @@ class GinRummy:
     def moderator_view(self, state: State) -> dict[str, Any]:
         return view.moderator_view(state)
 
+    def spectator_view(self, state: State) -> dict[str, Any]:
+        return view.spectator_view(state)
+
     def hands(self, state: State) -> list[list[str]]:
         return [list(h) for h in state.hands]
 

@@ -53,6 +53,11 @@ def moderator_view(s: State) -> dict[str, Any]:
     }
 
 
+def spectator_view(s: State) -> dict[str, Any]:
+    """The public position alone: what someone without a seat sees."""
+    return _public(s)
+
+
 def _public(s: State) -> dict[str, Any]:
     return {
         "game": s.game,

@@ -251,3 +251,7 @@ class TableViews(NamedTuple):
     def moderator_view(self, state: State) -> dict[str, Any]:
         """Everything, hands and draw pile order included: for moderators only."""
         return moderator_view(state, self.public(state), self.legal_actions)
+
+    def spectator_view(self, state: State) -> dict[str, Any]:
+        """The public position alone: what someone without a seat sees."""
+        return self.public(state)

@@ -49,6 +49,9 @@ class Views(Protocol):
     @property
     def moderator_view(self) -> Callable[[State], dict[str, Any]]: ...
 
+    @property
+    def spectator_view(self) -> Callable[[State], dict[str, Any]]: ...
+
 
 class UnoFamilyGame:
     """A game of the family, built from its modules: ``rules``, its ``legal_actions``, its
@@ -111,6 +114,9 @@ class UnoFamilyGame:
 
     def moderator_view(self, state: State) -> dict[str, Any]:
         return self.views.moderator_view(state)
+
+    def spectator_view(self, state: State) -> dict[str, Any]:
+        return self.views.spectator_view(state)
 
     def actors(self, state: State) -> frozenset[int]:
         legal = self._legal_actions

@@ -22,28 +22,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.engine import game_scenario, registry
-from games.engine.scenario import ScenarioError, build_position, run_scenario
-from games.engine.uno.game import UnoFamilyGame
+from games.engine import registry
+from games.engine.scenario import ScenarioError, parts_of, run_file
 from games.services import load_position
-
-# Games with a scenario runner of their own (positions set card by card: the Uno family's); the
-# others are dealt.
-DETAILED = {k for k in registry.kinds() if isinstance(registry.get_game(k), UnoFamilyGame)}
-
-
-def _split(data: Any) -> tuple[str, Any]:
-    """The file's game kind, and the file as its runner reads it."""
-    if not isinstance(data, dict):
-        return registry.DEFAULT_KIND, data
-    return data.get("game", registry.DEFAULT_KIND), data
-
-
-def run_any(data: Any) -> Any:
-    """Run a scenario of any registered game (``ok``, ``failures``, ``unexpected_error``,
-    ``state``, ``names``, ``to_dict()``)."""
-    kind, body = _split(data)
-    return run_scenario(body) if kind in DETAILED else game_scenario.run(body)
 
 
 class Command(BaseCommand):
@@ -78,7 +59,7 @@ class Command(BaseCommand):
     def _run(self, path: Path, *, quiet: bool) -> int:
         try:
             data = json.loads(path.read_text())
-            result = run_any(data)
+            result = run_file(data)
         except (OSError, ValueError, ScenarioError) as exc:
             self.stderr.write(f"{path}: invalid scenario: {exc}")
             return 3
@@ -99,18 +80,18 @@ class Command(BaseCommand):
     def _load(self, path: Path, options: dict[str, Any]) -> int:
         try:
             data = json.loads(path.read_text())
-            kind, body = _split(data)
+            body = data if isinstance(data, dict) else {}
+            kind = body.get("game", registry.DEFAULT_KIND)
             if options["apply_actions"]:
-                result = run_any(data)
+                result = run_file(data)
                 if result.unexpected_error is not None:
                     err = result.unexpected_error
                     self.stderr.write(f"{path}: refused: {err.code}: {err.message}")
                     return 2
                 state, names = result.state, result.names
-            elif kind in DETAILED:
-                state, names, _ = build_position(body)
             else:
-                _, state, names, _ = game_scenario.setup(body)
+                _, start, names = parts_of(data).start(data)
+                state = start.state
         except (OSError, ValueError, ScenarioError) as exc:
             self.stderr.write(f"{path}: invalid scenario: {exc}")
             return 3

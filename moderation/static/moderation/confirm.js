@@ -1,5 +1,5 @@
 // A button with data-confirm asks first (Ban: a slip of the thumb must not close someone's
-// account). A file, not an inline script: the Content-Security-Policy (config/settings.py) runs
+// account). A file, not an inline script: the Content-Security-Policy (config/settings/security.py) runs
 // only the service's own script files.
 "use strict";
 document.querySelectorAll("button[data-confirm]").forEach(function (button) {

@@ -16,6 +16,8 @@ const ROUTES = [
   [/^\/games\/new$/, () => import("./views/newgame.js"), "newgame", true],
   [/^\/games\/([0-9a-f-]{36})$/, () => import("./views/game.js"), "game", true],
   [/^\/games\/([0-9a-f-]{36})\/replay$/, () => import("./views/replay.js"), "replay", true],
+  [/^\/games\/([0-9a-f-]{36})\/watch$/, () => import("./views/watch.js"), "watch", true],
+  [/^\/watch$/, () => import("./views/watching.js"), "watching", true],
   [/^\/games$/, () => import("./views/games.js"), "games", true],
   [/^\/notifications$/, () => import("./views/inbox.js"), "inbox", true],
   [/^\/settings$/, () => import("./views/settings.js"), "settings", true],
@@ -23,6 +25,9 @@ const ROUTES = [
   [/^\/players\/(\d+)\/profile$/, () => import("./views/profile.js"), "profile", true],
   [/^\/leaderboards$/, () => import("./views/leaderboard.js"), "leaderboard", true],
   [/^\/leaderboards\/([a-z_]+)$/, () => import("./views/leaderboard.js"), "leaderboard", true],
+  [/^\/seasons$/, () => import("./views/seasons.js"), "seasons", true],
+  [/^\/seasons\/([a-z_]+)$/, () => import("./views/seasons.js"), "seasons", true],
+  [/^\/seasons\/([a-z_]+)\/(\d{4}-\d{2})$/, () => import("./views/seasons.js"), "seasons", true],
   [/^\/friends$/, () => import("./views/friends.js"), "friends", true],
   [/^\/lobby$/, () => import("./views/lobby.js"), "lobby", true],
   // An app's authorization request (docs/oauth.md): the consent screen.
@@ -82,6 +87,8 @@ async function refreshUnread() {
   if (!auth.token) return;
   try {
     const data = await api.get("notifications/unread-count/");
+    // The open inbox reads its newest page again (views/inbox.js).
+    if (data.unread !== app.unread) window.dispatchEvent(new CustomEvent("unread-changed"));
     app.unread = data.unread;
     setWaiting(data.games_waiting);
   } catch (_) {

@@ -102,3 +102,8 @@ export function formatList(items) {
 export function formatNumber(n) {
   return new Intl.NumberFormat(locale()).format(n);
 }
+
+/** A change as a signed number: "+14", "-3", "0". */
+export function formatSigned(n) {
+  return new Intl.NumberFormat(locale(), { signDisplay: "exceptZero" }).format(n);
+}

@@ -1,4 +1,5 @@
-// Keeping a game on screen current (docs/api.md, "Stay current").
+// Keeping a game on screen current (docs/api.md, "Stay current"), and the account's events while
+// the inbox is open (AccountLive, below).
 //
 // While a game is open the client reads the Server-Sent Events stream `games/{id}/stream/` with
 // fetch() (EventSource cannot send an Authorization header). Each `version` event newer than
@@ -23,46 +24,61 @@ const sleep = (ms, signal) =>
     });
   });
 
-export class GameLive {
-  /**
-   * onView(game): a newer view of the game. onMoves(moves): moves after the cursor, in order.
-   * onState(state): "live", "reconnecting" or "offline", for the connection indicator.
-   */
-  constructor(gameId, { onView, onMoves = () => {}, onState = () => {}, cursor = 0 }) {
-    this.gameId = gameId;
-    this.onView = onView;
-    this.onMoves = onMoves;
-    this.onState = onState;
-    this.cursor = cursor;
-    this.version = -1;
-    this.etag = null;
-    this.mode = "stream";
+/** One Server-Sent Event's block of lines: {event, payload}, or null when it carries no data. */
+function parseEvent(block) {
+  let event = "message";
+  const data = [];
+  for (const line of block.split(/\r?\n/)) {
+    if (line.startsWith(":")) continue;
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+    if (field === "event") event = value;
+    else if (field === "data") data.push(value);
+  }
+  return data.length ? { event, payload: JSON.parse(data.join("\n")) } : null;
+}
+
+/**
+ * The events of a Server-Sent Events response read with fetch(): `onEvent(event, payload)` for
+ * each, in order, each awaited before the next; `onBytes()` for every chunk, keep-alives too.
+ * Returns when the server ends the stream.
+ */
+async function readEvents(response, onBytes, onEvent) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    onBytes();
+    buffer += decoder.decode(value, { stream: true });
+    let cut;
+    while ((cut = buffer.search(/\r?\n\r?\n/)) >= 0) {
+      const parsed = parseEvent(buffer.slice(0, cut));
+      buffer = buffer.slice(cut).replace(/^\r?\n\r?\n/, "");
+      if (parsed) await onEvent(parsed.event, parsed.payload);
+    }
+  }
+}
+
+/**
+ * A loop of requests kept running while the page is visible: `start`, `pause` (aborts the request
+ * in flight), `restart` (a page shown again, the network back), `stop` for good. A subclass gives
+ * `loop(signal)` and, with `listen`, the page events that pause or restart it.
+ */
+class LiveLoop {
+  constructor() {
     this.stopped = false;
     this.loopAbort = null;
     this.failures = 0;
-    this.lastByte = Date.now();
-    this.wake = () => this.restart();
-    this.offline = () => {
-      this.pause();
-      this.onState("offline");
-    };
-    this.visibility = () => {
-      if (document.visibilityState === "visible") this.restart();
-      else this.pause();
-    };
-    document.addEventListener("visibilitychange", this.visibility);
-    window.addEventListener("online", this.wake);
-    window.addEventListener("offline", this.offline);
-    window.addEventListener("pageshow", this.wake);
-    document.addEventListener("resume", this.wake); // a frozen (sleeping) page thawed
-    this.watchdog = setInterval(() => {
-      if (this.loopAbort && Date.now() - this.lastByte > QUIET_LIMIT_MS) this.restart();
-    }, 5000);
+    this.listeners = [];
   }
 
-  /** The view on screen is this one (after an action answered with it). */
-  seen(game) {
-    if (game.version > this.version) this.version = game.version;
+  /** [[target, event, handler], …]: added now, removed by `stop`. */
+  listen(listeners) {
+    this.listeners = listeners;
+    for (const [target, name, fn] of listeners) target.addEventListener(name, fn);
   }
 
   start() {
@@ -89,24 +105,133 @@ export class GameLive {
   stop() {
     this.stopped = true;
     this.pause();
+    for (const [target, name, fn] of this.listeners) target.removeEventListener(name, fn);
+  }
+}
+
+/**
+ * The account's events while a screen shows them (the inbox): the account event stream
+ * `games/live/stream/` (docs/api.md, "Account event stream"), each event (a notification row,
+ * or a stream-only kind) given to `onEvent(event)`. It resumes from the last id it saw after a
+ * drop, the server's hourly end, the phone sleeping or the network coming back; with no `after`
+ * it starts with what happens from now on. Stops for good when the server refuses the token.
+ */
+export class AccountLive extends LiveLoop {
+  constructor({ after = null, onEvent }) {
+    super();
+    this.after = after;
+    this.onEvent = onEvent;
+    const visibility = () => (document.visibilityState === "visible" ? this.restart() : this.pause());
+    this.listen([
+      [document, "visibilitychange", visibility],
+      [window, "online", () => this.restart()],
+    ]);
+  }
+
+  async loop(signal) {
+    while (!signal.aborted && !this.stopped) {
+      const opened = Date.now();
+      try {
+        await this.read(signal);
+        // A stream that ends at once (a proxy closing it) must not become a busy loop.
+        if (Date.now() - opened < 1000) await sleep(2000, signal);
+      } catch (error) {
+        if (signal.aborted) return;
+        if (error.status === 401 || error.status === 403) return this.stop();
+        this.failures += 1;
+        await sleep(Math.min(30000, 1000 * 2 ** Math.min(this.failures, 5)), signal);
+      }
+    }
+  }
+
+  async read(signal) {
+    const after = this.after === null ? "" : `&after=${this.after}`;
+    const response = await fetch(`${BASE}games/live/stream/?format=sse${after}`, {
+      headers: { Accept: "text/event-stream", Authorization: `Bearer ${auth.token}` },
+      cache: "no-store",
+      credentials: "omit",
+      signal,
+    });
+    if (!response.ok) {
+      const error = new Error(`account stream: ${response.status}`);
+      error.status = response.status;
+      throw error;
+    }
+    this.failures = 0;
+    await readEvents(response, () => {}, (event, payload) => {
+      if (event === "end") {
+        if (payload.reason === "authentication_failed") this.stop();
+        return;
+      }
+      if (typeof payload.id === "number") this.after = Math.max(this.after ?? 0, payload.id);
+      this.onEvent(payload);
+    });
+  }
+}
+
+export class GameLive extends LiveLoop {
+  /**
+   * onView(game): a newer view of the game. onMoves(moves): moves after the cursor, in order.
+   * onState(state): "live", "reconnecting" or "offline", for the connection indicator.
+   * chat(): the chat's cursor (null: no chat on the stream); onChat(data): a `chat` event's data.
+   */
+  constructor(gameId, { onView, onMoves = () => {}, onState = () => {}, cursor = 0, watching = false, chat = () => null, onChat = () => {} }) {
+    super();
+    this.gameId = gameId;
+    this.chat = chat;
+    this.onChat = onChat;
+    // A spectator (views/watch.js) reads the spectator's view and stream, and polls without one.
+    this.paths = watching ? { view: "watch/", stream: "watch/stream/", events: null } : { view: "", stream: "stream/", events: "events/" };
+    this.onView = onView;
+    this.onMoves = onMoves;
+    this.onState = onState;
+    this.cursor = cursor;
+    this.version = -1;
+    this.etag = null;
+    this.mode = "stream";
+    this.lastByte = Date.now();
+    const wake = () => this.restart();
+    const offline = () => {
+      this.pause();
+      this.onState("offline");
+    };
+    const visibility = () => {
+      if (document.visibilityState === "visible") this.restart();
+      else this.pause();
+    };
+    this.listen([
+      [document, "visibilitychange", visibility],
+      [window, "online", wake],
+      [window, "offline", offline],
+      [window, "pageshow", wake],
+      [document, "resume", wake], // a frozen (sleeping) page thawed
+    ]);
+    this.watchdog = setInterval(() => {
+      if (this.loopAbort && Date.now() - this.lastByte > QUIET_LIMIT_MS) this.restart();
+    }, 5000);
+  }
+
+  /** The view on screen is this one (after an action answered with it). */
+  seen(game) {
+    if (game.version > this.version) this.version = game.version;
+  }
+
+  stop() {
+    super.stop();
     clearInterval(this.watchdog);
-    document.removeEventListener("visibilitychange", this.visibility);
-    window.removeEventListener("online", this.wake);
-    window.removeEventListener("offline", this.offline);
-    window.removeEventListener("pageshow", this.wake);
-    document.removeEventListener("resume", this.wake);
   }
 
   /** Fetch the view if it changed (If-None-Match: unchanged costs a 304 and nothing else). */
   async refresh(signal) {
     const headers = this.etag ? { "If-None-Match": this.etag } : {};
-    const response = await request(`games/${this.gameId}/`, { raw: true, signal, headers });
+    const response = await request(`games/${this.gameId}/${this.paths.view}`, { raw: true, signal, headers });
     this.lastByte = Date.now();
     if (response.status === 304) return null;
     if (!response.ok) {
       const data = await response.json().catch(() => null);
       const error = new Error((data && data.error && data.error.message) || response.statusText);
       error.status = response.status;
+      error.code = data && data.error && data.error.code;
       throw error;
     }
     this.etag = response.headers.get("ETag");
@@ -152,6 +277,7 @@ export class GameLive {
   }
 
   async catchUp(signal) {
+    if (!this.paths.events) return;
     const response = await request(`games/${this.gameId}/events/?after=${this.cursor}&limit=200`, {
       signal,
     });
@@ -166,7 +292,9 @@ export class GameLive {
   }
 
   async stream(signal) {
-    const response = await fetch(`${BASE}games/${this.gameId}/stream/?after=${this.cursor}`, {
+    const chat = this.chat();
+    const chatAfter = chat === null ? "" : `&chat_after=${chat}`;
+    const response = await fetch(`${BASE}games/${this.gameId}/${this.paths.stream}?after=${this.cursor}${chatAfter}`, {
       headers: { Accept: "text/event-stream", Authorization: `Bearer ${auth.token}` },
       cache: "no-store",
       credentials: "omit",
@@ -177,7 +305,7 @@ export class GameLive {
     if (!response.ok || !type.startsWith("text/event-stream")) {
       if (response.status === 404 || response.status === 405 || response.ok) {
         // No stream on this server (the game itself answered just now): long-poll instead.
-        this.mode = "longpoll";
+        this.mode = this.paths.events ? "longpoll" : "poll";
         return;
       }
       const error = new Error(`stream: ${response.status}`);
@@ -185,39 +313,15 @@ export class GameLive {
       throw error;
     }
     this.onState("live");
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      this.lastByte = Date.now();
-      buffer += decoder.decode(value, { stream: true });
-      let cut;
-      while ((cut = buffer.search(/\r?\n\r?\n/)) >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut).replace(/^\r?\n\r?\n/, "");
-        await this.handleEvent(block, signal);
-      }
-    }
+    await readEvents(response, () => (this.lastByte = Date.now()), (event, payload) => this.handleEvent(event, payload, signal));
   }
 
-  async handleEvent(block, signal) {
-    let event = "message";
-    const data = [];
-    for (const line of block.split(/\r?\n/)) {
-      if (line.startsWith(":")) continue;
-      const colon = line.indexOf(":");
-      const field = colon < 0 ? line : line.slice(0, colon);
-      const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
-      if (field === "event") event = value;
-      else if (field === "data") data.push(value);
-    }
-    if (!data.length) return;
-    const payload = JSON.parse(data.join("\n"));
+  async handleEvent(event, payload, signal) {
     if (event === "version") {
       if (payload.moves && payload.moves.length) this.takeMoves(payload.moves);
       if (payload.version > this.version) await this.refresh(signal);
+    } else if (event === "chat") {
+      this.onChat(payload);
     } else if (event === "end") {
       await this.refresh(signal);
     }

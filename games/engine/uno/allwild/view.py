@@ -61,6 +61,11 @@ def moderator_view(state: State) -> dict[str, Any]:
     return family_view.moderator_view(state, _public(state), legal_actions)
 
 
+def spectator_view(state: State) -> dict[str, Any]:
+    """The public position alone: what someone without a seat sees."""
+    return _public(state)
+
+
 def _public(s: State) -> dict[str, Any]:
     # Stacking: the total owed and the seat that must stack on it or take it.
     stack = STACKING.view(s)

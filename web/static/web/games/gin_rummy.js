@@ -186,7 +186,7 @@ function create(ctx) {
         h("button", { type: "button", class: "reclaim", disabled: ctx.busy, onclick: () => ctx.lobbyAction("reclaim/", { focus: ".hand button" }) }, t("table.reclaim")),
       );
     }
-    return h("div", { class: `prompt ${myTurn ? "mine" : ""}`, "aria-live": "polite" }, h("p", { id: "prompt-text", key: text }, text));
+    return h("div", { class: `prompt ${myTurn ? "mine" : ""}`, "aria-live": "polite" }, h("p", { id: "prompt-text", key: text }, text), myTurn ? null : ctx.nextGame?.());
   }
 
   /** Two buttons in fixed places: the upcard's (take, pass) during the offer, else knock and big gin. */
@@ -242,6 +242,7 @@ function create(ctx) {
           "data-symbol": cardSymbol(id),
           "aria-label": label,
           "aria-disabled": usable ? false : "true",
+          tabindex: usable ? null : -1,
           onclick: () => usable && send({ type, card: id }),
         },
         h("span", { class: "card-name", "aria-hidden": "true" }, name),
@@ -393,6 +394,8 @@ function create(ctx) {
     if (!ctx.busy && knocking && !has(legal, "knock")) knocking = false;
     return [
       head(table),
+      // The opponent's move in words (took the upcard, drew from the stock, discarded the 9♥).
+      ctx.newsView(),
       opponent(table),
       matchScore(table),
       pileArea(table, legal),

@@ -12,6 +12,8 @@
 //     actionDone(),         an action of this player was accepted: leave any picking mode
 //     afterRender(),        (optional) after every draw of the table
 //     focusAfterAction,     (optional) a selector for where the keyboard goes after an action
+//     quietInNews,          (optional) a Set of event types the table shows elsewhere, left out
+//                           of the news box (still in the log)
 //   }
 //
 // A kind without a renderer here gets the fallback renderer (fallback.js): the public facts and

@@ -235,6 +235,8 @@ function create(ctx) {
           "data-count": groupCount(count),
           "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
           "aria-disabled": playable ? false : "true",
+          // A card that cannot be played now is no tab stop: Tab goes from one playable card to the next.
+          tabindex: playable ? null : -1,
           onclick: () => playable && playCard(card, actions, isDrawn ? "play_drawn" : "play"),
         },
         h("span", { class: "card-name" }, cardName(card.type)),
@@ -477,7 +479,7 @@ function create(ctx) {
   return {
     table: tableView,
     describe,
-    roundSummary: (r) => roundSummary(r, nameOf),
+    roundSummary: (r, gains) => roundSummary(r, nameOf, { gains, face: renderer.cardFace }),
     actionDone() {
       unoArmed = false;
       mode = null;

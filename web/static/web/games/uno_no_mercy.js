@@ -18,7 +18,7 @@ import { h } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
 import { help } from "./uno_no_mercy_help.js";
 import { groupCount, groupHand, groupLabel, handHead, handOrderer, playableOf } from "../table/hand.js";
-import { colouredCards, colourOf, describeFamily, drawPile, LETTER, opponents, promptArea, rankOf, roundSummary, showDrawnCard, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { colouredCards, colouredHand, colourOf, describeFamily, drawPile, LETTER, opponents, promptArea, rankOf, roundSummary, showDrawnCard, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = {
@@ -120,8 +120,9 @@ function create(ctx) {
     }
     if (table.phase === "stack" && table.stack) {
       const count = table.stack.total;
-      if (myTurn) return legal.some((a) => a.type === "play") ? t("table.prompt_stack", { count }) : t("nomercy.prompt_take_only", { count });
-      return t("table.prompt_stack_wait", { name: nameOf(table.stack.seat), count });
+      // The banner says the total and who owes it; the prompt says what to do, once.
+      if (myTurn) return legal.some((a) => a.type === "play") ? t("nomercy.prompt_stack", { count, last: table.stack.last }) : t("nomercy.prompt_take_only", { count });
+      return t("table.prompt_wait", { name: nameOf(table.stack.seat) });
     }
     if (myTurn && table.phase === "drawn" && table.drawn_card) {
       return t("nomercy.prompt_drawn", { card: cardName(table.drawn_card) });
@@ -220,6 +221,8 @@ function create(ctx) {
           "data-count": groupCount(count),
           "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
           "aria-disabled": playable ? false : "true",
+          // A card that cannot be played now is no tab stop: Tab goes from one playable card to the next.
+          tabindex: playable ? null : -1,
           onclick: () => playable && playCard(card, type, legal),
         },
         h("span", { class: "card-name" }, name),
@@ -242,7 +245,7 @@ function create(ctx) {
       "div",
       { class: "stack-banner", role: "status" },
       h("span", { class: "stack-total" }, `+${stack.total}`),
-      h("span", { class: "stack-words" }, t("nomercy.stack_owed", { count: stack.total, name: who, last: stack.last })),
+      h("span", { class: "stack-words" }, t("nomercy.stack_for", { count: stack.total, name: who })),
     );
   }
 
@@ -288,7 +291,9 @@ function create(ctx) {
     }
     const canArm = myTurn && mine.hand_size === 2 && (legal.some((a) => a.type === "play") || playDrawn);
     const knockedOut = (table.knocked_out || []).includes(table.you);
-    const promptText = knockedOut ? t("nomercy.you_are_out") : prompt(table, legal, myTurn);
+    // Out of a one-round game: there is no next round to be dealt into.
+    const outWord = game.target_score ? "nomercy.you_are_out" : "nomercy.you_are_out_last";
+    const promptText = knockedOut ? t(outWord) : prompt(table, legal, myTurn);
     return [
       ...tableHead(ctx, table, game.options || {}),
       seats(table, legal),
@@ -309,7 +314,7 @@ function create(ctx) {
           },
         }),
         arrivedFrom !== null ? h("p", { class: "hand-arrived", role: "status" }, t("nomercy.hand_from", { name: nameOf(arrivedFrom) })) : null,
-        h("ul", { class: "hand" }, groupHand(hand, faceOf, drawn).map((group) => handCard(group, legal, drawn))),
+        colouredHand(groupHand(hand, faceOf, drawn), (group) => handCard(group, legal, drawn)),
       ),
       logNode,
       ctx.leaveRow(),
@@ -387,7 +392,9 @@ function create(ctx) {
   return {
     table: tableView,
     describe,
-    roundSummary: (r) => roundSummary(r, nameOf),
+    // The stack owed is on the table (its banner and the prompt): the news does not say it again.
+    quietInNews: new Set(["stacked"]),
+    roundSummary: (r, gains) => roundSummary(r, nameOf, { gains, face: renderer.cardFace }),
     actionDone() {
       unoArmed = false;
       colourFor = null;

@@ -5,7 +5,8 @@
 // prompts, its choices) and passes the rest in; the hand is the table's (table/hand.js).
 
 import { h } from "../dom.js";
-import { formatNumber, t } from "../i18n.js";
+import { formatNumber, formatSigned, t } from "../i18n.js";
+import { colourRows } from "../table/hand.js";
 
 // ---- the coloured cards of Uno Splash and No Mercy (ids "red-7-b", "wd4-1", "roulette-2") --------
 
@@ -190,7 +191,12 @@ export function promptArea(ctx, { myTurn, text }) {
     );
   }
   // A new message is a new element (keyed by its text): nothing on screen moves.
-  return h("div", { class: `prompt ${myTurn ? "mine" : ""}`, "aria-live": "polite" }, h("p", { id: "prompt-text", key: text }, text));
+  return h(
+    "div",
+    { class: `prompt ${myTurn ? "mine" : ""}`, "aria-live": "polite" },
+    h("p", { id: "prompt-text", key: text }, text),
+    myTurn ? null : ctx.nextGame?.(),
+  );
 }
 
 /** The events every Uno game has, in words (`n`: a seat's name, `card`: a card id's name); null
@@ -227,27 +233,70 @@ export function drawnCards(event, card) {
   return Array.isArray(event.cards) && event.cards.length ? ` (${event.cards.map(card).join(", ")})` : "";
 }
 
-/** The end of a round: who won with how many points, the cards left in each hand, the scores. */
-export function roundSummary(r, nameOf) {
-  const hands = Object.entries(r.hands || {});
+/** The end of a round (issue 35, item 3): who won with how many points (`r.points`, with the
+ * round's bonuses: table/round_end.js), the other hands shown (`face(id)`: the renderer's small
+ * card) with their cards' worth when one hand paid it all, and the scores with what the round
+ * changed (`gains`, per seat). */
+export function roundSummary(r, nameOf, { gains = [], face = null } = {}) {
+  const hands = Object.entries(r.hands || {}).map(([seat, cards]) => [Number(seat), cards]);
+  const losers = hands.filter(([seat, cards]) => seat !== r.winner && cards.length);
+  const payer = losers.length === 1 ? losers[0][0] : null;
+  const change = (seat) => (typeof gains[seat] === "number" ? formatSigned(gains[seat]) : "");
   return [
     h("p", { class: "result-banner" }, t("results.round_line", { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) })),
+    losers.length
+      ? h(
+          "ul",
+          { class: "round-hands", "aria-label": t("results.hands_shown") },
+          losers.map(([seat, cards]) =>
+            h(
+              "li",
+              { key: `rh${seat}` },
+              h("span", { class: "round-hand-who" }, t("results.hand_left", { name: nameOf(seat), count: cards.length })),
+              seat === payer && r.points ? h("span", { class: "round-hand-points" }, t("results.hand_worth", { points: formatNumber(r.points) })) : null,
+              face ? h("span", { class: "round-hand-cards" }, cards.map((id) => face(id))) : null,
+            ),
+          ),
+        )
+      : null,
     h(
       "table",
       { class: "scores" },
       h("caption", null, t("results.scores_now")),
-      h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.cards_left")), h("th", { scope: "col" }, t("results.score")))),
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.this_round")), h("th", { scope: "col" }, t("results.score")))),
       h(
         "tbody",
         null,
-        (r.scores || []).map((score, seat) => {
-          const left = hands.find(([s]) => Number(s) === seat);
-          return h("tr", null, h("th", { scope: "row" }, nameOf(seat)), h("td", null, left ? left[1].length : 0), h("td", null, formatNumber(score)));
-        }),
+        (r.scores || []).map((score, seat) =>
+          h("tr", { class: seat === r.winner ? "winner" : "" }, h("th", { scope: "row" }, nameOf(seat)), h("td", null, change(seat)), h("td", null, formatNumber(score))),
+        ),
       ),
     ),
-  ];
+  ].filter(Boolean);
 }
+
+/** A coloured hand's list (`groups` from groupHand, each drawn by `card(group)`): one list, or
+ * when large, a row per colour with its letter and count (hand.colourRows), each row its own list
+ * named by its colour and count for a screen reader. */
+export function colouredHand(groups, card, colourOf = colourOfCard) {
+  const rows = colourRows(groups, colourOf);
+  if (!rows) return h("ul", { class: "hand" }, groups.map(card));
+  return h(
+    "div",
+    { class: "hand-colours" },
+    rows.map((row) => {
+      const word = row.colour ? t(`colour.${row.colour}`) : t("hand.wild_row");
+      return h(
+        "div",
+        { key: `row-${row.colour}`, class: `colour-row ${row.colour ? `row-${row.colour}` : "row-wild"}`, role: "group", "aria-label": t("hand.colour_row", { colour: word, count: row.count }) },
+        h("span", { class: "colour-count", "aria-hidden": "true" }, h("b", null, row.colour ? LETTER[row.colour] : "W"), h("span", null, row.count)),
+        h("ul", { class: "hand" }, row.groups.map(card)),
+      );
+    }),
+  );
+}
+
+const colourOfCard = (card) => (card.colour === undefined ? colourOf(card.id) : card.colour);
 
 /** A card just drawn may be past the right edge of the hand: bring it into view. */
 export function showDrawnCard(screen) {

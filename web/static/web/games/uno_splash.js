@@ -21,7 +21,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { help } from "./uno_splash_help.js";
 import { groupCount, groupHand, groupLabel, handHead, handOrderer, playableOf } from "../table/hand.js";
-import { colouredCards, colourOf, describeFamily, drawnCards, drawPile, LETTER, opponents, promptArea, rankOf, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { colouredCards, colouredHand, colourOf, describeFamily, drawnCards, drawPile, LETTER, opponents, promptArea, rankOf, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = { skip: "⊘", reverse: "⇄", draw2: "+2", wild: "W", wd4: "+4" };
@@ -191,6 +191,8 @@ function create(ctx) {
           "data-count": groupCount(count),
           "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
           "aria-disabled": playable ? false : "true",
+          // A card that cannot be played now is no tab stop: Tab goes from one playable card to the next.
+          tabindex: playable ? null : -1,
           onclick: () => playable && playCard(card, type),
         },
         h("span", { class: "card-name" }, name),
@@ -345,7 +347,7 @@ function create(ctx) {
         // Picking for mercy shows every card (the five picked are ids); playing shows groups.
         picking && mercy
           ? h("ul", { class: "hand picking picking-mercy" }, hand.map((card) => pickableCard(card, mercy)))
-          : h("ul", { class: "hand" }, groupHand(hand, faceOf, drawn).map((group) => handCard(group, legal, drawn))),
+          : colouredHand(groupHand(hand, faceOf, drawn), (group) => handCard(group, legal, drawn)),
       ),
       ctx.logView(),
       ctx.leaveRow(),
@@ -395,7 +397,7 @@ function create(ctx) {
   return {
     table: tableView,
     describe,
-    roundSummary: (r) => roundSummary(r, nameOf),
+    roundSummary: (r, gains) => roundSummary(r, nameOf, { gains, face: renderer.cardFace }),
     actionDone() {
       unoArmed = false;
       colourFor = null;

@@ -16,12 +16,18 @@ export function createActions(table) {
 
   // ---- offline: one move kept until the connection returns ---------------------------------
 
+  /** Which move waits, in words when the game has them (effects.js, sayAction). */
+  function queuedWords() {
+    const move = table.effects?.sayAction(state.queued.action);
+    return move ? t("offline.queued_move", { move }) : t("offline.queued_notice");
+  }
+
   function drawNotice() {
     patch(
       notice,
       ...(state.queued
         ? [
-            h("p", null, t("offline.queued_notice")),
+            h("p", null, queuedWords()),
             h("button", { type: "button", class: "cancel-queued", onclick: cancelQueued }, t("offline.cancel_queued")),
           ]
         : []),
@@ -34,6 +40,7 @@ export function createActions(table) {
     queue.put(gameId, state.queued);
     table.view?.actionDone?.();
     drawNotice();
+    table.render(); // the table offers no second move beside the kept one
     toast(t("offline.queued"));
   }
 
@@ -41,6 +48,7 @@ export function createActions(table) {
     queue.drop(gameId);
     state.queued = null;
     drawNotice();
+    table.render();
     toast(t("offline.cancelled"));
     screen.querySelector("h1")?.focus({ preventScroll: true });
   }

@@ -1,7 +1,7 @@
 // What happens on screen after a move (docs/web-client.md, "The table's modules"): the moves in
 // words (the game's renderer first, then the events every game shares), the news box and "since
 // your last turn" told to me, cards that joined my hand arriving with a motion, the round's end
-// in a dialog, and where the keyboard goes after my action.
+// in a dialog (round_end.js), and where the keyboard goes after my action.
 //
 // `table` is the screen's hub (views/game.js): its `state`, `screen`, `roundDialog`, the
 // renderer's `view` and `render()`.
@@ -9,7 +9,7 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { describeCommon, eventLines } from "../views/words.js";
-import { roundSummary } from "./results.js";
+import { createRoundEnd } from "./round_end.js";
 import { YOU } from "./state.js";
 
 const NEWS_LINES = 3;
@@ -32,8 +32,8 @@ function wordsHash(lines) {
 }
 
 export function createEffects(table) {
-  const { state, screen, roundDialog } = table;
-  const seenKey = `uaw.rounds.${state.gameId}`;
+  const { state, screen } = table;
+  const roundEnd = createRoundEnd(table);
   // The hand's keys at the last drawing (markArrivals).
   let handKeys = null;
 
@@ -73,6 +73,20 @@ export function createEffects(table) {
     return text;
   }
 
+  /** A move kept offline in words ("you played Red 7."), from the event it would make, or null
+   * when the game has no sentence for it (table/actions.js, the queued move's notice). */
+  function sayAction(action) {
+    const me = state.mySeat();
+    if (!action || me === null) return null;
+    let text = null;
+    try {
+      text = personal({ count: 1, reason: "voluntary", ...action, seat: me }, { version: -1 }, me);
+    } catch (_) {
+      return null; // an action whose event needs more than the action says (a card drawn)
+    }
+    return text ? text.charAt(0).toLocaleLowerCase() + text.slice(1) : null;
+  }
+
   /** Lines of moves for the table: mine only where something was done to me. */
   function newsLines(moves) {
     const me = state.mySeat();
@@ -80,7 +94,9 @@ export function createEffects(table) {
     for (const move of moves) {
       // My own move is news only where it changed my hand without my choosing (a penalty, a swap).
       const own = move.seat === me;
-      const told = (e) => !own || e.type === "swap" || e.type === "hands_passed" || (e.type === "draw" && e.reason !== "voluntary");
+      const quiet = table.view?.quietInNews;
+      const told = (e) =>
+        !quiet?.has(e.type) && (!own || e.type === "swap" || e.type === "hands_passed" || (e.type === "draw" && e.reason !== "voluntary"));
       const say = (e) => (!told(e) ? null : touchesMe(e, me) ? personal(e, move, me) : describe(e));
       for (const line of moveLines(move, say)) lines.push({ ...line, mine: touchesMe(line.event, me) });
     }
@@ -139,34 +155,26 @@ export function createEffects(table) {
     handKeys = Object.assign(keys, { picking });
   }
 
-  /** A round that ended since this device last showed one: its result in a dialog, once. */
-  function maybeShowRound() {
-    const game = state.game;
-    const tbl = game.table;
-    // Shown once the game's renderer is there (it may tell the round in its own words).
-    if (!tbl || !table.view || game.status !== "active" || !Array.isArray(tbl.round_results)) return;
-    const count = tbl.round_results.length;
-    const seen = Number(localStorage.getItem(seenKey) || "0");
-    if (count <= seen || roundDialog.open) return;
-    const r = tbl.round_results[count - 1];
-    localStorage.setItem(seenKey, String(count));
-    const view = table.view;
-    roundDialog.replaceChildren(
-      h("h2", { id: "round-title" }, t("results.round_title", { round: r.round })),
-      ...(view.roundSummary ? view.roundSummary(r) : roundSummary(r, state.nameOf)),
-      h("button", { type: "button", class: "primary wide", onclick: () => roundDialog.close() }, t("results.next_round")),
-    );
-    roundDialog.showModal();
-    roundDialog.querySelector("button")?.focus();
+  /** The news box shows whole sentences only (issue 35, item 4): a sentence that wraps would be cut
+   * at the top of the fixed box, so the oldest lines go (hidden) while the box overflows. The next
+   * drawing puts them back (the attribute is not in it) and fits again. */
+  function fitNews() {
+    const box = screen.querySelector(".news");
+    if (!box) return;
+    for (const line of [...box.querySelectorAll("p")].slice(0, -1)) {
+      if (box.scrollHeight <= box.clientHeight + 1) break;
+      line.hidden = true;
+    }
   }
 
-  /** After my action: the keyboard stays where it was, else goes where the renderer says. */
+  /** After my action: the keyboard stays where it was, else goes where the renderer says, else to
+   * the hand's title (its new count; Tab goes on to the cards), never back to the page's top. */
   function focusAfterAction() {
     if (screen.contains(document.activeElement)) return;
     const selector = table.view?.focusAfterAction;
-    const next = (selector && screen.querySelector(selector)) || screen.querySelector("h1");
+    const next = (selector && screen.querySelector(selector)) || screen.querySelector("#hand-title") || screen.querySelector("h1");
     next?.focus({ preventScroll: true });
   }
 
-  return { moveLines, newsView, markArrivals, maybeShowRound, focusAfterAction };
+  return { moveLines, sayAction, newsView, fitNews, markArrivals, maybeShowRound: roundEnd.maybeShow, focusAfterAction };
 }

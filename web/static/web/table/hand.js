@@ -85,6 +85,25 @@ export function playableOf(cards, legal) {
   return cards.find((card) => legal.some((a) => a.type === "play" && a.card === card.id)) || null;
 }
 
+// A hand of more groups than this (two rows of strips at 390 px) is laid out in rows by colour.
+export const COLOUR_ROWS_FROM = 15;
+
+/** A coloured game's large hand in rows by colour (issue 35, item 1): a No Mercy hand of 24
+ * different cards would take four rows of full cards, below the fold of a phone. Rows of one
+ * colour each, labelled with its count, in red, yellow, green, blue, then the wilds; inside a
+ * row the hand's own order. `colourOf(card)` is null for a wild. Null while the hand is small:
+ * it stays one list, where nothing moves when a card arrives. */
+export function colourRows(groups, colourOf) {
+  if (groups.length < COLOUR_ROWS_FROM) return null;
+  const rows = new Map([...COLOURS, null].map((c) => [c, { colour: c, groups: [], count: 0 }]));
+  for (const group of groups) {
+    const row = rows.get(colourOf(group.cards[0]) ?? null) ?? rows.get(null);
+    row.groups.push(group);
+    row.count += group.cards.length;
+  }
+  return [...rows.values()].filter((row) => row.groups.length);
+}
+
 /** The ways a hand can be sorted: by type (every game), by colour or by number (coloured ones). */
 export const HAND_SORTS = {
   type: (a, b) => faceOf(a).rank.localeCompare(faceOf(b).rank),
@@ -95,10 +114,11 @@ export const HAND_SORTS = {
 /** The hand's heading: how many cards, my score, and the sort buttons (`modes`, none when the
  * hand is face down). `onSort(mode)` sorts the hand once; cards that arrive later go at the end. */
 export function handHead({ title, score, modes = [], onSort }) {
+  // Its title takes the keyboard after a card is played (table/effects.js, focusAfterAction).
   return h(
     "div",
     { class: "hand-head" },
-    h("h2", { id: "hand-title", class: "hand-title" }, title),
+    h("h2", { id: "hand-title", class: "hand-title", tabindex: -1 }, title),
     typeof score === "number" ? h("span", { class: "my-score" }, t("hand.my_score", { points: formatNumber(score) })) : null,
     modes.length
       ? h(

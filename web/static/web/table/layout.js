@@ -10,7 +10,12 @@ import { formatDuration, t } from "../i18n.js";
 import { blocked, protectButtons } from "../views/protect.js";
 import { createLobby } from "./lobby.js";
 import { resultsView } from "./results.js";
+import { createSpectate } from "./spectate.js";
 import { isBot } from "./state.js";
+import { createFeedback } from "./feedback.js";
+import { createMotion } from "./motion.js";
+import { createNextGame } from "./next_game.js";
+import { createTurnView } from "./turn_view.js";
 
 // The most lines the log shows.
 const LOG_LINES = 80;
@@ -18,6 +23,11 @@ const LOG_LINES = 80;
 export function createLayout(table) {
   const { state, screen, gameId } = table;
   const lobbyView = createLobby(table);
+  const turnView = createTurnView(screen);
+  const nextGame = createNextGame(table);
+  const motion = createMotion(screen, state);
+  const feedback = createFeedback(state, () => render());
+  const spectate = createSpectate(table);
 
   // ---- pieces a renderer puts on its table (plugin.js) ------------------------------------
 
@@ -27,7 +37,7 @@ export function createLayout(table) {
 
   function leaveRow() {
     const leave = () => confirm(t("game.leave_confirm")) && table.actions.lobbyAction("leave/");
-    return h("p", { class: "leave-row" }, h("button", { type: "button", class: "link danger", onclick: leave }, t("game.leave")));
+    return h("div", { class: "leave-row" }, feedback.toggles(), h("button", { type: "button", class: "link danger", onclick: leave }, t("game.leave")));
   }
 
   function logView() {
@@ -83,8 +93,13 @@ export function createLayout(table) {
       patch(screen, h("h1", { class: "visually-hidden" }, t("game.loading")), h("p", { class: "boot" }, t("game.loading")));
       return;
     }
-    patch(screen, ...table.view.table(), playersPanel());
+    motion.before();
+    patch(screen, ...table.view.table(), spectate.watchers(), playersPanel());
     table.effects.markArrivals();
+    motion.after();
+    feedback.afterDraw(screen);
+    table.effects.fitNews();
+    turnView();
   }
 
   function render() {
@@ -96,8 +111,11 @@ export function createLayout(table) {
     }
     if (game.status === "lobby") patch(screen, ...lobbyView({ playersPanel }));
     else if (game.table && game.status === "active") running();
-    else patch(screen, ...resultsView(table, { logView, playersPanel }));
+    else patch(screen, ...resultsView(table, { logView, playersPanel, nextGame: nextGame.button }));
     table.effects.maybeShowRound();
+    nextGame.update();
+    // The kept move's words need the view (whose seat is mine): said again once it is here.
+    if (state.queued) table.actions.drawNotice();
     const drawn = table.view && game.status === "active";
     if (drawn && state.awayState === "done") table.help.maybeWalkthrough();
     tickTimer();
@@ -134,5 +152,5 @@ export function createLayout(table) {
     }
   }
 
-  return { render, tickTimer, turnTimer, connectionState, leaveRow, logView };
+  return { render, tickTimer, turnTimer, connectionState, leaveRow, logView, nextGameButton: nextGame.button };
 }

@@ -4,7 +4,7 @@
 //
 // The context of one open game, `ctx`:
 //
-//   game, busy, connection   the view on screen, an action under way, "live" / "reconnecting" /
+//   game, busy, connection   the view on screen, an action under way (or kept offline), "live" / "reconnecting" /
 //                            "offline" (getters: read them each time, they change)
 //   screen, render()         the screen's element, and drawing it again
 //   send(action, {after})    a move (table/actions.js: expected_version, Idempotency-Key, kept
@@ -13,6 +13,7 @@
 //   player(seat), nameOf(seat), isBot(p), botTag(p)   who is who (table/state.js)
 //   turnTimer(), connectionState(), helpButton()      the head's shared pieces (table/layout.js)
 //   newsView(), logView(), leaveRow()                 what happened, the log, leaving the game
+//   nextGame()                  "Next game where it's your turn", or null (table/next_game.js)
 //
 // A renderer imports nothing from table/ but the shared hand (table/hand.js): everything of the
 // screen reaches it through this context, so the screen and the plug-ins never import each other.
@@ -26,8 +27,9 @@ export function pluginContext(table) {
     get game() {
       return state.game;
     },
+    // A move kept offline counts as one under way: the table offers no second move beside it.
     get busy() {
-      return state.busy;
+      return state.busy || Boolean(state.queued);
     },
     get connection() {
       return state.connection;
@@ -47,5 +49,6 @@ export function pluginContext(table) {
     logView: () => table.layout.logView(),
     newsView: () => table.effects.newsView(),
     leaveRow: () => table.layout.leaveRow(),
+    nextGame: () => table.layout.nextGameButton(),
   };
 }

@@ -3,6 +3,20 @@
 
 import { h } from "../dom.js";
 import { formatList, formatNumber, t } from "../i18n.js";
+import { ratingChange } from "./rating_change.js";
+
+/** Each seat's points from round `index` of `results`: its scores less the round before's. */
+export function roundGains(results, index) {
+  const before = index > 0 ? results[index - 1].scores || [] : [];
+  return (results[index].scores || []).map((score, seat) => score - (before[seat] ?? 0));
+}
+
+/** What the winner of round `index` scored in it: its hands' points and any bonus of the round. */
+export function winnerPoints(results, index) {
+  const r = results[index];
+  const gain = typeof r.winner === "number" ? roundGains(results, index)[r.winner] : undefined;
+  return Math.max(r.points ?? 0, gain ?? 0);
+}
 
 /** "Round 2: Bob won 31 points.", or a drawn round (no winner: Gin Rummy's wall) said as one. */
 function roundLine(r, nameOf) {
@@ -83,13 +97,13 @@ function roundList(table, nameOf) {
     h(
       "ol",
       { class: "rounds" },
-      table.round_results.map((r) => h("li", { key: `round${r.round}` }, roundLine(r, nameOf))),
+      table.round_results.map((r, i, all) => h("li", { key: `round${r.round}` }, roundLine({ ...r, points: winnerPoints(all, i) }, nameOf))),
     ),
   );
 }
 
 /** The screen of a game that is over, with the screen's log and players panel (layout.js). */
-export function resultsView(table, { logView, playersPanel }) {
+export function resultsView(table, { logView, playersPanel, nextGame }) {
   const { state, app, gameId } = table;
   const game = state.game;
   const me = game.players.find((p) => p.you);
@@ -101,6 +115,8 @@ export function resultsView(table, { logView, playersPanel }) {
   return [
     h("h1", null, t("results.title")),
     h("p", { class: "result-banner", role: "status" }, title),
+    finished ? ratingChange(game) : null,
+    nextGame(),
     standings(game),
     roundList(game.table, state.nameOf),
     logView(),

@@ -116,12 +116,13 @@ export function mount(root, params, app) {
         signup ? field({ name: "email", type: "email", label: t("auth.email"), autocomplete: "email", hint: t("auth.email_hint") }) : null,
         h("button", { type: "submit", class: "primary wide" }, signup ? t("auth.signup") : t("auth.login")),
       ),
+      // The other way in, a full-width target right under the form's button (it was a 19 px
+      // high link in a sentence: about five seconds to find on a phone).
+      h("p", { class: "switch", id: "switch-hint" }, signup ? t("auth.have_account") : t("auth.no_account")),
       h(
-        "p",
-        { class: "switch" },
-        signup ? t("auth.have_account") : t("auth.no_account"),
-        " ",
-        h("a", { href: (signup ? "/login" : "/signup") + query, "data-link": "" }, signup ? t("auth.login") : t("auth.signup")),
+        "a",
+        { href: (signup ? "/login" : "/signup") + query, "data-link": "", class: "button switch-button", "aria-describedby": "switch-hint" },
+        signup ? t("auth.login") : t("auth.signup"),
       ),
     ),
   );

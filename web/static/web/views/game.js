@@ -19,6 +19,7 @@ import { rendererFor, kindOf } from "../games/index.js";
 import { cardHelpGestures, gameHelp } from "../help.js";
 import { h } from "../dom.js";
 import { createActions } from "../table/actions.js";
+import { createChat } from "../table/chat.js";
 import { createEffects } from "../table/effects.js";
 import { createLayout } from "../table/layout.js";
 import { pluginContext } from "../table/plugin.js";
@@ -73,6 +74,8 @@ export function mount(root, [gameId], app) {
   };
 
   table.live = new GameLive(gameId, {
+    chat: () => (table.chat ? table.chat.after() : null),
+    onChat: (data) => table.chat && table.chat.take(data),
     onView: (next) => {
       show(next);
       state.failure = null;
@@ -95,6 +98,7 @@ export function mount(root, [gameId], app) {
   table.actions = createActions(table);
   table.effects = createEffects(table);
   table.layout = createLayout(table);
+  table.chat = createChat(table);
   const stopCardHelp = cardHelpGestures(screen, table.help.openCard);
 
   const clock = setInterval(table.layout.tickTimer, 250);

@@ -1,4 +1,5 @@
-// My games (GET games/): the ones waiting for my move first, with the time left on each turn,
+// My games (GET games/): the ones waiting for my move first, least time left first, then the
+// others' turns in the same order, with the time left on each turn,
 // and above them the lobbies I am invited to (GET games/invitations/: rematches others opened),
 // joined from here (POST games/{id}/join/): until then the game is not mine to open.
 
@@ -30,6 +31,13 @@ function timeLeft(game) {
   return (Date.parse(game.turn_deadline) - Date.now()) / 1000;
 }
 
+/** Most urgent first: the least time left on the turn, games without a clock after (the
+ * server's order kept among equals: `Array.prototype.sort` is stable). */
+function byTimeLeft(a, b) {
+  const left = (game) => (game.turn_deadline ? Date.parse(game.turn_deadline) : Infinity);
+  return left(a) - left(b);
+}
+
 function statusLine(game) {
   if (game.status === "lobby") {
     return t("games.lobby_seats", { count: game.players.length, max: game.max_players });
@@ -40,6 +48,13 @@ function statusLine(game) {
     return me && me.place === 1 ? t("games.won") : t("games.finished");
   }
   return t(`status.${game.status}`);
+}
+
+/** A rated game changes its players' ratings at the match end (docs/ratings.md): said on its row
+ * while it is open or running, so a player knows before joining or moving. */
+function ratedBadge(game) {
+  if (!game.rated || !["lobby", "active"].includes(game.status)) return null;
+  return h("span", { class: "pill pill-rated" }, t("games.rated"));
 }
 
 function row(game) {
@@ -58,6 +73,7 @@ function row(game) {
         h("span", { class: `pill ${game.your_turn ? "pill-turn" : ""}` }, statusLine(game)),
         // A game other than All Wild says which (its summary's `game`).
         kindOf(game) !== DEFAULT_KIND ? h("span", { class: "pill pill-game" }, gameName(kindOf(game))) : null,
+        ratedBadge(game),
         game.status === "active" && game.players.some((p) => p.you && p.taken_over) ? h("span", { class: "pill" }, t("games.bot_plays")) : null,
         left !== null && game.status === "active"
           ? h(
@@ -85,6 +101,7 @@ function invitationRow(game, join, decline) {
         { class: "game-meta" },
         h("span", { class: "pill" }, t("games.lobby_seats", { count: game.players.length, max: game.max_players })),
         kindOf(game) !== DEFAULT_KIND ? h("span", { class: "pill pill-game" }, gameName(kindOf(game))) : null,
+        ratedBadge(game),
       ),
       h(
         "span",
@@ -127,8 +144,10 @@ export function mount(root, params, app) {
     if (!games) return;
     list.setAttribute("aria-busy", "false");
     const groups = [
-      ["mine", t("games.group_turn"), games.filter((g) => g.status === "active" && g.your_turn)],
-      ["waiting", t("games.group_waiting"), games.filter((g) => g.status === "active" && !g.your_turn)],
+      // Sorted by urgency: my turn first, the least time left first (the others' turns too:
+      // the soonest to come back to me first).
+      ["mine", t("games.group_turn"), games.filter((g) => g.status === "active" && g.your_turn).sort(byTimeLeft)],
+      ["waiting", t("games.group_waiting"), games.filter((g) => g.status === "active" && !g.your_turn).sort(byTimeLeft)],
       ["lobby", t("games.group_lobby"), games.filter((g) => g.status === "lobby")],
       ["done", t("games.group_done"), games.filter((g) => !["active", "lobby"].includes(g.status))],
     ];
@@ -177,8 +196,9 @@ export function mount(root, params, app) {
         "p",
         { class: "vs-computer" },
         h("a", { href: "/games/new?vs=computer", "data-link": "" }, t("games.vs_computer")),
-        " · ",
         h("a", { href: "/lobby", "data-link": "" }, t("games.lobby")),
+        " · ",
+        h("a", { href: "/watch", "data-link": "" }, t("watch.title")),
       ),
       errors.el,
       list,

@@ -12,6 +12,18 @@ export function ratingText(rating, provisional) {
   return provisional ? t("ratings.provisional_rating", { rating: formatNumber(rating) }) : formatNumber(rating);
 }
 
+/** One row of a board (this page's, a season's): place, name (to the profile), rating, a line. */
+export function boardRow(entry, me, rating, line) {
+  return h(
+    "li",
+    { key: entry.user_id, class: entry.user_id === me ? "board-row me" : "board-row" },
+    h("span", { class: "board-place" }, entry.place),
+    h("a", { class: "board-name", href: `/players/${entry.user_id}/profile`, "data-link": "" }, entry.name),
+    h("span", { class: "board-rating" }, rating),
+    h("span", { class: "board-games muted" }, line),
+  );
+}
+
 function mine(you) {
   if (you.place) return t("board.your_place", { place: you.place, rating: ratingText(you.rating, you.provisional) });
   return t("board.not_listed", { rating: ratingText(you.rating, you.provisional), count: you.rated_games });
@@ -50,18 +62,11 @@ export function mount(root, [kind], app) {
               "ol",
               { class: "board", "aria-label": t("board.top") },
               board.entries.map((e) =>
-                h(
-                  "li",
-                  { key: e.user_id, class: e.user_id === me ? "board-row me" : "board-row" },
-                  h("span", { class: "board-place" }, e.place),
-                  h("a", { class: "board-name", href: `/players/${e.user_id}/profile`, "data-link": "" }, e.name),
-                  h("span", { class: "board-rating" }, ratingText(e.rating, e.provisional)),
-                  h("span", { class: "board-games muted" }, t("board.games_count", { count: e.rated_games })),
-                ),
+                boardRow(e, me, ratingText(e.rating, e.provisional), t("board.games_count", { count: e.rated_games })),
               ),
             )
           : h("p", { class: "empty" }, t("board.empty")),
-        h("p", { class: "hint" }, t("board.rules")),
+        h("p", { class: "hint" }, t("board.rules"), " ", h("a", { href: `/seasons/${kind}`, "data-link": "", id: "board-season-link" }, t("board.to_season"))),
       );
     } catch (error) {
       body.setAttribute("aria-busy", "false");

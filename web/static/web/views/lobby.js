@@ -2,7 +2,9 @@
 // players' seeks (docs/social.md, "Quick pairing" and "The lobby").
 //
 // From the social API: GET lobby/ (public games with the host's rating, others' seeks), GET and
-// POST seeks/, DELETE seeks/{id}/; a public game is joined with POST games/{id}/join/. A seek
+// POST seeks/, DELETE seeks/{id}/; a public game is joined with POST games/{id}/join/, another
+// player's seek for two taken with POST seeks/{id}/take/ (a seek for more seats is answered by
+// posting a seek like it: it fills by quick pairing). A seek
 // that is matched at once opens its game; one that waits is listed under "My seeks", and the
 // page asks again every 15 seconds, opening the game when a wave has matched it.
 
@@ -68,15 +70,18 @@ export function mount(root, params, app) {
     await load();
   };
 
-  const join = async (row) => {
+  // Joining a public game and taking a seek both answer with the game to open.
+  const enter = async (path) => {
     try {
-      const game = await api.post(`games/${row.id}/join/`);
+      const game = await api.post(path);
       app.navigate(`/games/${game.id}`);
     } catch (error) {
       fail(error);
       await load();
     }
   };
+  const take = (row) => enter(`seeks/${row.id}/take/`);
+  const join = (row) => enter(`games/${row.id}/join/`);
 
   const seekForm = () => {
     const game = state.chosen;
@@ -138,7 +143,7 @@ export function mount(root, params, app) {
       h(
         "div",
         { class: "friend-who" },
-        h("span", { class: "friend-name" }, t("pairing.hosted_by", { name: row.host, rating: row.host_rating })),
+        h("span", { class: "friend-name" }, t("pairing.hosted_by", { name: row.host, rating: row.host_rating }), row.rated ? h("span", { class: "pill pill-rated" }, t("games.rated")) : null),
         h("span", { class: "muted friend-line" }, `${settingsLine(row)} · ${t("pairing.taken", { players: row.players, seats: row.seats })}`),
       ),
       h("div", { class: "friend-actions" }, h("button", { type: "button", class: "primary", onclick: () => join(row), "aria-label": t("pairing.join_name", { name: row.host }) }, t("pairing.join"))),
@@ -157,11 +162,13 @@ export function mount(root, params, app) {
       h(
         "div",
         { class: "friend-actions" },
-        h(
-          "button",
-          { type: "button", onclick: () => seek({ game: row.game, seats: row.seats, rated: row.rated, options: row.options }), "aria-label": t("pairing.play_name", { name: row.player.name }) },
-          t("pairing.play"),
-        ),
+        row.seats === 2
+          ? h("button", { type: "button", class: "primary", onclick: () => take(row), "aria-label": t("pairing.take_name", { name: row.player.name }) }, t("pairing.play"))
+          : h(
+              "button",
+              { type: "button", onclick: () => seek({ game: row.game, seats: row.seats, rated: row.rated, options: row.options }), "aria-label": t("pairing.play_name", { name: row.player.name }) },
+              t("pairing.play"),
+            ),
       ),
     );
 

@@ -9,11 +9,33 @@
 
 import { api } from "../api.js";
 import { h, uid } from "../dom.js";
-import { t } from "../i18n.js";
+import { formatNumber, t } from "../i18n.js";
 import { loadGames } from "../catalog.js";
 import { DEFAULT_KIND, gameName, isSupported, presetName, ruleHint, ruleName } from "../games/index.js";
 import { OPTIONS, TIME_LIMIT_KEYS } from "../options.js";
 import { botLevels, errorBox, select, showError } from "./forms.js";
+
+/**
+ * The lengths offered for `target` ({min, max, default}): "One round" (a target of 0) when the
+ * game allows it, then matches to half, once and twice the game's default, as [value, words].
+ * A bare number field left players to learn from its hint that 0 meant one round.
+ */
+function lengths(target) {
+  const base = target.default > 0 ? target.default : 500;
+  const points = [base / 2, base, base * 2].map((n) => Math.round(n / 10) * 10 || n);
+  const matches = [...new Set(points)].filter((n) => n > 0 && n >= target.min && n <= target.max);
+  const out = matches.map((n) => [n, t("newgame.match_to", { points: formatNumber(n) })]);
+  return target.min <= 0 ? [[0, t("newgame.one_round")], ...out] : out;
+}
+
+/** A house rule's description for `kind`: its own words for that game (Splash has no Targeted
+ * Draw 2 or Force Swap: `rule.<kind>.<name>_hint`), else All Wild's or the server's (names.js). */
+function hintFor(kind, rule) {
+  const own = `rule.${kind}.${rule.name}_hint`;
+  const text = t(own);
+  if (text !== own) return text;
+  return kind === DEFAULT_KIND ? ruleHint(rule.name, rule.description) : rule.description || ruleHint(rule.name, "");
+}
 
 export function mount(root, params, app) {
   const errors = errorBox();
@@ -100,7 +122,7 @@ function form(games, errors, app) {
   function houseRule(rule) {
     const id = uid(`rule-${rule.name}`);
     const speed = rule.name === "speed_mode" ? speedField() : null;
-    const hint = ruleHint(rule.name, rule.description);
+    const hint = hintFor(chosen.kind, rule);
     return h(
       "div",
       { class: "rule" },
@@ -131,8 +153,10 @@ function form(games, errors, app) {
     const game = chosen;
     const seats = [];
     for (let n = game.seats.min; n <= game.seats.max; n += 1) seats.push([n, t("newgame.seats_n", { count: n })]);
+    // Fewest seats first: an invite to a friend fills the game, which then starts by itself;
+    // four seats (the server's default) left the host waiting on "1 of 4".
     seatsSlot.replaceChildren(
-      select("max_players", t("newgame.seats"), seats, game.seats.default, { "aria-describedby": "seats-hint" }),
+      select("max_players", t("newgame.seats"), seats, game.seats.min, { "aria-describedby": "seats-hint" }),
       h("p", { class: "hint", id: "seats-hint" }, t("newgame.seats_hint")),
     );
     // Against the computer: at most one bot fewer than the game's seats.
@@ -146,25 +170,9 @@ function form(games, errors, app) {
         ? [select("preset", t("newgame.preset"), game.presets.map((preset) => [preset, presetName(preset)]), game.default_preset)]
         : []),
     );
-    const targetId = uid("target");
     targetSlot.replaceChildren(
-      h(
-        "div",
-        { class: "field" },
-        h("label", { for: targetId }, t("newgame.target")),
-        h("input", {
-          id: targetId,
-          name: "target_score",
-          type: "number",
-          min: game.target.min,
-          max: game.target.max,
-          step: 10,
-          value: String(game.target.default),
-          inputmode: "numeric",
-          "aria-describedby": `${targetId}-hint`,
-        }),
-        h("p", { class: "hint", id: `${targetId}-hint` }, t("newgame.target_hint")),
-      ),
+      select("target_score", t("newgame.target"), lengths(game.target), game.target.default, { "aria-describedby": "target-hint" }),
+      h("p", { class: "hint", id: "target-hint" }, t("newgame.target_hint")),
     );
     rulesSlot.replaceChildren(
       ...(game.house_rules.length

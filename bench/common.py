@@ -1,0 +1,52 @@
+"""What the benchmarks share (and the tests that start the same servers): the machine's name for
+their reports, timing one call, a private Redis server's command line."""
+
+from __future__ import annotations
+
+import platform
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def timed(call: Callable[[], Any], runs: int) -> tuple[list[float], list[float]]:
+    """Wall and CPU milliseconds of each of ``runs`` calls, after one to warm up. On a shared
+    machine the wall time includes waiting for a core; this process's CPU time does not (nor a
+    database server's own work: a SQLite database, in this process, is counted)."""
+    call()  # warm
+    wall, cpu = [], []
+    for _ in range(runs):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        call()
+        cpu.append((time.process_time() - start_cpu) * 1000)
+        wall.append((time.perf_counter() - start) * 1000)
+    return wall, cpu
+
+
+def redis_server_command(binary: str, port: int, directory: Path) -> list[str]:
+    """A private redis-server on 127.0.0.1:``port`` that keeps nothing on disk."""
+    return [
+        binary,
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        str(directory),
+    ]

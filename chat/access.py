@@ -1,0 +1,74 @@
+"""Who may read and write which chat of a game: the one place that decides it.
+
+The players' chat is its seated players' (a seat they left still reads it, as the game does;
+writing takes a seat still held). The spectators' chat is for those who watch the game without
+a seat: ``may_read_spectator_chat`` is where the spectators' rules (who may watch which game)
+plug in; until they exist it allows who may see the game today without a seat (a public lobby,
+``games.selectors.progress_for``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from chat.models import ChatMessage
+from games import selectors as game_selectors
+from games.models import Seat
+from players.models import User
+
+
+@dataclass(frozen=True)
+class Access:
+    """What ``user`` may do in one channel of a game."""
+
+    channel: str
+    read: bool
+    write: bool
+    seated: bool
+
+
+def may_see_game(user: User, game_id: Any) -> bool:
+    """Whether ``user`` may see the game at all (one query)."""
+    return game_selectors.progress_for(user, game_id) is not None
+
+
+def _may_watch(user: User, game_id: Any) -> bool:
+    """Whether ``user``, who has no seat, may watch the game. The spectators' rules go here
+    (the host's visibility, friends, blocks): today, whoever may see the game (one query)."""
+    return game_selectors.progress_for(user, game_id) is not None
+
+
+def may_read_spectator_chat(user: User, game_id: Any) -> bool:
+    """Whether ``user`` may read (and write in) the spectators' chat of the game: not seated,
+    and allowed to watch it."""
+    return not _seat(user, game_id)[0] and _may_watch(user, game_id)
+
+
+def _seat(user: User, game_id: Any) -> tuple[bool, bool]:
+    """(has a seat, holds it still): one query."""
+    try:
+        row = Seat.objects.filter(game_id=game_id, user_id=user.pk).values_list("left_at")[:1]
+        found = next(iter(row), None)
+    except (ValueError, TypeError):
+        return False, False
+    return found is not None, found is not None and found[0] is None
+
+
+def access(user: User, game_id: Any, channel: str) -> Access:
+    """What ``user`` may do in ``channel`` of the game (no access at all: a game they may not
+    see, or a channel not theirs)."""
+    seated, holds = _seat(user, game_id)
+    if channel == ChatMessage.PLAYERS:
+        return Access(channel, seated, holds, seated)
+    spectator = not seated and _may_watch(user, game_id)
+    return Access(channel, spectator, spectator, seated)
+
+
+def reader_channel(user: User, game_id: Any) -> str | None:
+    """The channel a live stream of the game carries to ``user``: the players' to a seat, the
+    spectators' to a spectator; None to anybody else."""
+    seated, _ = _seat(user, game_id)
+    if seated:
+        return ChatMessage.PLAYERS
+    return ChatMessage.SPECTATORS if _may_watch(user, game_id) else None

@@ -1,0 +1,145 @@
+// The players' chat at the table (docs/social.md, "Chat"): read with `GET games/{id}/chat/`,
+// then kept current by the game's own stream (live.js asks it for `chat_after=` the cursor and
+// hands its `chat` events here), written with `POST games/{id}/chat/`.
+//
+// Every message is text: h() makes text nodes, never markup. On a phone the open chat is a panel
+// at the top of the screen (style.css, `.chat-panel`), over the other seats, never over the hand;
+// closed, it is one line with the count of unread messages. Someone else's message has Report
+// (`POST chat/messages/{id}/report/`) and Mute (`POST me/chat/mutes/`); the panel's switch turns
+// the chat off for me (`PATCH me/chat/`).
+//
+// `table` is the screen's hub (views/game.js).
+
+import { api } from "../api.js";
+import { h, patch, toast } from "../dom.js";
+import { t } from "../i18n.js";
+import { describeError } from "../views/forms.js";
+
+const MAX_LENGTH = 500;
+
+export function createChat(table) {
+  const chat = { messages: new Map(), cursor: null, enabled: true, open: false, unread: 0, closed: false };
+  const box = h("section", { class: "chat", "aria-label": t("chat.title") });
+  table.screen.before(box);
+
+  /** The stream's cursor: null until the first page is read (then the stream carries the chat). */
+  const after = () => (chat.closed ? null : chat.cursor);
+
+  function take({ messages, next_after: next }) {
+    for (const m of messages) {
+      if (m.deletes) chat.messages.delete(m.deletes);
+      else if (!chat.messages.has(m.id)) {
+        chat.messages.set(m.id, m);
+        if (!chat.open && !m.mine) chat.unread += 1;
+      }
+    }
+    if (typeof next === "number" && (chat.cursor === null || next > chat.cursor)) chat.cursor = next;
+    render();
+  }
+
+  async function load() {
+    try {
+      const page = await api.get(`games/${table.gameId}/chat/`);
+      chat.enabled = page.enabled;
+      chat.messages.clear();
+      take({ ...page, messages: page.messages });
+      chat.unread = 0;
+      table.live.restart(); // from now on the stream carries the chat too
+    } catch {
+      chat.closed = true; // not a seated player's game: no chat here
+      render();
+    }
+  }
+
+  async function send(event) {
+    event.preventDefault();
+    const input = event.target.elements.text;
+    const text = input.value.trim();
+    if (!text) return;
+    try {
+      const message = await api.post(`games/${table.gameId}/chat/`, { text });
+      input.value = "";
+      take({ messages: [message] });
+      if (message.filtered) toast(t("chat.filtered"), { error: true });
+    } catch (error) {
+      toast(describeError(error), { error: true });
+    }
+  }
+
+  async function run(work, done) {
+    try {
+      await work();
+      if (done) toast(done);
+    } catch (error) {
+      toast(describeError(error), { error: true });
+    }
+  }
+
+  const report = (m) => confirm(t("chat.report_confirm", { name: m.author })) && run(() => api.post(`chat/messages/${m.id}/report/`, {}), t("chat.reported"));
+  const mute = (m) =>
+    confirm(t("chat.mute_confirm", { name: m.author })) &&
+    run(async () => {
+      await api.post("me/chat/mutes/", { username: m.author_username });
+      for (const [id, other] of chat.messages) if (other.author_username === m.author_username) chat.messages.delete(id);
+      render();
+    }, t("chat.muted", { name: m.author }));
+  const toggle = () =>
+    run(async () => {
+      chat.enabled = (await api.patch("me/chat/", { enabled: !chat.enabled })).enabled;
+      await load();
+    });
+
+  function line(m) {
+    const tools = m.mine
+      ? m.filtered && h("span", { class: "chat-note" }, t("chat.hidden_from_others"))
+      : [
+          h("button", { type: "button", class: "link", onclick: () => report(m), "aria-label": t("chat.report_label", { name: m.author }) }, t("chat.report")),
+          h("button", { type: "button", class: "link", onclick: () => mute(m), "aria-label": t("chat.mute_label", { name: m.author }) }, t("chat.mute")),
+        ];
+    return h("li", { key: m.id, class: m.mine ? "mine" : null }, h("strong", null, m.mine ? t("chat.me") : m.author), ": ", h("span", { class: "chat-text" }, m.text), " ", tools);
+  }
+
+  function panel() {
+    const lines = [...chat.messages.values()].map(line);
+    return h(
+      "div",
+      { class: "chat-panel", id: "chat-panel" },
+      h(
+        "div",
+        { class: "chat-head" },
+        h("h2", null, t("chat.title")),
+        h("button", { type: "button", class: "link", onclick: toggle }, chat.enabled ? t("chat.turn_off") : t("chat.turn_on")),
+        h("button", { type: "button", class: "chat-close", onclick: () => setOpen(false), "aria-label": t("chat.close") }, "×"),
+      ),
+      !chat.enabled
+        ? h("p", { class: "muted" }, t("chat.off"))
+        : [
+            lines.length ? h("ol", { class: "chat-lines", tabindex: 0, "aria-live": "polite" }, lines) : h("p", { class: "muted" }, t("chat.empty")),
+            h(
+              "form",
+              { class: "chat-form", onsubmit: send },
+              h("input", { name: "text", maxlength: MAX_LENGTH, autocomplete: "off", "aria-label": t("chat.message_label"), placeholder: t("chat.placeholder") }),
+              h("button", { type: "submit" }, t("chat.send")),
+            ),
+          ],
+    );
+  }
+
+  function setOpen(open) {
+    chat.open = open;
+    if (open) chat.unread = 0;
+    render();
+    const lines = box.querySelector(".chat-lines");
+    if (lines) lines.scrollTop = lines.scrollHeight;
+    if (open) box.querySelector(".chat-form input")?.focus();
+  }
+
+  function render() {
+    if (chat.closed || chat.cursor === null) return patch(box);
+    const label = chat.unread ? t("chat.open_unread", { count: chat.unread }) : t("chat.open");
+    patch(box, h("button", { type: "button", class: "chat-toggle", "aria-expanded": String(chat.open), "aria-controls": "chat-panel", onclick: () => setOpen(!chat.open) }, label), chat.open ? panel() : null);
+  }
+
+  load();
+  return { take, after, render, stop: () => box.remove() };
+}
