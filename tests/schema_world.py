@@ -206,6 +206,13 @@ def _games_world(operation_id: str, world: World, other: User) -> bool:
         game = _active_game(me, other)
         game_services.hand_seat_to_bot(game.pk, me, reason="timeout")
         world.path["game_id"] = str(game.pk)
+    elif operation_id in {
+        "games_watch_retrieve",
+        "games_watch_stream_retrieve",
+        "games_spectators_retrieve",
+    }:
+        # A game of two others', which anyone may watch (the default).
+        world.path["game_id"] = str(_active_game(other, _user()).pk)
     elif operation_id == "games_join_by_invite":
         lobby = game_services.create_game(host=other, max_players=3)
         world.body["invite_code"] = lobby.invite_code
@@ -296,6 +303,8 @@ def _social_world(operation_id: str, world: World, other: User) -> None:
         world.path["challenge_id"] = challenge.pk
     elif operation_id == "seeks_create":
         world.body.update(game="uno_all_wild", seats=2)
+    elif operation_id == "seeks_take":
+        world.path["seek_id"] = pairing.post_seek(user=other, kind="uno_splash", seats=2).pk
     elif operation_id == "seeks_destroy":
         world.path["seek_id"] = pairing.post_seek(user=me, kind="uno_splash", seats=3).pk
     elif operation_id == "ratings_season_retrieve":

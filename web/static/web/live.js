@@ -234,12 +234,15 @@ export class GameLive extends LiveLoop {
       error.code = data && data.error && data.error.code;
       throw error;
     }
-    this.etag = response.headers.get("ETag");
     const game = await response.json();
     if (game.version >= this.version) {
       this.version = game.version;
       this.onView(game);
     }
+    // Kept only once the view is shown: a restart (the chat's first page, the network back) can
+    // abort the body's read, and an ETag kept from an unread body would make every later fetch a
+    // 304 with the view never shown.
+    this.etag = response.headers.get("ETag");
     if (response.headers.has("X-Cached-At")) {
       // The service worker's kept copy (offline): shown, but the connection is still down.
       this.etag = null;
