@@ -169,4 +169,10 @@ class RoundResultSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.CharField()),
         help_text="Hands left at the end of the round, revealed as at a real table.",
     )
+    hand_points = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="What each hand left in the round counted, by seat (the winner's excepted): "
+        "`points` is their sum. Absent from rounds that ended before it was recorded.",
+    )
     scores = serializers.ListField(child=serializers.IntegerField())

@@ -18,12 +18,15 @@ from bench.fingerprint import fingerprint
 # Roulette's player became catchable while the victim names the colour (issue 29). Its rule that
 # every draw (a catch penalty too) reshuffles the set-aside hands left the hashes as they were:
 # no playout draws a catch penalty from an empty pile with hands set aside
-# (test_reshuffle_properties does).
+# (test_reshuffle_properties does). All Wild and Splash re-pinned when a round's result (state
+# and event) began to tell each losing hand's points, `hand_points` (issue 35): no rule changed,
+# the winner's `points` are their sum as before; No Mercy's hash stayed (no seeded playout of it
+# ends a round with matches=1).
 PINNED = {
-    "uno_all_wild": "c4d9844f1fc717368b68250ae92a731eaa82e15b0671aede77bed56504ced38f",
+    "uno_all_wild": "022a816ee032a46a8db331d1a7a4702aecc292f463c90a5b6ab98c2804e6dacd",
     "gin_rummy": "e51f9448e2cd627b35332a81a16942ed48a473bbad2f8da34062ea8a5d56a8c2",
     "uno_no_mercy": "930c52857d2b06b7180e3475aeeae2278ed044be752b4f6bea9ca76cb8d79511",
-    "uno_splash": "8a649cf7c5bb1e76b1e1a933c57f7cfdcfa613faac8f9422f8419a2fb7406f03",
+    "uno_splash": "1a19738d3195613b268fb9a8f08ce49002ebdad75548f7495dcced2c51f0471f",
 }
 
 

@@ -139,6 +139,18 @@ def test_the_winner_scores_every_card_left_in_the_other_hands(preset: str) -> No
     assert after.round_results[-1]["scores"] == [expected, 0, 0]
 
 
+def test_the_round_result_tells_what_each_losing_hand_counted() -> None:
+    bob = ["wild-1", "draw2-1"]
+    carol = ["wild-3"]
+    state = position("standard", [["wild-9"], bob, carol])
+    after, events = act(state, "play", ALICE, "wild-9")
+    result = after.round_results[-1]
+    each = {"1": rules_points("standard", bob), "2": rules_points("standard", carol)}
+    assert result["hand_points"] == each
+    assert result["points"] == sum(each.values())
+    assert next(e for e in events if e["type"] == "round_over")["hand_points"] == each
+
+
 def test_a_match_ends_when_the_rounds_winner_reaches_the_target() -> None:
     state = position(hands=[["wild-1"], ["draw4-1"], ["reverse-1"]], target_score=500)
     state.seats[ALICE].score = 430

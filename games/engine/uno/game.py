@@ -13,6 +13,7 @@ from . import actions as A
 from .actions import Action, covers
 from .cards import card_type
 from .deal import NewGame, Setup
+from .scoring import hand_value
 from .state import MATCH_OVER, ROUND_OVER, State
 from .view import visible_event
 
@@ -181,7 +182,7 @@ class UnoFamilyGame:
             if state.target_score:
                 return (1, -state.seats[i].score, 0)
             if str(i) in last:
-                return (1, 0, sum(points[card_type(card)] for card in last[str(i)]))
+                return (1, 0, hand_value(last[str(i)], points))
             return (2, -state.knocked_out.index(i) if i in state.knocked_out else 0, 0)
 
         return places_by([key(i) for i in range(len(state.seats))])

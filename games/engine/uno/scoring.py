@@ -15,19 +15,22 @@ from .cards import card_type
 from .state import MATCH_OVER, ROUND_OVER, State
 
 
+def hand_value(hand: list[str], points: Mapping[str, int]) -> int:
+    """What one hand left is worth, by card type."""
+    return sum(points[card_type(card)] for card in hand)
+
+
 def points_left(s: State, winner: int, points: Mapping[str, int]) -> int:
     """What the other hands are worth, by card type."""
-    return sum(
-        points[card_type(card)]
-        for i, seat in enumerate(s.seats)
-        if i != winner
-        for card in seat.hand
-    )
+    return sum(hand_value(seat.hand, points) for i, seat in enumerate(s.seats) if i != winner)
 
 
 def end_round(s: State, winner: int, points: Mapping[str, int], ev: list[Event]) -> None:
-    """``winner`` went out: score the round and end it, or the match at the target."""
+    """``winner`` went out: score the round and end it, or the match at the target. The result
+    tells what each other hand in the round counted (``hand_points``), the winner's ``points``
+    being their sum: the losers' hands shown with their points, as at a real table."""
     hands = {str(i): list(seat.hand) for i, seat in enumerate(s.seats) if seat.active}
+    hand_points = {i: hand_value(cards, points) for i, cards in hands.items() if i != str(winner)}
     scored = points_left(s, winner, points)
     s.seats[winner].score += scored
     close_catch_windows(s)
@@ -39,6 +42,7 @@ def end_round(s: State, winner: int, points: Mapping[str, int], ev: list[Event])
         "winner": winner,
         "points": scored,
         "hands": hands,
+        "hand_points": hand_points,
         "scores": [seat.score for seat in s.seats],
     }
     s.round_results = [*s.round_results, result]
