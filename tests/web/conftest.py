@@ -15,6 +15,7 @@ import io
 import json
 import os
 import shutil
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from django.urls import Resolver404, resolve
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
 from games.engine import registry
+from games.models import Game
 from live import announce
 from tests.games.conftest import seeded_engine  # noqa: F401 - a fixture, found by name
 
@@ -224,6 +226,19 @@ def load_scenario(name: str) -> dict[str, Any]:
         assert exc.code in (0, None), f"scenario load failed with {exc.code}"
     data: dict[str, Any] = json.loads(out.getvalue())
     return data
+
+
+def act_over_the_api(base: str, token: str, game_id: str, action: dict[str, Any]) -> None:
+    """``action`` sent by the token's player through the public API, at the game's version."""
+    version = Game.objects.get(pk=game_id).version
+    request = urllib.request.Request(
+        f"{base}/api/v1/games/{game_id}/actions/",
+        data=json.dumps({**action, "expected_version": version}).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request) as response:
+        assert response.status == 200
 
 
 def alice_and_bob_at(clients: Any, scenario: str) -> tuple[dict[str, Any], Client, Client]:

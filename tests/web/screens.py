@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, expect
 
 from games.models import Game, Move
 from players.models import User
-from tests.web.conftest import Client, load_scenario
+from tests.web.conftest import Client, act_over_the_api, load_scenario
 from tests.web.finished import finished_against_bots
 from tests.web.screenshots import ONLY_ENV, OUT_ENV, SIZE
 
@@ -167,6 +167,32 @@ def round_end(s: Shooter) -> None:
     client.page.locator(".hand button.card").first.click()
     expect(client.page.locator("dialog[open] #round-title")).to_be_focused()
     s.save(client, "round-end")
+
+
+def knocked_out(s: Shooter) -> Client:
+    """No Mercy, one round (issue 35, item 8): alice's Wild Draw 10 (over the API) knocks bob
+    out at 25 cards; bob's table says so and offers "Skip to the result"."""
+    data = load_scenario("no_mercy_knockout.json")
+    tokens = {p["name"]: p["token"] for p in data["players"]}
+    game_id = data["game_id"]
+    play = {"type": "play", "card": "wd10-1", "colour": "red"}
+    act_over_the_api(s.base, tokens["alice"], game_id, play)
+    act_over_the_api(s.base, tokens["bob"], game_id, {"type": "take_stack"})
+    client = s.signed_in(User.objects.get(display_name="bob"), tokens["bob"], f"/games/{game_id}")
+    expect(client.page.locator(".skip-to-result")).to_be_visible()
+    return client
+
+
+def knockout(s: Shooter) -> None:
+    s.save(knocked_out(s), "knockout")
+
+
+def knockout_result(s: Shooter) -> None:
+    """Bob skipped to the result: his place, decided, while alice and carol play on."""
+    client = knocked_out(s)
+    client.page.locator(".skip-to-result").click()
+    expect(client.page.locator(".out-result .result-banner")).to_be_visible()
+    s.save(client, "knockout-result")
 
 
 def inbox(s: Shooter) -> None:
@@ -348,6 +374,8 @@ SCREENS: dict[str, Callable[[Shooter], None]] = {
     "table-gin": table("gin_knock.json", "table-gin"),
     "hand-24": table("hand_24_no_mercy.json", "hand-24"),
     "round-end": round_end,
+    "knockout": knockout,
+    "knockout-result": knockout_result,
     "standings": standings,
     "help": help_sheet,
     "settings": settings,

@@ -12,9 +12,7 @@ touch phones.
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from typing import Any
 
 import pytest
@@ -22,7 +20,7 @@ from playwright.sync_api import Page, expect
 
 from games.models import Game, Seat
 from players.models import User
-from tests.web.conftest import ARTIFACTS, Client, load_scenario
+from tests.web.conftest import ARTIFACTS, Client, act_over_the_api, load_scenario
 from tests.web.test_danish import assert_danish
 from tests.web.test_gin_table import axe_clean
 from tests.web.test_offline import PHONE_390
@@ -41,18 +39,6 @@ def seat_players(clients: Any, position: str, *names: str, locale: str = "en-GB"
         client.sign_in_with_token(tokens[name], f"/games/{game['game_id']}")
         made.append(client)
     return game, tokens, made
-
-
-def act_over_the_api(base: str, token: str, game_id: str, action: dict[str, Any]) -> None:
-    version = Game.objects.get(pk=game_id).version
-    request = urllib.request.Request(
-        f"{base}/api/v1/games/{game_id}/actions/",
-        data=json.dumps({**action, "expected_version": version}).encode(),
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request) as response:
-        assert response.status == 200
 
 
 def news(page: Page) -> Any:
@@ -127,13 +113,22 @@ def test_a_no_mercy_round_won_by_a_knockout_is_told_as_the_points_it_brought(
 
     dialog = a.locator("dialog[open]")
     expect(dialog.locator("#round-title")).to_have_text("The last round is over")
-    expect(dialog.locator(".result-banner")).to_have_text("Round 1: alice won 250 points.")
+    expect(dialog.locator(".result-banner")).to_have_text(
+        "Round 1: alice won as the last player left in it, with 250 points."
+    )
     row = dialog.locator("table.scores tbody tr", has_text="alice")
     expect(row.locator("td")).to_have_text(["+250", "250"])
     a.screenshot(path=str(ARTIFACTS / "round-end-no-mercy-en.png"))
     axe_clean(alice, "the No Mercy round's end")
     dialog.get_by_role("button", name="See the result").click()
-    expect(a.locator(".rounds li")).to_have_text(["Round 1: alice won 250 points."])
+    expect(a.locator(".rounds li")).to_have_text(
+        ["Round 1: alice won as the last player left in it, with 250 points."]
+    )
+    # The log tells how the round was won, never "scored 0 points" (issue 35, item 8).
+    a.locator("details.log summary").click()
+    log = a.locator(".log")
+    expect(log).to_contain_text("alice is the last player left in round 1 and wins it.")
+    expect(log).not_to_contain_text("scored 0 points")
     expect(a.locator(".game-screen table.scores tbody tr", has_text="alice")).to_contain_text("250")
 
 
@@ -145,8 +140,15 @@ def test_the_round_s_end_in_danish(clients: Any, live_server: Any) -> None:
     expect(dialog.locator("#round-title")).to_have_text("Sidste runde er slut")
     expect(dialog.locator("thead")).to_contain_text("Denne runde")
     assert_danish(alice, "the round's end")
+    expect(dialog.locator(".result-banner")).to_have_text(
+        "Runde 1: alice vandt som den sidste spiller tilbage i den, med 250 point."
+    )
     dialog.get_by_role("button", name="Se resultatet").click()
     expect(a.get_by_role("heading", name="Resultat")).to_be_visible()
+    a.locator("details.log summary").click()
+    expect(a.locator(".log")).to_contain_text(
+        "alice er den sidste spiller tilbage i runde 1 og vinder den."
+    )
 
 
 def test_next_game_where_it_s_my_turn_is_a_tap_away_after_my_move(clients: Any) -> None:

@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.conftest import Client, load_scenario
+from tests.web.conftest import Client, act_over_the_api, load_scenario
 from tests.web.test_offline import PHONE_390
-from tests.web.test_table_moments import act_over_the_api
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

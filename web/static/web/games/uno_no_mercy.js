@@ -17,8 +17,9 @@
 import { h } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
 import { help } from "./uno_no_mercy_help.js";
+import { createSkip, outForGood } from "./uno_no_mercy_out.js";
 import { groupCount, groupHand, groupLabel, handHead, handOrderer, playableOf } from "../table/hand.js";
-import { colouredCards, colouredHand, colourOf, describeFamily, drawPile, LETTER, opponents, promptArea, rankOf, roundSummary, showDrawnCard, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { colouredCards, colouredHand, colourOf, describeFamily, drawPile, LETTER, opponents, promptArea, rankOf, roundBanner, roundSummary, showDrawnCard, tableHead, unoButton, unoHint, wonAsLastStanding } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = {
@@ -85,6 +86,7 @@ function create(ctx) {
   let arrivedFrom = null;
 
   const orderHand = handOrderer();
+  const skip = createSkip(ctx);
 
   /** Play a card (or the drawn one): a colour-naming wild asks its colour, a 7 its target. */
   function playCard(card, type, legal) {
@@ -291,7 +293,9 @@ function create(ctx) {
     }
     const canArm = myTurn && mine.hand_size === 2 && (legal.some((a) => a.type === "play") || playDrawn);
     const knockedOut = (table.knocked_out || []).includes(table.you);
-    // Out of a one-round game: there is no next round to be dealt into.
+    // Out of a one-round game: no next round to be dealt into, a place already decided.
+    const forGood = outForGood(game, table);
+    if (forGood && skip.skipped()) return skip.view(game, table);
     const outWord = game.target_score ? "nomercy.you_are_out" : "nomercy.you_are_out_last";
     const promptText = knockedOut ? t(outWord) : prompt(table, legal, myTurn);
     return [
@@ -300,6 +304,7 @@ function create(ctx) {
       pileArea(table, legal.some((a) => a.type === "draw")),
       stackBanner(table),
       promptArea(ctx, { myTurn: myTurn && !knockedOut, text: promptText }),
+      forGood ? skip.button() : null,
       actionsRow(table, legal, { playDrawn, canArm, canUno: legal.some((a) => a.type === "uno"), mine }),
       h(
         "section",
@@ -357,6 +362,10 @@ function create(ctx) {
         return t("log.stack_cancelled", { name: n(event.seat), count: event.total });
       case "knocked_out":
         return t("nomercy.log_knocked_out", { name: n(event.seat), count: event.count });
+      case "round_over":
+        // Won by being the last one left: the hands of those knocked out score nothing, so the
+        // family's "scored 0 points" would contradict the bonuses just logged.
+        return wonAsLastStanding(event) ? t("nomercy.log_round_last", { name: n(event.winner), round: event.round }) : null;
       case "bonus":
         return t("nomercy.log_bonus", { name: n(event.seat), points: formatNumber(event.points), victim: n(event.victim) });
       case "discarded_all":
@@ -395,6 +404,7 @@ function create(ctx) {
     // The stack owed is on the table (its banner and the prompt): the news does not say it again.
     quietInNews: new Set(["stacked"]),
     roundSummary: (r, gains) => roundSummary(r, nameOf, { gains, face: renderer.cardFace }),
+    roundLine: (r) => roundBanner(r, nameOf),
     actionDone() {
       unoArmed = false;
       colourFor = null;

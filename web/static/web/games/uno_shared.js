@@ -233,17 +233,42 @@ export function drawnCards(event, card) {
   return Array.isArray(event.cards) && event.cards.length ? ` (${event.cards.map(card).join(", ")})` : "";
 }
 
+/** What a losing hand of round `r` counted: the engine's `hand_points`, or (a round recorded
+ * before it had them) the winner's points when that hand alone paid them; else undefined. */
+function handWorth(r, seat, payer) {
+  const each = r.hand_points;
+  if (each && typeof each[String(seat)] === "number") return each[String(seat)];
+  return seat === payer && r.points ? r.points : undefined;
+}
+
+/** Whether round `r` was won by the last player left in it (No Mercy: the others knocked out
+ * or gone) rather than by going out: only then does the winner's own hand show cards. */
+export function wonAsLastStanding(r) {
+  const own = (r.hands || {})[String(r.winner)];
+  return Array.isArray(own) && own.length > 0;
+}
+
+/** "Round 1: Alan won 31 points.", or, won as the last one left, said so (never "won 0 points"). */
+export function roundBanner(r, nameOf) {
+  const words = { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) };
+  if (!wonAsLastStanding(r)) return t("results.round_line", words);
+  return t(r.points ? "results.round_last_points" : "results.round_last", words);
+}
+
 /** The end of a round (issue 35, item 3): who won with how many points (`r.points`, with the
  * round's bonuses: table/round_end.js), the other hands shown (`face(id)`: the renderer's small
- * card) with their cards' worth when one hand paid it all, and the scores with what the round
- * changed (`gains`, per seat). */
+ * card) with what each counted, and the scores with what the round changed (`gains`, per seat). */
 export function roundSummary(r, nameOf, { gains = [], face = null } = {}) {
   const hands = Object.entries(r.hands || {}).map(([seat, cards]) => [Number(seat), cards]);
   const losers = hands.filter(([seat, cards]) => seat !== r.winner && cards.length);
   const payer = losers.length === 1 ? losers[0][0] : null;
+  const worth = (seat) => {
+    const points = handWorth(r, seat, payer);
+    return typeof points === "number" ? h("span", { class: "round-hand-points" }, t("results.hand_worth", { points: formatNumber(points) })) : null;
+  };
   const change = (seat) => (typeof gains[seat] === "number" ? formatSigned(gains[seat]) : "");
   return [
-    h("p", { class: "result-banner" }, t("results.round_line", { round: r.round, name: nameOf(r.winner), points: formatNumber(r.points) })),
+    h("p", { class: "result-banner" }, roundBanner(r, nameOf)),
     losers.length
       ? h(
           "ul",
@@ -253,7 +278,7 @@ export function roundSummary(r, nameOf, { gains = [], face = null } = {}) {
               "li",
               { key: `rh${seat}` },
               h("span", { class: "round-hand-who" }, t("results.hand_left", { name: nameOf(seat), count: cards.length })),
-              seat === payer && r.points ? h("span", { class: "round-hand-points" }, t("results.hand_worth", { points: formatNumber(r.points) })) : null,
+              worth(seat),
               face ? h("span", { class: "round-hand-cards" }, cards.map((id) => face(id))) : null,
             ),
           ),

@@ -88,7 +88,8 @@ function standings(game) {
   ];
 }
 
-function roundList(table, nameOf) {
+/** The rounds of the match, each in the renderer's words when it has its own (`line(r)`). */
+function roundList(table, nameOf, line = null) {
   if (!table || !Array.isArray(table.round_results) || !table.round_results.length) return null;
   return h(
     "section",
@@ -97,7 +98,7 @@ function roundList(table, nameOf) {
     h(
       "ol",
       { class: "rounds" },
-      table.round_results.map((r, i, all) => h("li", { key: `round${r.round}` }, roundLine({ ...r, points: winnerPoints(all, i) }, nameOf))),
+      table.round_results.map((r, i, all) => h("li", { key: `round${r.round}` }, (line || ((x) => roundLine(x, nameOf)))({ ...r, points: winnerPoints(all, i) }))),
     ),
   );
 }
@@ -118,7 +119,7 @@ export function resultsView(table, { logView, playersPanel, nextGame }) {
     finished ? ratingChange(game) : null,
     nextGame(),
     standings(game),
-    roundList(game.table, state.nameOf),
+    roundList(game.table, state.nameOf, table.view?.roundLine),
     logView(),
     playersPanel(),
     h(
