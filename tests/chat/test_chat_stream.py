@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -26,6 +27,19 @@ def fresh_notifier() -> Iterator[None]:
     stream left waiting reads no database that the test is dropping."""
     yield
     announce.stop_notifier()
+
+
+@contextmanager
+def _chat_stream(server: Any, path: str, token: str) -> Iterator[EventReader]:
+    """The stream at ``path`` opened with ``token``, read by a started ``EventReader``."""
+    connection, response = open_stream(server.url, path, token)
+    try:
+        assert response.status == 200
+        reader = EventReader(response)
+        reader.start()
+        yield reader
+    finally:
+        connection.close()
 
 
 def _chat_events(reader: EventReader, count: int) -> list[dict[str, Any]]:
@@ -49,11 +63,7 @@ def test_messages_and_deletions_reach_the_other_seats_stream(
     game_id = start_game(alice, bob, target_score=0)
     early = said(alice, game_id, "before the stream")
     path = game_url(game_id, "stream/") + f"?chat_after={early['id'] - 1}"
-    connection, response = open_stream(live_server.url, path, bob.token)
-    try:
-        assert response.status == 200
-        reader = EventReader(response)
-        reader.start()
+    with _chat_stream(live_server, path, bob.token) as reader:
         (first,) = _chat_events(reader, 1)
         assert (first["text"], first["author_username"]) == ("before the stream", "alice")
         assert announce.notifier().wait_for_waiters(live.key(game_id), timeout=10)
@@ -64,8 +74,6 @@ def test_messages_and_deletions_reach_the_other_seats_stream(
         services.delete(message=ChatMessage.objects.get(pk=kept["id"]))
         (tombstone,) = _chat_events(reader, 1)
         assert (tombstone["deletes"], tombstone["text"]) == (kept["id"], "")
-    finally:
-        connection.close()
 
 
 @pytest.mark.django_db
@@ -104,20 +112,14 @@ def test_the_watch_stream_carries_the_spectators_chat_and_never_the_players(
     said(alice, game_id, "players only")
     early = said(dave, game_id, "first to watch", channel="spectators")
     path = game_url(game_id, "watch/stream/") + "?chat_after=0"
-    connection, response = open_stream(live_server.url, path, carol.token)
-    try:
-        assert response.status == 200
-        reader = EventReader(response)
-        reader.start()
+    with _chat_stream(live_server, path, carol.token) as reader:
         (first,) = _chat_events(reader, 1)
         assert (first["id"], first["text"]) == (early["id"], "first to watch")
         assert announce.notifier().wait_for_waiters(live.key(game_id), timeout=10)
-        said(bob, game_id, "still players only")
+        said(bob, game_id, "still players only")  # the players' channel: never to carol
         later = said(dave, game_id, "<i>nice</i>", channel="spectators")
         (second,) = _chat_events(reader, 1)
         assert (second["id"], second["text"]) == (later["id"], "<i>nice</i>")
-    finally:
-        connection.close()
 
 
 @pytest.mark.django_db
