@@ -2,9 +2,8 @@
 
 The players' chat is its seated players' (a seat they left still reads it, as the game does;
 writing takes a seat still held). The spectators' chat is for those who watch the game without
-a seat: ``may_read_spectator_chat`` is where the spectators' rules (who may watch which game)
-plug in; until they exist it allows who may see the game today without a seat (a public lobby,
-``games.selectors.progress_for``).
+a seat: whoever the spectators' rules let watch it (``games.spectators.watched_game``: the
+host's choice, friends, blocks), and whoever may see a public lobby before it starts.
 """
 
 from __future__ import annotations
@@ -13,7 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from chat.models import ChatMessage
+from config.errors import ServiceError
 from games import selectors as game_selectors
+from games import spectators
 from games.models import Seat
 from players.models import User
 
@@ -29,14 +30,20 @@ class Access:
 
 
 def may_see_game(user: User, game_id: Any) -> bool:
-    """Whether ``user`` may see the game at all (one query)."""
-    return game_selectors.progress_for(user, game_id) is not None
+    """Whether ``user`` may see the game at all: as a player, or as one who may watch it."""
+    return _may_watch(user, game_id)
 
 
 def _may_watch(user: User, game_id: Any) -> bool:
-    """Whether ``user``, who has no seat, may watch the game. The spectators' rules go here
-    (the host's visibility, friends, blocks): today, whoever may see the game (one query)."""
-    return game_selectors.progress_for(user, game_id) is not None
+    """Whether ``user``, who has no seat, may watch the game: a public lobby they may see (one
+    query), or a game the spectators' rules let them watch (``watched_game``'s queries)."""
+    if game_selectors.progress_for(user, game_id) is not None:
+        return True
+    try:
+        spectators.watched_game(user, game_id)
+    except ServiceError:
+        return False
+    return True
 
 
 def may_read_spectator_chat(user: User, game_id: Any) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from chat import access, live, selectors
+from chat import access, live, selectors, signals
 from chat.models import MAX_LENGTH, ChatBan, ChatMessage, ChatMute, ChatSettings
 from chat.text import clean, is_filtered, mentions
 from config import error_codes as codes
@@ -64,8 +64,9 @@ def _text(text: str) -> str:
 
 def post(*, user: User, game_id: Any, channel: str, text: str) -> ChatMessage:
     """``user`` writes ``text`` in a channel of the game. The word filter's catch is stored
-    (``filtered``): only its author sees it. Mentions (``@username`` of a seated player) notify
-    in the players' chat."""
+    (``filtered``): only its author sees it, and it counts toward moderation
+    (``signals.message_filtered``, in the same transaction). Mentions (``@username`` of a
+    seated player) notify in the players' chat."""
     found = readable(user, game_id, channel)
     if not found.write:
         raise ServiceError(codes.NOT_IN_CHAT, "Only a seated player writes in the players' chat.")
@@ -87,7 +88,9 @@ def post(*, user: User, game_id: Any, channel: str, text: str) -> ChatMessage:
             text=cleaned,
             filtered=is_filtered(cleaned),
         )
-        if channel == ChatMessage.PLAYERS and not message.filtered:
+        if message.filtered:
+            signals.message_filtered.send(sender=ChatMessage, message=message)
+        elif channel == ChatMessage.PLAYERS:
             _notify_mentions(message, user)
         live.announce_after_commit(game_id, message.pk)
     return message

@@ -16,7 +16,7 @@ ENUM_NAMES: dict[str, Any] = {
     # none gets a hash suffix, and `reason` and `reasons` (same choices) get one name.
     "StatusEnum": "moderation.api.serializers.GAME_STATUS_VALUES",
     "ReportStatusEnum": "moderation.models.Report.STATUSES",
-    "ReportReasonEnum": "moderation.models.Report.REASONS",
+    "ReportReasonEnum": "moderation.api.serializers.PLAYER_REASONS",
     "OAuthScopeEnum": "players.oauth.SCOPE_NAMES",
     # Notification kinds keep one name wherever they appear (webhook `kinds` filters too);
     # the webhook event's `type` gets its own.

@@ -25,6 +25,7 @@ MODERATOR_GRANTED = "moderator_granted"
 MODERATOR_REMOVED = "moderator_removed"
 CHAT_MESSAGE_DELETED = "chat_message_deleted"
 PLAYER_CHAT_MUTED = "player_chat_muted"
+CHAT_MESSAGE_FILTERED = "chat_message_filtered"
 
 # The actions as the audit list names them, in the moderator's language (the stored codes stay).
 ACTION_LABELS = {
@@ -44,6 +45,7 @@ ACTION_LABELS = {
     MODERATOR_REMOVED: _("No longer a moderator"),
     CHAT_MESSAGE_DELETED: _("Chat message deleted"),
     PLAYER_CHAT_MUTED: _("Player muted from chat"),
+    CHAT_MESSAGE_FILTERED: _("Chat message caught by the word filter"),
 }
 
 # The stored target is an English snapshot (the CSV export keeps it as written); shown, it is

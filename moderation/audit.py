@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from moderation.actions import (  # noqa: F401
     ACTION_LABELS,
     CHAT_MESSAGE_DELETED,
+    CHAT_MESSAGE_FILTERED,
     GAME_ABORTED,
     MODERATOR_GRANTED,
     MODERATOR_REMOVED,

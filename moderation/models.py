@@ -23,28 +23,35 @@ from moderation.actions import action_label, target_in_words
 
 class Report(models.Model):
     """A player's report about another player. One open report per reporter and player: a
-    second report while the first is open is merged into it (``times`` counts them)."""
+    second report while the first is open is merged into it (``times`` counts them). The word
+    filter reports too (no ``reporter``, reason ``chat_filtered``): one open report per player,
+    each message it catches merged in."""
 
     OFFENSIVE_NAME = "offensive_name"
     CHEATING = "cheating"
     STALLING = "stalling"
     OTHER = "other"
     CHAT_MESSAGE = "chat_message"
+    CHAT_FILTERED = "chat_filtered"
     REASONS = [
         (OFFENSIVE_NAME, _("Offensive name")),
         (CHEATING, _("Cheating or collusion")),
         (STALLING, _("Stalling or abandoning games")),
         (OTHER, _("Other")),
         (CHAT_MESSAGE, _("Chat message")),
+        (CHAT_FILTERED, _("Caught by the word filter")),
     ]
     OPEN = "open"
     DISMISSED = "dismissed"
     ACTIONED = "actioned"
     STATUSES = [(OPEN, _("Open")), (DISMISSED, _("Dismissed")), (ACTIONED, _("Action taken"))]
 
+    # None: the service reported (the word filter).
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
+        null=True,
+        blank=True,
         related_name="reports_made",
         verbose_name=_("reporter"),
     )
@@ -98,7 +105,13 @@ class Report(models.Model):
                 fields=["reporter", "reported"],
                 condition=models.Q(status="open"),
                 name="one_open_report_per_pair",
-            )
+            ),
+            # NULLs are distinct to the rule above: the word filter's own rule.
+            models.UniqueConstraint(
+                fields=["reported"],
+                condition=models.Q(status="open", reporter__isnull=True),
+                name="one_open_filter_report_per_player",
+            ),
         ]
         indexes = [models.Index(fields=["reported", "-created_at"])]
         permissions = [("resolve_report", "Can dismiss or act on reports")]

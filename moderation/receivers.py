@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from chat import signals as chat_signals
 from config import error_codes as codes
 from config.errors import ServiceError
 from games import signals as game_signals
-from moderation import selectors, services
+from moderation import chat, selectors, services
 from players import signals as player_signals
 from social import signals as social_signals
 
@@ -39,7 +40,15 @@ def query_blocks(*, user_id: Any, **kwargs: Any) -> Any:
     return selectors.blocked_either_way_query(user_id)
 
 
+def report_filtered_message(*, message: Any, **kwargs: Any) -> None:
+    """A message the word filter caught counts toward moderation: its author's filter report."""
+    chat.report_filtered(message=message)
+
+
 def connect() -> None:
+    chat_signals.message_filtered.connect(
+        report_filtered_message, dispatch_uid="moderation.report_filtered_message"
+    )
     social_signals.listing_blocks.connect(list_blocks, dispatch_uid="moderation.list_blocks")
     social_signals.blocks_query.connect(query_blocks, dispatch_uid="moderation.query_blocks")
     game_signals.joining_private_game.connect(

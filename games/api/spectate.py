@@ -6,6 +6,7 @@ in ``games.spectators``; these views only shape it."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
@@ -252,12 +253,23 @@ class WatchStreamView(APIView):
         description="As `games_stream_retrieve`, for a spectator: `version` events with each "
         "move as a player without a seat sees it (never a card of a hand), up to the version "
         "you are shown (the delay's); no `view` events (read `games_watch_retrieve` after a "
-        "`version` event). The stream ends (`end` event) when the game does, or when you may "
-        "no longer watch (`data.reason` is the refusal's code).",
+        "`version` event). With `?chat_after=` it carries the spectators' chat as `chat` "
+        "events (the players' chat is theirs alone; the spectators' has no delay: it is "
+        "written by spectators). The stream ends (`end` event) when the game does, or when "
+        "you may no longer watch (`data.reason` is the refusal's code).",
         parameters=[
             query.integer_parameter(
                 "after", 0, 10**9, "Send the moves after this version.", default=0
-            )
+            ),
+            query.integer_parameter(
+                "chat_after",
+                0,
+                query.MAX_ID,
+                "Also send the spectators' chat (never the players') after this message id, "
+                "as `chat` events, as `games_stream_retrieve` does (0: every message; pass the "
+                "`next_after` of `games_chat_list` with `channel=spectators` to go on from "
+                "it). Only on the stream.",
+            ),
         ],
         responses={
             (200, "application/json"): OpenApiResponse(
@@ -276,9 +288,11 @@ class WatchStreamView(APIView):
         game = watched.game
         progress = selectors.Progress(game.pk, game.kind, watched.shown, game.status)
         update = streams.spectator_update(progress, request.user, streams._cursor(request))
+        chat, chat_after = streams.chat_of(request, str(game.pk))
         response = Response(update)
         watch = (game.spectating, game.spectator_delay)
-        response.live_stream = streams.plan_of(request, progress, None, update, watch=watch)
+        plan = streams.plan_of(request, progress, None, update, watch=watch)
+        response.live_stream = replace(plan, chat=chat, chat_after=chat_after)
         return response
 
 

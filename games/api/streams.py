@@ -261,17 +261,26 @@ class GameStreamView(APIView):
         with_view = bool(_bool_param(request, "view"))
         seat = selectors.seat_position(game.pk, request.user)
         update = _update(game, request.user, _cursor(request), seat)
-        chat_after = query.integer(request, "chat_after", None, 0, query.MAX_ID)
-        chat_feed = feeds.feed("chat") if chat_after is not None else None
-        chat = chat_feed.open(request.user, str(game.pk)) if chat_feed is not None else None
+        chat, chat_after = chat_of(request, str(game.pk))
         if with_view:
             view = seat_view(request.user, str(game.pk))
             if view is not None:
                 update["view"] = view
         response = Response(update)
         plan = plan_of(request, game, seat, update, with_view=with_view)
-        response.live_stream = replace(plan, chat=chat, chat_after=chat_after or 0)
+        response.live_stream = replace(plan, chat=chat, chat_after=chat_after)
         return response
+
+
+def chat_of(request: Request, game_id: str) -> tuple[Any, int]:
+    """The chat feed's reader for ``?chat_after=`` (None: not asked, or no channel the caller
+    may read: the feed decides which, the players' to a seat, the spectators' to a spectator)
+    and its cursor."""
+    chat_after = query.integer(request, "chat_after", None, 0, query.MAX_ID)
+    chat_feed = feeds.feed("chat") if chat_after is not None else None
+    if chat_feed is None:
+        return None, 0
+    return chat_feed.open(request.user, game_id), chat_after or 0
 
 
 def plan_of(

@@ -91,6 +91,8 @@ class ReportAdmin(ScreensMixin, ReadOnlyAdmin):
 
     @admin.display(description=_("Reporter"), ordering="reporter__username")
     def reporter_player(self, report: Report) -> str:
+        if report.reporter_id is None and report.reason == Report.CHAT_FILTERED:
+            return gettext("The word filter")
         return named_user_link(report.reporter)
 
     @admin.display(description=_("Reasons given"))

@@ -14,11 +14,16 @@ from moderation.models import Block, Report
 GAME_STATUS_VALUES = [value for value, _ in Game.STATUSES]
 
 
+# The reasons a player gives: the word filter's (``chat_filtered``) is the service's own, and
+# never on a player's report.
+PLAYER_REASONS = [(r, label) for r, label in Report.REASONS if r != Report.CHAT_FILTERED]
+
+
 class ReportCreateSerializer(StrictSerializer):
     player_id = StrictIntegerField(help_text="The reported player (`user_id` in games).")
     # A chat message is reported with the message (chat_messages_report), not here.
     reason = serializers.ChoiceField(
-        choices=[(r, label) for r, label in Report.REASONS if r != Report.CHAT_MESSAGE]
+        choices=[(r, label) for r, label in PLAYER_REASONS if r != Report.CHAT_MESSAGE]
     )
     details = StrictCharField(
         max_length=2000, required=False, allow_blank=True, default="", help_text="Free text."
@@ -34,8 +39,9 @@ class ReportSerializer(serializers.ModelSerializer):
     player_id = StrictIntegerField(source="reported_id")
     player_name = StrictCharField(source="reported.public_name")
     game_id = serializers.UUIDField(allow_null=True)
+    reason = serializers.ChoiceField(choices=PLAYER_REASONS, read_only=True)
     reasons = serializers.ListField(
-        child=serializers.ChoiceField(choices=Report.REASONS),
+        child=serializers.ChoiceField(choices=PLAYER_REASONS),
         help_text="Every reason given, when reports of the same player were merged.",
     )
     times = StrictIntegerField(help_text="How many of my reports were merged into this.")

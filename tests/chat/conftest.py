@@ -37,8 +37,8 @@ def say(player: Player, game_id: Any, text: str, **body: Any) -> Any:
     return player.post(chat_url(game_id), {"text": text, **body})
 
 
-def said(player: Player, game_id: Any, text: str) -> dict[str, Any]:
-    response = say(player, game_id, text)
+def said(player: Player, game_id: Any, text: str, **body: Any) -> dict[str, Any]:
+    response = say(player, game_id, text, **body)
     assert response.status_code == 201, response.content
     return response.json()
 

@@ -38,7 +38,12 @@ def test_a_player_without_a_seat_cannot_read_nor_write_the_players_chat(
     alice: Player, bob: Player, carol: Player, game: str
 ) -> None:
     said(alice, game, "secret plan")
-    assert carol.get(chat_url(game)).status_code == 404  # a private game: not even there
+    # carol may watch the game: the players' chat is still not hers.
+    response = say(carol, game, "hi")
+    assert (response.status_code, response.json()["error"]["code"]) == (403, "not_in_chat")
+    assert carol.get(chat_url(game)).status_code == 403
+    alice.client.patch(f"/api/v1/games/{game}/spectating/", {"spectating": "private"})
+    assert carol.get(chat_url(game)).status_code == 404  # nobody watches: not even there
     response = say(carol, game, "hi")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"

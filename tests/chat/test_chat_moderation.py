@@ -162,3 +162,56 @@ def test_the_chat_lists_are_the_moderators_to_read(bob: Player, game: str) -> No
     assert page.status_code == 200
     assert "&lt;script&gt;x&lt;/script&gt;" in page.content.decode()
     assert client.get(reverse("admin:chat_chatban_changelist")).status_code == 200
+
+
+def test_a_filtered_message_reaches_the_queue_as_the_word_filters_report(
+    alice: Player, bob: Player, game: str, settings: Any
+) -> None:
+    settings.CHAT_WORD_FILTER = ["darn"]
+    said(bob, game, "good luck")
+    first = said(bob, game, "darn it")
+    assert first["filtered"] is True
+    row = Report.objects.get()
+    assert (row.reporter, row.reported.username, row.reason, row.times) == (
+        None,
+        "bob",
+        Report.CHAT_FILTERED,
+        1,
+    )
+    assert str(row.game_id) == game and row.chat["reported"] == [first["id"]]
+    assert [m["text"] for m in row.chat["messages"]] == ["good luck", "darn it"]
+    second = said(bob, game, "DARN again")
+    said(alice, game, "fine words")  # nothing caught: nothing counted
+    row = Report.objects.get()  # merged: one open report per player, each catch counted
+    assert row.times == 2 and row.chat["reported"] == [first["id"], second["id"]]
+    entries = AuditEntry.objects.filter(action="chat_message_filtered").order_by("id")
+    assert [(e.actor, e.actor_name, e.report_id, e.target_user.username) for e in entries] == [
+        (None, "(system)", row.pk, "bob")
+    ] * 2
+    assert entries[0].details["text"] == "darn it"
+
+
+def test_a_dismissed_filter_report_leaves_room_for_the_next_catch(
+    bob: Player, game: str, settings: Any
+) -> None:
+    settings.CHAT_WORD_FILTER = ["darn"]
+    said(bob, game, "darn")
+    Report.objects.update(status=Report.DISMISSED)
+    said(bob, game, "darn")
+    assert Report.objects.filter(status=Report.OPEN, reporter=None).count() == 1
+    assert Report.objects.count() == 2
+
+
+def test_the_word_filters_report_shows_in_the_queue_in_danish(
+    bob: Player, game: str, settings: Any
+) -> None:
+    settings.CHAT_WORD_FILTER = ["darn"]
+    said(bob, game, "darn")
+    moderator = make_moderator()
+    client = logged_in(moderator)
+    queue = client.get(reverse("admin:moderation_report_changelist")).content.decode()
+    assert "The word filter" in queue and "Caught by the word filter" in queue
+    moderator.language = "da"
+    moderator.save(update_fields=["language"])
+    html = assert_danish(client, _page(None, Report.objects.get()))
+    assert "Fanget af ordfilteret" in html

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -26,6 +27,19 @@ def fresh_notifier() -> Iterator[None]:
     stream left waiting reads no database that the test is dropping."""
     yield
     announce.stop_notifier()
+
+
+@contextmanager
+def _chat_stream(server: Any, path: str, token: str) -> Iterator[EventReader]:
+    """The stream at ``path`` opened with ``token``, read by a started ``EventReader``."""
+    connection, response = open_stream(server.url, path, token)
+    try:
+        assert response.status == 200
+        reader = EventReader(response)
+        reader.start()
+        yield reader
+    finally:
+        connection.close()
 
 
 def _chat_events(reader: EventReader, count: int) -> list[dict[str, Any]]:
@@ -49,11 +63,7 @@ def test_messages_and_deletions_reach_the_other_seats_stream(
     game_id = start_game(alice, bob, target_score=0)
     early = said(alice, game_id, "before the stream")
     path = game_url(game_id, "stream/") + f"?chat_after={early['id'] - 1}"
-    connection, response = open_stream(live_server.url, path, bob.token)
-    try:
-        assert response.status == 200
-        reader = EventReader(response)
-        reader.start()
+    with _chat_stream(live_server, path, bob.token) as reader:
         (first,) = _chat_events(reader, 1)
         assert (first["text"], first["author_username"]) == ("before the stream", "alice")
         assert announce.notifier().wait_for_waiters(live.key(game_id), timeout=10)
@@ -64,8 +74,6 @@ def test_messages_and_deletions_reach_the_other_seats_stream(
         services.delete(message=ChatMessage.objects.get(pk=kept["id"]))
         (tombstone,) = _chat_events(reader, 1)
         assert (tombstone["deletes"], tombstone["text"]) == (kept["id"], "")
-    finally:
-        connection.close()
 
 
 @pytest.mark.django_db
@@ -73,13 +81,13 @@ def test_messages_and_deletions_reach_the_other_seats_stream(
 def test_a_stream_carries_the_chat_only_when_asked_and_only_to_who_may_read_it(
     alice: Player, bob: Player, carol: Player
 ) -> None:
-    game_id = start_game(alice, bob, target_score=0)
+    game_id = start_game(alice, bob, target_score=0, spectating="private")
     plain = bob.get(game_url(game_id, "stream/"))
     assert plain.status_code == 200
     assert alice.get(game_url(game_id, "stream/") + "?chat_after=-1").status_code == 400
     seat = live.open_reader(bob.user, game_id)
     assert seat is not None and seat.channel == ChatMessage.PLAYERS
-    assert live.open_reader(carol.user, game_id) is None  # a stranger to a private game
+    assert live.open_reader(carol.user, game_id) is None  # nobody watches a private game
 
 
 @pytest.mark.django_db
@@ -92,6 +100,42 @@ def test_a_hidden_message_moves_the_cursor_on(alice: Player, bob: Player) -> Non
     reader = live.open_reader(bob.user, game_id)
     assert reader is not None
     assert live.read(reader, 0) == ([], message["id"], False)
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("lift_throttles", "lift_chat_rate")
+def test_the_watch_stream_carries_the_spectators_chat_and_never_the_players(
+    live_server: Any, alice: Player, bob: Player, carol: Player, dave: Player
+) -> None:
+    game_id = start_game(alice, bob, target_score=0)
+    said(alice, game_id, "players only")
+    early = said(dave, game_id, "first to watch", channel="spectators")
+    path = game_url(game_id, "watch/stream/") + "?chat_after=0"
+    with _chat_stream(live_server, path, carol.token) as reader:
+        (first,) = _chat_events(reader, 1)
+        assert (first["id"], first["text"]) == (early["id"], "first to watch")
+        assert announce.notifier().wait_for_waiters(live.key(game_id), timeout=10)
+        said(bob, game_id, "still players only")  # the players' channel: never to carol
+        later = said(dave, game_id, "<i>nice</i>", channel="spectators")
+        (second,) = _chat_events(reader, 1)
+        assert (second["id"], second["text"]) == (later["id"], "<i>nice</i>")
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("lift_throttles", "lift_chat_rate")
+def test_a_spectator_reads_the_spectators_channel_only_while_the_rules_let_them_watch(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    game_id = start_game(alice, bob, target_score=0)
+    spectator = live.open_reader(carol.user, game_id)
+    assert spectator is not None and spectator.channel == ChatMessage.SPECTATORS
+    assert said(carol, game_id, "hello", channel="spectators")["text"] == "hello"
+    refused = carol.get(game_url(game_id, "chat/"), {"channel": "players"})
+    assert refused.status_code == 403
+    alice.client.patch(game_url(game_id, "spectating/"), {"spectating": "private"}, format="json")
+    assert live.open_reader(carol.user, game_id) is None
+    assert carol.get(game_url(game_id, "chat/"), {"channel": "spectators"}).status_code == 404
 
 
 def test_the_steps_send_chat_events_when_the_chat_key_wakes_them() -> None:

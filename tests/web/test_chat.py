@@ -44,6 +44,16 @@ def assert_no_card_covered(page: Page) -> None:
     page.evaluate("window.scrollTo(0, 0)")
 
 
+def assert_markup_is_text(reader: Page, writer: Page) -> None:
+    """``reader``'s line of ``MARKUP`` (from ``writer``) is text: no element of it, no script run
+    on either page."""
+    line = reader.locator(".chat-lines li", has_text="bold")
+    expect(line.locator(".chat-text")).to_have_text(MARKUP)
+    assert reader.locator(".chat-lines b, .chat-lines img, .chat-lines script").count() == 0
+    assert reader.evaluate("() => window.pwned") is None
+    assert writer.evaluate("() => window.pwned") is None
+
+
 def open_chat(page: Page, label: str) -> None:
     page.get_by_role("button", name=label).click()
     expect(page.locator("#chat-panel")).to_be_visible()
@@ -73,11 +83,8 @@ def test_chat_at_the_table_is_text_live_and_covers_no_card(clients: Any) -> None
     # Bob hears of it on the game's stream: the unread count, then the text as written.
     expect(b.get_by_role("button", name="Chat · 1 nye")).to_be_visible()
     open_chat(b, "Chat · 1 nye")
+    assert_markup_is_text(b, a)
     line = b.locator(".chat-lines li", has_text="bold")
-    expect(line.locator(".chat-text")).to_have_text(MARKUP)
-    assert b.locator(".chat-lines b, .chat-lines img, .chat-lines script").count() == 0
-    assert b.evaluate("() => window.pwned") is None
-    assert a.evaluate("() => window.pwned") is None
     expect(b.get_by_placeholder("Skriv en besked…")).to_be_visible()
     assert_no_card_covered(b)
     alice.shot("chat-table", a.locator("#chat-panel"))

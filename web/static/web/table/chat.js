@@ -8,7 +8,10 @@
 // (`POST chat/messages/{id}/report/`) and Mute (`POST me/chat/mutes/`); the panel's switch turns
 // the chat off for me (`PATCH me/chat/`).
 //
-// `table` is the screen's hub (views/game.js).
+// `table` is the screen's hub (views/game.js). A spectator (views/watch.js) gets the spectators'
+// channel (`{ channel: "spectators" }`, `?channel=spectators`, carried by the watch stream): its
+// box follows the watch screen and its open panel stays in the page's flow (`.chat-inline`),
+// under the players and the discard pile rather than over them.
 
 import { api } from "../api.js";
 import { h, patch, toast } from "../dom.js";
@@ -17,10 +20,14 @@ import { describeError } from "../views/forms.js";
 
 const MAX_LENGTH = 500;
 
-export function createChat(table) {
+export function createChat(table, { channel = "players" } = {}) {
+  const spectators = channel === "spectators";
   const chat = { messages: new Map(), cursor: null, enabled: true, open: false, unread: 0, closed: false };
-  const box = h("section", { class: "chat", "aria-label": t("chat.title") });
-  table.screen.before(box);
+  const title = spectators ? t("chat.spectators_title") : t("chat.title");
+  const box = h("section", { class: spectators ? "chat chat-inline" : "chat", "aria-label": title });
+  if (spectators) table.screen.after(box);
+  else table.screen.before(box);
+  const path = `games/${table.gameId}/chat/`;
 
   /** The stream's cursor: null until the first page is read (then the stream carries the chat). */
   const after = () => (chat.closed ? null : chat.cursor);
@@ -39,14 +46,14 @@ export function createChat(table) {
 
   async function load() {
     try {
-      const page = await api.get(`games/${table.gameId}/chat/`);
+      const page = await api.get(spectators ? `${path}?channel=spectators` : path);
       chat.enabled = page.enabled;
       chat.messages.clear();
       take({ ...page, messages: page.messages });
       chat.unread = 0;
       table.live.restart(); // from now on the stream carries the chat too
     } catch {
-      chat.closed = true; // not a seated player's game: no chat here
+      chat.closed = true; // not a channel of mine here: no chat
       render();
     }
   }
@@ -57,7 +64,7 @@ export function createChat(table) {
     const text = input.value.trim();
     if (!text) return;
     try {
-      const message = await api.post(`games/${table.gameId}/chat/`, { text });
+      const message = await api.post(path, { text, channel });
       input.value = "";
       take({ messages: [message] });
       if (message.filtered) toast(t("chat.filtered"), { error: true });
@@ -107,7 +114,7 @@ export function createChat(table) {
       h(
         "div",
         { class: "chat-head" },
-        h("h2", null, t("chat.title")),
+        h("h2", null, title),
         h("button", { type: "button", class: "link", onclick: toggle }, chat.enabled ? t("chat.turn_off") : t("chat.turn_on")),
         h("button", { type: "button", class: "chat-close", onclick: () => setOpen(false), "aria-label": t("chat.close") }, "×"),
       ),
@@ -118,7 +125,7 @@ export function createChat(table) {
             h(
               "form",
               { class: "chat-form", onsubmit: send },
-              h("input", { name: "text", maxlength: MAX_LENGTH, autocomplete: "off", "aria-label": t("chat.message_label"), placeholder: t("chat.placeholder") }),
+              h("input", { name: "text", maxlength: MAX_LENGTH, autocomplete: "off", "aria-label": spectators ? t("chat.spectators_message_label") : t("chat.message_label"), placeholder: t("chat.placeholder") }),
               h("button", { type: "submit" }, t("chat.send")),
             ),
           ],
@@ -136,7 +143,7 @@ export function createChat(table) {
 
   function render() {
     if (chat.closed || chat.cursor === null) return patch(box);
-    const label = chat.unread ? t("chat.open_unread", { count: chat.unread }) : t("chat.open");
+    const label = chat.unread ? t("chat.open_unread", { count: chat.unread }) : spectators ? title : t("chat.open");
     patch(box, h("button", { type: "button", class: "chat-toggle", "aria-expanded": String(chat.open), "aria-controls": "chat-panel", onclick: () => setOpen(!chat.open) }, label), chat.open ? panel() : null);
   }
 

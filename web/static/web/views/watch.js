@@ -2,12 +2,15 @@
 // "Spectators"). It shows what the server sends a spectator and nothing else: the players with
 // their hand sizes and scores, the top of the discard pile, whose turn, the moves as they come
 // (GET games/{id}/watch/ and its stream, through GameLive with `watching`), how many watch,
-// and, with a delay, that the game is shown that many moves behind. No hand, no actions.
+// and, with a delay, that the game is shown that many moves behind. No hand, no actions. Under
+// it, the spectators' chat (table/chat.js, `channel: "spectators"`), carried by the same stream;
+// never the players' chat.
 
 import { h, patch } from "../dom.js";
 import { t } from "../i18n.js";
 import { gameName } from "../games/names.js";
 import { GameLive } from "../live.js";
+import { createChat } from "../table/chat.js";
 import { describeError } from "./forms.js";
 
 function cardText(card) {
@@ -55,8 +58,12 @@ export function mount(root, [gameId], app) {
     );
   };
 
+  // The chat's hub: what table/chat.js reads of a table.
+  const hub = { gameId, screen, chat: null, live: null };
   const live = new GameLive(gameId, {
     watching: true,
+    chat: () => (hub.chat ? hub.chat.after() : null),
+    onChat: (data) => hub.chat && hub.chat.take(data),
     onView: (next) => {
       state.game = next;
       render();
@@ -73,12 +80,17 @@ export function mount(root, [gameId], app) {
       // The moves seen from here on (the view already shows those before).
       if (state.game) live.cursor = state.game.version;
       live.start();
+      if (screen.isConnected) hub.chat = createChat(hub, { channel: "spectators" });
     })
     .catch((error) => {
       if (error.code === "seated_not_spectator") app.navigate(`/games/${gameId}`, { replace: true });
       state.error = describeError(error).join(" ") || t("game.not_found");
       render();
     });
+  hub.live = live;
   render();
-  return () => live.stop();
+  return () => {
+    live.stop();
+    if (hub.chat) hub.chat.stop();
+  };
 }
