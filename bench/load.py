@@ -997,36 +997,10 @@ async def learn(
 async def step(client: Client, table: Table, gate: Gate | None) -> None:
     """One turn of a table: the seat to move learns of it, reloads its view, and acts (or
     idles)."""
-    rng = client.rng
-    latest = table.latest
-    if latest is None:
-        # Nobody's answer says whose turn it is (a timeout, a race lost on every side): a seat
-        # reloads its view once its stream has the version, as docs/api.md tells a client.
-        view = await learn(client, table, table.players[0])
-        if view is not None:
-            table.see(view)
+    turn = await seat_to_act(client, table)
+    if turn is None:
         return
-    if latest["status"] == "finished":
-        if not await rematch(client, table):
-            await asyncio.sleep(0.5)
-        return
-    if latest["status"] != "active":
-        client.stats.error(f"game {table.game_id} is {latest['status']}")
-        await asyncio.sleep(1)
-        return
-    player = to_move(table, latest)
-    view = player.view
-    if view is None or view["version"] < table.version:
-        view = await learn(client, table, player, may_act=True)
-        if view is None:
-            return
-        known = table.version
-        table.see(view)
-        if view["version"] > known:
-            return  # more happened (a timeout): decide again on the newer view
-    if view["status"] != "active":
-        table.see(view)
-        return
+    player, view = turn
     legal = [a for a in view["table"]["legal_actions"] if a["type"] != "catch"]
     if not legal:
         table.latest = None  # not this seat's turn after all: reload
@@ -1039,10 +1013,53 @@ async def step(client: Client, table: Table, gate: Gate | None) -> None:
             await wait_out_turn(client, table, player, version)
             return
         table.skipped_last = False
-    action = choose(view, rng)
-    # A seat exposed on one card: another player catches it at this same version, racing this
-    # move. One of the two gets 409.
-    catch: tuple[Player, dict[str, Any]] | None = None
+    action = choose(view, client.rng)
+    catch = catch_race(table, player, view, client.rng)
+    if gate is not None:
+        await gate.wait()
+    await send_turn(client, table, player, action, catch, version)
+
+
+async def seat_to_act(client: Client, table: Table) -> tuple[Player, dict[str, Any]] | None:
+    """The seat whose turn it is, with its view of the table's latest version; None when this
+    step has done what there was to do (a reload, a rematch, a newer view to decide on)."""
+    latest = table.latest
+    if latest is None:
+        # Nobody's answer says whose turn it is (a timeout, a race lost on every side): a seat
+        # reloads its view once its stream has the version, as docs/api.md tells a client.
+        view = await learn(client, table, table.players[0])
+        if view is not None:
+            table.see(view)
+        return None
+    if latest["status"] == "finished":
+        if not await rematch(client, table):
+            await asyncio.sleep(0.5)
+        return None
+    if latest["status"] != "active":
+        client.stats.error(f"game {table.game_id} is {latest['status']}")
+        await asyncio.sleep(1)
+        return None
+    player = to_move(table, latest)
+    view = player.view
+    if view is None or view["version"] < table.version:
+        view = await learn(client, table, player, may_act=True)
+        if view is None:
+            return None
+        known = table.version
+        table.see(view)
+        if view["version"] > known:
+            return None  # more happened (a timeout): decide again on the newer view
+    if view["status"] != "active":
+        table.see(view)
+        return None
+    return player, view
+
+
+def catch_race(
+    table: Table, player: Player, view: dict[str, Any], rng: random.Random
+) -> tuple[Player, dict[str, Any]] | None:
+    """A seat exposed on one card: another player catches it at this same version, racing this
+    move. One of the two gets 409."""
     for seat in view["table"]["seats"]:
         if not seat["catchable"]:
             continue
@@ -1054,10 +1071,19 @@ async def step(client: Client, table: Table, gate: Gate | None) -> None:
             and view["table"]["seats"][p.seat]["active"]
         ]
         if catchers:
-            catch = (rng.choice(catchers), {"type": "catch", "target": seat["seat"]})
-            break
-    if gate is not None:
-        await gate.wait()
+            return (rng.choice(catchers), {"type": "catch", "target": seat["seat"]})
+    return None
+
+
+async def send_turn(
+    client: Client,
+    table: Table,
+    player: Player,
+    action: dict[str, Any],
+    catch: tuple[Player, dict[str, Any]] | None,
+    version: int,
+) -> None:
+    """``player``'s action (and the catch racing it) sent at ``version``; the answers read."""
     tasks = [client.act(table, player, action, version, "action")]
     if catch is not None:
         tasks.append(client.act(table, catch[0], catch[1], version, "catch"))
@@ -1257,30 +1283,12 @@ async def drive(
         client = Client(session, base, live_bases, stats, rng)
         listening = asyncio.Event()
         listener = asyncio.create_task(listen_to_announcements(redis_url, stats, listening))
-        stats.phase = "setup"
-        await asyncio.to_thread(start_games, args, tables)
-        opened = await asyncio.gather(*(open_streams(client, t) for t in tables))
-        spread = Counter(client.live_for(t.game_id) for t in tables)
-        print(
-            "  games' streams per live process: "
-            + " / ".join(str(spread[url]) for url in live_bases),
-            flush=True,
-        )
-        if not all(opened):
-            stats.error("not every seat's stream opened")
+        await open_games(args, client, tables)
         control = Control(stop=asyncio.Event())
         players = [asyncio.create_task(play(client, t, control)) for t in tables]
         await phase(stats, "warm-up", args.warmup)
         await phase(stats, "closed", args.duration)
-        actions = sum(
-            n for (ph, kind, _, _), n in stats.codes.items() if ph == "closed" and kind == "action"
-        )
-        rate = max(actions / stats.window["closed"] * args.rate_fraction, 0.1)
-        stats.open_rate = rate
-        print(f"  open loop at {rate:.1f} actions/s", flush=True)
-        gate = Gate(rate, stats, rng)
-        control.gate = gate
-        gate_task = asyncio.create_task(gate.run(control.stop))
+        gate_task = open_the_gate(args, stats, control, rng)
         await phase(stats, "settle", min(3.0, args.duration / 4))
         live_pids = CPU_ROOTS.get("live", [])
         if live_pids:
@@ -1288,20 +1296,7 @@ async def drive(
         await phase(stats, "open", args.duration)
         crowd: list[Stream] = []
         if args.idle_streams and watchers:
-            stats.phase = "crowd ramp"
-            started = time.perf_counter()
-            crowd = await open_crowd(client, watchers, args.idle_streams)
-            stats.crowd_open_seconds = time.perf_counter() - started
-            stats.crowd_opened = sum(1 for s in crowd if s.version >= 0 and not s.ended)
-            print(
-                f"  {stats.crowd_opened:,} idle streams open "
-                f"({stats.crowd_open_seconds:.1f} s to open)",
-                flush=True,
-            )
-            await phase(stats, "crowd", args.duration)
-            still = sum(1 for s in crowd if not s.ended)
-            if still != stats.crowd_opened:
-                stats.error(f"{stats.crowd_opened - still} idle streams closed during the phase")
+            crowd = await crowd_phase(args, client, watchers)
             if live_pids:
                 stats.rss["after"] = memory_of_trees(live_pids)
         stats.phase = "drain"
@@ -1309,20 +1304,77 @@ async def drive(
         stats.stopped_at = datetime.now(UTC)
         await gate_task
         await finish(stats, "games", players)
-        # The last moves' events: wait (up to 10 s) until every measured move has reached every
-        # other seat, so that a late delivery counts as late, not as lost.
-        for _ in range(100):
-            if not any(deliveries(stats.moves, stats.arrivals, p)[2] for p in ("open", "crowd")):
-                break
-            await asyncio.sleep(0.1)
-        for stream in crowd:
-            await stream.close()
-        for table in tables:
-            for player in table.players:
-                if player.stream is not None:
-                    await player.stream.close()
+        await drain(stats, crowd, tables)
         listening.set()
         await listener
+
+
+async def open_games(args: argparse.Namespace, client: Client, tables: list[Table]) -> None:
+    """The setup phase: every table's game started and its seats' streams opened."""
+    stats = client.stats
+    stats.phase = "setup"
+    await asyncio.to_thread(start_games, args, tables)
+    opened = await asyncio.gather(*(open_streams(client, t) for t in tables))
+    spread = Counter(client.live_for(t.game_id) for t in tables)
+    print(
+        "  games' streams per live process: "
+        + " / ".join(str(spread[url]) for url in client.live_bases),
+        flush=True,
+    )
+    if not all(opened):
+        stats.error("not every seat's stream opened")
+
+
+def open_the_gate(
+    args: argparse.Namespace, stats: Stats, control: Control, rng: random.Random
+) -> asyncio.Task[None]:
+    """The open loop's gate, at ``--rate-fraction`` of the closed loop's action rate."""
+    actions = sum(
+        n for (ph, kind, _, _), n in stats.codes.items() if ph == "closed" and kind == "action"
+    )
+    rate = max(actions / stats.window["closed"] * args.rate_fraction, 0.1)
+    stats.open_rate = rate
+    print(f"  open loop at {rate:.1f} actions/s", flush=True)
+    gate = Gate(rate, stats, rng)
+    control.gate = gate
+    return asyncio.create_task(gate.run(control.stop))
+
+
+async def crowd_phase(
+    args: argparse.Namespace, client: Client, watchers: list[Watcher]
+) -> list[Stream]:
+    """The idle streams opened, then the crowd phase played with them open."""
+    stats = client.stats
+    stats.phase = "crowd ramp"
+    started = time.perf_counter()
+    crowd = await open_crowd(client, watchers, args.idle_streams)
+    stats.crowd_open_seconds = time.perf_counter() - started
+    stats.crowd_opened = sum(1 for s in crowd if s.version >= 0 and not s.ended)
+    print(
+        f"  {stats.crowd_opened:,} idle streams open ({stats.crowd_open_seconds:.1f} s to open)",
+        flush=True,
+    )
+    await phase(stats, "crowd", args.duration)
+    still = sum(1 for s in crowd if not s.ended)
+    if still != stats.crowd_opened:
+        stats.error(f"{stats.crowd_opened - still} idle streams closed during the phase")
+    return crowd
+
+
+async def drain(stats: Stats, crowd: list[Stream], tables: list[Table]) -> None:
+    """After the stop: the last moves' events awaited, then every stream closed."""
+    # Wait (up to 10 s) until every measured move has reached every other seat, so that a late
+    # delivery counts as late, not as lost.
+    for _ in range(100):
+        if not any(deliveries(stats.moves, stats.arrivals, p)[2] for p in ("open", "crowd")):
+            break
+        await asyncio.sleep(0.1)
+    for stream in crowd:
+        await stream.close()
+    for table in tables:
+        for player in table.players:
+            if player.stream is not None:
+                await player.stream.close()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1334,14 +1386,27 @@ def verify(tables: list[Table], stats: Stats) -> list[str]:
     failures."""
     from django.db import connections
 
-    from games.models import Game, Move
-
     connections.close_all()
-    failures: list[str] = []
     games = [g for t in tables for g in t.games]
-    turn = {
-        str(pk): s for pk, s in Game.objects.filter(pk__in=games).values_list("pk", "turn_seconds")
-    }
+    failures = check_player_moves(games, stats)
+    failures += check_timeouts(games, stats)
+    moves = sum(stats.applied.values())
+    if moves and stats.announcements < moves:
+        # Only Redis brings the API's moves to the live processes (the database re-check
+        # would still deliver them, a second late).
+        failures.append(f"{stats.announcements} versions announced on Redis for {moves} moves")
+    for name in ("open", "crowd"):
+        _, _, missing = deliveries(stats.moves, stats.arrivals, name)
+        if missing:
+            failures.append(f"{name}: {missing} accepted moves never reached every other seat")
+    connections.close_all()
+    return failures
+
+
+def check_player_moves(games: list[str], stats: Stats) -> list[str]:
+    """Each game's moves by its players in the database, against the moves the API accepted."""
+    from games.models import Move
+
     # A seat that timed out max_timeouts times in a row is played by a bot (the default
     # timeout policy) until its player acts again: the bot's moves are nobody's answers.
     player_moves: Counter[uuid.UUID] = Counter()
@@ -1364,10 +1429,22 @@ def verify(tables: list[Table], stats: Stats) -> list[str]:
             if event.get("type") == "bot_took_over":
                 played_by_bot.add(event.get("seat"))
     stats.events[("all", "moves of bots playing timed-out seats")] = bot_moves
+    failures = []
     for game in games:
         got = player_moves.get(uuid.UUID(game), 0)
         if got != stats.applied[game]:
             failures.append(f"game {game}: {got} player moves, {stats.applied[game]} accepted")
+    return failures
+
+
+def check_timeouts(games: list[str], stats: Stats) -> list[str]:
+    """Every timeout at or after its deadline, and one for each turn the client waited out."""
+    from games.models import Game, Move
+
+    failures: list[str] = []
+    turn = {
+        str(pk): s for pk, s in Game.objects.filter(pk__in=games).values_list("pk", "turn_seconds")
+    }
     timeouts = list(
         Move.objects.filter(game_id__in=games, action__type="timeout").values_list(
             "game_id", "number", "created_at"
@@ -1403,16 +1480,6 @@ def verify(tables: list[Table], stats: Stats) -> list[str]:
     # A player the client did not mean to idle was slower than a 2-second clock (or its table was
     # waiting for the end of the run): informative, not an exactly-once failure.
     stats.events[("all", "timeouts the client did not wait for, before the stop")] = unwaited
-    moves = sum(stats.applied.values())
-    if moves and stats.announcements < moves:
-        # Only Redis brings the API's moves to the live processes (the database re-check
-        # would still deliver them, a second late).
-        failures.append(f"{stats.announcements} versions announced on Redis for {moves} moves")
-    for name in ("open", "crowd"):
-        _, _, missing = deliveries(stats.moves, stats.arrivals, name)
-        if missing:
-            failures.append(f"{name}: {missing} accepted moves never reached every other seat")
-    connections.close_all()
     return failures
 
 

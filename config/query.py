@@ -12,7 +12,7 @@ bounds the view reads with.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
@@ -39,6 +39,10 @@ def boolean(request: Request, name: str) -> bool | None:
     return _BOOLEANS[raw]
 
 
+@overload
+def integer(request: Request, name: str, default: int, low: int, high: int) -> int: ...
+@overload
+def integer(request: Request, name: str, default: None, low: int, high: int) -> int | None: ...
 def integer(request: Request, name: str, default: int | None, low: int, high: int) -> int | None:
     """The parameter ``name`` as a whole number from ``low`` to ``high``; ``default`` when
     absent. Present but empty (``?before=``) is no number: refused."""

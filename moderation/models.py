@@ -21,6 +21,21 @@ from django.utils.translation import gettext_lazy as _
 from moderation.actions import action_label, target_in_words
 
 
+def _kept_link(
+    to: str | type[models.Model], verbose_name: Any, related_name: str = "+"
+) -> models.ForeignKey[Any, Any]:
+    """A link that outlives what it points at: deleting the user, game or report empties it and
+    keeps the row (the moderation record must stay)."""
+    return models.ForeignKey(
+        to,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name=related_name,
+        verbose_name=verbose_name,
+    )
+
+
 class Report(models.Model):
     """A player's report about another player. One open report per reporter and player: a
     second report while the first is open is merged into it (``times`` counts them). The word
@@ -65,14 +80,7 @@ class Report(models.Model):
     # Every reason given, in order, when reports were merged (``reason`` is the first).
     reasons = models.JSONField(_("reasons"), default=list, blank=True)
     details = models.TextField(_("details"), blank=True)
-    game = models.ForeignKey(
-        "games.Game",
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="reports",
-        verbose_name=_("game"),
-    )
+    game = _kept_link("games.Game", _("game"), related_name="reports")
     times = models.PositiveIntegerField(
         _("times"), default=1, help_text=_("Reports merged into this one.")
     )
@@ -86,14 +94,7 @@ class Report(models.Model):
     last_reported_at = models.DateTimeField(_("last reported at"), default=timezone.now)
     resolution = models.CharField(_("resolution"), max_length=20, blank=True)
     resolution_reason = models.TextField(_("resolution reason"), blank=True)
-    resolved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("resolved by"),
-    )
+    resolved_by = _kept_link(settings.AUTH_USER_MODEL, _("resolved by"))
     resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
 
     class Meta:
@@ -185,23 +186,9 @@ class Sanction(models.Model):
         verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
-    report = models.ForeignKey(
-        Report,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="sanctions",
-        verbose_name=_("report"),
-    )
+    report = _kept_link(Report, _("report"), related_name="sanctions")
     lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
-    lifted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("lifted by"),
-    )
+    lifted_by = _kept_link(settings.AUTH_USER_MODEL, _("lifted by"))
 
     class Meta:
         ordering = ["-created_at"]
@@ -242,30 +229,9 @@ class AuditEntry(models.Model):
     # Snapshots: the log must still read right after an account is renamed or deleted.
     actor_name = models.CharField(_("actor name"), max_length=150)
     action = models.CharField(_("action"), max_length=40, db_index=True)
-    target_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("target user"),
-    )
-    target_game = models.ForeignKey(
-        "games.Game",
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("target game"),
-    )
-    report = models.ForeignKey(
-        Report,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("report"),
-    )
+    target_user = _kept_link(settings.AUTH_USER_MODEL, _("target user"))
+    target_game = _kept_link("games.Game", _("target game"))
+    report = _kept_link(Report, _("report"))
     target = models.CharField(
         _("target"), max_length=200, help_text=_("Whom or what it was done to.")
     )

@@ -19,7 +19,7 @@ from django.utils import timezone
 from config.celery import app
 from games import services
 from games.models import Game
-from players.models import User
+from tests.games.factories import started_game, user
 
 SWEEP = "games.tasks.sweep_expired_turns"
 
@@ -48,10 +48,7 @@ def info_logs(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
 
 
 def _overdue_game() -> Game:
-    alice = User.objects.create_user(username="alice", password="pw-alice-123")
-    bob = User.objects.create_user(username="bob", password="pw-bob-123")
-    game = services.create_game(host=alice, max_players=2, target_score=0, turn_seconds=60)
-    services.join_game(user=bob, invite_code=game.invite_code)
+    game = started_game(host=user("alice"), guest=user("bob"), turn_seconds=60)
     Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() - timedelta(seconds=5))
     return game
 

@@ -30,10 +30,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import metrics, query
+from config.api_responses import standard_errors
+from config.openapi import error_response
 from games import selectors
 from games.api import serializers as s
 from games.api.streams import progress_or_404
-from games.api.views import NO_GAME, _error, _errors, _int_param
+from games.api.views import NO_GAME
 from live import announce, presence
 from live.driver import as_async_view, run_view_async
 from live.threads import release_request_thread
@@ -214,12 +216,14 @@ class MyGamesLiveView(APIView):
         ],
         responses={
             200: MyGamesLiveSerializer,
-            **_errors({400: _error("`invalid_request`: `wait` out of range.")}, write=False),
+            **standard_errors(
+                {400: error_response("`invalid_request`: `wait` out of range.")}, write=False
+            ),
         },
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
-        wait = _int_param(request, "wait", 0, 0, announce.MAX_WAIT_SECONDS)
+        wait = query.integer(request, "wait", 0, 0, announce.MAX_WAIT_SECONDS)
         since = request.query_params.get("since", "")
         # Taken before the read: an announcement for this player after it may not be in it.
         mark = announce.user_mark(request.user.pk)
@@ -274,9 +278,11 @@ class EventsView(APIView):
         ],
         responses={
             200: s.EventPageSerializer,
-            **_errors(
+            **standard_errors(
                 {
-                    400: _error("`invalid_request`: `after`, `limit` or `wait` out of range."),
+                    400: error_response(
+                        "`invalid_request`: `after`, `limit` or `wait` out of range."
+                    ),
                     404: NO_GAME,
                 },
                 write=False,
@@ -286,9 +292,9 @@ class EventsView(APIView):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = progress_or_404(request, game_id)
-        after = _int_param(request, "after", 0, 0, 10**9)
-        limit = _int_param(request, "limit", 50, 1, 200)
-        wait = _int_param(request, "wait", 0, 0, announce.MAX_WAIT_SECONDS)
+        after = query.integer(request, "after", 0, 0, 10**9)
+        limit = query.integer(request, "limit", 50, 1, 200)
+        wait = query.integer(request, "wait", 0, 0, announce.MAX_WAIT_SECONDS)
         moves, more = selectors.events_for(game, request.user, after=after, limit=limit)
         page = {
             "moves": moves,

@@ -31,11 +31,13 @@ from rest_framework.views import APIView
 
 from config import error_codes as codes
 from config import query
+from config.api_responses import standard_errors
 from config.errors import ServiceError
+from config.openapi import error_response
 from games import selectors, spectators
 from games.api import feeds
 from games.api import serializers as s
-from games.api.views import NO_GAME, _bool_param, _error, _errors, _int_param, seat_view
+from games.api.views import NO_GAME, seat_view
 from games.models import Game
 from live import announce, driver, keepalive
 from live.driver import HEARTBEAT_SECONDS, RETRY_MILLISECONDS, Beat, Call, Steps, Wait
@@ -131,7 +133,7 @@ def _cursor(request: Request) -> int:
     """Where to start: Last-Event-ID (an EventSource reconnecting) wins over ``?after=``."""
     raw = request.headers.get("Last-Event-ID")
     if raw is None or not raw.strip():
-        return _int_param(request, "after", 0, 0, 10**9)
+        return query.integer(request, "after", 0, 0, 10**9)
     try:
         value = int(raw)
     except ValueError:
@@ -243,9 +245,9 @@ class GameStreamView(APIView):
                 description="Only to a stream request for a game that is over when every move "
                 "was delivered already: EventSource stops reconnecting."
             ),
-            **_errors(
+            **standard_errors(
                 {
-                    400: _error(
+                    400: error_response(
                         "`invalid_request`: `after`, `chat_after` or `Last-Event-ID` out of "
                         "range, or `view` not true or false."
                     ),
@@ -258,7 +260,7 @@ class GameStreamView(APIView):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game = progress_or_404(request, game_id)
-        with_view = bool(_bool_param(request, "view"))
+        with_view = bool(query.boolean(request, "view"))
         seat = selectors.seat_position(game.pk, request.user)
         update = _update(game, request.user, _cursor(request), seat)
         chat, chat_after = chat_of(request, str(game.pk))

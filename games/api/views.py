@@ -25,13 +25,13 @@ from config.api_responses import (
     standard_errors,
 )
 from config.errors import ServiceError
-from config.openapi import error_response as _error
+from config.openapi import error_response
 from games import selectors, services
 from games.api import serializers as s
 from games.models import Game
 
 # Error responses in the one shape (config/errors.py); each description names the codes.
-NO_GAME = _error("`not_found`: no such game, or not yours to see.")
+NO_GAME = error_response("`not_found`: no such game, or not yours to see.")
 ETAG = OpenApiParameter(
     "ETag",
     str,
@@ -42,7 +42,8 @@ ETAG = OpenApiParameter(
 JOIN_CONFLICT = "`game_already_started`, `already_joined`, `game_full` or `too_many_games`."
 
 
-# streams.py and polls.py (other owners' this turn) import this name.
+# games/api/spectate.py (another owner's this turn) still imports the old names.
+_error = error_response
 _errors = standard_errors
 
 
@@ -107,8 +108,12 @@ class GameListView(APIView):
         ],
         responses={
             200: s.GameSummarySerializer(many=True),
-            **_errors(
-                {400: _error("`invalid_request`: unknown `status`, or `my_turn` not true/false.")},
+            **standard_errors(
+                {
+                    400: error_response(
+                        "`invalid_request`: unknown `status`, or `my_turn` not true/false."
+                    )
+                },
                 write=False,
                 throttled=True,
             ),
@@ -116,7 +121,7 @@ class GameListView(APIView):
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
-        my_turn = _bool_param(request, "my_turn")
+        my_turn = query.boolean(request, "my_turn")
         status_filter = request.query_params.get("status")
         if status_filter is not None and status_filter not in dict(Game.STATUSES):
             raise ServiceError(codes.INVALID_REQUEST, f"Unknown status {status_filter!r}.")
@@ -140,14 +145,14 @@ class GameListView(APIView):
         parameters=[RETRY_AFTER],
         responses={
             201: s.GameSerializer,
-            **_errors(
+            **standard_errors(
                 {
-                    400: _error(
+                    400: error_response(
                         "`invalid_request` (details.fields), `invalid_setup` (an unknown "
                         "house rule) or `rated_not_allowed` (`rated` with another preset, a "
                         "house rule, or by a bot account)."
                     ),
-                    409: _error("`too_many_games` (details.limit): GAMES_IN_PROGRESS_MAX."),
+                    409: error_response("`too_many_games` (details.limit): GAMES_IN_PROGRESS_MAX."),
                 },
                 throttled=True,
             ),
@@ -180,7 +185,7 @@ class OpenGamesView(APIView):
         operation_id="games_open_list",
         summary="Public games waiting for players",
         description="At most 100 public lobbies, oldest first; join one with `games_join`.",
-        responses={200: s.GameSummarySerializer(many=True), **_errors(write=False)},
+        responses={200: s.GameSummarySerializer(many=True), **standard_errors(write=False)},
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
@@ -203,7 +208,7 @@ class InvitationsView(APIView):
         parameters=[RETRY_AFTER],
         responses={
             200: s.GameSummarySerializer(many=True),
-            **_errors(write=False, throttled=True),
+            **standard_errors(write=False, throttled=True),
         },
         tags=["games"],
     )
@@ -222,7 +227,7 @@ class GameOptionsView(APIView):
             "the allowed range and default of every number in `games_create` and "
             "`games_vs_computer_create`. Read from the fields that validate those requests."
         ),
-        responses={200: s.NewGameChoicesSerializer, **_errors(write=False)},
+        responses={200: s.NewGameChoicesSerializer, **standard_errors(write=False)},
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
@@ -251,7 +256,7 @@ class GameDetailView(APIView):
         responses={
             200: s.GameSerializer,
             304: OpenApiResponse(description="Not modified since the ETag you sent."),
-            **_errors({404: NO_GAME}, write=False),
+            **standard_errors({404: NO_GAME}, write=False),
         },
         tags=["games"],
     )
@@ -283,16 +288,16 @@ def _lobby_operation(
     forbidden: str = "",
     throttled: bool = False,
 ) -> Any:
-    extra = {404: NO_GAME, 409: _error(conflict)}
+    extra = {404: NO_GAME, 409: error_response(conflict)}
     if forbidden:
-        extra[403] = _error(f"{forbidden}, or `permission_denied` (a `read` token).")
+        extra[403] = error_response(f"{forbidden}, or `permission_denied` (a `read` token).")
     return extend_schema(
         operation_id=operation_id,
         summary=summary,
         description=description or None,
         request=None,
         parameters=[RETRY_AFTER] if throttled else None,
-        responses={200: s.GameSerializer, **_errors(extra, throttled=throttled)},
+        responses={200: s.GameSerializer, **standard_errors(extra, throttled=throttled)},
         tags=["games"],
     )
 
@@ -322,15 +327,15 @@ class JoinByInviteView(APIView):
         parameters=[RETRY_AFTER],
         responses={
             200: s.GameSerializer,
-            **_errors(
+            **standard_errors(
                 {
-                    400: _error("`invalid_request`: no `invite_code`."),
-                    404: _error("`invalid_invite`: no game has this code."),
-                    409: _error(
+                    400: error_response("`invalid_request`: no `invite_code`."),
+                    404: error_response("`invalid_invite`: no game has this code."),
+                    409: error_response(
                         "`game_already_started` (the game has started: its invite is over), "
                         "`already_joined`, `game_full` or `too_many_games`."
                     ),
-                    410: _error(
+                    410: error_response(
                         "`invite_expired`: the lobby's invite ran out (invites last a week); ask "
                         "the host for a new code."
                     ),
@@ -417,10 +422,10 @@ class DeclineInvitationView(APIView):
         request=None,
         responses={
             204: None,
-            **_errors(
+            **standard_errors(
                 {
-                    404: _error("`not_found`: no such game, or no invitation of yours."),
-                    409: _error("`already_joined` or `game_already_started`."),
+                    404: error_response("`not_found`: no such game, or no invitation of yours."),
+                    409: error_response("`already_joined` or `game_already_started`."),
                 }
             ),
         },
@@ -445,13 +450,13 @@ class VsComputerView(APIView):
         parameters=[RETRY_AFTER],
         responses={
             201: s.GameSerializer,
-            **_errors(
+            **standard_errors(
                 {
-                    400: _error(
+                    400: error_response(
                         "`invalid_request` (details.fields), `invalid_setup` or "
                         "`invalid_bot_level`."
                     ),
-                    409: _error("`too_many_games` (details.limit): GAMES_IN_PROGRESS_MAX."),
+                    409: error_response("`too_many_games` (details.limit): GAMES_IN_PROGRESS_MAX."),
                 },
                 throttled=True,
             ),
@@ -487,12 +492,14 @@ class BotsView(APIView):
         parameters=[RETRY_AFTER],
         responses={
             201: s.GameSerializer,
-            **_errors(
+            **standard_errors(
                 {
-                    400: _error("`invalid_request` (details.fields) or `invalid_bot_level`."),
-                    403: _error("`not_host`, or `permission_denied` (a `read` token)."),
+                    400: error_response(
+                        "`invalid_request` (details.fields) or `invalid_bot_level`."
+                    ),
+                    403: error_response("`not_host`, or `permission_denied` (a `read` token)."),
                     404: NO_GAME,
-                    409: _error("`game_already_started` or `game_full`."),
+                    409: error_response("`game_already_started` or `game_full`."),
                 },
                 throttled=True,
             ),
@@ -522,11 +529,11 @@ class BotDetailView(APIView):
         parameters=[RETRY_AFTER],
         responses={
             200: s.GameSerializer,
-            **_errors(
+            **standard_errors(
                 {
-                    403: _error("`not_host`, or `permission_denied` (a `read` token)."),
-                    404: _error("`not_found` (no such game) or `bot_not_found`."),
-                    409: _error("`game_already_started`."),
+                    403: error_response("`not_host`, or `permission_denied` (a `read` token)."),
+                    404: error_response("`not_found` (no such game) or `bot_not_found`."),
+                    409: error_response("`game_already_started`."),
                 },
                 throttled=True,
             ),
@@ -552,14 +559,3 @@ class ReclaimView(APIView):
     def post(self, request: Request, game_id: UUID) -> Response:
         game = services.reclaim_seat(user=request.user, game_id=game_id)
         return Response(_render_game(game, request))
-
-
-def _bool_param(request: Request, name: str) -> bool | None:
-    """A true/false query parameter; None when absent (config.query)."""
-    return query.boolean(request, name)
-
-
-def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    value = query.integer(request, name, default, low, high)
-    assert value is not None  # the default is a number
-    return value

@@ -301,97 +301,142 @@ def playout_policy(s: State, me: int) -> Action | None:
     """The heuristic's action for ``me`` on turn in ``s``; None: ask ``heuristic.choose``."""
     if s.phase != PLAY or s.current != me:
         return None
-    seats = s.seats
-    hand = seats[me].hand
-    h = len(hand)
-    if h == 1:
-        if not seats[me].uno:
-            return None  # UNO first
-        card = hand[0]
-        if TYPE_OF.get(card) is TARGETED_DRAW2:
-            return Action("play", me, card, _shortest(s, me, _opponents(s, me)))
-        return Action("play", me, card, None)
-    get = TYPE_OF.get
-    counts = Counter(map(get, hand))  # counted in C
+    hand = s.seats[me].hand
+    if len(hand) == 1:
+        return _last_card(s, me, hand[0])
+    counts = Counter(map(TYPE_OF.get, hand))  # counted in C
     if None in counts:
         return None
-    opponents = _opponents(s, me)
-    two = len(opponents) == 1
-    nxt = _next(s, me, s.direction)
+    turn = _Turn(s, me, counts)  # type: ignore[arg-type]  # no None: checked above
+    return (
+        turn.chain_out()
+        or turn.stop_threat()
+        or turn.swap_when_behind()
+        or turn.shuffle_when_behind()
+        or turn.best_card()
+    )
 
-    def sizes(i: int) -> int:
-        return len(seats[i].hand) if seats[i].active else 0
 
-    protection = bool(s.options.get("force_swap_protection"))
+def _last_card(s: State, me: int, card: str) -> Action | None:
+    if not s.seats[me].uno:
+        return None  # UNO first
+    if TYPE_OF.get(card) is TARGETED_DRAW2:
+        return Action("play", me, card, _shortest(s, me, _opponents(s, me)))
+    return Action("play", me, card, None)
 
-    def swappable(i: int) -> bool:
-        return i != me and seats[i].active and not (protection and sizes(i) == 1)
 
-    def play(kind: str, target: int | None) -> Action:
-        card = next(c for c in hand if get(c) is kind)
+class _Turn:
+    """A seat's turn with two or more cards, all of known types: one method per decision of the
+    heuristic, in its order; each returns its play, or None to leave it to the next."""
+
+    __slots__ = ("s", "me", "hand", "h", "counts", "opponents", "two", "protection")
+
+    def __init__(self, s: State, me: int, counts: Counter[str]) -> None:
+        self.s, self.me, self.counts = s, me, counts
+        self.hand = s.seats[me].hand
+        self.h = len(self.hand)
+        self.opponents = _opponents(s, me)
+        self.two = len(self.opponents) == 1
+        self.protection = bool(s.options.get("force_swap_protection"))
+
+    def sizes(self, i: int) -> int:
+        seat = self.s.seats[i]
+        return len(seat.hand) if seat.active else 0
+
+    def swappable(self, i: int) -> bool:
+        return (
+            i != self.me and self.s.seats[i].active and not (self.protection and self.sizes(i) == 1)
+        )
+
+    def previous(self) -> int:
+        return _next(self.s, self.me, -self.s.direction)
+
+    def play(self, kind: str, target: int | None) -> Action:
+        card = next(c for c in self.hand if TYPE_OF.get(c) is kind)
         if kind is FORCE_SWAP:
-            one = target is not None and sizes(target) == 1 or (target is None and h == 2)
+            one = target is not None and self.sizes(target) == 1 or (target is None and self.h == 2)
         elif kind is SHUFFLE_HANDS:
-            one = sizes(_next(s, me, -s.direction)) == 1
+            one = self.sizes(self.previous()) == 1
         else:
-            one = h == 2
-        return Action("play", me, card, target, one)
+            one = self.h == 2
+        return Action("play", self.me, card, target, one)
 
-    if two:
-        extra = [k for k in counts if k in EXTRA_TURN_2P]
-        if extra and sum(counts[k] for k in extra) >= h - 1:
-            return play(min(extra, key=CHAIN_ORDER.__getitem__), None)
+    def chain_out(self) -> Action | None:
+        """Heads-up, a hand of extra-turn cards but one plays them out."""
+        if not self.two:
+            return None
+        extra = [k for k in self.counts if k in EXTRA_TURN_2P]
+        if extra and sum(self.counts[k] for k in extra) >= self.h - 1:
+            return self.play(min(extra, key=CHAIN_ORDER.__getitem__), None)
+        return None
 
-    if sizes(nxt) == 1:  # stop_threat
+    def stop_threat(self) -> Action | None:
+        """The next seat holds one card: stop it (or draw, strategic_draw)."""
+        s, me, counts, h = self.s, self.me, self.counts, self.h
+        nxt = _next(s, me, s.direction)
+        if self.sizes(nxt) != 1:
+            return None
         if DRAW4 in counts:
-            return play(DRAW4, None)
+            return self.play(DRAW4, None)
         if DRAW2 in counts:
-            return play(DRAW2, None)
-        if FORCE_SWAP in counts and h - 1 >= 2 and swappable(nxt):
-            return play(FORCE_SWAP, nxt)
+            return self.play(DRAW2, None)
+        if FORCE_SWAP in counts and h - 1 >= 2 and self.swappable(nxt):
+            return self.play(FORCE_SWAP, nxt)
         if TARGETED_DRAW2 in counts:
-            return play(TARGETED_DRAW2, nxt)
+            return self.play(TARGETED_DRAW2, nxt)
         if SHUFFLE_HANDS in counts and h - 1 >= 2:
-            return play(SHUFFLE_HANDS, None)
+            return self.play(SHUFFLE_HANDS, None)
         for kind in (SKIP_TWO, SKIP):
             if kind in counts:
-                return play(kind, None)
-        if REVERSE in counts and (two or sizes(_next(s, me, -s.direction)) > 1):
-            return play(REVERSE, None)
-        if can_draw(s, me):  # strategic_draw
+                return self.play(kind, None)
+        if REVERSE in counts and (self.two or self.sizes(self.previous()) > 1):
+            return self.play(REVERSE, None)
+        if can_draw(s, me):
             return Action("draw", me)
+        return None
 
-    if FORCE_SWAP in counts:  # swap_when_behind
-        candidates = [i for i in opponents if swappable(i)]
+    def swap_targets(self) -> list[int]:
+        return [i for i in self.opponents if self.swappable(i)]
+
+    def swap_when_behind(self) -> Action | None:
+        if FORCE_SWAP not in self.counts:
+            return None
+        candidates = self.swap_targets()
         if candidates:
-            target = _shortest(s, me, candidates)
-            if sizes(target) <= h - 1 - SWAP_GAIN:
-                return play(FORCE_SWAP, target)
+            target = _shortest(self.s, self.me, candidates)
+            if self.sizes(target) <= self.h - 1 - SWAP_GAIN:
+                return self.play(FORCE_SWAP, target)
+        return None
 
-    if (
-        SHUFFLE_HANDS in counts
-        and h >= SHUFFLE_MIN_HAND
-        and sizes(_next(s, me, -s.direction)) <= h - 1 - SWAP_GAIN
-    ):
-        return play(SHUFFLE_HANDS, None)
+    def shuffle_when_behind(self) -> Action | None:
+        if (
+            SHUFFLE_HANDS in self.counts
+            and self.h >= SHUFFLE_MIN_HAND
+            and self.sizes(self.previous()) <= self.h - 1 - SWAP_GAIN
+        ):
+            return self.play(SHUFFLE_HANDS, None)
+        return None
 
-    attack = (two and sizes(opponents[0]) < ATTACK_LIMIT) or min(
-        sizes(i) for i in opponents
-    ) <= CLOSE
+    def best_card(self) -> Action:
+        """The best-ranked card (attack ranks once someone is close to going out)."""
+        opponents = self.opponents
+        attack = (self.two and self.sizes(opponents[0]) < ATTACK_LIMIT) or min(
+            self.sizes(i) for i in opponents
+        ) <= CLOSE
 
-    def rank(kind: str) -> float:
-        if attack and kind in ATTACK_RANK:
-            return ATTACK_RANK[kind]
-        return PLAIN_RANK.get(kind, 4)
+        def rank(kind: str) -> float:
+            if attack and kind in ATTACK_RANK:
+                return ATTACK_RANK[kind]
+            return PLAIN_RANK.get(kind, 4)
 
-    best: str = min(counts, key=rank)  # type: ignore[arg-type,assignment]  # no None: checked above
-    aim: int | None = None
-    if best is TARGETED_DRAW2:
-        aim = _shortest(s, me, opponents)
-    elif best is FORCE_SWAP:
-        candidates = [i for i in opponents if swappable(i)]
-        aim = _shortest(s, me, candidates) if candidates else None
-    return play(best, aim)
+        best = min(self.counts, key=rank)
+        aim: int | None = None
+        if best is TARGETED_DRAW2:
+            aim = _shortest(self.s, self.me, opponents)
+        elif best is FORCE_SWAP:
+            candidates = self.swap_targets()
+            aim = _shortest(self.s, self.me, candidates) if candidates else None
+        return self.play(best, aim)
 
 
 def _opponents(s: State, me: int) -> list[int]:

@@ -3,8 +3,9 @@ and games, and the read-only base of every model admin."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
+from django import forms
 from django.apps import apps
 from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse
@@ -17,6 +18,8 @@ from config.errors import ServiceError
 from games.models import Game
 from moderation import words
 from moderation.forms import RateLimitedAdminLoginForm
+
+FormT = TypeVar("FormT", bound=forms.Form)
 
 admin.site.login_form = RateLimitedAdminLoginForm
 # Lazy: each request's language (the moderator's own, moderation.middleware) decides the words.
@@ -134,6 +137,18 @@ def form_errors_message(request: HttpRequest, form: Any) -> None:
     for field, errors in form.errors.items():
         label = form.fields[field].label if field in form.fields else field
         messages.error(request, f"{label}: {' '.join(errors)}")
+
+
+def posted_form(request: HttpRequest, form_class: type[FormT]) -> FormT | None:
+    """An action screen's form, bound to the POST and valid; None when there is nothing to act
+    on (a GET, or errors, shown as messages): the screen then goes back to its page."""
+    if request.method != "POST":
+        return None
+    form = form_class(request.POST)
+    if not form.is_valid():
+        form_errors_message(request, form)
+        return None
+    return form
 
 
 def seats_html(game: Any) -> str:

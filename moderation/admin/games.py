@@ -31,7 +31,7 @@ from moderation.admin import ratings
 from moderation.admin.base import (
     ReadOnlyAdmin,
     ScreensMixin,
-    form_errors_message,
+    posted_form,
     seats_html,
     service_error_message,
 )
@@ -256,11 +256,8 @@ class GameAdmin(ScreensMixin, ReadOnlyAdmin):
             raise PermissionDenied
         game = get_object_or_404(Game, pk=game_id)
         back = reverse("admin:games_game_change", args=[game.pk])
-        if request.method != "POST":
-            return HttpResponseRedirect(back)
-        form = GameActionForm(request.POST)
-        if not form.is_valid():
-            form_errors_message(request, form)
+        form = posted_form(request, GameActionForm)
+        if form is None:
             return HttpResponseRedirect(back)
         action, reason = form.cleaned_data["action"], form.cleaned_data["reason"]
         moderator: Any = request.user

@@ -18,7 +18,7 @@ from config import error_codes as codes
 from config.errors import ServiceError
 from games.models import Game
 from moderation import interventions
-from moderation.admin.base import form_errors_message, service_error_message
+from moderation.admin.base import posted_form, service_error_message
 from players.models import User
 from ratings.models import RatingChange, VoidedMatch
 
@@ -63,11 +63,8 @@ def void_view(request: HttpRequest, game_id: Any) -> HttpResponse:
         raise PermissionDenied
     game = get_object_or_404(Game, pk=game_id)
     back = reverse("admin:games_game_change", args=[game.pk])
-    if request.method != "POST":
-        return HttpResponseRedirect(back)
-    form = VoidRatingsForm(request.POST)
-    if not form.is_valid():
-        form_errors_message(request, form)
+    form = posted_form(request, VoidRatingsForm)
+    if form is None:
         return HttpResponseRedirect(back)
     moderator: Any = request.user
     try:

@@ -22,9 +22,9 @@ from moderation.admin.base import (
     ReadOnlyAdmin,
     ScreensMixin,
     done_message,
-    form_errors_message,
     game_link,
     named_user_link,
+    posted_form,
     service_error_message,
     user_link,
 )
@@ -127,11 +127,8 @@ class ReportAdmin(ScreensMixin, ReadOnlyAdmin):
             raise PermissionDenied
         report = get_object_or_404(Report, pk=report_id)
         back = reverse("admin:moderation_report_change", args=[report.pk])
-        if request.method != "POST":
-            return HttpResponseRedirect(back)
-        form = ReportActionForm(request.POST)
-        if not form.is_valid():
-            form_errors_message(request, form)
+        form = posted_form(request, ReportActionForm)
+        if form is None:
             return HttpResponseRedirect(back)
         data = form.cleaned_data
         try:

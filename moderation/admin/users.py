@@ -28,7 +28,7 @@ from moderation.admin import ratings
 from moderation.admin.base import (
     ScreensMixin,
     done_message,
-    form_errors_message,
+    posted_form,
     service_error_message,
 )
 from moderation.forms import PLAYER_ACTIONS, PlayerActionForm
@@ -182,11 +182,8 @@ class UserAdmin(ScreensMixin, DjangoUserAdmin):
             raise PermissionDenied
         player = get_object_or_404(User, pk=user_id)
         back = reverse("admin:players_user_change", args=[player.pk])
-        if request.method != "POST":
-            return HttpResponseRedirect(back)
-        form = PlayerActionForm(request.POST)
-        if not form.is_valid():
-            form_errors_message(request, form)
+        form = posted_form(request, PlayerActionForm)
+        if form is None:
             return HttpResponseRedirect(back)
         action, reason, until = (form.cleaned_data[k] for k in ("action", "reason", "until"))
         moderator: Any = request.user

@@ -24,7 +24,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_responses import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED
+from config.api_responses import (
+    NOT_AUTHENTICATED,
+    READ_ONLY,
+    RETRY_AFTER,
+    THROTTLED,
+    standard_errors,
+)
 from config.openapi import error_response
 from players import lockout, selectors, services
 from players.api import serializers as s
@@ -326,10 +332,10 @@ class PasswordChangeView(AuthThrottled, APIView):
         request={"application/json": s.PasswordChangeSerializer},
         responses={
             204: OpenApiResponse(description="Changed."),
-            400: error_response(f"`invalid_request`, {WEAK_PASSWORD} or {BAD_CREDENTIALS}"),
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            429: THROTTLED,
+            **standard_errors(
+                {400: error_response(f"`invalid_request`, {WEAK_PASSWORD} or {BAD_CREDENTIALS}")},
+                throttled=True,
+            ),
         },
         parameters=[RETRY_AFTER],
         tags=["auth"],
@@ -416,10 +422,14 @@ class EmailVerifyView(AuthThrottled, APIView):
         request=None,
         responses={
             202: s.AcceptedSerializer,
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            409: error_response("`no_email` (none on the profile) or `email_already_verified`."),
-            429: THROTTLED,
+            **standard_errors(
+                {
+                    409: error_response(
+                        "`no_email` (none on the profile) or `email_already_verified`."
+                    )
+                },
+                throttled=True,
+            ),
         },
         parameters=[RETRY_AFTER],
         tags=["auth"],
@@ -463,6 +473,20 @@ class EmailVerifyConfirmView(AuthThrottled, APIView):
 # My account
 
 
+# The body and answers of deleting the account, DELETE me/ and its POST twin alike.
+DELETE_ACCOUNT: dict[str, Any] = {
+    "request": {"application/json": s.PasswordSerializer},
+    "responses": {
+        204: OpenApiResponse(description="Deleted."),
+        **standard_errors(
+            {400: error_response(f"`invalid_request` or {BAD_CREDENTIALS}")}, throttled=True
+        ),
+    },
+    "parameters": [RETRY_AFTER],
+    "tags": ["me"],
+}
+
+
 class MeView(AuthThrottled, APIView):
     # Both take the password (PATCH when the e-mail address changes): throttled like log-in.
     throttled_methods = frozenset({"PATCH", "DELETE"})
@@ -487,13 +511,15 @@ class MeView(AuthThrottled, APIView):
         request={"application/json": s.ProfileUpdateSerializer},
         responses={
             200: s.ProfileSerializer,
-            400: error_response(
-                f"`invalid_request` (e.g. unknown time zone), `password_required`, "
-                f"{BOT_MARK_NAME} or {BAD_CREDENTIALS}"
+            **standard_errors(
+                {
+                    400: error_response(
+                        f"`invalid_request` (e.g. unknown time zone), `password_required`, "
+                        f"{BOT_MARK_NAME} or {BAD_CREDENTIALS}"
+                    )
+                },
+                throttled=True,
             ),
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            429: THROTTLED,
         },
         parameters=[RETRY_AFTER],
         tags=["me"],
@@ -515,16 +541,7 @@ class MeView(AuthThrottled, APIView):
             "describe a body on DELETE). Leaves every lobby and running game first; finished "
             "games keep their results without the account."
         ),
-        request={"application/json": s.PasswordSerializer},
-        responses={
-            204: OpenApiResponse(description="Deleted."),
-            400: error_response(f"`invalid_request` or {BAD_CREDENTIALS}"),
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            429: THROTTLED,
-        },
-        parameters=[RETRY_AFTER],
-        tags=["me"],
+        **DELETE_ACCOUNT,
     )
     def delete(self, request: Request) -> Response:
         ser = s.PasswordSerializer(data=request.data)
@@ -546,16 +563,7 @@ class MeDeleteView(AuthThrottled, APIView):
         operation_id="me_delete",
         summary="Delete my account (for clients that cannot send a body with DELETE)",
         description="Same as `DELETE me/`: leaves every lobby and running game first.",
-        request={"application/json": s.PasswordSerializer},
-        responses={
-            204: OpenApiResponse(description="Deleted."),
-            400: error_response(f"`invalid_request` or {BAD_CREDENTIALS}"),
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            429: THROTTLED,
-        },
-        parameters=[RETRY_AFTER],
-        tags=["me"],
+        **DELETE_ACCOUNT,
     )
     def post(self, request: Request) -> Response:
         return MeView.delete(self, request)  # type: ignore[arg-type]

@@ -49,3 +49,19 @@ def position(
 
 def view_of(state: State, seat: int) -> dict[str, Any]:
     return view(state, seat)
+
+
+def hide_differently(state: State, seat: int, rng: random.Random) -> State:
+    """The same position for ``seat``, other hands and the draw pile dealt anew from the same
+    unknown cards (sizes kept)."""
+    other = state.copy()
+    unknown = [c for i, s in enumerate(other.seats) if i != seat for c in s.hand]
+    unknown += other.draw_pile
+    rng.shuffle(unknown)
+    k = 0
+    for i, s in enumerate(other.seats):
+        if i != seat:
+            s.hand = unknown[k : k + len(s.hand)]
+            k += len(s.hand)
+    other.draw_pile = unknown[k:]
+    return other

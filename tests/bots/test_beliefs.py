@@ -13,9 +13,9 @@ from games.bots import allwild, allwild_beliefs, expert
 from games.engine.uno.allwild.cards import card_type
 from games.engine.uno.allwild.game import ALL_WILD
 from games.engine.uno.allwild.rules import apply, new_game
-from games.engine.uno.state import MATCH_OVER, ROUND_OVER, State
+from games.engine.uno.state import MATCH_OVER, ROUND_OVER
 
-from .positions import position
+from .positions import hide_differently, position
 
 pytestmark = pytest.mark.pure
 
@@ -108,27 +108,13 @@ def test_the_samples_deal_a_hand_few_cards_of_the_kinds_it_is_believed_not_to_ho
     assert wilds[1] / (200 * 6) < 0.03
 
 
-def _hide_differently(state: State, seat: int, rng: random.Random) -> State:
-    twin = state.copy()
-    unknown = [c for i, s in enumerate(twin.seats) if i != seat for c in s.hand]
-    unknown += twin.draw_pile
-    rng.shuffle(unknown)
-    k = 0
-    for i, s in enumerate(twin.seats):
-        if i != seat:
-            s.hand = unknown[k : k + len(s.hand)]
-            k += len(s.hand)
-    twin.draw_pile = unknown[k:]
-    return twin
-
-
 def test_with_a_history_the_move_still_depends_only_on_what_the_seat_can_see() -> None:
     shuffler = random.Random(4)
     searched = 0
     for n, (state, seat, history) in enumerate(_rounds(4, 3)):
         if n % 7 or not history:
             continue
-        twin = _hide_differently(state, seat, shuffler)
+        twin = hide_differently(state, seat, shuffler)
         a = expert.search(
             ALL_WILD, state, seat, random.Random(9), budget_ms=0, playouts=3, history=history
         )

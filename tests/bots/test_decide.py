@@ -23,6 +23,8 @@ from games.engine.uno.allwild.view import view
 from games.engine.uno.state import MATCH_OVER, ROUND_OVER, State
 from games.engine.uno.view import visible_events
 
+from .positions import hide_differently
+
 pytestmark = pytest.mark.pure
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,22 +73,6 @@ def test_the_bots_import_no_django() -> None:
     assert [m for m in modules if m == "django" or m.startswith("django.")] == []
 
 
-def _hide_differently(state: State, seat: int, rng: random.Random) -> State:
-    """The same position for ``seat``, other hands and the draw pile dealt anew from the same
-    unknown cards (sizes kept)."""
-    other = state.copy()
-    unknown = [c for i, s in enumerate(other.seats) if i != seat for c in s.hand]
-    unknown += other.draw_pile
-    rng.shuffle(unknown)
-    k = 0
-    for i, s in enumerate(other.seats):
-        if i != seat:
-            s.hand = unknown[k : k + len(s.hand)]
-            k += len(s.hand)
-    other.draw_pile = unknown[k:]
-    return other
-
-
 @pytest.mark.parametrize("level", ALL_LEVELS)
 def test_two_states_that_differ_only_in_hidden_cards_give_the_same_decision(level: str) -> None:
     shuffler = random.Random(99)
@@ -94,7 +80,7 @@ def test_two_states_that_differ_only_in_hidden_cards_give_the_same_decision(leve
     for players, preset in [(2, "standard"), (3, "mattel_2021"), (4, "standard")]:
         for state, log in _positions(11 + players, players, preset, every=4)[:8]:
             seat = state.current
-            twin = _hide_differently(state, seat, shuffler)
+            twin = hide_differently(state, seat, shuffler)
             assert twin.seats[seat].hand == state.seats[seat].hand
             assert twin.seats != state.seats or players == 1  # the hidden cards did move
             mine, theirs = view(state, seat), view(twin, seat)

@@ -13,7 +13,9 @@ from games.bots.table import from_state
 from games.engine.uno.allwild.game import ALL_WILD
 from games.engine.uno.allwild.rules import apply, new_game
 from games.engine.uno.allwild.view import view
-from games.engine.uno.state import MATCH_OVER, ROUND_OVER, State
+from games.engine.uno.state import MATCH_OVER, ROUND_OVER
+
+from .positions import hide_differently
 
 pytestmark = pytest.mark.pure
 
@@ -82,20 +84,6 @@ def test_with_an_unmodelled_house_rule_the_expert_plays_the_heuristic() -> None:
     )
 
 
-def _hide_differently(state: State, seat: int, rng: random.Random) -> State:
-    twin = state.copy()
-    unknown = [c for i, s in enumerate(twin.seats) if i != seat for c in s.hand]
-    unknown += twin.draw_pile
-    rng.shuffle(unknown)
-    k = 0
-    for i, s in enumerate(twin.seats):
-        if i != seat:
-            s.hand = unknown[k : k + len(s.hand)]
-            k += len(s.hand)
-    twin.draw_pile = unknown[k:]
-    return twin
-
-
 @pytest.mark.parametrize("players", [2, 4])
 def test_given_the_state_the_expert_reads_it_only_through_sample_hidden(
     players: int, monkeypatch: pytest.MonkeyPatch
@@ -114,7 +102,7 @@ def test_given_the_state_the_expert_reads_it_only_through_sample_hidden(
         if state.phase in (ROUND_OVER, MATCH_OVER):
             continue
         seat = state.current
-        twin = _hide_differently(state, seat, shuffler)
+        twin = hide_differently(state, seat, shuffler)
         assert twin != state and view(twin, seat) == view(state, seat)
         a = expert.search(ALL_WILD, state, seat, random.Random(9), budget_ms=0, playouts=4)
         b = expert.search(ALL_WILD, twin, seat, random.Random(9), budget_ms=0, playouts=4)

@@ -171,6 +171,12 @@ def player_to_move(players: list[Player], game_id: Any) -> Player:
     return next(p for p in players if p.user.pk == current)
 
 
+def mover(players: list[Player], game_id: Any) -> tuple[Player, dict[str, Any]]:
+    """The player to move, with their view of the game."""
+    player = player_to_move(players, game_id)
+    return player, player.table(game_id)
+
+
 def strip_seat(action: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in action.items() if k != "seat"}
 
@@ -207,8 +213,10 @@ def play_to_end(
     *,
     max_moves: int = 3000,
     after_move: Callable[[Player, dict[str, Any], Response], None] | None = None,
+    choose: Callable[[dict[str, Any], random.Random], dict[str, Any]] = random_action,
 ) -> int:
-    """Take random legal actions for whoever is to move until the match is over.
+    """Take legal actions, ``choose(view, rng)``'s (random ones by default), for whoever is to
+    move until the match is over.
 
     Returns the number of actions applied. ``after_move(player, action, response)`` is called
     after every successful action.
@@ -224,7 +232,7 @@ def play_to_end(
         player = by_user[current]
         fresh = last is not None and last["version"] == version and last["your_turn"]
         view = last if fresh and last is not None else player.table(game_id)
-        action = random_action(view, rng)
+        action = choose(view, rng)
         response = player.act(game_id, action)
         assert response.status_code == 200, (action, response.content)
         if after_move is not None:

@@ -16,7 +16,6 @@ countdown/ETA task (on Redis, one that outlives the visibility timeout is delive
 from __future__ import annotations
 
 import ast
-import random
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -25,7 +24,6 @@ from datetime import timedelta
 from itertools import count, pairwise
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pytest
 from celery import Celery
@@ -36,9 +34,9 @@ from django.utils import timezone
 from games import services
 from games.engine.uno.state import State
 from games.models import Game, Move
-from players.models import User
 from tests import celery_procs
 from tests.celery_procs import Beat, CeleryProcess, Worker
+from tests.games.factories import started_game, user
 from tests.test_serve import ROOT
 
 SWEEP = "games.tasks.sweep_expired_turns"
@@ -130,15 +128,11 @@ def celery(
 def _game(turn_seconds: int) -> Game:
     """A started two-player game made here, through the services; nobody will move in it."""
     n = next(_names)
-    host = User.objects.create_user(username=f"host{n}")  # no password: fast
-    guest = User.objects.create_user(username=f"guest{n}")
-    game = services.create_game(host=host, max_players=2, target_score=0, turn_seconds=turn_seconds)
     # Seed 1 opens on a plain Wild: the first player simply takes a turn, no opening choice.
-    rng = random.Random(1)
-    with mock.patch.object(services.base, "new_rng", lambda: rng):
-        services.join_game(user=guest, invite_code=game.invite_code)  # the last seat: it starts
-    game.refresh_from_db()
-    assert game.status == Game.ACTIVE and State.from_dict(game.state).phase == "play"
+    game = started_game(
+        host=user(f"host{n}"), guest=user(f"guest{n}"), seed=1, turn_seconds=turn_seconds
+    )
+    assert State.from_dict(game.state).phase == "play"
     return game
 
 

@@ -16,6 +16,7 @@ from django.db.models import F
 from games import services
 from games.models import Game, Move, Seat
 from players.models import ApiToken, User
+from tests.games.factories import started_game, user
 
 THREADS = 20
 
@@ -63,13 +64,9 @@ def at_once(count: int, call: Any) -> list[Any]:
 
 @pytest.mark.django_db(transaction=True)
 def test_twenty_simultaneous_submissions_of_one_turn_apply_exactly_once(live_server: Any) -> None:
-    alice = User.objects.create_user(username="alice", password="pw-alice-123")
-    bob = User.objects.create_user(username="bob", password="pw-bob-123")
+    alice, bob = user("alice"), user("bob")
     tokens = {u.pk: ApiToken.issue(u, name="test")[1] for u in (alice, bob)}
-    game = services.create_game(host=alice, max_players=2, target_score=0)
-    services.join_game(user=bob, invite_code=game.invite_code)  # full: starts by itself
-    game.refresh_from_db()
-    assert game.status == Game.ACTIVE
+    game = started_game(host=alice, guest=bob)
     token = tokens[game.current_user_id]
     path = f"/api/v1/games/{game.pk}/"
     status, view = _request(live_server.url, "GET", path, token)
@@ -106,11 +103,7 @@ def test_copies_of_one_request_sent_at_once_with_one_key_move_once_and_answer_al
     """Copies of one action under one Idempotency-Key, sent at the same moment: the game's row
     lock makes all but one wait, their records then collide with the first's, their moves (made
     as if the key were fresh) are rolled back, and each replays the first answer byte for byte."""
-    alice = User.objects.create_user(username="alice", password="pw-alice-123")
-    bob = User.objects.create_user(username="bob", password="pw-bob-123")
-    game = services.create_game(host=alice, max_players=2, target_score=0)
-    services.join_game(user=bob, invite_code=game.invite_code)
-    game.refresh_from_db()
+    game = started_game(host=user("alice"), guest=user("bob"))
     token = ApiToken.issue(User.objects.get(pk=game.current_user_id), name="test")[1]
     path = f"/api/v1/games/{game.pk}/"
     view = _request(live_server.url, "GET", path, token)[1]
@@ -142,10 +135,8 @@ def test_an_action_that_waited_for_the_game_lock_sees_the_seats_as_the_holder_le
     counted), never those from before. Also the check that the lock is taken: the reader waits."""
     if connection.vendor != "postgresql":
         return  # SQLite has no row locks: its writers take turns
-    alice = User.objects.create_user(username="alice", password="pw-alice-123")
-    bob = User.objects.create_user(username="bob", password="pw-bob-123")
-    game = services.create_game(host=alice, max_players=2, target_score=0)
-    services.join_game(user=bob, invite_code=game.invite_code)
+    alice, bob = user("alice"), user("bob")
+    game = started_game(host=alice, guest=bob)
     version = Game.objects.get(pk=game.pk).version
     locked, release = threading.Event(), threading.Event()
     seen: dict[str, Any] = {}

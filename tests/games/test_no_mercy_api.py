@@ -10,15 +10,17 @@ from typing import Any
 from games.engine.registry import get_game
 from games.models import Game
 from moderation import replay as moderation_replay
-from tests.games.conftest import API, API_TESTS, Player, iter_pages, start_game, strip_seat
+from tests.games.conftest import (
+    API,
+    API_TESTS,
+    Player,
+    iter_pages,
+    mover,
+    start_game,
+    strip_seat,
+)
 
 pytestmark = API_TESTS
-
-
-def mover(players: list[Player], game_id: str) -> tuple[Player, dict[str, Any]]:
-    current = Game.objects.values_list("current_user_id", flat=True).get(pk=game_id)
-    player = next(p for p in players if p.user.pk == current)
-    return player, player.table(game_id)
 
 
 def action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from games import services
 from games.engine.uno.state import State
 from games.models import Game, Move, Seat
 from players.models import User
+from tests.games.factories import started_game, user
 
 
 @pytest.fixture(autouse=True)
@@ -23,14 +24,9 @@ def seeded_deal(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _speed_game(**kwargs: int) -> Game:
-    alice = User.objects.create_user(username="alice", password="pw-alice-123")
-    bob = User.objects.create_user(username="bob", password="pw-bob-123")
-    game = services.create_game(
-        host=alice, max_players=2, target_score=0, options={"speed_mode": True}, **kwargs
+    return started_game(
+        host=user("alice"), guest=user("bob"), options={"speed_mode": True}, **kwargs
     )
-    services.join_game(user=bob, invite_code=game.invite_code)
-    game.refresh_from_db()
-    return game
 
 
 @pytest.mark.django_db

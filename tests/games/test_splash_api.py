@@ -12,7 +12,16 @@ from django.urls import reverse
 from games.engine.registry import get_game
 from games.models import Game
 from moderation import replay as moderation_replay
-from tests.games.conftest import API, API_TESTS, Player, iter_pages, start_game, strip_seat
+from tests.games.conftest import (
+    API,
+    API_TESTS,
+    Player,
+    iter_pages,
+    mover,
+    play_to_end,
+    start_game,
+    strip_seat,
+)
 from tests.moderation.conftest import make_moderator
 
 pytestmark = API_TESTS
@@ -21,12 +30,6 @@ pytestmark = API_TESTS
 def assert_error(response: Any, status: int, code: str) -> None:
     assert response.status_code == status, response.content
     assert response.json()["error"]["code"] == code
-
-
-def mover(players: list[Player], game_id: str) -> tuple[Player, dict[str, Any]]:
-    current = Game.objects.values_list("current_user_id", flat=True).get(pk=game_id)
-    player = next(p for p in players if p.user.pk == current)
-    return player, player.table(game_id)
 
 
 def splash_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -93,13 +96,7 @@ def test_a_splash_round_is_played_to_its_end_through_the_api(alice: Player, bob:
         "colour",
         "rank",
     }
-    rng = random.Random(5)
-    for _ in range(2000):
-        if Game.objects.get(pk=game_id).status != Game.ACTIVE:
-            break
-        player, view = mover([alice, bob], game_id)
-        response = player.act(game_id, splash_action(view, rng))
-        assert response.status_code == 200, response.content
+    play_to_end([alice, bob], game_id, random.Random(5), choose=splash_action, max_moves=2000)
     game = Game.objects.get(pk=game_id)
     assert game.status == Game.FINISHED
     final = alice.view(game_id).json()

@@ -14,6 +14,7 @@ from games import services
 from games.engine.uno.state import State
 from games.models import Game, Move, Seat
 from players.models import User
+from tests.games.factories import started_game, user
 
 
 @pytest.fixture(autouse=True)
@@ -24,13 +25,7 @@ def seeded_deal(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _two_player_game(turn_seconds: int = 60) -> Game:
-    alice = User.objects.create_user(username="alice", password="pw-alice-123")
-    bob = User.objects.create_user(username="bob", password="pw-bob-123")
-    game = services.create_game(
-        host=alice, max_players=2, target_score=0, turn_seconds=turn_seconds
-    )
-    services.join_game(user=bob, invite_code=game.invite_code)
-    game.refresh_from_db()
+    game = started_game(host=user("alice"), guest=user("bob"), turn_seconds=turn_seconds)
     assert State.from_dict(game.state).phase == "play"
     return game
 

@@ -13,6 +13,7 @@ from games import services
 from games.engine.uno.state import State
 from games.models import Game, Seat
 from players.models import ApiToken, User
+from tests.games.factories import started_game, user
 
 
 @pytest.fixture(autouse=True)
@@ -22,11 +23,8 @@ def seeded_deal(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _game() -> tuple[Game, User, User]:
-    alice = User.objects.create_user(username="alice", password="pw-alice-123")
-    bob = User.objects.create_user(username="bob", password="pw-bob-123")
-    game = services.create_game(host=alice, max_players=2, target_score=0, turn_seconds=3600)
-    services.join_game(user=bob, invite_code=game.invite_code)
-    game.refresh_from_db()
+    alice, bob = user("alice"), user("bob")
+    game = started_game(host=alice, guest=bob, turn_seconds=3600)
     position = State.from_dict(game.state).current
     mover = Seat.objects.get(game=game, position=position).user
     waiter = bob if mover == alice else alice

@@ -187,16 +187,23 @@ def test_a_wrong_token_is_refused(client: APIClient, alice: User) -> None:
     assert error_code(response) == "invalid_token"
 
 
-@pytest.mark.django_db
-def test_an_expired_link_is_refused(
+@pytest.fixture
+def alices_link(
     client: APIClient,
     alice: User,
-    settings: Any,
     mailoutbox: list[Any],
     django_capture_on_commit_callbacks: Any,
-) -> None:
+) -> dict[str, str]:
+    """The uid and token of the reset link mailed to alice, who asked for it."""
     request_reset(client, "alice@example.com", django_capture_on_commit_callbacks)
-    parts = link_parts(mailoutbox[0].body, "reset-password")
+    return link_parts(mailoutbox[0].body, "reset-password")
+
+
+@pytest.mark.django_db
+def test_an_expired_link_is_refused(
+    client: APIClient, alices_link: dict[str, str], settings: Any
+) -> None:
+    parts = alices_link
     later = default_token_generator._now() + timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT + 1)
     with mock.patch.object(default_token_generator, "_now", return_value=later):
         response = client.post(CONFIRM, {**parts, "new_password": NEW_PASSWORD}, format="json")
@@ -206,13 +213,9 @@ def test_an_expired_link_is_refused(
 
 @pytest.mark.django_db
 def test_a_weak_password_keeps_the_link_usable(
-    client: APIClient,
-    alice: User,
-    mailoutbox: list[Any],
-    django_capture_on_commit_callbacks: Any,
+    client: APIClient, alices_link: dict[str, str]
 ) -> None:
-    request_reset(client, "alice@example.com", django_capture_on_commit_callbacks)
-    parts = link_parts(mailoutbox[0].body, "reset-password")
+    parts = alices_link
     weak = client.post(CONFIRM, {**parts, "new_password": "password"}, format="json")
     assert weak.status_code == 400
     assert error_code(weak) == "weak_password"

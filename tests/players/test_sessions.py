@@ -21,14 +21,25 @@ def browser() -> APIClient:
     return APIClient(enforce_csrf_checks=True)
 
 
-def log_in(api: APIClient, username: str = "alice", password: str = PASSWORD) -> Any:
-    """As a browser page of this site logs in: with the CSRF token from ``GET auth/login/``."""
-    token = api.get(LOGIN).json()["csrf_token"]
+def csrf_token_for(api: APIClient) -> str:
+    response = api.get(LOGIN)
+    assert response.status_code == 200
+    assert api.cookies["csrftoken"].value
+    return str(response.json()["csrf_token"])
+
+
+def log_in(
+    api: APIClient, username: str = "alice", password: str = PASSWORD, *, origin: str | None = None
+) -> Any:
+    """As a browser page of this site logs in: with the CSRF token from ``GET auth/login/`` (and
+    the ``Origin`` header a browser adds, when ``origin`` is given)."""
+    headers = {"HTTP_ORIGIN": origin} if origin is not None else {}
     return api.post(
         LOGIN,
         {"username": username, "password": password},
         format="json",
-        HTTP_X_CSRFTOKEN=token,
+        HTTP_X_CSRFTOKEN=csrf_token_for(api),
+        **headers,
     )
 
 
@@ -137,13 +148,6 @@ def test_logout_without_credentials_is_401(client: APIClient) -> None:
 # Log-in CSRF: a page on another site must not sign a browser in to the attacker's account.
 
 
-def csrf_token_for(api: APIClient) -> str:
-    response = api.get(LOGIN)
-    assert response.status_code == 200
-    assert api.cookies["csrftoken"].value
-    return str(response.json()["csrf_token"])
-
-
 @pytest.mark.django_db
 def test_a_log_in_without_the_csrf_token_is_refused(alice: User) -> None:
     # What an auto-submitted form from another origin sends: credentials, no token.
@@ -158,14 +162,7 @@ def test_a_log_in_without_the_csrf_token_is_refused(alice: User) -> None:
 @pytest.mark.django_db
 def test_a_log_in_from_another_origin_is_refused_even_with_a_token(alice: User) -> None:
     api = browser()
-    token = csrf_token_for(api)
-    refused = api.post(
-        LOGIN,
-        {"username": "alice", "password": PASSWORD},
-        format="json",
-        HTTP_X_CSRFTOKEN=token,
-        HTTP_ORIGIN="https://evil.example",
-    )
+    refused = log_in(api, origin="https://evil.example")
     assert refused.status_code == 403
     assert "sessionid" not in api.cookies
 
@@ -173,13 +170,6 @@ def test_a_log_in_from_another_origin_is_refused_even_with_a_token(alice: User) 
 @pytest.mark.django_db
 def test_a_same_origin_log_in_with_the_token_starts_a_session(alice: User) -> None:
     api = browser()
-    token = csrf_token_for(api)
-    response = api.post(
-        LOGIN,
-        {"username": "alice", "password": PASSWORD},
-        format="json",
-        HTTP_X_CSRFTOKEN=token,
-        HTTP_ORIGIN="http://testserver",
-    )
+    response = log_in(api, origin="http://testserver")
     assert response.status_code == 200
     assert api.get("/api/v1/me/").json()["username"] == "alice"
