@@ -24,13 +24,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import query
+from config.api_responses import standard_errors
 from config.enum_names import ENUM_NAMES, name_enums
 from config.fields import StrictIntegerField
+from config.openapi import error_response
 from config.serializers import StrictSerializer
 from games import selectors, services, spectators
 from games.api import serializers as s
 from games.api import streams
-from games.api.views import NO_GAME, RETRY_AFTER, _error, _errors, _render_game
+from games.api.views import NO_GAME, RETRY_AFTER, _render_game
 from games.engine import registry
 from games.kinds import registry as kinds
 from games.kinds.shared import RegistryUnion
@@ -151,12 +153,14 @@ class SpectatorsSerializer(serializers.Serializer):
 
 
 WATCH_REFUSED = {
-    403: _error("`spectators_friends_only`: only the host's friends may watch this game."),
-    404: _error(
+    403: error_response("`spectators_friends_only`: only the host's friends may watch this game."),
+    404: error_response(
         "`not_found`: no such game, nobody may watch it, or a player of it and you are "
         "blocked either way."
     ),
-    409: _error("`seated_not_spectator` (you play in it: `games_retrieve`) or `game_not_started`."),
+    409: error_response(
+        "`seated_not_spectator` (you play in it: `games_retrieve`) or `game_not_started`."
+    ),
 }
 
 
@@ -172,7 +176,7 @@ class WatchView(APIView):
         "order, no legal actions) and how many watch. With a delay (`spectator_delay`) it is "
         "the game as it was that many moves ago, until the game ends. Follow it live with "
         "`games_watch_stream_retrieve`.",
-        responses={200: SpectatorViewSerializer, **_errors(WATCH_REFUSED, write=False)},
+        responses={200: SpectatorViewSerializer, **standard_errors(WATCH_REFUSED, write=False)},
         tags=["spectators"],
     )
     def get(self, request: Request, game_id: UUID) -> Response:
@@ -186,7 +190,7 @@ class SpectatorsView(APIView):
         summary="How many watch a game",
         description="For its players (what the table shows) and for those who may watch it: "
         "the number of players without a seat watching live now, and who may watch.",
-        responses={200: SpectatorsSerializer, **_errors(WATCH_REFUSED, write=False)},
+        responses={200: SpectatorsSerializer, **standard_errors(WATCH_REFUSED, write=False)},
         tags=["spectators"],
     )
     def get(self, request: Request, game_id: UUID) -> Response:
@@ -211,16 +215,16 @@ class SpectatingView(APIView):
         parameters=[RETRY_AFTER],
         responses={
             200: s.GameSerializer,
-            **_errors(
+            **standard_errors(
                 {
-                    400: _error("`invalid_request` (details.fields) or `unknown_field`."),
+                    400: error_response("`invalid_request` (details.fields) or `unknown_field`."),
                     404: NO_GAME,
-                    403: _error(
+                    403: error_response(
                         "`not_host` (only the host chooses who may watch), or "
                         "`permission_denied`: a `read` token, or a session request without "
                         "CSRF token."
                     ),
-                    409: _error("`game_over`: the game has ended."),
+                    409: error_response("`game_over`: the game has ended."),
                 },
                 throttled=True,
             ),
@@ -279,7 +283,7 @@ class WatchStreamView(APIView):
                 OpenApiTypes.STR, description=streams.STREAM_200
             ),
             204: OpenApiResponse(description="The game is over and every move was sent."),
-            **_errors(WATCH_REFUSED, write=False),
+            **standard_errors(WATCH_REFUSED, write=False),
         },
         tags=["spectators"],
     )

@@ -42,11 +42,6 @@ ETAG = OpenApiParameter(
 JOIN_CONFLICT = "`game_already_started`, `already_joined`, `game_full` or `too_many_games`."
 
 
-# games/api/spectate.py (another owner's this turn) still imports the old names.
-_error = error_response
-_errors = standard_errors
-
-
 def _game_or_404(request: Request, game_id: UUID) -> Game:
     game = selectors.get_game_for(request.user, game_id)
     if game is None:

@@ -20,8 +20,8 @@ from moderation import chat
 from moderation.admin.base import (
     ReadOnlyAdmin,
     done_message,
-    form_errors_message,
     game_link,
+    posted_form,
     service_error_message,
     user_link,
 )
@@ -85,11 +85,8 @@ def chat_action_view(request: HttpRequest, report_id: int) -> HttpResponse:
     """The report page's chat form: delete the reported messages, or mute their author."""
     report = get_object_or_404(Report, pk=report_id)
     back = reverse("admin:moderation_report_change", args=[report.pk])
-    if request.method != "POST":
-        return HttpResponseRedirect(back)
-    form = ChatActionForm(request.POST)
-    if not form.is_valid():
-        form_errors_message(request, form)
+    form = posted_form(request, ChatActionForm)
+    if form is None:
         return HttpResponseRedirect(back)
     action = form.cleaned_data["action"]
     if not request.user.has_perm(PERMISSIONS[action]):

@@ -54,10 +54,6 @@ def signed_in_user(request: Request) -> User:
     return user
 
 
-# social/api (another owner's this turn) still imports the old name.
-_me = signed_in_user
-
-
 def _current_token(request: Request) -> ApiToken | None:
     return request.auth if isinstance(request.auth, ApiToken) else None
 

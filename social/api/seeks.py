@@ -21,7 +21,7 @@ from players.api.views import (
     READ_ONLY,
     RETRY_AFTER,
     THROTTLED,
-    _me,
+    signed_in_user,
 )
 from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
@@ -53,7 +53,7 @@ class LobbyView(APIView):
     def get(self, request: Request) -> Response:
         query = s.LobbyQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        me, kind = _me(request), query.validated_data.get("game")
+        me, kind = signed_in_user(request), query.validated_data.get("game")
         data = {
             "games": lobby.open_games(user=me, kind=kind),
             "seeks": lobby.others_seeks(user=me, kind=kind),
@@ -75,7 +75,7 @@ class SeeksView(APIView):
         tags=["social"],
     )
     def get(self, request: Request) -> Response:
-        return Response(_SEEKS.to_representation(lobby.my_seeks(user=_me(request))))
+        return Response(_SEEKS.to_representation(lobby.my_seeks(user=signed_in_user(request))))
 
     @extend_schema(
         operation_id="seeks_create",
@@ -109,7 +109,7 @@ class SeeksView(APIView):
         ser.is_valid(raise_exception=True)
         data: dict[str, Any] = dict(ser.validated_data)
         seek = pairing.post_seek(
-            user=_me(request),
+            user=signed_in_user(request),
             kind=data["kind"],
             seats=data["seats"],
             rated=data.get("rated"),
@@ -152,7 +152,7 @@ class SeekTakeView(APIView):
         tags=["social"],
     )
     def post(self, request: Request, seek_id: int) -> Response:
-        me = _me(request)
+        me = signed_in_user(request)
         game = pairing.take_seek(user=me, seek_id=seek_id)
         return Response(GameSerializer().to_representation(game_selectors.game_view(game, me)))
 
@@ -172,5 +172,5 @@ class SeekDetailView(APIView):
         tags=["social"],
     )
     def delete(self, request: Request, seek_id: int) -> Response:
-        pairing.withdraw_seek(user=_me(request), seek_id=seek_id)
+        pairing.withdraw_seek(user=signed_in_user(request), seek_id=seek_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

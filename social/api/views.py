@@ -21,7 +21,7 @@ from players.api.views import (
     READ_ONLY,
     RETRY_AFTER,
     THROTTLED,
-    _me,
+    signed_in_user,
 )
 from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
@@ -47,7 +47,9 @@ class FollowingView(APIView):
         tags=["social"],
     )
     def get(self, request: Request) -> Response:
-        return Response(_FOLLOWING.to_representation(selectors.following(user=_me(request))))
+        return Response(
+            _FOLLOWING.to_representation(selectors.following(user=signed_in_user(request)))
+        )
 
     @extend_schema(
         operation_id="me_following_create",
@@ -70,7 +72,7 @@ class FollowingView(APIView):
         ser = s.PlayerRequestSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         other = services.player_named(ser.validated_data["username"])
-        friend = services.follow(user=_me(request), other=other)
+        friend = services.follow(user=signed_in_user(request), other=other)
         return Response(s.FollowResultSerializer({"player": other, "friend": friend}).data)
 
 
@@ -83,7 +85,7 @@ class FollowingDetailView(APIView):
         tags=["social"],
     )
     def delete(self, request: Request, username: str) -> Response:
-        services.unfollow(user=_me(request), other=services.player_named(username))
+        services.unfollow(user=signed_in_user(request), other=services.player_named(username))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -99,7 +101,7 @@ class FriendsView(APIView):
         tags=["social"],
     )
     def get(self, request: Request) -> Response:
-        return Response(_FRIENDS.to_representation(selectors.friends(user=_me(request))))
+        return Response(_FRIENDS.to_representation(selectors.friends(user=signed_in_user(request))))
 
 
 class SocialSettingsView(APIView):
@@ -110,7 +112,9 @@ class SocialSettingsView(APIView):
         tags=["social"],
     )
     def get(self, request: Request) -> Response:
-        return Response(s.SocialSettingsSerializer(services.profile_of(_me(request))).data)
+        return Response(
+            s.SocialSettingsSerializer(services.profile_of(signed_in_user(request))).data
+        )
 
     @extend_schema(
         operation_id="me_social_update",
@@ -127,7 +131,7 @@ class SocialSettingsView(APIView):
     def patch(self, request: Request) -> Response:
         ser = s.SocialSettingsSerializer(data=request.data, partial=True)
         ser.is_valid(raise_exception=True)
-        profile = services.update_settings(user=_me(request), **ser.validated_data)
+        profile = services.update_settings(user=signed_in_user(request), **ser.validated_data)
         return Response(s.SocialSettingsSerializer(profile).data)
 
 
@@ -158,7 +162,7 @@ class PlayerSearchView(APIView):
     def get(self, request: Request) -> Response:
         ser = s.SearchQuerySerializer(data=request.query_params)
         ser.is_valid(raise_exception=True)
-        me = _me(request)
+        me = signed_in_user(request)
         found = selectors.search_players(user=me, query=ser.validated_data["q"])
         followed = selectors.followed_among(user=me, others=found)
         rows = [{"user": user, "following": user.pk in followed} for user in found]
@@ -166,7 +170,7 @@ class PlayerSearchView(APIView):
 
 
 def _challenges(request: Request) -> list[dict[str, Any]]:
-    me = _me(request)
+    me = signed_in_user(request)
     return [s.challenge_row(c, me) for c in selectors.challenges(user=me)]
 
 
@@ -216,8 +220,10 @@ class ChallengesView(APIView):
         ser.is_valid(raise_exception=True)
         options = dict(ser.validated_data)
         other = services.player_named(options.pop("username"))
-        challenge = services.send_challenge(challenger=_me(request), challenged=other, **options)
-        row = s.challenge_row(challenge, _me(request))
+        challenge = services.send_challenge(
+            challenger=signed_in_user(request), challenged=other, **options
+        )
+        row = s.challenge_row(challenge, signed_in_user(request))
         return Response(s.ChallengeSerializer(row).data, status=status.HTTP_201_CREATED)
 
 
@@ -246,7 +252,7 @@ class ChallengeAcceptView(APIView):
         tags=["social"],
     )
     def post(self, request: Request, challenge_id: int) -> Response:
-        me = _me(request)
+        me = signed_in_user(request)
         game = services.accept_challenge(user=me, challenge_id=challenge_id)
         return Response(_GAME.to_representation(game_selectors.game_view(game, me)))
 
@@ -267,6 +273,6 @@ class ChallengeDeclineView(APIView):
         tags=["social"],
     )
     def post(self, request: Request, challenge_id: int) -> Response:
-        me = _me(request)
+        me = signed_in_user(request)
         challenge = services.decline_challenge(user=me, challenge_id=challenge_id)
         return Response(s.ChallengeSerializer(s.challenge_row(challenge, me)).data)

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from games import spectators
 from games.api.spectate import PlayingGameSerializer, playing_row
-from players.api.views import INVALID, NOT_AUTHENTICATED, _me
+from players.api.views import INVALID, NOT_AUTHENTICATED, signed_in_user
 from social import watching
 from social.api import serializers as s
 
@@ -37,6 +37,8 @@ class PlayingGamesView(APIView):
     def get(self, request: Request) -> Response:
         query = s.LobbyQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        games = watching.public_games(user=_me(request), kind=query.validated_data.get("game"))
+        games = watching.public_games(
+            user=signed_in_user(request), kind=query.validated_data.get("game")
+        )
         counts = spectators.spectator_counts(games)
         return Response(_PLAYING.to_representation([playing_row(g, counts) for g in games]))

@@ -38,7 +38,7 @@ def send(
     return response.status, dict(response.getheaders()), payload
 
 
-def _request(
+def api_request(
     base: str, method: str, path: str, token: str, body: Any = None, key: str | None = None
 ) -> tuple[int, Any]:
     status, _, payload = send(base, method, path, token, body, key)
@@ -69,7 +69,7 @@ def test_twenty_simultaneous_submissions_of_one_turn_apply_exactly_once(live_ser
     game = started_game(host=alice, guest=bob)
     token = tokens[game.current_user_id]
     path = f"/api/v1/games/{game.pk}/"
-    status, view = _request(live_server.url, "GET", path, token)
+    status, view = api_request(live_server.url, "GET", path, token)
     assert status == 200
     # Any turn action will do; an opening Force Swap or Targeted Draw 2 asks for a target first.
     turn = [
@@ -81,7 +81,7 @@ def test_twenty_simultaneous_submissions_of_one_turn_apply_exactly_once(live_ser
 
     results: list[tuple[int, Any]] = at_once(
         THREADS,
-        lambda i: _request(
+        lambda i: api_request(
             live_server.url, "POST", path + "actions/", token, action, key=f"same-turn-{i}"
         ),
     )
@@ -106,7 +106,7 @@ def test_copies_of_one_request_sent_at_once_with_one_key_move_once_and_answer_al
     game = started_game(host=user("alice"), guest=user("bob"))
     token = ApiToken.issue(User.objects.get(pk=game.current_user_id), name="test")[1]
     path = f"/api/v1/games/{game.pk}/"
-    view = _request(live_server.url, "GET", path, token)[1]
+    view = api_request(live_server.url, "GET", path, token)[1]
     turn = [a for a in view["table"]["legal_actions"] if a["type"] in ("draw", "choose_target")]
     # No expected_version: a copy that ran as fresh after the first would be refused (not its
     # turn any more, or a choice already made), so only the replay can answer it with a 200.

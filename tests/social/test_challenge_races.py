@@ -12,7 +12,7 @@ from games.models import Game, Seat
 from players.models import ApiToken, User
 from social import services
 from social.models import Challenge, Follow
-from tests.games.test_concurrency import _request
+from tests.games.test_concurrency import api_request
 
 THREADS = 8
 
@@ -32,7 +32,7 @@ def test_simultaneous_accepts_and_a_decline_answer_a_challenge_once(live_server:
     def answer(i: int) -> None:
         verb = "decline" if i == 0 else "accept"
         barrier.wait()
-        results[i] = _request(
+        results[i] = api_request(
             live_server.url, "POST", f"/api/v1/challenges/{challenge.pk}/{verb}/", token
         )
 

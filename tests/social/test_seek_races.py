@@ -15,7 +15,7 @@ from games.models import Game, Seat
 from players.models import ApiToken, User
 from social import pairing
 from social.models import Seek
-from tests.games.test_concurrency import _request, at_once
+from tests.games.test_concurrency import api_request, at_once
 
 PLAYERS = 9
 
@@ -30,7 +30,7 @@ def test_simultaneous_seeks_are_each_matched_at_most_once(live_server: Any) -> N
     def post(i: int) -> None:
         barrier.wait()
         body = {"game": "uno_splash", "seats": 2}
-        results[i] = _request(live_server.url, "POST", "/api/v1/seeks/", tokens[i], body)
+        results[i] = api_request(live_server.url, "POST", "/api/v1/seeks/", tokens[i], body)
 
     threads = [threading.Thread(target=post, args=(i,)) for i in range(PLAYERS)]
     for thread in threads:
@@ -60,11 +60,11 @@ TAKERS = 6
 def test_a_listed_seek_taken_by_many_at_once_starts_one_game(live_server: Any) -> None:
     users = [User.objects.create_user(username=f"t{i}", password="pw-t-12345") for i in range(7)]
     tokens = [ApiToken.issue(user, name="test")[1] for user in users]
-    posted = _request(
+    posted = api_request(
         live_server.url, "POST", "/api/v1/seeks/", tokens[0], {"game": "uno_splash", "seats": 2}
     )
     path = f"/api/v1/seeks/{posted[1]['id']}/take/"
-    results = at_once(TAKERS, lambda i: _request(live_server.url, "POST", path, tokens[i + 1]))
+    results = at_once(TAKERS, lambda i: api_request(live_server.url, "POST", path, tokens[i + 1]))
 
     statuses = sorted(status for status, _ in results)
     assert statuses == [200] + [409] * (TAKERS - 1), results
@@ -80,12 +80,12 @@ def test_an_open_game_joined_from_the_lobby_by_many_at_once_fills_once(live_serv
     users = [User.objects.create_user(username=f"j{i}", password="pw-j-12345") for i in range(7)]
     tokens = [ApiToken.issue(user, name="test")[1] for user in users]
     body = {"game": "uno_splash", "max_players": 3, "visibility": "public"}
-    status, created = _request(live_server.url, "POST", "/api/v1/games/", tokens[0], body)
+    status, created = api_request(live_server.url, "POST", "/api/v1/games/", tokens[0], body)
     assert status == 201, created
-    listed = _request(live_server.url, "GET", "/api/v1/lobby/", tokens[1])[1]["games"]
+    listed = api_request(live_server.url, "GET", "/api/v1/lobby/", tokens[1])[1]["games"]
     assert [g["id"] for g in listed] == [created["id"]]
     path = f"/api/v1/games/{created['id']}/join/"
-    results = at_once(TAKERS, lambda i: _request(live_server.url, "POST", path, tokens[i + 1]))
+    results = at_once(TAKERS, lambda i: api_request(live_server.url, "POST", path, tokens[i + 1]))
 
     assert sorted(status for status, _ in results) == [200] * 2 + [409] * (TAKERS - 2), results
     game = Game.objects.get(pk=created["id"])
