@@ -3,8 +3,9 @@ the schema: a notification is a union of one shape per kind, discriminated by ``
 (``by_kind``), drawn by an ``OpenApiSerializerExtension`` of the serializer that renders it, so
 that what is sent does not change. Only public facts: names and numbers, never a card.
 
-``version`` came later than the rest (the account event stream): older rows lack it. A kind
-another app registers without a shape here has a free-form ``data``."""
+``version`` came later than the rest (the account event stream): older rows lack it. Every kind
+this project ships has a shape (a test holds it to that); a kind another app registers without
+one here has a free-form ``data``."""
 
 from __future__ import annotations
 
@@ -90,11 +91,20 @@ DATA: dict[str, type[serializers.Serializer]] = {
         by=serializers.CharField(),
         challenge=serializers.IntegerField(help_text="The challenge's id."),
     ),
+    kinds.PAIRED: _shape(
+        kinds.PAIRED, "Quick pairing found you a game: it has started.", opponents=_names(OPPONENTS)
+    ),
     kinds.FOLLOWED: _shape(
         kinds.FOLLOWED,
         "A player follows you.",
         by=serializers.CharField(),
         username=serializers.CharField(help_text="Theirs, to follow them back."),
+    ),
+    kinds.CHAT_MENTION: _shape(
+        kinds.CHAT_MENTION,
+        "A player named you (@username) in a game's chat.",
+        by=serializers.CharField(),
+        message=serializers.IntegerField(help_text="The chat message's id."),
     ),
     kinds.MODERATION: _shape(
         kinds.MODERATION, "A notice from the moderators.", message=serializers.CharField()

@@ -25,7 +25,15 @@ from cardgames_client.api.social import (
     challenges_list,
     me_social_update,
 )
-from cardgames_client.models import PatchedSocialSettings
+from cardgames_client.models import (
+    ChallengedAccountEvent,
+    GameStartedAccountEvent,
+    InvitedAccountEvent,
+    MatchOverAccountEvent,
+    PatchedSocialSettings,
+    SeatTakenOverAccountEvent,
+    YourTurnAccountEvent,
+)
 from cardgames_client.models.challenges_from_enum import ChallengesFromEnum
 from cardgames_client.models.games_list_status import GamesListStatus
 from cardgames_sdk import ApiError, CardGames, turn_actions
@@ -137,18 +145,27 @@ class Bot:
         self.catch_up()
         log.info("listening from event %s", after)
         for event in self.api.events(after=after):
-            kind = str(event.kind)
-            log.info("event %s %s game=%s", event.id, kind, event.game)
-            if kind == "challenged":
-                self.answer_challenge(int(event.data["challenge"]))
-            elif kind == "invited" and event.game:
-                self.join(event.game)
-            elif kind in ("game_started", "your_turn", "seat_taken_over") and event.game:
-                self.play(event.game)
-            elif kind == "match_over" and event.game:
-                self.finished.add(str(event.game))
+            log.info("event %s %s game=%s", event.id, event.kind, event.game)
+            self.react(event)
             if stop_after is not None and len(self.finished) >= stop_after:
                 return
+
+    def react(self, event: Any) -> None:
+        """Act on one event: each kind is its own generated model (the schema's ``AccountEvent``
+        is a union discriminated by ``kind``), its ``data`` typed; other kinds need nothing."""
+        if isinstance(event, ChallengedAccountEvent):
+            self.answer_challenge(event.data.challenge)
+        elif isinstance(event, InvitedAccountEvent) and event.game:
+            self.join(event.game)
+        elif (
+            isinstance(
+                event, GameStartedAccountEvent | YourTurnAccountEvent | SeatTakenOverAccountEvent
+            )
+            and event.game
+        ):
+            self.play(event.game)
+        elif isinstance(event, MatchOverAccountEvent) and event.game:
+            self.finished.add(str(event.game))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,8 @@
 """The Python SDK (sdk/python: the client openapi-python-client generates from openapi.yaml,
 and the thin ``cardgames_sdk``) plays every game to the end against a live server: two players,
 each driven by nothing but its account event stream, act with ``expected_version`` and an
-``Idempotency-Key``; one player's stream is cut mid-game and resumed from its last id."""
+``Idempotency-Key``; one player's stream is cut mid-game and resumed from its last id. Each
+event is its kind's generated model (the schema's ``AccountEvent`` is a union by ``kind``)."""
 
 from __future__ import annotations
 
@@ -59,6 +60,7 @@ class Seat(threading.Thread):
         self.ready = threading.Event()
         self.received: list[int] = []
         self.kinds: set[str] = set()
+        self.opponents: list[str] = []
         self.actions = 0
         self.final: Any = None
         self.error: BaseException | None = None
@@ -77,7 +79,11 @@ class Seat(threading.Thread):
         """Whether the game is over for this player."""
         self.received.append(event.id)
         self.kinds.add(str(event.kind))
+        # Each kind its own generated model (the schema's union), its data typed.
+        assert type(event).__name__ == f"{str(event.kind).title().replace('_', '')}AccountEvent"
         if str(event.game) == str(self.game_id):
+            if str(event.kind) == "game_started":
+                self.opponents = event.data.opponents
             if str(event.kind) in ("game_started", "your_turn"):
                 self.play()
             if str(event.kind) == "match_over":
@@ -200,11 +206,33 @@ def test_the_python_sdk_plays_a_game_to_the_end_from_the_event_stream(
         # Each event once, in order, across the cut and the resumption.
         assert seat.received == sorted(set(seat.received)), seat.received
         assert "game_started" in seat.kinds
+    assert [seat.opponents for seat in seats] == [["Bob"], ["Alice"]]
     final = seats[0].final
     check_move_log(seats[1].api, game_id, kind)
     assert sum(seat.actions for seat in seats) > 0
     assert sorted(p.place for p in final.players) == [1, 2]
     assert final.table.winner is not None
+
+
+@pytest.mark.usefixtures("python_sdk")
+def test_an_event_is_its_kinds_model_and_a_kind_newer_than_the_client_is_skipped() -> None:
+    from cardgames_client.models import ChallengedAccountEvent, ChallengedData
+    from cardgames_sdk import parse_event
+
+    sent = {
+        "id": 3,
+        "kind": "challenged",
+        "game": None,
+        "version": None,
+        "data": {"by": "Carol", "challenge": 7},
+        "created_at": "2026-03-10T12:00:00+00:00",
+    }
+    event = parse_event(sent)
+    assert isinstance(event, ChallengedAccountEvent) and isinstance(event.data, ChallengedData)
+    assert event.data.challenge == 7 and event.to_dict() == sent
+    assert parse_event({**sent, "kind": "tournament_round"}) is None
+    with pytest.raises(ValueError):  # a known kind whose data does not parse is not skipped
+        parse_event({**sent, "data": {"by": "Carol"}})
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,6 +1,7 @@
 """The TypeScript SDK (sdk/typescript: types by openapi-typescript from openapi.yaml, calls by
 openapi-fetch, and the thin src/index.ts) plays every game to the end against a live server
-with Node: test/play.ts's two players, each driven by its account event stream."""
+with Node: test/play.ts's two players, each driven by its account event stream, narrowing its
+events on `kind` (the schema's `AccountEvent` union) to read their typed `data`."""
 
 from __future__ import annotations
 
@@ -62,3 +63,5 @@ def test_the_typescript_sdk_plays_a_game_to_the_end_from_the_event_stream(
     assert summary["status"] == "finished" and summary["game"] == kind, summary
     assert summary["actions"] > 0
     assert sorted(summary["places"]) == [1, 2]
+    # Each read its opponent's name from its game_started event's typed data.
+    assert summary["opponents"] == [["Bob"], ["Alice"]], summary

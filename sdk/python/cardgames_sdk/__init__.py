@@ -8,28 +8,42 @@ for everything. This layer adds only what a generator cannot know:
   ``Idempotency-Key``, retried with the same key after a network failure (a retry is answered
   from the first attempt, never applied twice);
 - ``CardGames.events``: the account event stream (NDJSON), resumed from the last event id after
-  a disconnect or at the end of its hour, so that no event is lost or repeated;
+  a disconnect or at the end of its hour, so that no event is lost or repeated; each event is
+  its kind's generated model (``ChallengedAccountEvent``, its ``data`` a ``ChallengedData``: the
+  schema's ``AccountEvent`` is a union discriminated by ``kind``), read by ``parse_event``;
 - ``ApiError``: the API's one error shape, ``{"error": {"code", "message", "details"}}``.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias, get_args, get_type_hints
 
 import httpx
-from cardgames_client import AuthenticatedClient
+from cardgames_client import AuthenticatedClient, models
 from cardgames_client._schema import OPENAPI_SHA256
 from cardgames_client.api.games import games_actions_create, games_retrieve
 from cardgames_client.api.notifications import account_events_stream
-from cardgames_client.models import AccountEvent, AccountEventPage, Game
+from cardgames_client.models import AccountEventPage, Game
 from cardgames_client.models.account_events_stream_format import AccountEventsStreamFormat
 
-__all__ = ["FREE_ACTIONS", "OPENAPI_SHA256", "ApiError", "CardGames", "turn_actions"]
+__all__ = [
+    "FREE_ACTIONS",
+    "OPENAPI_SHA256",
+    "AccountEvent",
+    "ApiError",
+    "CardGames",
+    "parse_event",
+    "turn_actions",
+]
+
+# One of the generated ``<Kind>AccountEvent`` models: the schema's union has no class of its own.
+AccountEvent: TypeAlias = Any
 
 STREAM_PATH = "/api/v1/games/live/stream/"
 # The stream sends a keep-alive every 15 s: a silence much longer than that is a dead connection.
@@ -128,11 +142,9 @@ class CardGames:
             try:
                 for data in self._stream_once(last):
                     last = data["id"]
-                    try:
-                        event = AccountEvent.from_dict(data)
-                    except ValueError:
-                        continue  # a kind newer than this client: ignore it (docs/api.md)
-                    yield event
+                    event = parse_event(data)
+                    if event is not None:  # None: a kind newer than this client (docs/api.md)
+                        yield event
             except (httpx.TransportError, httpx.StreamError) as exc:
                 problem = exc
             if not reconnect:
@@ -161,6 +173,29 @@ class CardGames:
                         raise ApiError(401, "authentication_failed", "The token was revoked.")
                     return  # the stream's time is up: the caller reconnects
                 yield data
+
+
+@functools.cache
+def known_kinds() -> frozenset[str]:
+    """The kinds this client was generated with: those of the members of ``AccountEvent``'s
+    union, as the generated page's ``events`` declares them."""
+    names = vars(models)
+    (union,) = get_args(get_type_hints(AccountEventPage, localns=names)["events"])
+    return frozenset(
+        kind.value
+        for member in get_args(union)
+        for kind in get_type_hints(member, localns=names)["kind"]
+    )
+
+
+def parse_event(data: Mapping[str, Any]) -> AccountEvent | None:
+    """One event of the stream (its JSON object) as its kind's model, by the generated union's
+    own parser (the page's); None for a kind newer than this client, which a client ignores.
+    An event of a known kind that does not parse raises (``KeyError``, ``ValueError``, …)."""
+    if data.get("kind") not in known_kinds():
+        return None
+    page = {"events": [data], "next_after": data["id"], "has_more": False}
+    return AccountEventPage.from_dict(page).events[0]
 
 
 def turn_actions(view: Game) -> list[Any]:

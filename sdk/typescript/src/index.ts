@@ -11,7 +11,12 @@ export { OPENAPI_SHA256 } from "./schema-stamp.js";
 
 export type Schemas = components["schemas"];
 export type Game = Schemas["Game"];
+/** An event of the account stream: the schema's union of one shape per kind, discriminated by
+ * `kind`, so `if (event.kind === "challenged")` narrows `event.data` to `ChallengedData`. (A kind
+ * newer than this build matches no branch: ignore what you do not know.) */
 export type AccountEvent = Schemas["AccountEvent"];
+/** The event of one kind: `EventOf<"your_turn">`. */
+export type EventOf<K extends AccountEvent["kind"]> = Extract<AccountEvent, { kind: K }>;
 export type Action = Schemas["ActionRequest"];
 
 /** Actions any seat may take out of turn (Uno's "uno" and "catch"). */

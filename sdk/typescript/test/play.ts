@@ -4,9 +4,10 @@
  *
  *   node dist/test/play.js <base-url> <token-a> <token-b> <kind>
  *
- * Prints one JSON line: the final status, the number of actions and the places.
+ * Prints one JSON line: the final status, the number of actions, the places, and each player's
+ * opponents as its `game_started` event's typed `data` names them.
  */
-import { CardGames, type Action, type Game, turnActions } from "../src/index.js";
+import { CardGames, type Action, type EventOf, type Game, turnActions } from "../src/index.js";
 
 const [baseUrl, tokenA, tokenB, kind] = process.argv.slice(2);
 const TIME_LIMIT_MS = 240_000;
@@ -30,8 +31,14 @@ function choose(view: Game): Action | undefined {
   return chosen;
 }
 
-async function seat(player: CardGames, gameId: string, after: number, stop: AbortSignal): Promise<number> {
+interface Seated {
+  actions: number;
+  opponents: string[];
+}
+
+async function seat(player: CardGames, gameId: string, after: number, stop: AbortSignal): Promise<Seated> {
   let actions = 0;
+  let started: EventOf<"game_started"> | undefined;
   const play = async (): Promise<boolean> => {
     let view = await player.game(gameId);
     for (let action = choose(view); action; action = choose(view)) {
@@ -40,15 +47,16 @@ async function seat(player: CardGames, gameId: string, after: number, stop: Abor
     }
     return view.status === "finished";
   };
-  if (await play()) return actions;
+  if (await play()) return { actions, opponents: [] };
   for await (const event of player.events(after, stop)) {
     if (event.game !== gameId) continue;
+    if (event.kind === "game_started") started = event; // narrowed on kind: its data is typed
     if (event.kind === "game_started" || event.kind === "your_turn") {
       if (await play()) break;
     }
     if (event.kind === "match_over") break;
   }
-  return actions;
+  return { actions, opponents: started?.data.opponents ?? [] };
 }
 
 async function main(): Promise<void> {
@@ -63,12 +71,14 @@ async function main(): Promise<void> {
   if (joined.data?.status !== "active") throw new Error(JSON.stringify(joined.error));
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), TIME_LIMIT_MS);
-  const counts = await Promise.all([seat(a, lobby.id, afters[0], stop.signal), seat(b, lobby.id, afters[1], stop.signal)]);
+  const seats = await Promise.all([seat(a, lobby.id, afters[0], stop.signal), seat(b, lobby.id, afters[1], stop.signal)]);
   clearTimeout(timer);
   stop.abort();
   const final = await a.game(lobby.id);
   const places = final.players.map((p) => p.place);
-  console.log(JSON.stringify({ status: final.status, actions: counts[0] + counts[1], places, game: final.game }));
+  const actions = seats[0].actions + seats[1].actions;
+  const opponents = seats.map((s) => s.opponents);
+  console.log(JSON.stringify({ status: final.status, actions, places, game: final.game, opponents }));
 }
 
 main().then(
