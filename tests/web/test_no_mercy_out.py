@@ -28,6 +28,7 @@ WORDS = {
     "en-GB": {
         "out": "You hit 25 cards and are out: this was the only round.",
         "skip": "Skip to the result",
+        "holds_none": "You now hold 0 cards.",
         "title": "You are out of the game",
         "place": "You were knocked out: you finish in place 3 of 3.",
         "watch": "Watch the table",
@@ -40,6 +41,7 @@ WORDS = {
     "da-DK": {
         "out": "Du nåede 25 kort og er ude: det var den eneste runde.",
         "skip": "Spring frem til resultatet",
+        "holds_none": "Du har nu 0 kort.",
         "title": "Du er ude af spillet",
         "place": "Du blev slået ud: du slutter på plads 3 af 3.",
         "watch": "Se bordet",
@@ -79,6 +81,9 @@ def test_a_player_knocked_out_of_the_only_round_skips_to_the_result(
     act_over_the_api(live_server.url, tokens["alice"], game_id, play)
     act_over_the_api(live_server.url, tokens["bob"], game_id, {"type": "take_stack"})
     expect(b.locator(".prompt")).to_contain_text(words["out"])
+    # Out of the round: the news does not count an emptied hand, and nothing is offered to play.
+    expect(b.locator(".news")).not_to_contain_text(words["holds_none"])
+    expect(b.get_by_role("button", name="UNO!")).to_have_count(0)
 
     skip = b.get_by_role("button", name=words["skip"])
     box = skip.bounding_box()

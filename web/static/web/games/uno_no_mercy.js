@@ -305,7 +305,8 @@ function create(ctx) {
       stackBanner(table),
       promptArea(ctx, { myTurn: myTurn && !knockedOut, text: promptText }),
       forGood ? skip.button() : null,
-      actionsRow(table, legal, { playDrawn, canArm, canUno: legal.some((a) => a.type === "uno"), mine }),
+      // Out of the round: nothing to call or play until the next deal.
+      knockedOut ? null : actionsRow(table, legal, { playDrawn, canArm, canUno: legal.some((a) => a.type === "uno"), mine }),
       h(
         "section",
         { class: "hand-area", "aria-labelledby": "hand-title" },

@@ -67,7 +67,10 @@ export function createEffects(table) {
     }
     if (!text) return null;
     const hand = game?.table?.seats?.[me]?.hand_size ?? game?.table?.hand?.length;
-    if (HAND_CHANGES.has(event.type) && move.version === game?.version && typeof hand === "number") {
+    // A player out of the round (No Mercy's 25 cards) holds nothing because they are out: the
+    // count would read as if they had emptied their hand.
+    const out = (game?.table?.knocked_out || []).includes(me);
+    if (HAND_CHANGES.has(event.type) && move.version === game?.version && typeof hand === "number" && !out) {
       text = `${text} ${t("news.you_hold", { count: hand })}`;
     }
     return text;
