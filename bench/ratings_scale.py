@@ -357,7 +357,11 @@ def main() -> int:
             return 0 if run(args) else 1
         finally:
             if not args.keep:
-                args.sqlite.unlink()
+                from django.db import connections
+
+                connections.close_all()
+                for suffix in ("", "-wal", "-shm"):
+                    Path(f"{args.sqlite}{suffix}").unlink(missing_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         setup_django(sqlite=Path(tmp) / "ratings.sqlite3", postgres=None)
         return 0 if run(args) else 1
