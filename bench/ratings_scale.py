@@ -1,28 +1,35 @@
 """Ratings at scale (issue 32): a leaderboard and a profile with 100,000 rated players and
-1,000,000 rating changes, on SQLite and on PostgreSQL.
+1,000,000 rating changes, on SQLite and on PostgreSQL, and ``manage.py recompute_ratings``.
 
 Run from the repository root::
 
     python bench/ratings_scale.py                          # SQLite, 100,000 / 1,000,000
     python bench/ratings_scale.py --postgres               # PostgreSQL on 127.0.0.1:5432
     python bench/ratings_scale.py --players 10000 --changes 100000 --runs 200   # quicker
+    python bench/ratings_scale.py --sqlite ratings.sqlite3 --keep   # build once, keep the file
+    python bench/ratings_scale.py --sqlite ratings.sqlite3 --reuse --keep   # time it again
+    python bench/ratings_scale.py --postgres --keep / --reuse       # the same, its database
+    python bench/ratings_scale.py --changes 2000000 --recompute     # 1,000,000 matches recomputed
 
-It builds a fresh database (SQLite in a temporary directory, or a PostgreSQL database of its
-own, ``uaw_ratings_scale``, dropped at the end), migrated, then filled with bulk inserts: the
-players, one rating row each in Uno Splash (ratings spread like a real pool, most players with
-enough rated games to be listed and active in the last 30 days), and ``--changes`` rating changes
-of two-player matches (one finished rated game per match), of which the probe player's are
-``--probe-matches`` (1,000). First it times the rating update of a 10-player match (the model's
-CPU work at a match end; budget 2 ms). Then it times, in-process through the ORM, the code
-the API runs: ``ratings.selectors.leaderboard`` for the probe and ``ratings.selectors.profile``
-of the probe, ``--runs`` times each, and prints the queries of one call, the p50 / p99 wall
-and CPU times and the load average; on PostgreSQL also the server's execution time of the
-statements (EXPLAIN ANALYZE; ``--plans`` prints the plans) and the backend's own CPU time per
-call (from /proc, when the server runs on this machine). Exit status 1 when the update's CPU
-p99 is 2 ms or more, a p99 wall time is above ``--budget-ms`` (50), or a call takes more
-queries than its budget (leaderboard 2 + the token's 1 = 3, profile 2 + the token, the player
-and the blocks = 5: the selectors here run without the request's own queries, so their budgets
-are 2 and 2).
+It builds a fresh database (SQLite in a temporary directory or ``--sqlite PATH``, or a PostgreSQL
+database of its own, ``uaw_ratings_scale``), migrated, then filled by ``bench.rows``
+(``executemany`` on SQLite, ``COPY`` on PostgreSQL: a few minutes where ``bulk_create`` took 25
+to 40): the players, one rating row each in Uno Splash (ratings spread like a real pool, most
+players with enough rated games to be listed and active in the last 30 days), and ``--changes``
+rating changes of two-player matches (one finished rated game with its two seats per match), of
+which the probe player's are ``--probe-matches`` (1,000). The database is dropped at the end
+unless ``--keep``; ``--reuse`` times a kept one without building. First it times the rating
+update of a 10-player match (the model's CPU work at a match end; budget 2 ms). Then it times,
+in-process through the ORM, the code the API runs: ``ratings.selectors.leaderboard`` for the
+probe and ``ratings.selectors.profile`` of the probe, ``--runs`` times each, and prints the
+queries of one call, the p50 / p99 wall and CPU times and the load average; on PostgreSQL also
+the server's execution time of the statements (EXPLAIN ANALYZE; ``--plans`` prints the plans)
+and the backend's own CPU time per call (from /proc, when the server runs on this machine).
+``--recompute`` then times ``manage.py recompute_ratings`` twice (``time_recompute``). Exit
+status 1 when the update's CPU p99 is 2 ms or more, a p99 wall time is above ``--budget-ms``
+(50), or a call takes more queries than its budget (leaderboard 2 + the token's 1 = 3, profile
+2 + the token, the player and the blocks = 5: the selectors here run without the request's own
+queries, so their budgets are 2 and 2).
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.common import timed  # noqa: E402  (the checkout on the path first)
+from bench.rows import Rows  # noqa: E402
 
 BATCH = 5000
 KIND = "uno_splash"
@@ -78,83 +86,81 @@ def _admin_sql(url: str, statement: str) -> None:
 
 
 def build(players: int, changes: int, probe_matches: int, seed: int) -> Any:
-    """Fill the database; return the probe user."""
+    """Fill the database (``bench.rows``: executemany on SQLite, COPY on PostgreSQL); return
+    the probe user."""
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from games.models import Game
     from players.models import User
-    from ratings.models import Rating, RatingChange
 
     rng = random.Random(seed)
     now = timezone.now()
     with transaction.atomic():
-        for start in range(0, players, BATCH):
-            User.objects.bulk_create(
-                User(username=f"player{i}", display_name=f"Player {i}", password="!")
-                for i in range(start, min(players, start + BATCH))
-            )
+        users = Rows(User, {"password": "!"}, ["username", "display_name"])
+        users.insert(users.row(f"player{i}", f"Player {i}") for i in range(players))
         ids = list(User.objects.order_by("pk").values_list("pk", flat=True))
-        probe = ids[0]
-        ratings = []
-        for user_id in ids:
-            mu, sigma = rng.gauss(25, 4), max(0.8, rng.gauss(3.5, 1.5))
-            games = rng.randrange(0, 40)
-            ratings.append(
-                Rating(
-                    user_id=user_id,
-                    kind=KIND,
-                    mu=mu,
-                    sigma=sigma,
-                    shown=round(1500 + 40 * (mu - 3 * sigma)),
-                    rated_games=probe_matches if user_id == probe else games,
-                    wins=games // 2,
-                    places_total=games + games // 2,
-                    updated_at=now - timedelta(days=rng.randrange(0, 45)),
-                )
-            )
-        for start in range(0, len(ratings), BATCH):
-            Rating.objects.bulk_create(ratings[start : start + BATCH])
-        matches = changes // 2
-        for start in range(0, matches, BATCH):
-            count = min(matches, start + BATCH) - start
-            games = Game.objects.bulk_create(
-                Game(kind=KIND, host_id=probe, status=Game.FINISHED, rated=True)
-                for _ in range(count)
-            )
-            rows = []
-            for offset, game in enumerate(games):
-                number = start + offset
-                first = probe if number < probe_matches else rng.choice(ids)
-                second = rng.choice(ids)
-                while second == first:
-                    second = rng.choice(ids)
-                at = now - timedelta(minutes=matches - number)
-                for user_id, place in ((first, rng.choice((1, 2))), (second, 0)):
-                    place = place or 3 - rows[-1].place
-                    before = 1500 + rng.randrange(-300, 300)
-                    rows.append(
-                        RatingChange(
-                            game=game,
-                            user_id=user_id,
-                            kind=KIND,
-                            place=place,
-                            mu_before=25.0,
-                            sigma_before=4.0,
-                            mu_after=25.5,
-                            sigma_after=3.9,
-                            shown_before=before,
-                            shown_after=before + (12 if place == 1 else -12),
-                            created_at=at,
-                        )
-                    )
-            RatingChange.objects.bulk_create(rows)
+        _ratings(ids, probe_matches, rng, now)
+        _matches(ids, changes // 2, probe_matches, rng, now)
     with connection.cursor() as cursor:
         # PostgreSQL: VACUUM too, as autovacuum would soon after such a load, so that the
         # visibility map lets the board's place count read the index alone (an index-only
         # scan); a table never vacuumed since a bulk load is not what a live server has.
         cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
-    return User.objects.get(pk=probe)
+    return User.objects.get(pk=ids[0])
+
+
+def _ratings(ids: list[int], probe_matches: int, rng: random.Random, now: Any) -> None:
+    """One Uno Splash rating per player, spread like a real pool; the probe (the first) with
+    ``probe_matches`` rated games."""
+    from ratings.models import Rating
+
+    varying = ["user_id", "mu", "sigma", "shown", "rated_games", "wins", "places_total"]
+    rows = Rows(Rating, {"kind": KIND}, [*varying, "updated_at"])
+
+    def row(user_id: int) -> list[Any]:
+        mu, sigma = rng.gauss(25, 4), max(0.8, rng.gauss(3.5, 1.5))
+        games = probe_matches if user_id == ids[0] else rng.randrange(0, 40)
+        shown = round(1500 + 40 * (mu - 3 * sigma))
+        at = now - timedelta(days=rng.randrange(0, 45))
+        return rows.row(user_id, mu, sigma, shown, games, games // 2, games + games // 2, at)
+
+    rows.insert(row(user_id) for user_id in ids)
+
+
+def _matches(
+    ids: list[int], matches: int, probe_matches: int, rng: random.Random, now: Any
+) -> None:
+    """``matches`` finished rated two-player games, a minute apart up to now, each with its two
+    seats and rating changes; the probe plays the first ``probe_matches``."""
+    from games.models import Game, Seat
+    from ratings.models import RatingChange
+
+    game = {"kind": KIND, "host_id": ids[0], "status": Game.FINISHED, "rated": True}
+    games = Rows(Game, game, [])
+    fields = ["game_id", "user_id", "place", "shown_before", "shown_after", "created_at"]
+    template = {"kind": KIND, "mu_before": 25.0, "sigma_before": 4.0}
+    changes = Rows(RatingChange, {**template, "mu_after": 25.5, "sigma_after": 3.9}, fields)
+    seat_fields = ["game_id", "user_id", "position", "place", "rating_change"]
+    seats = Rows(Seat, {"joined_at": now}, seat_fields)
+    for start in range(0, matches, BATCH):
+        made = [games.row() for _ in range(min(matches, start + BATCH) - start)]
+        games.insert(made)
+        rows, seated = [], []
+        for number, game in enumerate(made, start):
+            game_id = games.value("id", game)
+            first = ids[0] if number < probe_matches else rng.choice(ids)
+            second = rng.choice(ids)
+            while second == first:
+                second = rng.choice(ids)
+            at = now - timedelta(minutes=matches - number)
+            won = rng.choice((1, 2))
+            for position, (user_id, place) in enumerate(((first, won), (second, 3 - won))):
+                before = 1500 + rng.randrange(-300, 300)
+                after = before + (12 if place == 1 else -12)
+                rows.append(changes.row(game_id, user_id, place, before, after, at))
+                seated.append(seats.row(game_id, user_id, position, place, after - before))
+        changes.insert(rows)
+        seats.insert(seated)
 
 
 def p99(values: list[float]) -> float:
@@ -231,12 +237,7 @@ def run(args: argparse.Namespace) -> bool:
         f"10-player rating update: CPU p50 {statistics.median(update):.3f} ms, "
         f"p99 {p99(update):.3f} ms (budget 2 ms)"
     )
-    started = time.perf_counter()
-    probe = build(args.players, args.changes, args.probe_matches, args.seed)
-    print(
-        f"{connection.vendor}: built {args.players:,} players and {args.changes:,} rating "
-        f"changes in {time.perf_counter() - started:.0f} s"
-    )
+    probe = _data(args)
     calls = {
         "leaderboard": (lambda: selectors.leaderboard(KIND, probe), LEADERBOARD_QUERIES),
         "profile": (lambda: selectors.profile(probe), PROFILE_QUERIES),
@@ -267,8 +268,53 @@ def run(args: argparse.Namespace) -> bool:
             if mean is not None:
                 print(f"{'':>12}  server CPU mean {mean:6.2f} ms per call ({args.runs} calls)")
     print(f"load average after: {os.getloadavg()[0]:.1f}")
+    if args.recompute:
+        time_recompute()
     print("within budget" if ok else f"OVER BUDGET ({args.budget_ms} ms p99, queries)")
     return ok
+
+
+def _data(args: argparse.Namespace) -> Any:
+    """The probe user: of the data built now, or (``--reuse``) of the data a ``--keep`` run
+    left, counted again."""
+    from django.db import connection
+
+    from players.models import User
+    from ratings.models import Rating, RatingChange
+
+    if args.reuse:
+        probe = User.objects.get(username="player0")
+        players = Rating.objects.filter(kind=KIND).count()
+        changes = RatingChange.objects.filter(kind=KIND).count()
+        print(f"{connection.vendor}: reusing {players:,} players and {changes:,} rating changes")
+        return probe
+    started, cpu = time.perf_counter(), time.process_time()
+    probe = build(args.players, args.changes, args.probe_matches, args.seed)
+    print(
+        f"{connection.vendor}: built {args.players:,} players and {args.changes:,} rating "
+        f"changes in {time.perf_counter() - started:.0f} s, {time.process_time() - cpu:.0f} s "
+        f"CPU (this process; load average {os.getloadavg()[0]:.1f})"
+    )
+    return probe
+
+
+def time_recompute() -> None:
+    """``manage.py recompute_ratings`` on the kind, twice: the first run writes nearly every
+    rating change (the bench's made-up numbers are not the model's), the second finds the
+    history as the model leaves it and writes none (a recompute of an untouched history)."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    for label in ("first run", "again"):
+        out = StringIO()
+        started, cpu = time.perf_counter(), time.process_time()
+        call_command("recompute_ratings", "--game", KIND, stdout=out)
+        print(
+            f"recompute_ratings, {label}: {time.perf_counter() - started:.1f} s wall, "
+            f"{time.process_time() - cpu:.1f} s CPU (this process), load average "
+            f"{os.getloadavg()[0]:.1f}; {out.getvalue().strip()}"
+        )
 
 
 def main() -> int:
@@ -287,25 +333,57 @@ def main() -> int:
         help="server URL (no database name); the bench makes and drops its own database",
     )
     parser.add_argument("--pg-name", default=PG_NAME, help="the database it makes and drops")
+    parser.add_argument("--sqlite", type=Path, help="the SQLite file (default: a temporary one)")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the database built (SQLite: with --sqlite)"
+    )
+    parser.add_argument(
+        "--reuse", action="store_true", help="time the database a --keep run left; no build"
+    )
+    parser.add_argument(
+        "--recompute", action="store_true", help="also time manage.py recompute_ratings"
+    )
     args = parser.parse_args()
+    if (args.keep or args.reuse) and not (args.postgres or args.sqlite):
+        parser.error("--keep and --reuse with SQLite need --sqlite PATH")
     logging.getLogger("config.requests").setLevel(logging.WARNING)
     if args.postgres:
-        server = args.postgres.rstrip("/")
-        name = args.pg_name
-        _admin_sql(f"{server}/postgres", f"DROP DATABASE IF EXISTS {name}")
-        _admin_sql(f"{server}/postgres", f"CREATE DATABASE {name}")
+        return 0 if _on_postgres(args) else 1
+    if args.sqlite:
+        if args.reuse != args.sqlite.exists():
+            parser.error(f"{args.sqlite} {'is missing' if args.reuse else 'exists already'}")
+        setup_django(sqlite=args.sqlite, postgres=None)
         try:
-            setup_django(sqlite=None, postgres=f"{server}/{name}")
-            ok = run(args)
+            return 0 if run(args) else 1
         finally:
-            from django.db import connections
+            if not args.keep:
+                from django.db import connections
 
-            connections.close_all()
-            _admin_sql(f"{server}/postgres", f"DROP DATABASE IF EXISTS {name}")
-        return 0 if ok else 1
+                connections.close_all()
+                for suffix in ("", "-wal", "-shm"):
+                    Path(f"{args.sqlite}{suffix}").unlink(missing_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         setup_django(sqlite=Path(tmp) / "ratings.sqlite3", postgres=None)
         return 0 if run(args) else 1
+
+
+def _on_postgres(args: argparse.Namespace) -> bool:
+    """Run on a database of the bench's own: made (unless ``--reuse``), dropped (unless
+    ``--keep``)."""
+    server = args.postgres.rstrip("/")
+    name = args.pg_name
+    if not args.reuse:
+        _admin_sql(f"{server}/postgres", f"DROP DATABASE IF EXISTS {name}")
+        _admin_sql(f"{server}/postgres", f"CREATE DATABASE {name}")
+    try:
+        setup_django(sqlite=None, postgres=f"{server}/{name}")
+        return run(args)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        if not args.keep:
+            _admin_sql(f"{server}/postgres", f"DROP DATABASE IF EXISTS {name}")
 
 
 if __name__ == "__main__":

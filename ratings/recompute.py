@@ -39,7 +39,7 @@ from ratings.models import Rating, RatingChange, VoidedMatch
 BATCH = 1000
 _CHANGE_FIELDS = ["mu_before", "sigma_before", "mu_after", "sigma_after"]
 _CHANGE_FIELDS += ["shown_before", "shown_after"]
-_READ = ["id", "game_id", "user_id", "place", "created_at", *_CHANGE_FIELDS]
+_READ = ["id", "game_id", "user_id", "kind", "place", "created_at", *_CHANGE_FIELDS]
 _TOTALS = ["mu", "sigma", "shown", "rated_games", "wins", "places_total", "updated_at"]
 
 Belief = tuple[float, float]
@@ -105,17 +105,29 @@ def _write_changes(rows: list[RatingChange]) -> None:
     """The rows rated again, and their seats' change shown at the match end."""
     if not rows:
         return
-    RatingChange.objects.bulk_update(rows, _CHANGE_FIELDS, batch_size=BATCH)
-    delta = {(row.game_id, row.user_id): row.delta for row in rows}
-    seats = list(
-        Seat.objects.filter(game_id__in={row.game_id for row in rows}).only(
-            "id", "game_id", "user_id", "rating_change"
-        )
+    # Written back by their ids as one INSERT … ON CONFLICT (id) DO UPDATE per batch (every
+    # column read, so nothing deferred is fetched): bulk_update's CASE WHEN per row and field
+    # was most of a full recompute's time (docs/performance.md, "Ratings at scale").
+    RatingChange.objects.bulk_create(
+        rows,
+        update_conflicts=True,
+        unique_fields=["id"],
+        update_fields=_CHANGE_FIELDS,
+        batch_size=BATCH,
     )
+    delta = {(row.game_id, row.user_id): row.delta for row in rows}
+    # Whole rows (a seat is a dozen small columns), written back the same way.
+    seats = list(Seat.objects.filter(game_id__in={row.game_id for row in rows}))
     seats = [s for s in seats if (s.game_id, s.user_id) in delta]
     for seat in seats:
         seat.rating_change = delta[(seat.game_id, seat.user_id)]
-    Seat.objects.bulk_update(seats, ["rating_change"], batch_size=BATCH)
+    Seat.objects.bulk_create(
+        seats,
+        update_conflicts=True,
+        unique_fields=["id"],
+        update_fields=["rating_change"],
+        batch_size=BATCH,
+    )
 
 
 def _write_totals(kind: str, beliefs: dict[int, Belief]) -> None:

@@ -78,7 +78,7 @@ def test_every_target_of_the_signed_out_screens_is_44_px(clients: Any, lang: str
     page.locator("input[name=username]").fill(f"lars{lang}")
     page.locator("input[name=password]").fill("correct-horse-battery-72")
     page.locator("form button[type=submit]").tap()
-    expect(page.locator("#topbar nav a")).to_have_count(4)
+    expect(page.locator("#topbar nav a")).to_have_count(5)
     no_small_targets(page, "my games, new")
 
 

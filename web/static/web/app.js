@@ -195,6 +195,12 @@ window.addEventListener("online", () => {
   startGamesLive();
 });
 
+/** A top-bar link's content that a phone draws as an icon (the words stay for screen readers):
+ * five links in words do not fit 360 px, in Danish not even 390 (style.css, "top bar"). */
+function iconLink(name, words) {
+  return [h("span", { class: `nav-icon nav-icon-${name}`, "aria-hidden": "true" }), h("span", { class: "nav-words" }, words)];
+}
+
 function drawTopbar() {
   const bar = document.getElementById("topbar");
   // Offline, who I am may not be known (never read on this device): the token says I am signed in.
@@ -233,7 +239,12 @@ function drawTopbar() {
             app.unread ? h("span", { class: "visually-hidden" }, `, ${t("nav.inbox_unread", { count: app.unread })}`) : null,
           ]),
           link("/friends", t("nav.friends")),
-          link("/settings", t("nav.settings")),
+          // One link to the rating boards: a game's leaderboard, which links to its seasons.
+          // Current on every board page (a game's, a season's month), not only the one it opens.
+          link("/leaderboards", iconLink("boards", t("nav.boards")), {
+            "aria-current": /^\/(leaderboards|seasons)(\/|$)/.test(here) ? "page" : false,
+          }),
+          link("/settings", iconLink("settings", t("nav.settings"))),
         )
       : h(
           "nav",
