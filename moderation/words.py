@@ -170,6 +170,7 @@ TYPES = {
     "upcard": _("upcard"),
     "round": _("round"),
     "points": _("points"),
+    "hand_points": _("hand points"),
     "next": _("next"),
     "description": _("description"),
     "default": _("default"),
