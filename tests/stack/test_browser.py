@@ -92,7 +92,7 @@ def test_a_person_plays_a_bot_and_the_operator_logs_in_through_the_proxy(
         eve.goto("/games/new?vs=computer")
         expect(page.get_by_role("heading", name="New game")).to_be_visible()
         page.get_by_label("Bots", exact=True).select_option("1")
-        page.get_by_label("Target score").fill("0")
+        page.get_by_label("Length", exact=True).select_option("0")
         page.get_by_role("button", name="Start the game").click()
         expect(page.get_by_role("heading", name="Your hand:")).to_be_visible()
         expect(page.locator(".opponents .seat")).to_have_count(1)
