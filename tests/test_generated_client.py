@@ -335,7 +335,9 @@ def test_generated_client_plays_a_three_player_game_to_the_end(
     assert final.table is not None and final.table.winner is not None
     assert len(final.table.round_results) == 1
     places = sorted(p.place for p in final.players)
-    assert places == [1, 2, 3], places
+    # One winner; the two others are placed by their hands' points, and equal points share a
+    # place (docs/ratings.md: "Equal results share a place"), which a random deal sometimes gives.
+    assert places in ([1, 2, 3], [1, 2, 2]), places
     winners = [p for p in final.players if p.place == 1]
     assert len(winners) == 1 and winners[0].seat == final.table.winner
     assert all(p.view.table.legal_actions == [] for p in players)
