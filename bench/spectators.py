@@ -1,6 +1,7 @@
 """Spectators: one game watched by many spectators' streams on one live process
 (``games/{id}/watch/stream/``, games/spectators.py). A move must reach every spectator's stream
-with p99 < 150 ms (docs/performance.md); the live process's memory per spectator is reported.
+with p99 < 150 ms, and so must a message in the spectators' chat (docs/performance.md); the live
+process's memory per spectator is reported.
 
 Run from the repository root (Redis on 127.0.0.1:6379; give it a database number of its own,
 the moves queue Celery tasks there that no worker takes)::
@@ -15,8 +16,11 @@ its stream; the live process's resident memory is read (``/proc``) with one stre
 with all of them, and the difference divided by the others is the memory per spectator. This
 process stands for the web tier: it plays random legal moves through the real API (DRF's test
 client, in process), each committed move announced on Redis after commit as the web tier does,
-one move at a time: the next once every stream has the last (or after 10 s). It prints the time
-from each move's request, and from its PUBLISH, to its event on every spectator's stream, and
+one move at a time: the next once every stream has the last (or after 10 s); after each move a
+spectator (another each time, so that no one meets the chat's rate limit) posts a message to the
+spectators' chat through the API, and the next move waits until every stream has it. It prints
+the time from each move's request, and from its PUBLISH, to its event on every spectator's
+stream, the time from each chat message's request to its ``chat`` event on every stream, and
 the spectator count the table shows (``games_watch_retrieve``: live.presence). Exit status 1
 when a stream missed a move or the count is wrong; the latency budget is reported, not enforced
 (a shared machine's figure is "measured under load").
@@ -70,6 +74,7 @@ class Spectator:
     def __init__(self, base: str, game: Game, token: str) -> None:
         self.base, self.game, self.token = base, game, token
         self.arrived: dict[int, float] = {}
+        self.chat_arrived: dict[int, float] = {}
         self.opened = threading.Event()
         self.writer: asyncio.StreamWriter | None = None
 
@@ -78,7 +83,7 @@ class Spectator:
         reader, self.writer = await asyncio.open_connection(host, int(port), limit=2**20)
         # HTTP/1.0: the body is the stream as written, with no chunk framing to undo.
         request = (
-            f"GET /api/v1/games/{self.game.game_id}/watch/stream/ HTTP/1.0\r\n"
+            f"GET /api/v1/games/{self.game.game_id}/watch/stream/?chat_after=0 HTTP/1.0\r\n"
             f"Host: {host}\r\nAuthorization: Bearer {self.token}\r\n"
             "Accept: text/event-stream\r\n\r\n"
         )
@@ -93,6 +98,9 @@ class Spectator:
                 elif line.startswith("data: ") and event == "version":
                     self.arrived.setdefault(json.loads(line[6:])["version"], time.monotonic())
                     self.opened.set()
+                elif line.startswith("data: ") and event == "chat":
+                    for message in json.loads(line[6:])["messages"]:
+                        self.chat_arrived.setdefault(message["id"], time.monotonic())
                 elif line.startswith("data: ") and event == "end":
                     return
         except (OSError, asyncio.CancelledError):
@@ -159,7 +167,8 @@ def resident_kib(pid: int) -> int:
 
 def create_game(spectators: int) -> tuple[Game, dict[int, Any], list[str], Any]:
     """A started game of alice and bob that anyone may watch, the players' API clients, a token
-    per spectator, and a spectator's client (to read the count the table shows)."""
+    per spectator (one that may post to the chat), and a spectator's client (to read the count
+    the table shows)."""
     from rest_framework.test import APIClient
 
     from games import services
@@ -177,7 +186,7 @@ def create_game(spectators: int) -> tuple[Game, dict[int, Any], list[str], Any]:
     tokens = []
     for n in range(spectators):
         user = User.objects.create_user(username=f"spectator{n}", display_name=f"Spectator {n}")
-        tokens.append(ApiToken.issue(user, name="bench", scope=ApiToken.SCOPE_READ)[1])
+        tokens.append(ApiToken.issue(user, name="bench")[1])
     reader = APIClient(SERVER_NAME="127.0.0.1")
     reader.credentials(HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
     return Game(str(game.pk), ()), clients, tokens, reader
@@ -193,15 +202,49 @@ def open_all(readers: Readers, base: str, game: Game, tokens: list[str]) -> list
     return spectators
 
 
-def await_delivery(spectators: list[Spectator], version: int) -> None:
+def await_delivery(spectators: list[Spectator], what: str, key: int) -> None:
+    """Until every stream has had ``key`` among its ``what`` (``arrived`` for a version,
+    ``chat_arrived`` for a message), or the delivery timeout."""
     deadline = time.monotonic() + DELIVERY_TIMEOUT
     while time.monotonic() < deadline:
-        if all(version in s.arrived for s in spectators):
+        if all(key in getattr(s, what) for s in spectators):
             return
         time.sleep(0.005)
 
 
-def report(game: Game, spectators: list[Spectator], memory: dict[str, float], shown: int) -> int:
+def chat(game: Game, token: str, posted: dict[int, float]) -> int:
+    """One message to the spectators' chat by the spectator of ``token``, through the API."""
+    from rest_framework.test import APIClient
+
+    client = APIClient(SERVER_NAME="127.0.0.1")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    started = time.monotonic()
+    answer = client.post(
+        f"/api/v1/games/{game.game_id}/chat/",
+        {"channel": "spectators", "text": f"Message {len(posted) + 1}"},
+        format="json",
+    )
+    if answer.status_code != 201:
+        raise SystemExit(f"chat refused: {answer.status_code} {answer.content!r}")
+    posted[answer.json()["id"]] = started
+    return int(answer.json()["id"])
+
+
+def latency_line(name: str, latencies: list[float]) -> str:
+    p50, p99 = statistics.median(latencies), percentile(latencies, 0.99)
+    return (
+        f"- {name}: {len(latencies)} deliveries, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+        f"max {max(latencies):.1f} ms (budget: p99 < {LATENCY_BUDGET_MS:.0f} ms)"
+    )
+
+
+def report(
+    game: Game,
+    spectators: list[Spectator],
+    memory: dict[str, float],
+    shown: int,
+    posted: dict[int, float],
+) -> int:
     failures = []
     expected = len(game.moved_at) * len(spectators)
     print(f"- moves: {game.moves}; spectators' streams: {len(spectators)}")
@@ -218,11 +261,17 @@ def report(game: Game, spectators: list[Spectator], memory: dict[str, float], sh
         if len(latencies) < expected:
             failures.append(f"streams received {len(latencies)} of {expected} moves")
             break
-        p50, p99 = statistics.median(latencies), percentile(latencies, 0.99)
-        print(
-            f"- {name}: {len(latencies)} deliveries, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
-            f"max {max(latencies):.1f} ms (budget: p99 < {LATENCY_BUDGET_MS:.0f} ms)"
-        )
+        print(latency_line(name, latencies))
+    said = [
+        (s.chat_arrived[n] - at) * 1000
+        for s in spectators
+        for n, at in posted.items()
+        if n in s.chat_arrived
+    ]
+    if len(said) < len(posted) * len(spectators):
+        failures.append(f"streams received {len(said)} of {len(posted) * len(spectators)} messages")
+    elif said:
+        print(latency_line("chat message request to spectator's event", said))
     print(
         f"- live process memory: {memory['one'] / 1024:.1f} MiB with one stream, "
         f"{memory['all'] / 1024:.1f} MiB with {len(spectators)}: "
@@ -230,7 +279,7 @@ def report(game: Game, spectators: list[Spectator], memory: dict[str, float], sh
     )
     per_move = memory["cpu_ms_per_move"]
     print(
-        f"- live process CPU per move: {per_move:.1f} ms "
+        f"- live process CPU per move and its chat message: {per_move:.1f} ms "
         f"({per_move * 1000 / len(spectators):.0f} µs per spectator's stream)"
     )
     print(f"- spectators the table shows (games_watch_retrieve): {shown}")
@@ -261,11 +310,14 @@ def run(args: argparse.Namespace, folder: Path) -> int:
         rng = random.Random(args.seed)
         time_publishing([game])
         cpu_before = cpu_seconds(process.pid)
-        for _ in range(args.moves):
+        posted: dict[int, float] = {}
+        for n in range(args.moves):
             move(game, clients, rng)
             if game.over:
                 break
-            await_delivery(spectators, max(game.moved_at))
+            await_delivery(spectators, "arrived", max(game.moved_at))
+            said = chat(game, tokens[1 + n % (len(tokens) - 1)], posted)
+            await_delivery(spectators, "chat_arrived", said)
         memory["cpu_ms_per_move"] = (cpu_seconds(process.pid) - cpu_before) * 1000 / game.moves
         # Marks written at the same instant may lose one another (live.presence): the streams'
         # keep-alives write them again, all at once, within a heartbeat.
@@ -273,7 +325,7 @@ def run(args: argparse.Namespace, folder: Path) -> int:
         answer = reader.get(f"/api/v1/games/{game.game_id}/watch/")
         shown = int(answer.json()["spectators"]) if answer.status_code == 200 else -1
         print(f"- load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        return report(game, spectators, memory, shown)
+        return report(game, spectators, memory, shown, posted)
     finally:
         readers.stop()
         process.terminate()
