@@ -80,6 +80,30 @@ def page(
     return rows, rows[-1].pk if more else last, more
 
 
+def hidden_authors(user: User) -> frozenset[Any]:
+    """Whom ``user`` never reads: the players they muted, and anybody blocked either way
+    (``_visible``'s exclusions, for a live reader that filters shared rows itself)."""
+    muted = ChatMute.objects.filter(user_id=user.pk).values_list("muted_id", flat=True)
+    return frozenset(muted) | frozenset(blocked_ids(user.pk))
+
+
+def channel_page(
+    game_id: Any, channel: str, *, after: int, upto: int, limit: int
+) -> tuple[list[ChatMessage], int, bool]:
+    """Every reader's rows of a channel after the cursor, up to the mark ``upto`` (no deleted
+    message; filtered ones and tombstones included: each reader drops what they may not see),
+    the cursor to go on from and whether more follow: ``page`` before any reader's exclusions,
+    the same for all the readers of a channel. One query."""
+    if upto <= after:
+        return [], after, False
+    rows = ChatMessage.objects.filter(
+        game_id=game_id, channel=channel, deleted_at=None, id__gt=after, id__lte=upto
+    )
+    found = list(rows.order_by("id")[: limit + 1])
+    more = len(found) > limit
+    return found[:limit], found[limit - 1].pk if more else upto, more
+
+
 def context_of(message: ChatMessage) -> list[ChatMessage]:
     """The reported message with the ``CONTEXT`` messages around it in its channel, as written
     (deleted and filtered ones too: moderators judge what was said)."""

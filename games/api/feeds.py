@@ -19,12 +19,13 @@ class Feed:
     ``open(user, game_id)``: a reader for ``user`` (what they may read; None: nothing, and the
     stream carries no such events); ``read(reader, after)``: the events after the cursor as
     JSON-ready dicts, the new cursor (the key's mark when all were read, so that the next wait
-    is for a newer announcement) and whether more follow. ``open`` runs in the stream's
-    request, ``read`` after each of the key's announcements (sync, off the event loop)."""
+    is for a newer announcement) and whether more follow; its third argument is the mark that
+    woke the stream (None: the feed reads it). ``open`` runs in the stream's request, ``read``
+    after each of the key's announcements (sync, off the event loop)."""
 
     key: Callable[[str], str]
     open: Callable[[User, str], Any]
-    read: Callable[[Any, int], tuple[list[dict[str, Any]], int, bool]]
+    read: Callable[[Any, int, int | None], tuple[list[dict[str, Any]], int, bool]]
 
 
 _feeds: dict[str, Feed] = {}

@@ -505,19 +505,19 @@ def _end(reason: str) -> bytes:
     return _sse("end", {"reason": reason})
 
 
-def _read_side(side: _Side) -> tuple[list[dict[str, Any]], int, bool]:
+def _read_side(side: _Side, upto: int | None) -> tuple[list[dict[str, Any]], int, bool]:
     try:
-        return side.feed.read(side.reader, side.cursor)
+        return side.feed.read(side.reader, side.cursor, upto)
     finally:
         driver.release_connections()
 
 
-def _side_events(side: _Side) -> Generator[bytes | Call, Any, None]:
-    """The side feed's events after its cursor, as ``chat`` events (no ``id``: Last-Event-ID
-    stays the game's cursor)."""
+def _side_events(side: _Side, upto: int | None = None) -> Generator[bytes | Call, Any, None]:
+    """The side feed's events after its cursor (up to ``upto``, the mark that woke the stream,
+    if known), as ``chat`` events (no ``id``: Last-Event-ID stays the game's cursor)."""
     more = True
     while more:
-        items, cursor, more = yield Call(_read_side, side)
+        items, cursor, more = yield Call(_read_side, side, upto)
         side.cursor = cursor
         if items:
             yield _sse("chat", {"messages": items, "next_after": cursor})
@@ -543,7 +543,7 @@ def _next_version(
         also = None if side is None else (side.key, side.cursor)
         woken = yield Wait(plan.game_id, version, left, also)
         if isinstance(woken, announce.Side) and side is not None:
-            yield from _side_events(side)
+            yield from _side_events(side, woken.version)
             continue
         if not isinstance(woken, Beat):
             if woken is not None:
@@ -567,6 +567,7 @@ def _steps(plan: StreamPlan) -> Steps:
     view: dict[str, Any] | None = first.pop("view", None)
     wants_view = view is not None
     side = _side_of(plan)
+    side_read = False
     update: dict[str, Any] | None = first
     version, reason = -1, ""
     while update is not None:
@@ -588,8 +589,11 @@ def _steps(plan: StreamPlan) -> Steps:
             if view is not None:
                 yield _sse("view", view)
             view = None
-        if side is not None:
+        if side is not None and not side_read:
+            # Once, after the first update; then only when the feed's key wakes the stream
+            # (its wait is above the cursor: a message meanwhile wakes it at once).
             yield from _side_events(side)
+            side_read = True
         if update["status"] in TERMINAL:
             yield _end(update["status"])
             return

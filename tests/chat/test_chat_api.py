@@ -210,11 +210,20 @@ def test_writing_and_reading_cost_a_fixed_number_of_queries(
         message = services.post(user=alice.user, game_id=game, channel="players", text="hi")
     reader = live.open_reader(bob.user, game)
     assert reader is not None
-    # A stream woken by a message: the mark, the switch, the blocks, the rows (whatever the
-    # chat's length).
-    with django_assert_num_queries(4):
-        rows, cursor, more = live.read(reader, message.pk - 1)
+    # A stream woken by a message: the rows (whatever the chat's length); the reader's switch
+    # and hidden authors were read when it opened.
+    with django_assert_num_queries(1):
+        rows, cursor, more = live.read(reader, message.pk - 1, message.pk)
     assert ([r["text"] for r in rows], cursor, more) == (["hi"], message.pk, False)
+    # Another reader of the channel woken by the same message shares the page: no query.
+    other = live.open_reader(alice.user, game)
+    assert other is not None
+    with django_assert_num_queries(0):
+        mine, _, _ = live.read(other, message.pk - 1, message.pk)
+    assert [(r["text"], r["mine"]) for r in mine] == [("hi", True)]
+    # A stream opening reads the game's mark first.
+    with django_assert_num_queries(2):
+        assert live.read(reader, 0)[1] == message.pk
 
 
 def test_a_block_hides_messages_both_ways(alice: Player, bob: Player, carol: Player) -> None:

@@ -138,6 +138,31 @@ def test_a_spectator_reads_the_spectators_channel_only_while_the_rules_let_them_
     assert carol.get(game_url(game_id, "chat/"), {"channel": "spectators"}).status_code == 404
 
 
+@pytest.mark.django_db
+@pytest.mark.usefixtures("lift_throttles", "lift_chat_rate")
+def test_a_live_reader_rechecks_its_access_and_mutes_when_due(
+    alice: Player, bob: Player, carol: Player, dave: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stream's reader keeps what it read at its opening for ``RECHECK_SECONDS``, then reads
+    it again: a mute, or the host making the game private, reaches an open stream."""
+    game_id = start_game(alice, bob, target_score=0)
+    reader = live.open_reader(carol.user, game_id)
+    assert reader is not None
+    first = said(dave, game_id, "one", channel="spectators")
+    carol.post("/api/v1/me/chat/mutes/", {"username": "dave"})
+    # Within the time, the mute is not read yet.
+    assert [r["text"] for r in live.read(reader, 0, first["id"])[0]] == ["one"]
+    monkeypatch.setattr(live, "RECHECK_SECONDS", 0.0)
+    second = said(dave, game_id, "two", channel="spectators")
+    assert live.read(reader, first["id"], second["id"]) == ([], second["id"], False)
+    carol.client.delete("/api/v1/me/chat/mutes/dave/")
+    third = said(dave, game_id, "three", channel="spectators")
+    assert [r["text"] for r in live.read(reader, second["id"], third["id"])[0]] == ["three"]
+    fourth = said(dave, game_id, "four", channel="spectators")
+    alice.client.patch(game_url(game_id, "spectating/"), {"spectating": "private"}, format="json")
+    assert live.read(reader, third["id"], fourth["id"]) == ([], fourth["id"], False)
+
+
 def test_the_steps_send_chat_events_when_the_chat_key_wakes_them() -> None:
     reader = object()
     plan = streams.StreamPlan(
