@@ -35,14 +35,13 @@ def may_see_game(user: User, game_id: Any) -> bool:
 
 
 def _may_watch(user: User, game_id: Any) -> bool:
-    """Whether ``user``, who has no seat, may watch the game: a public lobby they may see (one
-    query), or a game the spectators' rules let them watch (``watched_game``'s queries)."""
-    if game_selectors.progress_for(user, game_id) is not None:
-        return True
+    """Whether ``user`` may see the game: one the spectators' rules let them watch
+    (``check_watching``'s query and its receivers'), else one they play in or a lobby they may
+    see (``progress_for``: one query more, off the path of an allowed spectator's checks)."""
     try:
-        spectators.watched_game(user, game_id)
+        spectators.check_watching(user, game_id)
     except ServiceError:
-        return False
+        return game_selectors.progress_for(user, game_id) is not None
     return True
 
 

@@ -53,6 +53,13 @@ def watched_game(user: User, game_id: Any) -> Watched:
     nobody may watch it, or a block), ``game_not_started`` (a lobby: nothing to watch yet),
     ``seated_not_spectator`` (``user`` plays in it), ``spectators_friends_only``. Two queries
     besides the receivers': the seats with the game and their users, and the delay's moves."""
+    game, seats = check_watching(user, game_id)
+    return Watched(game, seats, shown_version(game))
+
+
+def check_watching(user: User, game_id: Any) -> tuple[Game, list[Seat]]:
+    """``watched_game``'s checks without the version shown: the game and its seats, or its
+    refusal. One query besides the receivers' (blocks, friends)."""
     try:
         seats = list(Seat.objects.filter(game_id=game_id).select_related("game", "user"))
     except (ValidationError, ValueError, TypeError):
@@ -69,7 +76,7 @@ def watched_game(user: User, game_id: Any) -> Watched:
     if game.status not in (Game.ACTIVE, Game.FINISHED):
         raise ServiceError(codes.NOT_FOUND, "No such game.")
     signals.watching_game.send(sender=Game, game=game, seats=seats, user=user)
-    return Watched(game, seats, shown_version(game))
+    return game, seats
 
 
 def game_for_count(user: User, game_id: Any) -> tuple[Game, list[Seat]]:

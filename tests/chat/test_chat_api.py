@@ -11,7 +11,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.test import override_settings
 from rest_framework.throttling import ScopedRateThrottle
 
-from chat import live, services
+from chat import access, live, services
 from chat.models import ChatMessage
 from games.models import Game
 from moderation.models import Block
@@ -224,6 +224,16 @@ def test_writing_and_reading_cost_a_fixed_number_of_queries(
     # A stream opening reads the game's mark first.
     with django_assert_num_queries(2):
         assert live.read(reader, 0)[1] == message.pk
+
+
+def test_a_spectators_access_costs_its_seat_the_game_and_the_blocks(
+    alice: Player, bob: Player, carol: Player, game: str, django_assert_num_queries: Any
+) -> None:
+    """``chat.access``: the seat (none), the game with its seats, the blocks either way; the
+    version a delay shows is not read to decide access."""
+    with django_assert_num_queries(3):
+        found = access.access(carol.user, game, "spectators")
+    assert (found.read, found.write, found.seated) == (True, True, False)
 
 
 def test_a_block_hides_messages_both_ways(alice: Player, bob: Player, carol: Player) -> None:
