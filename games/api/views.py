@@ -398,7 +398,9 @@ class RematchView(APIView):
             "The first player to ask opens a private lobby with the same settings and the same "
             "bots (names and levels) in their seats; the other players of the finished game get "
             "a seat in it by asking too. A game against the computer alone (no other person) "
-            "is full at once and starts: the answer is the running game, dealt."
+            "is full at once and starts: the answer is the running game, dealt. A player "
+            "knocked out of a one-round game (No Mercy), whose place is decided, may ask "
+            "before the others finish it."
         ),
     )
     def post(self, request: Request, game_id: UUID) -> Response:

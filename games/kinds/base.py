@@ -3,7 +3,7 @@ rules, declared once (``games.kinds.registry`` lists them)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -35,7 +35,10 @@ class Adapter:
     - ``enum_names``: the schema's names of the enums its fields bring (drf-spectacular's
       ``ENUM_NAME_OVERRIDES``: name -> the choices);
     - ``events``: the serializer of each event type its rules log (``games.kinds.log``), as a
-      seat, a moderator or a game record sees it: the move log's ``events`` in the schema.
+      seat, a moderator or a game record sees it: the move log's ``events`` in the schema;
+    - ``out_for_good(state, seat)``: whether the seat is out of a one-round game that goes on
+      without it (No Mercy's knockout), its place decided: such a player may ask for the
+      rematch before the game ends. None: no seat ever is.
     """
 
     game: Game[Any, Any]
@@ -46,6 +49,7 @@ class Adapter:
     bots: bool = False
     enum_names: Mapping[str, Sequence[str]] = field(default_factory=dict)
     events: Shapes = field(default_factory=dict)
+    out_for_good: Callable[[Any, int], bool] | None = None
 
     def __post_init__(self) -> None:
         if tuple(self.actions) != tuple(self.game.action_types):

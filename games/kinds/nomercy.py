@@ -193,6 +193,7 @@ ADAPTER = Adapter(
     listed_as=uno.listed_as(ACTIONS),
     bots=True,
     events=EVENTS,
+    out_for_good=lambda state, seat: seat in state.knocked_out,
     enum_names={
         **uno.ENUM_NAMES,
         "UnoNoMercyKindEnum": [NO_MERCY.kind],

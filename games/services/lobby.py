@@ -16,6 +16,7 @@ from config import error_codes as codes
 from config.errors import ServiceError
 from games import signals
 from games.engine import EngineError, registry
+from games.kinds import registry as kinds
 from games.models import Game, Seat
 from games.services import base
 from games.services.base import (
@@ -379,15 +380,26 @@ def expire_lobbies(*, now: Any = None) -> int:
     )
 
 
+def _out_for_good(game: Game, seat: Seat) -> bool:
+    """Whether ``seat`` is out of a game that goes on without it and will never deal it in
+    again: knocked out of a one-round game (No Mercy), its place already decided. Such a player
+    may start the rematch at once instead of watching the others finish."""
+    out = kinds.adapter_of(game.kind).out_for_good
+    if out is None or game.status != Game.ACTIVE or game.target_score or seat.left_at:
+        return False
+    return out(rules_of(game).state_from_dict(game.state), seat.position)
+
+
 def rematch(*, user: User, game_id: Any) -> Game:
     """A new game with the same settings and bots that the finished game's players may join by
-    id. The bots take their seats again (same names and levels), so a game against the computer
-    alone is full at once and starts: "Play again" is one tap to the next deal. With other
-    people it is a lobby that starts when the last of them joins (or the host starts it)."""
+    id (or that a player knocked out of a one-round game may make before it ends). The bots
+    take their seats again (same names and levels), so a game against the computer alone is
+    full at once and starts: "Play again" is one tap to the next deal. With other people it
+    is a lobby that starts when the last of them joins (or the host starts it)."""
     with transaction.atomic():
         game = lock_game(game_id)
-        seat_of_user(game, user)
-        if game.status != Game.FINISHED:
+        seat = seat_of_user(game, user)
+        if game.status != Game.FINISHED and not _out_for_good(game, seat):
             raise ServiceError(codes.GAME_NOT_FINISHED, "A rematch needs a finished game.")
         existing = game.rematches.filter(status__in=[Game.LOBBY, Game.ACTIVE]).first()
         if existing is not None:

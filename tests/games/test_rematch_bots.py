@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rest_framework.test import APIClient
+
 from games import services
-from games.models import Game
+from games.models import Game, Seat
 from notifications.models import Notification
 from tests.games.conftest import API, API_TESTS, Player, game_url, start_game
+from tests.web.conftest import load_scenario
 
 pytestmark = API_TESTS
 
@@ -114,3 +117,39 @@ def test_a_seat_a_bot_played_for_a_person_comes_back_as_the_persons(
     assert rematch["status"] == "lobby"
     assert bots_of(rematch) == []
     assert [p["name"] for p in rematch["players"]] == ["Alice"]
+
+
+def test_a_player_knocked_out_of_the_only_round_may_play_again_before_it_ends() -> None:
+    """No Mercy, one round, against the computer: bob is knocked out at 25 cards while the two
+    bots play on; his place is decided, so "Play again" need not wait for them."""
+    scenario = load_scenario("no_mercy_knockout.json")
+    game_id, tokens = scenario["game_id"], {p["name"]: p["token"] for p in scenario["players"]}
+    clients = {name: APIClient() for name in tokens}
+    for name, client in clients.items():
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {tokens[name]}")
+    refused = clients["bob"].post(game_url(game_id, "rematch/"))
+    assert (refused.status_code, refused.json()["error"]["code"]) == (409, "game_not_finished")
+    for name, action in (
+        ("alice", {"type": "play", "card": "wd10-1", "colour": "red"}),
+        ("bob", {"type": "take_stack"}),
+    ):
+        version = Game.objects.get(pk=game_id).version
+        body = {**action, "expected_version": version}
+        assert (
+            clients[name].post(game_url(game_id, "actions/"), body, format="json").status_code
+            == 200
+        )
+    # Alice and carol are the computer's from here (seat fillers, as vs-computer makes them).
+    for position, name in ((0, "Ada"), (2, "Alan")):
+        Seat.objects.filter(game_id=game_id, position=position).update(
+            user=None, bot_level="random", bot_name=name
+        )
+    assert Game.objects.get(pk=game_id).status == Game.ACTIVE
+
+    again = clients["bob"].post(game_url(game_id, "rematch/"))
+
+    assert again.status_code == 200, again.content
+    new = again.json()
+    assert (new["status"], new["rematch_of"], new["game"]) == ("active", game_id, "uno_no_mercy")
+    assert bots_of(new) == [("Ada (bot)", "random"), ("Alan (bot)", "random")]
+    assert Game.objects.get(pk=game_id).status == Game.ACTIVE  # the old game goes on

@@ -9,12 +9,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Game
+from games.models import Game, Seat
 from players.models import User
 from tests.web.conftest import Client, act_over_the_api, load_scenario
 from tests.web.test_danish import assert_danish
@@ -33,6 +34,7 @@ WORDS = {
         "place": "You were knocked out: you finish in place 3 of 3.",
         "watch": "Watch the table",
         "new": "New game",
+        "again": "Play again",
         "round_title": "Round 1 is over",
         "bob": "worth 140 points",
         "carol": "worth 50 points",
@@ -46,6 +48,7 @@ WORDS = {
         "place": "Du blev slået ud: du slutter på plads 3 af 3.",
         "watch": "Se bordet",
         "new": "Nyt spil",
+        "again": "Spil igen",
         "round_title": "Runde 1 er slut",
         "bob": "værd 140 point",
         "carol": "værd 50 point",
@@ -112,6 +115,43 @@ def test_a_player_knocked_out_of_the_only_round_skips_to_the_result(
     b.get_by_role("button", name=words["watch"]).click()
     expect(b.locator(".prompt")).to_contain_text(words["out"])
     expect(b.get_by_role("button", name=words["skip"])).to_be_visible()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_against_the_computer_a_knocked_out_player_plays_again_in_one_tap(
+    clients: Any, live_server: Any, locale: str
+) -> None:
+    """Alice and carol are the computer's: "Play again" on the result starts the next game, with
+    the same bots and options, while they finish this one."""
+    words = WORDS[locale]
+    game, bob = seated(clients, "no_mercy_knockout.json", "bob", locale)
+    game_id, tokens = game["game_id"], game["tokens"]
+    play = {"type": "play", "card": "wd10-1", "colour": "red"}
+    act_over_the_api(live_server.url, tokens["alice"], game_id, play)
+    act_over_the_api(live_server.url, tokens["bob"], game_id, {"type": "take_stack"})
+    for position, name in ((0, "Ada"), (2, "Alan")):
+        Seat.objects.filter(game_id=game_id, position=position).update(
+            user=None, bot_level="random", bot_name=name
+        )
+    b = bob.page
+    b.reload()
+    b.get_by_role("button", name=words["skip"]).click()
+    again = b.locator(".out-result").get_by_role("button", name=words["again"])
+    box = again.bounding_box()
+    assert box and box["height"] >= 44, box
+    expect(b.locator(".out-result").get_by_role("link", name=words["new"])).to_have_count(0)
+    axe_clean(bob, f"the knocked-out player's result against the computer ({locale})")
+    again.click()
+
+    expect(b).not_to_have_url(re.compile(f"/games/{game_id}$"))
+    expect(b.locator(".hand button.card").first).to_be_visible()
+    new = Game.objects.get(rematch_of_id=game_id)
+    assert (new.status, new.kind, new.target_score) == (Game.ACTIVE, "uno_no_mercy", 0)
+    assert sorted(new.seats.exclude(bot_level="").values_list("bot_name", flat=True)) == [
+        "Ada",
+        "Alan",
+    ]
+    assert b.url.endswith(f"/games/{new.pk}")
 
 
 @pytest.mark.parametrize("locale", LOCALES)

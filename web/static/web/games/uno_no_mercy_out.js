@@ -3,8 +3,10 @@
 // `places`: everyone still in the round and everyone knocked out later finish above them; only a
 // player who leaves can fall below), so "Skip to the result" shows it at once, with the way to a
 // next game, while the game goes on for the others. Nothing is sent: the seat stays (leaving
-// would put it last), and the final standings and "Play again" come on the results screen when
-// the game ends. In a match of rounds a knocked-out player is dealt in again, so there is no skip.
+// would put it last), and the final standings come on the results screen when the game ends.
+// Against the computer alone, "Play again" is there at once (the service lets a player out for
+// good ask for the rematch: the same bots and options, dealt); with other people, "New game".
+// In a match of rounds a knocked-out player is dealt in again, so there is no skip.
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
@@ -50,7 +52,10 @@ export function createSkip(ctx) {
   /** The result as far as it is decided: my place, the others playing on, and what next. */
   function view(game, table) {
     const humans = game.players.filter((p) => !p.you && !ctx.isBot(p));
-    const again = humans.length ? "/games/new" : "/games/new?vs=computer";
+    const rematch = () => ctx.lobbyAction("rematch/", { navigateTo: (next) => ctx.navigate(`/games/${next.id}`) });
+    const again = humans.length
+      ? h("a", { href: "/games/new", "data-link": "", class: "button primary" }, t("games.new"))
+      : h("button", { type: "button", class: "primary play-again", disabled: ctx.busy, onclick: rematch }, t("results.rematch"));
     return [
       h(
         "section",
@@ -62,7 +67,7 @@ export function createSkip(ctx) {
         h(
           "div",
           { class: "inline actions-end" },
-          h("a", { href: again, "data-link": "", class: "button primary" }, t("games.new")),
+          again,
           h("button", { type: "button", onclick: () => setSkipped(false) }, t("nomercy.out_watch")),
           h("a", { href: "/games", "data-link": "", class: "button" }, t("nav.back_games")),
         ),

@@ -8,7 +8,8 @@
 //                            "offline" (getters: read them each time, they change)
 //   screen, render()         the screen's element, and drawing it again
 //   send(action, {after})    a move (table/actions.js: expected_version, Idempotency-Key, kept
-//                            offline); lobbyAction(path, …) a seat's action (reclaim)
+//                            offline); lobbyAction(path, …) a seat's action (reclaim, rematch)
+//   navigate(path)           to another page of the app (a new game's table)
 //   pickSeat(title, seats, detail)   the seat picker; resolves to a seat or null
 //   player(seat), nameOf(seat), isBot(p), botTag(p)   who is who (table/state.js)
 //   turnTimer(), connectionState(), helpButton()      the head's shared pieces (table/layout.js)
@@ -38,6 +39,7 @@ export function pluginContext(table) {
     render: () => table.render(),
     send: (...args) => table.actions.send(...args),
     lobbyAction: (...args) => table.actions.lobbyAction(...args),
+    navigate: (path) => table.app.navigate(path),
     pickSeat: (...args) => table.actions.pickSeat(...args),
     player: state.player,
     nameOf: state.nameOf,
