@@ -25,17 +25,17 @@ import logging
 import re
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.functional import SimpleLazyObject, empty
 from django.utils.module_loading import import_string
 
 from config import metrics
+from config.middleware import HybridMiddleware
 
 request_logger = logging.getLogger("config.requests")
 
@@ -113,22 +113,11 @@ def _route(request: HttpRequest) -> str:
     return match.route if match is not None and match.route else UNMATCHED
 
 
-class RequestLogMiddleware:
+class RequestLogMiddleware(HybridMiddleware):
     """Right after WhiteNoise (static files are the proxy's and gunicorn's access log's
-    business): times everything else. Sync and async capable, so under ASGI an all-async chain
-    stays async (a waiting long-poll holds no thread)."""
+    business): times everything else."""
 
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        self.get_response = get_response
-        if iscoroutinefunction(get_response):
-            markcoroutinefunction(self)
-
-    def __call__(self, request: HttpRequest) -> Any:
-        if iscoroutinefunction(self):
-            return self.__acall__(request)
+    def call_sync(self, request: HttpRequest) -> Any:
         request_id = sane_request_id(request.headers.get(HEADER)) or new_request_id()
         start = time.perf_counter()
         with request_id_context(request_id):

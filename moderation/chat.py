@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -74,37 +74,14 @@ def report_filtered(*, message: ChatMessage) -> Report:
     filter (no reporter, reason ``chat_filtered``; ``times`` counts the catches), made or merged
     into with the message and the messages around it, and audited. Caller holds the message's
     transaction (``chat.signals.message_filtered``)."""
-    now = timezone.now()
-    for _ in range(2):
-        report = (
-            Report.objects.select_for_update()
-            .filter(reporter=None, reported_id=message.author_id, status=Report.OPEN)
-            .first()
-        )
-        if report is not None:
-            report.times += 1  # the row is locked: no concurrent catch counts over this
-            report.reasons = [*report.reasons, Report.CHAT_FILTERED]
-            report.last_reported_at = now
-            break
-        try:
-            with transaction.atomic():
-                report = Report.objects.create(
-                    reporter=None,
-                    reported_id=message.author_id,
-                    reason=Report.CHAT_FILTERED,
-                    reasons=[Report.CHAT_FILTERED],
-                    game_id=message.game_id,
-                    created_at=now,
-                    last_reported_at=now,
-                )
-            break
-        except IntegrityError:
-            continue  # a concurrent catch opened the report first: merge into it
-    else:
-        raise ServiceError(codes.CONFLICT, gettext_noop("Please try again."))
+    report, _ = file_report(
+        reporter=None,
+        player_id=message.author_id,
+        reason=Report.CHAT_FILTERED,
+        game_id=message.game_id,
+    )
     report.chat = _evidence(report, message)
-    report.game_id = report.game_id or message.game_id
-    report.save()
+    report.save(update_fields=["chat"])
     audit.record(
         actor=None,
         action=audit.CHAT_MESSAGE_FILTERED,

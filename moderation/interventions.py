@@ -22,20 +22,11 @@ from config.errors import ServiceError
 from games import services
 from games.models import Game, Seat
 from moderation import audit
-from moderation.services import notify_player
+from moderation.services import _reason, notify_player
 from players.models import User
 from ratings import recompute
 
 ABORT_NOTICE = "A moderator stopped this game. It ends without scores."
-
-
-def _reason(reason: str) -> str:
-    reason = (reason or "").strip()
-    if not reason:
-        raise ServiceError(
-            codes.REASON_REQUIRED, gettext_noop("Give a reason: it goes into the audit log.")
-        )
-    return reason
 
 
 def check_not_seated(game: Game | Any, moderator: User) -> None:

@@ -10,32 +10,27 @@ a session lookup. The log-in page, without a signed-in user, keeps the browser's
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import translation
 
+from config.middleware import HybridMiddleware
 
-class ProfileLanguageMiddleware:
+
+class ProfileLanguageMiddleware(HybridMiddleware):
     """After LocaleMiddleware and AuthenticationMiddleware: activate the signed-in user's
-    profile language, when it is one the service speaks.
-
-    Sync and async capable, so under ASGI a chain of async middleware stays async (a waiting
-    long-poll holds no thread); only the panel's pages read the session's user."""
-
-    sync_capable = True
-    async_capable = True
+    profile language, when it is one the service speaks. Only the panel's pages read the
+    session's user."""
 
     def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        self.get_response = get_response
+        super().__init__(get_response)
         self.languages = {code for code, _name in settings.LANGUAGES}
         self.prefix = ""  # the admin's root, known once the URLconf is loaded
-        if iscoroutinefunction(get_response):
-            markcoroutinefunction(self)
 
     def _in_panel(self, request: HttpRequest) -> bool:
         if not self.prefix:
@@ -49,9 +44,7 @@ class ProfileLanguageMiddleware:
             translation.activate(language)
             request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
 
-    def __call__(self, request: HttpRequest) -> HttpResponse | Awaitable[HttpResponse]:
-        if iscoroutinefunction(self):
-            return self.__acall__(request)
+    def call_sync(self, request: HttpRequest) -> HttpResponse:
         if self._in_panel(request):
             self._activate(request)
         response: HttpResponse = self.get_response(request)

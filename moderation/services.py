@@ -80,7 +80,7 @@ def _check_may_sanction(moderator: User, user: User) -> None:
 
 def file_report(
     *,
-    reporter: User,
+    reporter: User | None,
     player_id: Any,
     reason: str,
     details: str = "",
@@ -90,67 +90,82 @@ def file_report(
 
     A second report of the same player while the first is still open adds to it (the reasons,
     the text, the game if none was given) instead of queueing a duplicate for the moderators.
+    ``reporter=None`` is the service's own report (the chat's word filter): nobody to check
+    against the player or the game, and one open report per player from it, as per reporter.
     """
     if reason not in dict(Report.REASONS):
         raise ServiceError(codes.INVALID_REQUEST, f"Unknown reason {reason!r}.")
     reported = _player(player_id)
-    if reported.pk == reporter.pk:
-        raise ServiceError(
-            codes.CANNOT_REPORT_YOURSELF, gettext_noop("You cannot report yourself.")
-        )
-    game = None
-    if game_id is not None:
-        seated = set(
-            Seat.objects.filter(game_id=game_id, user__in=[reporter, reported]).values_list(
-                "user_id", flat=True
-            )
-        )
-        if reporter.pk not in seated:
-            # Same answer as a game that does not exist: a stranger's game stays invisible.
-            raise ServiceError(codes.NOT_FOUND, gettext_noop("No such game."))
-        if reported.pk not in seated:
+    if reporter is not None:
+        if reported.pk == reporter.pk:
             raise ServiceError(
-                codes.PLAYER_NOT_IN_GAME, gettext_noop("That player was not in this game.")
+                codes.CANNOT_REPORT_YOURSELF, gettext_noop("You cannot report yourself.")
             )
-        game = Game.objects.get(pk=game_id)
+        if game_id is not None:
+            _check_both_seated(reporter, reported, game_id)
     details = details.strip()[:MAX_DETAILS]
-    now = timezone.now()
     for _ in range(2):
         with transaction.atomic():
-            report = (
-                Report.objects.select_for_update()
-                .filter(reporter=reporter, reported=reported, status=Report.OPEN)
-                .first()
-            )
-            if report is not None:
-                report.times = F("times") + 1
-                report.reasons = [*report.reasons, reason]
-                if details:
-                    stamp = now.strftime("%Y-%m-%d %H:%M")
-                    extra = f"[{stamp}, {reason}] {details}"
-                    report.details = f"{report.details}\n\n{extra}".strip()[: MAX_DETAILS * 5]
-                report.game = report.game or game
-                report.last_reported_at = now
-                report.save()
-                report.refresh_from_db()
-                return report, True
-            try:
-                with transaction.atomic():
-                    report = Report.objects.create(
-                        reporter=reporter,
-                        reported=reported,
-                        reason=reason,
-                        reasons=[reason],
-                        details=details,
-                        game=game,
-                        created_at=now,
-                        last_reported_at=now,
-                    )
-                return report, False
-            except IntegrityError:
-                # A concurrent report of the same pair opened the row first: merge into it.
-                continue
+            filed = _merge_or_open(reporter, reported, reason, details, game_id)
+            if filed is not None:
+                return filed
     raise ServiceError(codes.CONFLICT, gettext_noop("Please try again."))
+
+
+def _check_both_seated(reporter: User, reported: User, game_id: Any) -> None:
+    seated = set(
+        Seat.objects.filter(game_id=game_id, user__in=[reporter, reported]).values_list(
+            "user_id", flat=True
+        )
+    )
+    if reporter.pk not in seated:
+        # Same answer as a game that does not exist: a stranger's game stays invisible.
+        raise ServiceError(codes.NOT_FOUND, gettext_noop("No such game."))
+    if reported.pk not in seated:
+        raise ServiceError(
+            codes.PLAYER_NOT_IN_GAME, gettext_noop("That player was not in this game.")
+        )
+
+
+def _merge_or_open(
+    reporter: User | None, reported: User, reason: str, details: str, game_id: Any
+) -> tuple[Report, bool] | None:
+    """One attempt, in the caller's transaction: add to the open report of ``reporter`` about
+    ``reported`` (row locked) or open one. None when a concurrent report opened it first (the
+    unique open report per pair refused ours): the caller tries again, and merges."""
+    now = timezone.now()
+    report = (
+        Report.objects.select_for_update()
+        .filter(reporter=reporter, reported=reported, status=Report.OPEN)
+        .first()
+    )
+    if report is not None:
+        report.times = F("times") + 1
+        report.reasons = [*report.reasons, reason]
+        if details:
+            stamp = now.strftime("%Y-%m-%d %H:%M")
+            extra = f"[{stamp}, {reason}] {details}"
+            report.details = f"{report.details}\n\n{extra}".strip()[: MAX_DETAILS * 5]
+        report.game_id = report.game_id or game_id
+        report.last_reported_at = now
+        report.save()
+        report.refresh_from_db()
+        return report, True
+    try:
+        with transaction.atomic():
+            report = Report.objects.create(
+                reporter=reporter,
+                reported=reported,
+                reason=reason,
+                reasons=[reason],
+                details=details,
+                game_id=game_id,
+                created_at=now,
+                last_reported_at=now,
+            )
+    except IntegrityError:
+        return None
+    return report, False
 
 
 def block(*, user: User, player_id: Any) -> tuple[Block, bool]:

@@ -62,18 +62,7 @@ class ExportProfileSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = User
-        fields = [
-            "id",
-            "username",
-            "email",
-            "email_verified",
-            "display_name",
-            "time_zone",
-            "language",
-            "date_joined",
-            "last_login",
-            "is_active",
-        ]
+        fields = [*User.OWN_FIELDS, "last_login", "is_active"]
         read_only_fields = fields
 
 

@@ -46,6 +46,19 @@ class User(AbstractUser):
         editable=False,
     )
 
+    # The account as its player sees it: the profile's fields (players.api.serializers) and the
+    # data export's (players.exports) both start with these.
+    OWN_FIELDS = (
+        "id",
+        "username",
+        "email",
+        "email_verified",
+        "display_name",
+        "time_zone",
+        "language",
+        "date_joined",
+    )
+
     class Meta(AbstractUser.Meta):
         constraints = [
             # "Alice" and "alice" would look like one player to everyone else at the table, so

@@ -10,6 +10,7 @@ sense (account gone or deactivated, address removed, already verified).
 from __future__ import annotations
 
 from celery import shared_task
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.mail import send_mail
 from django.core.management import call_command
 
@@ -26,25 +27,56 @@ def send_password_reset_emails(email: str) -> int:
     return sum(send_password_reset_email(user_id) for user_id in list(user_ids))
 
 
+# Each mail's text, filled by ``_send_link``: the same fields for both, so one function sends
+# either.
+RESET_SUBJECT = "Reset your Uno All Wild password"
+RESET_BODY = (
+    "Hello {name},\n\n"
+    "Someone (hopefully you) asked to reset the password of the Uno All Wild account "
+    "{username!r}. To choose a new password, open this link:\n\n"
+    "{link}\n\n"
+    "Or send uid={uid} and token={token} to /api/v1/auth/password/reset/confirm/.\n\n"
+    "The link works once and for {lifetime}. If you did not ask for "
+    "it, ignore this mail: your password stays as it is.\n"
+)
+VERIFY_SUBJECT = "Confirm your e-mail address"
+VERIFY_BODY = (
+    "Hello {name},\n\n"
+    "Please confirm that {email} is the e-mail address of the Uno All Wild account "
+    "{username!r} by opening this link:\n\n"
+    "{link}\n\n"
+    "Or send uid={uid} and token={token} to /api/v1/auth/email/verify/confirm/.\n\n"
+    "The link works for {lifetime}.\n"
+)
+
+
+def _send_link(
+    user: User, tokens: PasswordResetTokenGenerator, path: str, subject: str, body: str
+) -> bool:
+    """Mail ``user`` a link to the client's ``path`` carrying a token of ``tokens``."""
+    uid = links.encode_uid(user)
+    token = tokens.make_token(user)
+    text = body.format(
+        name=user.public_name,
+        username=user.username,
+        email=user.email,
+        link=links.frontend_link(path, uid=uid, token=token),
+        uid=uid,
+        token=token,
+        lifetime=links.link_lifetime(),
+    )
+    send_mail(subject, text, None, [user.email])
+    return True
+
+
 @shared_task
 def send_password_reset_email(user_id: int) -> bool:
     user = User.objects.filter(pk=user_id, is_active=True).first()
     if user is None or not user.email or not user.has_usable_password():
         return False
-    uid = links.encode_uid(user)
-    token = links.password_reset_tokens.make_token(user)
-    link = links.frontend_link("/reset-password", uid=uid, token=token)
-    body = (
-        f"Hello {user.public_name},\n\n"
-        f"Someone (hopefully you) asked to reset the password of the Uno All Wild account "
-        f"{user.username!r}. To choose a new password, open this link:\n\n"
-        f"{link}\n\n"
-        f"Or send uid={uid} and token={token} to /api/v1/auth/password/reset/confirm/.\n\n"
-        f"The link works once and for {links.link_lifetime()}. If you did not ask for "
-        f"it, ignore this mail: your password stays as it is.\n"
+    return _send_link(
+        user, links.password_reset_tokens, "/reset-password", RESET_SUBJECT, RESET_BODY
     )
-    send_mail("Reset your Uno All Wild password", body, None, [user.email])
-    return True
 
 
 @shared_task
@@ -52,19 +84,9 @@ def send_verification_email(user_id: int) -> bool:
     user = User.objects.filter(pk=user_id, is_active=True).first()
     if user is None or not user.email or user.email_verified:
         return False
-    uid = links.encode_uid(user)
-    token = links.email_verification_tokens.make_token(user)
-    link = links.frontend_link("/verify-email", uid=uid, token=token)
-    body = (
-        f"Hello {user.public_name},\n\n"
-        f"Please confirm that {user.email} is the e-mail address of the Uno All Wild account "
-        f"{user.username!r} by opening this link:\n\n"
-        f"{link}\n\n"
-        f"Or send uid={uid} and token={token} to /api/v1/auth/email/verify/confirm/.\n\n"
-        f"The link works for {links.link_lifetime()}.\n"
+    return _send_link(
+        user, links.email_verification_tokens, "/verify-email", VERIFY_SUBJECT, VERIFY_BODY
     )
-    send_mail("Confirm your e-mail address", body, None, [user.email])
-    return True
 
 
 @shared_task

@@ -9,6 +9,8 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
+from players.oauth import AppRateThrottle
+
 
 class AuthRateThrottle(ScopedRateThrottle):
     """DRF's ScopedRateThrottle, with the rates read on every request.
@@ -29,3 +31,13 @@ class AuthRateThrottle(ScopedRateThrottle):
         if methods is not None and request.method not in methods:
             return True
         return super().allow_request(request, view)
+
+
+# Mixin of a view that spends its ``throttle_scope``'s allowance (per account or address, and per
+# OAuth app) on ``throttled_methods`` only: by default creating (POST) spends it and listing is
+# free. A comment, not a docstring: the schema would take a docstring as the description of an
+# operation that gives none.
+class ScopeThrottled:
+    throttle_classes = [AuthRateThrottle, AppRateThrottle]
+    throttle_scope: str
+    throttled_methods: frozenset[str] | None = frozenset({"POST"})

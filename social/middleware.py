@@ -12,15 +12,15 @@ for).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from asgiref.sync import sync_to_async
 from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject, empty
 
+from config.middleware import HybridMiddleware
 from social.models import Profile
 
 logger = logging.getLogger(__name__)
@@ -50,22 +50,10 @@ def stamp(user_id: Any) -> bool:
     return bool(fresh)
 
 
-class LastSeenMiddleware:
-    """Last in the chain: stamps after the view, once DRF has authenticated the request.
+class LastSeenMiddleware(HybridMiddleware):
+    """Last in the chain: stamps after the view, once DRF has authenticated the request."""
 
-    Sync and async capable, so under ASGI an all-async chain stays async."""
-
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        self.get_response = get_response
-        if iscoroutinefunction(get_response):
-            markcoroutinefunction(self)
-
-    def __call__(self, request: HttpRequest) -> Any:
-        if iscoroutinefunction(self):
-            return self.__acall__(request)
+    def call_sync(self, request: HttpRequest) -> Any:
         response = self.get_response(request)
         user_id = _user_id(request)
         if user_id is not None:

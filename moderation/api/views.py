@@ -16,7 +16,7 @@ from moderation import chat, selectors, services
 from moderation.api import serializers as s
 from players.api.views import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED, signed_in_user
 from players.oauth import AppRateThrottle
-from players.throttles import AuthRateThrottle
+from players.throttles import AuthRateThrottle, ScopeThrottled
 
 # A report's answer: a new one (201), or merged into the reporter's open one about the player.
 REPORTED = {
@@ -30,10 +30,8 @@ def _reported(report: Any, merged: bool) -> Response:
     return Response(s.ReportSerializer(report).data, status=code)
 
 
-class ReportListView(APIView):
-    throttle_classes = [AuthRateThrottle, AppRateThrottle]
+class ReportListView(ScopeThrottled, APIView):
     throttle_scope = "reports"
-    throttled_methods = frozenset({"POST"})
 
     @extend_schema(
         operation_id="reports_list",

@@ -23,8 +23,7 @@ from notifications import data, kinds
 from notifications.channels import webhook
 from notifications.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from players.api.views import signed_in_user
-from players.oauth import AppRateThrottle
-from players.throttles import AuthRateThrottle
+from players.throttles import ScopeThrottled
 
 TAGS = ["notifications"]
 
@@ -206,10 +205,8 @@ CREATE_EXAMPLE = OpenApiExample(
 )
 
 
-class WebhookThrottled:
-    throttle_classes = [AuthRateThrottle, AppRateThrottle]
+class WebhookThrottled(ScopeThrottled):
     throttle_scope = "webhooks"
-    throttled_methods = frozenset({"POST"})
 
 
 # ---------------------------------------------------------------------------------------------

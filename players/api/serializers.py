@@ -65,17 +65,7 @@ class ProfileSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = User
-        fields = [
-            "id",
-            "username",
-            "email",
-            "email_verified",
-            "display_name",
-            "time_zone",
-            "language",
-            "date_joined",
-            "bot",
-        ]
+        fields = [*User.OWN_FIELDS, "bot"]
         read_only_fields = ["id", "username", "email_verified", "date_joined", "bot"]
 
 

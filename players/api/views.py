@@ -35,8 +35,7 @@ from config.openapi import error_response
 from players import lockout, selectors, services
 from players.api import serializers as s
 from players.models import ApiToken, User
-from players.oauth import AppRateThrottle
-from players.throttles import AuthRateThrottle
+from players.throttles import ScopeThrottled
 
 INVALID = error_response("`invalid_request`: a field is missing or malformed (details.fields).")
 # Public operations get no `security` requirement at all (not `[{}]`), so that generated
@@ -68,10 +67,9 @@ def _login_delay() -> Iterator[None]:
         raise Throttled(wait=exc.retry_after) from None
 
 
-class AuthThrottled:
+class AuthThrottled(ScopeThrottled):
     """Mixin: throttle with the ``auth`` scope (only ``throttled_methods`` when set)."""
 
-    throttle_classes = [AuthRateThrottle, AppRateThrottle]
     throttle_scope = "auth"
     throttled_methods: frozenset[str] | None = None
 

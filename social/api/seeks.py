@@ -24,7 +24,7 @@ from players.api.views import (
     signed_in_user,
 )
 from players.oauth import AppRateThrottle
-from players.throttles import AuthRateThrottle
+from players.throttles import AuthRateThrottle, ScopeThrottled
 from social import lobby, pairing
 from social.api import serializers as s
 
@@ -61,11 +61,9 @@ class LobbyView(APIView):
         return Response(s.LobbySerializer(data).data)
 
 
-class SeeksView(APIView):
+class SeeksView(ScopeThrottled, APIView):
     # Posting may start a game: the games allowance, as creating one. Listing is free.
-    throttle_classes = [AuthRateThrottle, AppRateThrottle]
     throttle_scope = "games"
-    throttled_methods = ("POST",)
 
     @extend_schema(
         operation_id="seeks_list",

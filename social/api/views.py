@@ -24,7 +24,7 @@ from players.api.views import (
     signed_in_user,
 )
 from players.oauth import AppRateThrottle
-from players.throttles import AuthRateThrottle
+from players.throttles import AuthRateThrottle, ScopeThrottled
 from social import selectors, services
 from social.api import serializers as s
 
@@ -174,11 +174,9 @@ def _challenges(request: Request) -> list[dict[str, Any]]:
     return [s.challenge_row(c, me) for c in selectors.challenges(user=me)]
 
 
-class ChallengesView(APIView):
+class ChallengesView(ScopeThrottled, APIView):
     # Sending one notifies somebody else: the games allowance, as creating a game. Listing is free.
-    throttle_classes = [AuthRateThrottle, AppRateThrottle]
     throttle_scope = "games"
-    throttled_methods = ("POST",)
 
     @extend_schema(
         operation_id="challenges_list",

@@ -196,7 +196,7 @@ window.addEventListener("online", () => {
 });
 
 /** A top-bar link's content that a phone draws as an icon (the words stay for screen readers):
- * five links in words do not fit 360 px, in Danish not even 390 (style.css, "top bar"). */
+ * five links in words do not fit 360 px, in Danish not even 390 (css/base.css, "top bar"). */
 function iconLink(name, words) {
   return [h("span", { class: `nav-icon nav-icon-${name}`, "aria-hidden": "true" }), h("span", { class: "nav-words" }, words)];
 }

@@ -18,8 +18,8 @@ import { h } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
 import { help } from "./uno_no_mercy_help.js";
 import { createSkip, outForGood } from "./uno_no_mercy_out.js";
-import { groupCount, groupHand, groupLabel, handHead, handOrderer, playableOf } from "../table/hand.js";
-import { colouredCards, colouredHand, colourOf, describeFamily, drawPile, LETTER, opponents, promptArea, rankOf, roundBanner, roundSummary, showDrawnCard, tableHead, unoButton, unoHint, wonAsLastStanding } from "./uno_shared.js";
+import { groupHand, handHead, handOrderer } from "../table/hand.js";
+import { colouredCards, colouredHand, colouredHandCard, colourOf, describeFamily, drawPile, LETTER, opponents, promptArea, rankOf, roundBanner, roundSummary, showDrawnCard, tableHead, unoButton, unoHint, wonAsLastStanding } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = {
@@ -39,7 +39,8 @@ const NAMES_COLOUR = new Set(["wrd4", "wd6", "wd10"]);
 const FAMILY_EVENTS = new Set(["round_started", "opening_effect", "loses_turn", "skipped", "direction", "uno", "caught"]);
 
 const colourName = (colour) => t(`colour.${colour}`);
-const { cardName, cardSymbol, cardClass, faceOf } = colouredCards({ symbols: SYMBOL, names: "nomercy", classes: "nomercy-card", wildClass: "nomercy" });
+const CARDS = colouredCards({ symbols: SYMBOL, names: "nomercy", classes: "nomercy-card", wildClass: "nomercy" });
+const { cardName, cardSymbol, cardClass, faceOf } = CARDS;
 
 // A sample card of each key of the help sheet (uno_no_mercy_help.js), drawn as in the hand.
 const HELP_SAMPLES = {
@@ -202,35 +203,7 @@ function create(ctx) {
     );
   }
 
-  /** A group of identical cards (or the card just drawn): one button that plays one of them. */
-  function handCard(group, legal, drawn) {
-    const count = group.cards.length;
-    const isDrawn = Boolean(drawn) && count === 1 && drawn.id === group.cards[0].id;
-    const type = isDrawn ? "play_drawn" : "play";
-    const card = isDrawn ? group.cards[0] : playableOf(group.cards, legal) || group.cards[0];
-    const playable = isDrawn ? legal.some((a) => a.type === "play_drawn") : legal.some((a) => a.type === "play" && a.card === card.id);
-    const name = cardName(card);
-    const label = groupLabel(playable ? t("table.play_card", { card: name }) : name, count);
-    return h(
-      "li",
-      { key: group.key },
-      h(
-        "button",
-        {
-          type: "button",
-          class: `${cardClass(card)} ${isDrawn ? "drawn" : ""}`,
-          "data-symbol": cardSymbol(card),
-          "data-count": groupCount(count),
-          "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
-          "aria-disabled": playable ? false : "true",
-          // A card that cannot be played now is no tab stop: Tab goes from one playable card to the next.
-          tabindex: playable ? null : -1,
-          onclick: () => playable && playCard(card, type, legal),
-        },
-        h("span", { class: "card-name" }, name),
-      ),
-    );
-  }
+
 
   /** The other seats, the knocked out ones struck through, the one who must answer a stack. */
   function seats(table, legal) {
@@ -320,7 +293,7 @@ function create(ctx) {
           },
         }),
         arrivedFrom !== null ? h("p", { class: "hand-arrived", role: "status" }, t("nomercy.hand_from", { name: nameOf(arrivedFrom) })) : null,
-        colouredHand(groupHand(hand, faceOf, drawn), (group) => handCard(group, legal, drawn)),
+        colouredHand(groupHand(hand, faceOf, drawn), (group) => colouredHandCard(CARDS, group, legal, drawn, (card, type) => playCard(card, type, legal))),
       ),
       logNode,
       ctx.leaveRow(),

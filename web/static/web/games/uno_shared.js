@@ -1,12 +1,13 @@
 // What the tables of the Uno games (uno_all_wild.js, uno_splash.js, uno_no_mercy.js) draw the
 // same way: the coloured cards of Splash and No Mercy, the seats around me, the head of the
 // table, the UNO button, the other seats, the draw pile, the prompt, the family's events in
-// words and the end of a round. Each game's renderer keeps what is its own (its cards, its
-// prompts, its choices) and passes the rest in; the hand is the table's (table/hand.js).
+// words, the end of a round and a coloured hand's cards. Each game's renderer keeps what is its
+// own (its cards, its prompts, its choices) and passes the rest in; the hand is the table's
+// (table/hand.js).
 
 import { h } from "../dom.js";
 import { formatNumber, formatSigned, t } from "../i18n.js";
-import { colourRows } from "../table/hand.js";
+import { colourRows, groupCount, groupLabel, playableOf } from "../table/hand.js";
 
 // ---- the coloured cards of Uno Splash and No Mercy (ids "red-7-b", "wd4-1", "roulette-2") --------
 
@@ -318,6 +319,38 @@ export function colouredHand(groups, card, colourOf = colourOfCard) {
         h("ul", { class: "hand" }, row.groups.map(card)),
       );
     }),
+  );
+}
+
+/** A coloured hand's group of identical cards (or the card just drawn): one button that plays
+ * one of them, `play(card, type)` with type "play" or "play_drawn". `cards` is the game's
+ * colouredCards. */
+export function colouredHandCard({ cardName, cardClass, cardSymbol }, group, legal, drawn, play) {
+  const count = group.cards.length;
+  const isDrawn = Boolean(drawn) && count === 1 && drawn.id === group.cards[0].id;
+  const type = isDrawn ? "play_drawn" : "play";
+  const card = isDrawn ? group.cards[0] : playableOf(group.cards, legal) || group.cards[0];
+  const playable = isDrawn ? legal.some((a) => a.type === "play_drawn") : legal.some((a) => a.type === "play" && a.card === card.id);
+  const name = cardName(card);
+  const label = groupLabel(playable ? t("table.play_card", { card: name }) : name, count);
+  return h(
+    "li",
+    { key: group.key },
+    h(
+      "button",
+      {
+        type: "button",
+        class: `${cardClass(card)} ${isDrawn ? "drawn" : ""}`,
+        "data-symbol": cardSymbol(card),
+        "data-count": groupCount(count),
+        "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
+        "aria-disabled": playable ? false : "true",
+        // A card that cannot be played now is no tab stop: Tab goes from one playable card to the next.
+        tabindex: playable ? null : -1,
+        onclick: () => playable && play(card, type),
+      },
+      h("span", { class: "card-name" }, name),
+    ),
   );
 }
 

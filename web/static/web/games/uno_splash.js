@@ -20,14 +20,15 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { help } from "./uno_splash_help.js";
-import { groupCount, groupHand, groupLabel, handHead, handOrderer, playableOf } from "../table/hand.js";
-import { colouredCards, colouredHand, colourOf, describeFamily, drawnCards, drawPile, LETTER, opponents, promptArea, rankOf, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { groupHand, handHead, handOrderer } from "../table/hand.js";
+import { colouredCards, colouredHand, colouredHandCard, colourOf, describeFamily, drawnCards, drawPile, LETTER, opponents, promptArea, rankOf, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = { skip: "⊘", reverse: "⇄", draw2: "+2", wild: "W", wd4: "+4" };
 
 const colourName = (colour) => t(`colour.${colour}`);
-const { cardName, cardSymbol, cardClass, faceOf } = colouredCards({ symbols: SYMBOL, names: "splash", wildClass: "splash" });
+const CARDS = colouredCards({ symbols: SYMBOL, names: "splash", wildClass: "splash" });
+const { cardName, cardSymbol, cardClass, faceOf } = CARDS;
 
 // A sample card of each key of the help sheet (uno_splash_help.js), drawn as in the hand.
 const HELP_SAMPLES = { number: "red-7-a", skip: "blue-skip-a", reverse: "green-reverse-a", draw2: "yellow-draw2-a", wild: "wild-1", wd4: "wd4-1" };
@@ -167,36 +168,6 @@ function create(ctx) {
       ),
       h("button", { type: "button", disabled: !canPass, onclick: () => send({ type: "pass" }) }, t("table.pass")),
       h("p", { class: "uno-hint", id: "uno-hint" }, unoHint(uno)),
-    );
-  }
-
-  /** A group of identical cards (or the card just drawn): one button that plays one of them. */
-  function handCard(group, legal, drawn) {
-    const count = group.cards.length;
-    const isDrawn = Boolean(drawn) && count === 1 && drawn.id === group.cards[0].id;
-    const type = isDrawn ? "play_drawn" : "play";
-    const card = isDrawn ? group.cards[0] : playableOf(group.cards, legal) || group.cards[0];
-    const playable = isDrawn ? legal.some((a) => a.type === "play_drawn") : legal.some((a) => a.type === "play" && a.card === card.id);
-    const name = cardName(card);
-    const label = groupLabel(playable ? t("table.play_card", { card: name }) : name, count);
-    return h(
-      "li",
-      { key: group.key },
-      h(
-        "button",
-        {
-          type: "button",
-          class: `${cardClass(card)} ${isDrawn ? "drawn" : ""}`,
-          "data-symbol": cardSymbol(card),
-          "data-count": groupCount(count),
-          "aria-label": isDrawn ? `${label} (${t("table.just_drawn")})` : label,
-          "aria-disabled": playable ? false : "true",
-          // A card that cannot be played now is no tab stop: Tab goes from one playable card to the next.
-          tabindex: playable ? null : -1,
-          onclick: () => playable && playCard(card, type),
-        },
-        h("span", { class: "card-name" }, name),
-      ),
     );
   }
 
@@ -347,7 +318,7 @@ function create(ctx) {
         // Picking for mercy shows every card (the five picked are ids); playing shows groups.
         picking && mercy
           ? h("ul", { class: "hand picking picking-mercy" }, hand.map((card) => pickableCard(card, mercy)))
-          : colouredHand(groupHand(hand, faceOf, drawn), (group) => handCard(group, legal, drawn)),
+          : colouredHand(groupHand(hand, faceOf, drawn), (group) => colouredHandCard(CARDS, group, legal, drawn, playCard)),
       ),
       ctx.logView(),
       ctx.leaveRow(),

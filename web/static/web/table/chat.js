@@ -3,7 +3,7 @@
 // hands its `chat` events here), written with `POST games/{id}/chat/`.
 //
 // Every message is text: h() makes text nodes, never markup. On a phone the open chat is a panel
-// at the top of the screen (style.css, `.chat-panel`), over the other seats, never over the hand;
+// at the top of the screen (css/pages.css, `.chat-panel`), over the other seats, never over the hand;
 // closed, it is one line with the count of unread messages. Someone else's message has Report
 // (`POST chat/messages/{id}/report/`) and Mute (`POST me/chat/mutes/`); the panel's switch turns
 // the chat off for me (`PATCH me/chat/`).

@@ -146,7 +146,7 @@ export function createEffects(table) {
 
   // ---- after a drawing ------------------------------------------------------------------------
 
-  /** Cards that joined my hand since the last drawing arrive with a motion (style.css). */
+  /** Cards that joined my hand since the last drawing arrive with a motion (css/hands.css, `card-in`). */
   function markArrivals() {
     const before = handKeys;
     const items = [...screen.querySelectorAll(".hand > li")];

@@ -1,5 +1,5 @@
 // A rating's history as a small line chart, drawn as SVG with the DOM (no chart library, no
-// inline style: the page's Content-Security-Policy allows neither; the look is in style.css).
+// inline style: the page's Content-Security-Policy allows neither; the look is in css/pages.css).
 //
 // points: [{at, rating}], oldest first. The chart is an image to assistive technology, named by
 // `label` and described by its first and last rating and its range.
