@@ -92,7 +92,10 @@ def test_chat_at_the_table_is_text_live_and_covers_no_card(clients: Any) -> None
     alice.axe("the open chat")
     bob.axe("the open chat, in Danish")
 
-    # Report, then mute, from Bob's line of Alice's message.
+    # Report, then mute, from Bob's line of Alice's message: targets of 44 px at least.
+    for name in ("Anmeld beskeden fra Alice", "Skjul Alice i alle chats"):
+        box = line.get_by_role("button", name=name).bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44, (name, box)
     b.once("dialog", lambda d: d.accept())
     line.get_by_role("button", name="Anmeld beskeden fra Alice").click()
     expect(b.locator("#toast")).to_have_text("Anmeldt. Tak.")

@@ -84,6 +84,13 @@ def test_a_player_knocked_out_of_the_only_round_skips_to_the_result(
     act_over_the_api(live_server.url, tokens["alice"], game_id, play)
     act_over_the_api(live_server.url, tokens["bob"], game_id, {"type": "take_stack"})
     expect(b.locator(".prompt")).to_contain_text(words["out"])
+    # Alice's 250 points (the knockout's bonus) are written whole in her seat, in Danish too.
+    expect(b.locator(".seat-score .points", has_text="250")).to_be_visible()
+    cut = b.eval_on_selector_all(
+        ".seat-score .points, .seat-score .seat-bot",
+        "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)",
+    )
+    assert cut == [], cut
     # Out of the round: the news does not count an emptied hand, and nothing is offered to play.
     expect(b.locator(".news")).not_to_contain_text(words["holds_none"])
     expect(b.get_by_role("button", name="UNO!")).to_have_count(0)
