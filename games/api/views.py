@@ -4,6 +4,7 @@ selectors."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -12,6 +13,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
+    extend_schema_view,
 )
 from rest_framework import status
 from rest_framework.request import Request
@@ -286,30 +288,41 @@ def _lobby_operation(
     extra = {404: NO_GAME, 409: error_response(conflict)}
     if forbidden:
         extra[403] = error_response(f"{forbidden}, or `permission_denied` (a `read` token).")
-    return extend_schema(
-        operation_id=operation_id,
-        summary=summary,
-        description=description or None,
-        request=None,
-        parameters=[RETRY_AFTER] if throttled else None,
-        responses={200: s.GameSerializer, **standard_errors(extra, throttled=throttled)},
-        tags=["games"],
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=operation_id,
+            summary=summary,
+            description=description or None,
+            request=None,
+            parameters=[RETRY_AFTER] if throttled else None,
+            responses={200: s.GameSerializer, **standard_errors(extra, throttled=throttled)},
+            tags=["games"],
+        )
     )
 
 
-class JoinGameView(APIView):
-    throttle_scope = "games"
+# POST with no body: one lobby service on the game, answered with the game as the player sees it.
+# A subclass names its service and, with ``_lobby_operation``, its schema. (A comment, not a
+# docstring: drf-spectacular would publish a docstring as the operations' description.)
+class _LobbyOperationView(APIView):
+    # A plain function of ``user`` and ``game_id`` (a staticmethod, so it is not bound).
+    operation: Callable[..., Game]
 
-    @_lobby_operation(
-        "games_join",
-        "Join a public lobby (or a rematch of your game)",
-        JOIN_CONFLICT,
-        description="Private games are joined by invite code (`games_join_by_invite`).",
-        throttled=True,
-    )
     def post(self, request: Request, game_id: UUID) -> Response:
-        game = services.join_game(user=request.user, game_id=game_id)
+        game = self.operation(user=request.user, game_id=game_id)
         return Response(_render_game(game, request))
+
+
+@_lobby_operation(
+    "games_join",
+    "Join a public lobby (or a rematch of your game)",
+    JOIN_CONFLICT,
+    description="Private games are joined by invite code (`games_join_by_invite`).",
+    throttled=True,
+)
+class JoinGameView(_LobbyOperationView):
+    throttle_scope = "games"
+    operation = staticmethod(services.join_game)
 
 
 class JoinByInviteView(APIView):
@@ -352,58 +365,50 @@ class JoinByInviteView(APIView):
         return Response(_render_game(game, request))
 
 
-class LeaveGameView(APIView):
-    @_lobby_operation(
-        "games_leave",
-        "Leave a lobby, or leave a game in progress (you are out)",
-        "`not_in_game` (you already left) or `game_over`.",
-        description="In a running game your cards leave with you and you cannot come back.",
-    )
-    def post(self, request: Request, game_id: UUID) -> Response:
-        game = services.leave_game(user=request.user, game_id=game_id)
-        return Response(_render_game(game, request))
+@_lobby_operation(
+    "games_leave",
+    "Leave a lobby, or leave a game in progress (you are out)",
+    "`not_in_game` (you already left) or `game_over`.",
+    description="In a running game your cards leave with you and you cannot come back.",
+)
+class LeaveGameView(_LobbyOperationView):
+    operation = staticmethod(services.leave_game)
 
 
-class StartGameView(APIView):
-    @_lobby_operation(
-        "games_start",
-        "Start the game (host only)",
-        "`game_already_started` or `not_enough_players` (fewer than 2).",
-        forbidden="`not_host`",
-    )
-    def post(self, request: Request, game_id: UUID) -> Response:
-        game = services.start_game(user=request.user, game_id=game_id)
-        return Response(_render_game(game, request))
+@_lobby_operation(
+    "games_start",
+    "Start the game (host only)",
+    "`game_already_started` or `not_enough_players` (fewer than 2).",
+    forbidden="`not_host`",
+)
+class StartGameView(_LobbyOperationView):
+    operation = staticmethod(services.start_game)
 
 
-class InviteView(APIView):
-    @_lobby_operation(
-        "games_invite_renew",
-        "Replace the invite code (host only)",
-        "`game_already_started`.",
-        description="The old code stops working at once; the new one lasts a week.",
-        forbidden="`not_host`",
-    )
-    def post(self, request: Request, game_id: UUID) -> Response:
-        game = services.regenerate_invite(user=request.user, game_id=game_id)
-        return Response(_render_game(game, request))
+@_lobby_operation(
+    "games_invite_renew",
+    "Replace the invite code (host only)",
+    "`game_already_started`.",
+    description="The old code stops working at once; the new one lasts a week.",
+    forbidden="`not_host`",
+)
+class InviteView(_LobbyOperationView):
+    operation = staticmethod(services.regenerate_invite)
 
 
-class RematchView(APIView):
-    @_lobby_operation(
-        "games_rematch",
-        "Open (or join) a rematch of a finished game",
-        "`game_not_finished`, or joining the open rematch failed (" + JOIN_CONFLICT[:-1] + ").",
-        description=(
-            "The first player to ask opens a private lobby with the same settings and the same "
-            "bots (names and levels) in their seats; the other players of the finished game get "
-            "a seat in it by asking too. A game against the computer alone (no other person) "
-            "is full at once and starts: the answer is the running game, dealt."
-        ),
-    )
-    def post(self, request: Request, game_id: UUID) -> Response:
-        game = services.rematch(user=request.user, game_id=game_id)
-        return Response(_render_game(game, request))
+@_lobby_operation(
+    "games_rematch",
+    "Open (or join) a rematch of a finished game",
+    "`game_not_finished`, or joining the open rematch failed (" + JOIN_CONFLICT[:-1] + ").",
+    description=(
+        "The first player to ask opens a private lobby with the same settings and the same "
+        "bots (names and levels) in their seats; the other players of the finished game get "
+        "a seat in it by asking too. A game against the computer alone (no other person) "
+        "is full at once and starts: the answer is the running game, dealt."
+    ),
+)
+class RematchView(_LobbyOperationView):
+    operation = staticmethod(services.rematch)
 
 
 class DeclineInvitationView(APIView):
@@ -540,17 +545,15 @@ class BotDetailView(APIView):
         return Response(_render_game(game, request))
 
 
-class ReclaimView(APIView):
-    @_lobby_operation(
-        "games_reclaim",
-        "Take back your seat from the bot that plays it",
-        "`not_taken_over` (you play it already), `not_in_game` (you left) or `game_over`.",
-        description=(
-            "After too many timeouts in a row (or by a moderator's decision) a bot plays your "
-            "seat, shown as `taken_over` in `players`. Take it back here, or simply act: any "
-            "action of yours takes the seat back first."
-        ),
-    )
-    def post(self, request: Request, game_id: UUID) -> Response:
-        game = services.reclaim_seat(user=request.user, game_id=game_id)
-        return Response(_render_game(game, request))
+@_lobby_operation(
+    "games_reclaim",
+    "Take back your seat from the bot that plays it",
+    "`not_taken_over` (you play it already), `not_in_game` (you left) or `game_over`.",
+    description=(
+        "After too many timeouts in a row (or by a moderator's decision) a bot plays your "
+        "seat, shown as `taken_over` in `players`. Take it back here, or simply act: any "
+        "action of yours takes the seat back first."
+    ),
+)
+class ReclaimView(_LobbyOperationView):
+    operation = staticmethod(services.reclaim_seat)
