@@ -18,6 +18,7 @@ from drf_spectacular.utils import (
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from config import error_codes as codes
@@ -84,6 +85,31 @@ def etag_matches(header: str, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
+TOO_MANY_GAMES = error_response("`too_many_games` (details.limit): GAMES_IN_PROGRESS_MAX.")
+
+
+def _answers_new_game(
+    operation_id: str,
+    summary: str,
+    description: str,
+    request: type[Serializer],
+    errors: dict[int, Any],
+    example: OpenApiExample,
+) -> Any:
+    """The schema of a throttled operation that reads ``request`` and answers 201 with the game
+    (a new one, or the lobby with a new seat taken)."""
+    return extend_schema(
+        operation_id=operation_id,
+        summary=summary,
+        description=description,
+        request={"application/json": request},
+        parameters=[RETRY_AFTER],
+        responses={201: s.GameSerializer, **standard_errors(errors, throttled=True)},
+        examples=[example],
+        tags=["games"],
+    )
+
+
 class GameListView(APIView):
     throttle_scope = "games"
 
@@ -130,45 +156,33 @@ class GameListView(APIView):
         data = [selectors.game_summary(g, list(g.seats.all()), request.user) for g in games]
         return Response(_GAME_SUMMARIES.to_representation(data))
 
-    @extend_schema(
-        operation_id="games_create",
-        summary="Create a game (you take the first seat)",
-        description=(
-            "A lobby with you in the first seat. Share `invite_code` (private games) or the id "
-            "(public games); the game starts by itself when the last seat is taken, or when the "
-            "host starts it with at least 2 players."
-        ),
-        request={"application/json": s.CreateGameSerializer},
-        parameters=[RETRY_AFTER],
-        responses={
-            201: s.GameSerializer,
-            **standard_errors(
-                {
-                    400: error_response(
-                        "`invalid_request` (details.fields), `invalid_setup` (an unknown "
-                        "house rule) or `rated_not_allowed` (`rated` with another preset, a "
-                        "house rule, or by a bot account)."
-                    ),
-                    409: error_response("`too_many_games` (details.limit): GAMES_IN_PROGRESS_MAX."),
-                },
-                throttled=True,
+    @_answers_new_game(
+        "games_create",
+        "Create a game (you take the first seat)",
+        "A lobby with you in the first seat. Share `invite_code` (private games) or the id "
+        "(public games); the game starts by itself when the last seat is taken, or when the "
+        "host starts it with at least 2 players.",
+        s.CreateGameSerializer,
+        {
+            400: error_response(
+                "`invalid_request` (details.fields), `invalid_setup` (an unknown house rule) or "
+                "`rated_not_allowed` (`rated` with another preset, a house rule, or by a bot "
+                "account)."
             ),
+            409: TOO_MANY_GAMES,
         },
-        examples=[
-            OpenApiExample(
-                "One round for three friends",
-                request_only=True,
-                value={
-                    "preset": "standard",
-                    "max_players": 3,
-                    "target_score": 0,
-                    "turn_seconds": 3600,
-                    "visibility": "private",
-                    "options": {"force_swap_protection": True},
-                },
-            ),
-        ],
-        tags=["games"],
+        OpenApiExample(
+            "One round for three friends",
+            request_only=True,
+            value={
+                "preset": "standard",
+                "max_players": 3,
+                "target_score": 0,
+                "turn_seconds": 3600,
+                "visibility": "private",
+                "options": {"force_swap_protection": True},
+            },
+        ),
     )
     def post(self, request: Request) -> Response:
         ser = s.CreateGameSerializer(data=request.data)
@@ -439,36 +453,23 @@ class DeclineInvitationView(APIView):
 class VsComputerView(APIView):
     throttle_scope = "games"
 
-    @extend_schema(
-        operation_id="games_vs_computer_create",
-        summary="Play against the computer: a game with bots, started at once",
-        description=(
-            "A private game for you and `bots` bots of one `level`, dealt at once: it is "
-            "running when this answers. Bots move a moment after the turn reaches them."
-        ),
-        request={"application/json": s.VsComputerSerializer},
-        parameters=[RETRY_AFTER],
-        responses={
-            201: s.GameSerializer,
-            **standard_errors(
-                {
-                    400: error_response(
-                        "`invalid_request` (details.fields), `invalid_setup` or "
-                        "`invalid_bot_level`."
-                    ),
-                    409: error_response("`too_many_games` (details.limit): GAMES_IN_PROGRESS_MAX."),
-                },
-                throttled=True,
+    @_answers_new_game(
+        "games_vs_computer_create",
+        "Play against the computer: a game with bots, started at once",
+        "A private game for you and `bots` bots of one `level`, dealt at once: it is running "
+        "when this answers. Bots move a moment after the turn reaches them.",
+        s.VsComputerSerializer,
+        {
+            400: error_response(
+                "`invalid_request` (details.fields), `invalid_setup` or `invalid_bot_level`."
             ),
+            409: TOO_MANY_GAMES,
         },
-        examples=[
-            OpenApiExample(
-                "One round against two expert bots",
-                request_only=True,
-                value={"bots": 2, "level": "expert", "target_score": 0},
-            ),
-        ],
-        tags=["games"],
+        OpenApiExample(
+            "One round against two expert bots",
+            request_only=True,
+            value={"bots": 2, "level": "expert", "target_score": 0},
+        ),
     )
     def post(self, request: Request) -> Response:
         ser = s.VsComputerSerializer(data=request.data)
@@ -481,33 +482,19 @@ class VsComputerView(APIView):
 class BotsView(APIView):
     throttle_scope = "games"
 
-    @extend_schema(
-        operation_id="games_bots_create",
-        summary="Put a bot in a free seat of the lobby (host only)",
-        description=(
-            "The bot takes a seat like a player joining: when it is the last free seat, the "
-            "game starts. Remove it again with `games_bots_destroy` while the lobby is open."
-        ),
-        request={"application/json": s.AddBotSerializer},
-        parameters=[RETRY_AFTER],
-        responses={
-            201: s.GameSerializer,
-            **standard_errors(
-                {
-                    400: error_response(
-                        "`invalid_request` (details.fields) or `invalid_bot_level`."
-                    ),
-                    403: error_response("`not_host`, or `permission_denied` (a `read` token)."),
-                    404: NO_GAME,
-                    409: error_response("`game_already_started` or `game_full`."),
-                },
-                throttled=True,
-            ),
+    @_answers_new_game(
+        "games_bots_create",
+        "Put a bot in a free seat of the lobby (host only)",
+        "The bot takes a seat like a player joining: when it is the last free seat, the game "
+        "starts. Remove it again with `games_bots_destroy` while the lobby is open.",
+        s.AddBotSerializer,
+        {
+            400: error_response("`invalid_request` (details.fields) or `invalid_bot_level`."),
+            403: error_response("`not_host`, or `permission_denied` (a `read` token)."),
+            404: NO_GAME,
+            409: error_response("`game_already_started` or `game_full`."),
         },
-        examples=[
-            OpenApiExample("A heuristic bot", request_only=True, value={"level": "heuristic"})
-        ],
-        tags=["games"],
+        OpenApiExample("A heuristic bot", request_only=True, value={"level": "heuristic"}),
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         ser = s.AddBotSerializer(data=request.data)
