@@ -245,26 +245,25 @@ class GameSerializer(GameSummarySerializer):
     )
 
 
-@extend_schema_field(
-    KindsUnion(
-        component_name="MoveAction",
-        serializers=lambda: kinds.log_unions("MoveAction"),
-        resource_type_field_name=None,
+def _log_union(component: str) -> Any:
+    """A move log field's schema: every game's own ``<Game><component>``, in one union."""
+    return extend_schema_field(
+        KindsUnion(
+            component_name=component,
+            serializers=lambda: kinds.log_unions(component),
+            resource_type_field_name=None,
+        )
     )
-)
+
+
+@_log_union("MoveAction")
 class MoveActionField(serializers.DictField):
     """The action as applied: its ``type`` and that type's fields, in the shape of the game's
     request with the seat that sent it, or one the service applied (``start``, ``timeout`` ...).
     Each game's are a union of their own (``<Game>MoveAction``)."""
 
 
-@extend_schema_field(
-    KindsUnion(
-        component_name="MoveEvent",
-        serializers=lambda: kinds.log_unions("MoveEvent"),
-        resource_type_field_name=None,
-    )
-)
+@_log_union("MoveEvent")
 class MoveEventField(serializers.DictField):
     """What happened: its ``type`` and that event's fields, in the game's own shapes
     (``<Game>MoveEvent``)."""
