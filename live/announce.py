@@ -74,9 +74,8 @@ from live.notifier import (
     Notifier,
     Side,
     _news_from_json,
-    read_marks_with,
-    read_versions_with,
 )
+from live.versions import read_marks_with, read_versions_with
 
 __all__ = [
     "MAX_WAIT_SECONDS",

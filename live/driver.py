@@ -161,13 +161,9 @@ async def drive(stream: Stream) -> AsyncIterator[bytes]:
                 member.user_id, stream.game_id, watch_ttl(), stream.tab
             )
         result: Any = None
-        while True:
-            try:
-                step = steps.send(result)
-            except StopIteration:
-                return
-            result = None
+        while (step := _next_step(steps, result)) is not None:
             if isinstance(step, bytes):
+                result = None
                 yield step
             elif isinstance(step, Call):
                 result = await _off_loop(step.fn)(*step.args)
@@ -193,6 +189,15 @@ async def drive(stream: Stream) -> AsyncIterator[bytes]:
             await _stop_watching(stream)
 
 
+def _next_step(steps: Steps, result: Any) -> Step | None:
+    """The stream's next step, given what its last one came to (None after bytes); None once
+    the stream has ended."""
+    try:
+        return steps.send(result)
+    except StopIteration:
+        return None
+
+
 def _off_loop(fn: Callable[..., Any]) -> Callable[..., Any]:
     return sync_to_async(fn, thread_sensitive=False)
 
@@ -215,18 +220,14 @@ def drive_blocking(stream: Stream) -> Iterator[bytes]:
     steps = stream.steps
     period = heartbeat()
     beat_at = time.monotonic() + period
+    result: Any = None  # what the last step came to, sent into the stream for the next one
     metrics.LIVE_CONNECTIONS.inc()
     try:
         if stream.game_id:
             presence.mark_watching(member.user_id, stream.game_id, watch_ttl(), stream.tab)
-        result: Any = None
-        while True:
-            try:
-                step = steps.send(result)
-            except StopIteration:
-                return
-            result = None
+        while (step := _next_step(steps, result)) is not None:
             if isinstance(step, bytes):
+                result = None
                 yield step
             elif isinstance(step, Call):
                 result = step.fn(*step.args)

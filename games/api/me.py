@@ -10,6 +10,7 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from config.openapi import error_response
@@ -31,35 +32,45 @@ VACATION_CONFLICT = error_response(
 )
 
 
+def _me_operation(
+    operation_id: str,
+    summary: str,
+    *,
+    answer: type[Serializer] = s.VacationSerializer,
+    changes: bool = False,
+    **schema: Any,
+) -> Any:
+    """The schema of a ``me/`` operation: the player's own ``answer``, 401 signed out; one that
+    ``changes`` the vacation is refused to a read token (403) and in the wrong state (409)."""
+    refusals = {403: READ_ONLY, 409: VACATION_CONFLICT} if changes else {}
+    # 400 (an invalid request body) only for an operation that reads one.
+    invalid = {400: INVALID} if schema.get("request") else {}
+    return extend_schema(
+        operation_id=operation_id,
+        summary=summary,
+        responses={200: answer, **invalid, 401: NOT_AUTHENTICATED, **refusals},
+        tags=["me"],
+        **schema,
+    )
+
+
 class MeVacationView(APIView):
     """Pause all my turn clocks for a while, from a monthly bank of days."""
 
-    @extend_schema(
-        operation_id="me_vacation_retrieve",
-        summary="My vacation and the days left this month",
-        responses={200: s.VacationSerializer, 401: NOT_AUTHENTICATED},
-        tags=["me"],
-    )
+    @_me_operation("me_vacation_retrieve", "My vacation and the days left this month")
     def get(self, request: Request) -> Response:
         return Response(s.VacationSerializer(_vacation(signed_in_user(request))).data)
 
-    @extend_schema(
-        operation_id="me_vacation_start",
-        summary="Go on vacation: my turn clocks stand still",
+    @_me_operation(
+        "me_vacation_start",
+        "Go on vacation: my turn clocks stand still",
+        changes=True,
         description=(
             "Running turns of yours get their deadline pushed back by the vacation; turns that "
             "reach you meanwhile start counting when it ends. Taken from a monthly bank "
             "(VACATION_DAYS_PER_MONTH, default 7 days)."
         ),
         request={"application/json": s.VacationRequestSerializer},
-        responses={
-            200: s.VacationSerializer,
-            400: INVALID,
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            409: VACATION_CONFLICT,
-        },
-        tags=["me"],
     )
     def post(self, request: Request) -> Response:
         ser = s.VacationRequestSerializer(data=request.data)
@@ -69,18 +80,12 @@ class MeVacationView(APIView):
         )
         return Response(s.VacationSerializer(_vacation(user)).data)
 
-    @extend_schema(
-        operation_id="me_vacation_end",
-        summary="Come back early",
+    @_me_operation(
+        "me_vacation_end",
+        "Come back early",
+        changes=True,
         description="Unused vacation returns to the bank; turns waiting for you get a full clock.",
         request=None,
-        responses={
-            200: s.VacationSerializer,
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            409: VACATION_CONFLICT,
-        },
-        tags=["me"],
     )
     def delete(self, request: Request) -> Response:
         user = services.end_vacation(user=signed_in_user(request))
@@ -88,12 +93,7 @@ class MeVacationView(APIView):
 
 
 class MeStatsView(APIView):
-    @extend_schema(
-        operation_id="me_stats_retrieve",
-        summary="My statistics",
-        responses={200: s.PlayerStatsSerializer, 401: NOT_AUTHENTICATED},
-        tags=["me"],
-    )
+    @_me_operation("me_stats_retrieve", "My statistics", answer=s.PlayerStatsSerializer)
     def get(self, request: Request) -> Response:
         return Response(
             s.PlayerStatsSerializer(selectors.player_stats(signed_in_user(request))).data

@@ -17,6 +17,7 @@ from config.fields import (
     StrictIntegerField,
 )
 from config.serializers import StrictSerializer
+from games import services
 from games.bots import DEFAULT_LEVEL
 from games.bots import LEVELS as BOT_LEVELS
 from games.engine import EngineError, registry
@@ -24,16 +25,6 @@ from games.engine.uno.allwild.house_rules import HOUSE_RULES
 from games.kinds import registry as kinds
 from games.kinds.shared import KindsUnion, RegistryUnion
 from games.models import Game
-from games.services import (
-    DEFAULT_SPEED_SECONDS,
-    DEFAULT_TURN_SECONDS,
-    MAX_BOTS,
-    MAX_SPEED_SECONDS,
-    MAX_TURN_SECONDS,
-    MIN_SPEED_SECONDS,
-    MIN_TURN_SECONDS,
-    default_seats,
-)
 from games.spectators import MAX_DELAY
 
 # ---------------------------------------------------------------------------------------------
@@ -98,12 +89,14 @@ class CreateGameSerializer(StrictSerializer):
         help_text="Points to win; 0 = one round. The game's default target when left out.",
     )
     turn_seconds = StrictIntegerField(
-        min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS, default=DEFAULT_TURN_SECONDS
+        min_value=services.MIN_TURN_SECONDS,
+        max_value=services.MAX_TURN_SECONDS,
+        default=services.DEFAULT_TURN_SECONDS,
     )
     speed_seconds = StrictIntegerField(
-        min_value=MIN_SPEED_SECONDS,
-        max_value=MAX_SPEED_SECONDS,
-        default=DEFAULT_SPEED_SECONDS,
+        min_value=services.MIN_SPEED_SECONDS,
+        max_value=services.MAX_SPEED_SECONDS,
+        default=services.DEFAULT_SPEED_SECONDS,
         help_text="Speed mode's turn limit in seconds; used instead of turn_seconds when "
         "options.speed_mode is on.",
     )
@@ -252,26 +245,25 @@ class GameSerializer(GameSummarySerializer):
     )
 
 
-@extend_schema_field(
-    KindsUnion(
-        component_name="MoveAction",
-        serializers=lambda: kinds.log_unions("MoveAction"),
-        resource_type_field_name=None,
+def _log_union(component: str) -> Any:
+    """A move log field's schema: every game's own ``<Game><component>``, in one union."""
+    return extend_schema_field(
+        KindsUnion(
+            component_name=component,
+            serializers=lambda: kinds.log_unions(component),
+            resource_type_field_name=None,
+        )
     )
-)
+
+
+@_log_union("MoveAction")
 class MoveActionField(serializers.DictField):
     """The action as applied: its ``type`` and that type's fields, in the shape of the game's
     request with the seat that sent it, or one the service applied (``start``, ``timeout`` ...).
     Each game's are a union of their own (``<Game>MoveAction``)."""
 
 
-@extend_schema_field(
-    KindsUnion(
-        component_name="MoveEvent",
-        serializers=lambda: kinds.log_unions("MoveEvent"),
-        resource_type_field_name=None,
-    )
-)
+@_log_union("MoveEvent")
 class MoveEventField(serializers.DictField):
     """What happened: its ``type`` and that event's fields, in the game's own shapes
     (``<Game>MoveEvent``)."""
@@ -318,7 +310,7 @@ class VsComputerSerializer(CreateGameSerializer):
     visibility = None
     rated = None  # bots make a game unrated
     bots = StrictIntegerField(
-        min_value=1, max_value=MAX_BOTS, default=1, help_text="How many bots sit with you."
+        min_value=1, max_value=services.MAX_BOTS, default=1, help_text="How many bots sit with you."
     )
     level = _bot_level()
 
@@ -403,7 +395,7 @@ def _game_kind(rules: Any) -> dict[str, Any]:
         "house_rules_not_offered": _house_rules_not_offered(rules),
         "min_players": rules.min_players,
         "max_players": rules.max_players,
-        "default_players": default_seats(rules),
+        "default_players": services.default_seats(rules),
         "default_target": rules.default_target,
     }
 
@@ -429,7 +421,7 @@ def game_options() -> dict[str, Any]:
         "bot_levels": list(vs["level"].choices),
         "default_bot_level": vs["level"].default,
         "visibilities": list(create["visibility"].choices),
-        "max_players": bounds(create["max_players"], default_seats(default)),
+        "max_players": bounds(create["max_players"], services.default_seats(default)),
         "bots": bounds(vs["bots"]),
         "target_score": bounds(create["target_score"], default.default_target),
         "turn_seconds": bounds(create["turn_seconds"]),

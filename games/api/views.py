@@ -4,6 +4,7 @@ selectors."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -12,10 +13,12 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
+    extend_schema_view,
 )
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from config import error_codes as codes
@@ -82,6 +85,31 @@ def etag_matches(header: str, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
+TOO_MANY_GAMES = error_response("`too_many_games` (details.limit): GAMES_IN_PROGRESS_MAX.")
+
+
+def _answers_new_game(
+    operation_id: str,
+    summary: str,
+    description: str,
+    request: type[Serializer],
+    errors: dict[int, Any],
+    example: OpenApiExample,
+) -> Any:
+    """The schema of a throttled operation that reads ``request`` and answers 201 with the game
+    (a new one, or the lobby with a new seat taken)."""
+    return extend_schema(
+        operation_id=operation_id,
+        summary=summary,
+        description=description,
+        request={"application/json": request},
+        parameters=[RETRY_AFTER],
+        responses={201: s.GameSerializer, **standard_errors(errors, throttled=True)},
+        examples=[example],
+        tags=["games"],
+    )
+
+
 class GameListView(APIView):
     throttle_scope = "games"
 
@@ -128,45 +156,33 @@ class GameListView(APIView):
         data = [selectors.game_summary(g, list(g.seats.all()), request.user) for g in games]
         return Response(_GAME_SUMMARIES.to_representation(data))
 
-    @extend_schema(
-        operation_id="games_create",
-        summary="Create a game (you take the first seat)",
-        description=(
-            "A lobby with you in the first seat. Share `invite_code` (private games) or the id "
-            "(public games); the game starts by itself when the last seat is taken, or when the "
-            "host starts it with at least 2 players."
-        ),
-        request={"application/json": s.CreateGameSerializer},
-        parameters=[RETRY_AFTER],
-        responses={
-            201: s.GameSerializer,
-            **standard_errors(
-                {
-                    400: error_response(
-                        "`invalid_request` (details.fields), `invalid_setup` (an unknown "
-                        "house rule) or `rated_not_allowed` (`rated` with another preset, a "
-                        "house rule, or by a bot account)."
-                    ),
-                    409: error_response("`too_many_games` (details.limit): GAMES_IN_PROGRESS_MAX."),
-                },
-                throttled=True,
+    @_answers_new_game(
+        "games_create",
+        "Create a game (you take the first seat)",
+        "A lobby with you in the first seat. Share `invite_code` (private games) or the id "
+        "(public games); the game starts by itself when the last seat is taken, or when the "
+        "host starts it with at least 2 players.",
+        s.CreateGameSerializer,
+        {
+            400: error_response(
+                "`invalid_request` (details.fields), `invalid_setup` (an unknown house rule) or "
+                "`rated_not_allowed` (`rated` with another preset, a house rule, or by a bot "
+                "account)."
             ),
+            409: TOO_MANY_GAMES,
         },
-        examples=[
-            OpenApiExample(
-                "One round for three friends",
-                request_only=True,
-                value={
-                    "preset": "standard",
-                    "max_players": 3,
-                    "target_score": 0,
-                    "turn_seconds": 3600,
-                    "visibility": "private",
-                    "options": {"force_swap_protection": True},
-                },
-            ),
-        ],
-        tags=["games"],
+        OpenApiExample(
+            "One round for three friends",
+            request_only=True,
+            value={
+                "preset": "standard",
+                "max_players": 3,
+                "target_score": 0,
+                "turn_seconds": 3600,
+                "visibility": "private",
+                "options": {"force_swap_protection": True},
+            },
+        ),
     )
     def post(self, request: Request) -> Response:
         ser = s.CreateGameSerializer(data=request.data)
@@ -286,30 +302,41 @@ def _lobby_operation(
     extra = {404: NO_GAME, 409: error_response(conflict)}
     if forbidden:
         extra[403] = error_response(f"{forbidden}, or `permission_denied` (a `read` token).")
-    return extend_schema(
-        operation_id=operation_id,
-        summary=summary,
-        description=description or None,
-        request=None,
-        parameters=[RETRY_AFTER] if throttled else None,
-        responses={200: s.GameSerializer, **standard_errors(extra, throttled=throttled)},
-        tags=["games"],
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=operation_id,
+            summary=summary,
+            description=description or None,
+            request=None,
+            parameters=[RETRY_AFTER] if throttled else None,
+            responses={200: s.GameSerializer, **standard_errors(extra, throttled=throttled)},
+            tags=["games"],
+        )
     )
 
 
-class JoinGameView(APIView):
-    throttle_scope = "games"
+# POST with no body: one lobby service on the game, answered with the game as the player sees it.
+# A subclass names its service and, with ``_lobby_operation``, its schema. (A comment, not a
+# docstring: drf-spectacular would publish a docstring as the operations' description.)
+class _LobbyOperationView(APIView):
+    # A plain function of ``user`` and ``game_id`` (a staticmethod, so it is not bound).
+    operation: Callable[..., Game]
 
-    @_lobby_operation(
-        "games_join",
-        "Join a public lobby (or a rematch of your game)",
-        JOIN_CONFLICT,
-        description="Private games are joined by invite code (`games_join_by_invite`).",
-        throttled=True,
-    )
     def post(self, request: Request, game_id: UUID) -> Response:
-        game = services.join_game(user=request.user, game_id=game_id)
+        game = self.operation(user=request.user, game_id=game_id)
         return Response(_render_game(game, request))
+
+
+@_lobby_operation(
+    "games_join",
+    "Join a public lobby (or a rematch of your game)",
+    JOIN_CONFLICT,
+    description="Private games are joined by invite code (`games_join_by_invite`).",
+    throttled=True,
+)
+class JoinGameView(_LobbyOperationView):
+    throttle_scope = "games"
+    operation = staticmethod(services.join_game)
 
 
 class JoinByInviteView(APIView):
@@ -352,60 +379,52 @@ class JoinByInviteView(APIView):
         return Response(_render_game(game, request))
 
 
-class LeaveGameView(APIView):
-    @_lobby_operation(
-        "games_leave",
-        "Leave a lobby, or leave a game in progress (you are out)",
-        "`not_in_game` (you already left) or `game_over`.",
-        description="In a running game your cards leave with you and you cannot come back.",
-    )
-    def post(self, request: Request, game_id: UUID) -> Response:
-        game = services.leave_game(user=request.user, game_id=game_id)
-        return Response(_render_game(game, request))
+@_lobby_operation(
+    "games_leave",
+    "Leave a lobby, or leave a game in progress (you are out)",
+    "`not_in_game` (you already left) or `game_over`.",
+    description="In a running game your cards leave with you and you cannot come back.",
+)
+class LeaveGameView(_LobbyOperationView):
+    operation = staticmethod(services.leave_game)
 
 
-class StartGameView(APIView):
-    @_lobby_operation(
-        "games_start",
-        "Start the game (host only)",
-        "`game_already_started` or `not_enough_players` (fewer than 2).",
-        forbidden="`not_host`",
-    )
-    def post(self, request: Request, game_id: UUID) -> Response:
-        game = services.start_game(user=request.user, game_id=game_id)
-        return Response(_render_game(game, request))
+@_lobby_operation(
+    "games_start",
+    "Start the game (host only)",
+    "`game_already_started` or `not_enough_players` (fewer than 2).",
+    forbidden="`not_host`",
+)
+class StartGameView(_LobbyOperationView):
+    operation = staticmethod(services.start_game)
 
 
-class InviteView(APIView):
-    @_lobby_operation(
-        "games_invite_renew",
-        "Replace the invite code (host only)",
-        "`game_already_started`.",
-        description="The old code stops working at once; the new one lasts a week.",
-        forbidden="`not_host`",
-    )
-    def post(self, request: Request, game_id: UUID) -> Response:
-        game = services.regenerate_invite(user=request.user, game_id=game_id)
-        return Response(_render_game(game, request))
+@_lobby_operation(
+    "games_invite_renew",
+    "Replace the invite code (host only)",
+    "`game_already_started`.",
+    description="The old code stops working at once; the new one lasts a week.",
+    forbidden="`not_host`",
+)
+class InviteView(_LobbyOperationView):
+    operation = staticmethod(services.regenerate_invite)
 
 
-class RematchView(APIView):
-    @_lobby_operation(
-        "games_rematch",
-        "Open (or join) a rematch of a finished game",
-        "`game_not_finished`, or joining the open rematch failed (" + JOIN_CONFLICT[:-1] + ").",
-        description=(
-            "The first player to ask opens a private lobby with the same settings and the same "
-            "bots (names and levels) in their seats; the other players of the finished game get "
-            "a seat in it by asking too. A game against the computer alone (no other person) "
-            "is full at once and starts: the answer is the running game, dealt. A player "
-            "knocked out of a one-round game (No Mercy), whose place is decided, may ask "
-            "before the others finish it."
-        ),
-    )
-    def post(self, request: Request, game_id: UUID) -> Response:
-        game = services.rematch(user=request.user, game_id=game_id)
-        return Response(_render_game(game, request))
+@_lobby_operation(
+    "games_rematch",
+    "Open (or join) a rematch of a finished game",
+    "`game_not_finished`, or joining the open rematch failed (" + JOIN_CONFLICT[:-1] + ").",
+    description=(
+        "The first player to ask opens a private lobby with the same settings and the same "
+        "bots (names and levels) in their seats; the other players of the finished game get "
+        "a seat in it by asking too. A game against the computer alone (no other person) "
+        "is full at once and starts: the answer is the running game, dealt. A player "
+        "knocked out of a one-round game (No Mercy), whose place is decided, may ask "
+        "before the others finish it."
+    ),
+)
+class RematchView(_LobbyOperationView):
+    operation = staticmethod(services.rematch)
 
 
 class DeclineInvitationView(APIView):
@@ -436,36 +455,23 @@ class DeclineInvitationView(APIView):
 class VsComputerView(APIView):
     throttle_scope = "games"
 
-    @extend_schema(
-        operation_id="games_vs_computer_create",
-        summary="Play against the computer: a game with bots, started at once",
-        description=(
-            "A private game for you and `bots` bots of one `level`, dealt at once: it is "
-            "running when this answers. Bots move a moment after the turn reaches them."
-        ),
-        request={"application/json": s.VsComputerSerializer},
-        parameters=[RETRY_AFTER],
-        responses={
-            201: s.GameSerializer,
-            **standard_errors(
-                {
-                    400: error_response(
-                        "`invalid_request` (details.fields), `invalid_setup` or "
-                        "`invalid_bot_level`."
-                    ),
-                    409: error_response("`too_many_games` (details.limit): GAMES_IN_PROGRESS_MAX."),
-                },
-                throttled=True,
+    @_answers_new_game(
+        "games_vs_computer_create",
+        "Play against the computer: a game with bots, started at once",
+        "A private game for you and `bots` bots of one `level`, dealt at once: it is running "
+        "when this answers. Bots move a moment after the turn reaches them.",
+        s.VsComputerSerializer,
+        {
+            400: error_response(
+                "`invalid_request` (details.fields), `invalid_setup` or `invalid_bot_level`."
             ),
+            409: TOO_MANY_GAMES,
         },
-        examples=[
-            OpenApiExample(
-                "One round against two expert bots",
-                request_only=True,
-                value={"bots": 2, "level": "expert", "target_score": 0},
-            ),
-        ],
-        tags=["games"],
+        OpenApiExample(
+            "One round against two expert bots",
+            request_only=True,
+            value={"bots": 2, "level": "expert", "target_score": 0},
+        ),
     )
     def post(self, request: Request) -> Response:
         ser = s.VsComputerSerializer(data=request.data)
@@ -478,33 +484,19 @@ class VsComputerView(APIView):
 class BotsView(APIView):
     throttle_scope = "games"
 
-    @extend_schema(
-        operation_id="games_bots_create",
-        summary="Put a bot in a free seat of the lobby (host only)",
-        description=(
-            "The bot takes a seat like a player joining: when it is the last free seat, the "
-            "game starts. Remove it again with `games_bots_destroy` while the lobby is open."
-        ),
-        request={"application/json": s.AddBotSerializer},
-        parameters=[RETRY_AFTER],
-        responses={
-            201: s.GameSerializer,
-            **standard_errors(
-                {
-                    400: error_response(
-                        "`invalid_request` (details.fields) or `invalid_bot_level`."
-                    ),
-                    403: error_response("`not_host`, or `permission_denied` (a `read` token)."),
-                    404: NO_GAME,
-                    409: error_response("`game_already_started` or `game_full`."),
-                },
-                throttled=True,
-            ),
+    @_answers_new_game(
+        "games_bots_create",
+        "Put a bot in a free seat of the lobby (host only)",
+        "The bot takes a seat like a player joining: when it is the last free seat, the game "
+        "starts. Remove it again with `games_bots_destroy` while the lobby is open.",
+        s.AddBotSerializer,
+        {
+            400: error_response("`invalid_request` (details.fields) or `invalid_bot_level`."),
+            403: error_response("`not_host`, or `permission_denied` (a `read` token)."),
+            404: NO_GAME,
+            409: error_response("`game_already_started` or `game_full`."),
         },
-        examples=[
-            OpenApiExample("A heuristic bot", request_only=True, value={"level": "heuristic"})
-        ],
-        tags=["games"],
+        OpenApiExample("A heuristic bot", request_only=True, value={"level": "heuristic"}),
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         ser = s.AddBotSerializer(data=request.data)
@@ -542,17 +534,15 @@ class BotDetailView(APIView):
         return Response(_render_game(game, request))
 
 
-class ReclaimView(APIView):
-    @_lobby_operation(
-        "games_reclaim",
-        "Take back your seat from the bot that plays it",
-        "`not_taken_over` (you play it already), `not_in_game` (you left) or `game_over`.",
-        description=(
-            "After too many timeouts in a row (or by a moderator's decision) a bot plays your "
-            "seat, shown as `taken_over` in `players`. Take it back here, or simply act: any "
-            "action of yours takes the seat back first."
-        ),
-    )
-    def post(self, request: Request, game_id: UUID) -> Response:
-        game = services.reclaim_seat(user=request.user, game_id=game_id)
-        return Response(_render_game(game, request))
+@_lobby_operation(
+    "games_reclaim",
+    "Take back your seat from the bot that plays it",
+    "`not_taken_over` (you play it already), `not_in_game` (you left) or `game_over`.",
+    description=(
+        "After too many timeouts in a row (or by a moderator's decision) a bot plays your "
+        "seat, shown as `taken_over` in `players`. Take it back here, or simply act: any "
+        "action of yours takes the seat back first."
+    ),
+)
+class ReclaimView(_LobbyOperationView):
+    operation = staticmethod(services.reclaim_seat)

@@ -22,6 +22,8 @@ from typing import Any
 from games.engine.uno.actions import COLOURS, Action
 from games.engine.uno.nomercy.cards import DRAW_VALUE, KNOCKOUT
 
+from .colour_view import ByType, best_colour, choose_with
+
 KIND = "uno_no_mercy"
 PUSH_AT = 8
 ROULETTE_AT = 8
@@ -30,17 +32,11 @@ NAMES_COLOUR = frozenset({"wrd4", "wd6", "wd10"})
 
 def choose(view: dict[str, Any], rng: random.Random) -> Action | None:
     """The heuristic's action for the view's seat (None: nothing now)."""
-    me = view["you"]
-    by_type: dict[str, list[dict[str, Any]]] = {}
-    for action in view.get("legal_actions") or []:
-        by_type.setdefault(action["type"], []).append(action)
-    if "uno" in by_type:
-        return Action("uno", me)
-    if "catch" in by_type:
-        return Action("catch", me, target=by_type["catch"][0]["target"])
-    if view["current_seat"] != me:
-        return None
-    hand = view["hand"]
+    return choose_with(_turn, view, rng)
+
+
+def _turn(view: dict[str, Any], by_type: ByType, rng: random.Random) -> Action:
+    me, hand = view["you"], view["hand"]
     if "choose_colour" in by_type:
         pending = view["pending_choice"]
         if pending is not None and pending["reason"] == "roulette":
@@ -62,9 +58,7 @@ def choose(view: dict[str, Any], rng: random.Random) -> Action | None:
     return play(view, card, rest, listed, "play", rng)
 
 
-def answer_stack(
-    view: dict[str, Any], by_type: dict[str, list[dict[str, Any]]], rng: random.Random
-) -> Action:
+def answer_stack(view: dict[str, Any], by_type: ByType, rng: random.Random) -> Action:
     me = view["you"]
     hand = view["hand"]
     ids = {a["card"] for a in by_type.get("play", [])}
@@ -179,14 +173,6 @@ def points(card: dict[str, Any]) -> int:
     if rank.isdigit():
         return int(rank)
     return 20 if card["colour"] else 50
-
-
-def best_colour(hand: list[dict[str, Any]], rng: random.Random) -> str:
-    counts = Counter(c["colour"] for c in hand if c["colour"])
-    if not counts:
-        return str(rng.choice(COLOURS))
-    top = max(counts.values())
-    return str(rng.choice(sorted(c for c, n in counts.items() if n == top)))
 
 
 def commonest_unseen(view: dict[str, Any], rng: random.Random) -> str:

@@ -21,7 +21,9 @@ from collections import Counter
 from math import comb
 from typing import Any
 
-from games.engine.uno.actions import COLOURS, Action
+from games.engine.uno.actions import Action
+
+from .colour_view import ByType, best_colour, choose_with
 
 KIND = "uno_splash"
 DECK_PER_COLOUR = 25  # cards of one colour in the 108
@@ -33,17 +35,11 @@ CHALLENGE_ODDS = 0.35
 
 def choose(view: dict[str, Any], rng: random.Random) -> Action | None:
     """The heuristic's action for the view's seat (None: nothing now)."""
-    me = view["you"]
-    by_type: dict[str, list[dict[str, Any]]] = {}
-    for action in view.get("legal_actions") or []:
-        by_type.setdefault(action["type"], []).append(action)
-    if "uno" in by_type:
-        return Action("uno", me)
-    if "catch" in by_type:
-        return Action("catch", me, target=by_type["catch"][0]["target"])
-    if view["current_seat"] != me:
-        return None
-    hand = view["hand"]
+    return choose_with(_turn, view, rng)
+
+
+def _turn(view: dict[str, Any], by_type: ByType, rng: random.Random) -> Action:
+    me, hand = view["you"], view["hand"]
     if "choose_colour" in by_type:
         return Action("choose_colour", me, colour=best_colour(hand, rng))
     if "accept" in by_type:
@@ -68,9 +64,7 @@ def choose(view: dict[str, Any], rng: random.Random) -> Action | None:
     return Action("play", me, card["id"], colour=colour, uno=len(hand) == 2)
 
 
-def answer_stack(
-    view: dict[str, Any], by_type: dict[str, list[dict[str, Any]]], rng: random.Random
-) -> Action:
+def answer_stack(view: dict[str, Any], by_type: ByType, rng: random.Random) -> Action:
     """A stack is owed: challenge the Wild Draw Four on top if worth it, else pass the stack on
     (a Draw Two first, then a Wild Draw Four that is no bluff), else take the total."""
     me = view["you"]
@@ -119,15 +113,6 @@ def pick_card(view: dict[str, Any], playable: list[dict[str, Any]]) -> dict[str,
 def points(card: dict[str, Any]) -> int:
     rank = card["rank"]
     return int(rank) if rank.isdigit() else 20
-
-
-def best_colour(hand: list[dict[str, Any]], rng: random.Random) -> str:
-    """The colour the hand holds most of (at random among the tied, any when it holds none)."""
-    counts = Counter(c["colour"] for c in hand if c["colour"])
-    if not counts:
-        return str(rng.choice(COLOURS))
-    top = max(counts.values())
-    return str(rng.choice(sorted(c for c, n in counts.items() if n == top)))
 
 
 def next_hand_size(view: dict[str, Any]) -> int:

@@ -176,6 +176,19 @@ def seat_of_user(game: Game, user: User, seats: list[Seat] | None = None) -> Sea
     return seat
 
 
+def check_host(game: Game, user: User, may: str) -> None:
+    """Refused with ``not_host`` unless ``user`` hosts ``game``; ``may``: what only the host may
+    do ("start the game")."""
+    if game.host_id != user.pk:
+        raise ServiceError(codes.NOT_HOST, f"Only the host can {may}.")
+
+
+def check_lobby(game: Game) -> None:
+    """Refused with ``game_already_started`` once ``game`` has left its lobby."""
+    if game.status != Game.LOBBY:
+        raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
+
+
 def take_over(
     seat: Seat, *, now: datetime, reason: str, level: str | None = None
 ) -> dict[str, Any]:

@@ -21,11 +21,11 @@ from games.kinds import registry as kinds
 from games.models import Game, Move, Seat
 from games.services import base
 from games.services.base import (
-    DEFAULT_SPEED_SECONDS,
-    DEFAULT_TURN_SECONDS,
     MAX_BOTS,
     SEAT_CONTROL_FIELDS,
     bump_version,
+    check_host,
+    check_lobby,
     give_back,
     lock_game,
     rules_of,
@@ -146,14 +146,12 @@ def add_bot(*, user: User, game_id: Any, level: str = bots.DEFAULT_LEVEL) -> Gam
         game = lock_game(game_id)
         seats = list(game.seats.select_related("user"))
         seat_of_user(game, user, seats)
-        if game.host_id != user.pk:
-            raise ServiceError(codes.NOT_HOST, "Only the host can add bots.")
+        check_host(game, user, "add bots")
         _check_bots_play(game.kind)
         # As for joining: a full lobby has started, and "full" is the more useful answer.
         if len(seats) >= game.max_players:
             raise ServiceError(codes.GAME_FULL, "Every seat is taken.")
-        if game.status != Game.LOBBY:
-            raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
+        check_lobby(game)
         Seat.objects.create(game=game, bot_level=level, bot_name=_bot_name(seats))
         bump_version(game)
         # A rated game rates people against people (docs/ratings.md): a bot makes the lobby
@@ -171,10 +169,8 @@ def remove_bot(*, user: User, game_id: Any, seat_id: int) -> Game:
         game = lock_game(game_id)
         seats = list(game.seats.select_related("user"))
         seat_of_user(game, user, seats)
-        if game.status != Game.LOBBY:
-            raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
-        if game.host_id != user.pk:
-            raise ServiceError(codes.NOT_HOST, "Only the host can remove bots.")
+        check_lobby(game)
+        check_host(game, user, "remove bots")
         seat = next((s for s in seats if s.pk == seat_id and s.is_bot and not s.user_id), None)
         if seat is None:
             raise ServiceError(codes.BOT_NOT_FOUND, "This game has no such bot seat.")
@@ -190,16 +186,12 @@ def play_vs_computer(
     bots_count: int = 1,
     level: str = bots.DEFAULT_LEVEL,
     kind: str = registry.DEFAULT_KIND,
-    preset: str | None = None,
-    target_score: int | None = None,
-    turn_seconds: int = DEFAULT_TURN_SECONDS,
-    options: dict[str, bool] | None = None,
-    speed_seconds: int = DEFAULT_SPEED_SECONDS,
     spectating: str = Game.WATCH_PRIVATE,
-    spectator_delay: int = 0,
+    **settings: Any,
 ) -> Game:
     """A private game against ``bots_count`` bots, started at once (one transaction); nobody
-    watches it unless ``spectating`` says otherwise."""
+    watches it unless ``spectating`` says otherwise. ``settings``: the rest of ``create_game``'s
+    (preset, target score, turn and speed seconds, options, spectator delay), checked there."""
     _check_level(level)
     _check_bots_play(kind)
     if not 1 <= bots_count <= MAX_BOTS:
@@ -208,16 +200,11 @@ def play_vs_computer(
         created = create_game(
             host=user,
             kind=kind,
-            preset=preset,
             max_players=bots_count + 1,
-            target_score=target_score,
-            turn_seconds=turn_seconds,
             visibility=Game.PRIVATE,
-            options=options,
-            speed_seconds=speed_seconds,
             rated=False,
             spectating=spectating,
-            spectator_delay=spectator_delay,
+            **settings,
         )
         game = lock_game(created.pk)
         names = list(BOT_NAMES)
@@ -247,16 +234,16 @@ def _seat_control_changed(game: Game, seats: list[Seat], *, now: datetime) -> No
 
 
 def _seat_in_play(
-    game_id: Any, user: User, *, not_running: tuple[codes.ErrorCode, str], left: str
+    game_id: Any, user: User, not_running: codes.ErrorCode, left: str
 ) -> tuple[Game, list[Seat], Seat]:
     """The game (locked), its seats and ``user``'s seat, which must be in a running game and not
-    left: refused with ``not_running`` (its code and message) or ``not_in_game`` (``left``).
+    left: refused with the code ``not_running`` or ``not_in_game`` (its message ``left``).
     Caller holds a transaction."""
     game = lock_game(game_id)
     seats = list(game.seats.select_related("user"))
     seat = seat_of_user(game, user, seats)
     if game.status != Game.ACTIVE:
-        raise ServiceError(*not_running)
+        raise ServiceError(not_running, "This game is not in progress.")
     if seat.left_at is not None:
         raise ServiceError(codes.NOT_IN_GAME, left)
     return game, seats, seat
@@ -275,10 +262,7 @@ def hand_seat_to_bot(
     now = timezone.now()
     with transaction.atomic():
         game, seats, seat = _seat_in_play(
-            game_id,
-            user,
-            not_running=(codes.GAME_NOT_ACTIVE, "This game is not in progress."),
-            left="This player has left the game.",
+            game_id, user, codes.GAME_NOT_ACTIVE, "This player has left the game."
         )
         if seat.is_bot:
             return game
@@ -294,10 +278,7 @@ def reclaim_seat(*, user: User, game_id: Any) -> Game:
     now = timezone.now()
     with transaction.atomic():
         game, seats, seat = _seat_in_play(
-            game_id,
-            user,
-            not_running=(codes.GAME_OVER, "This game is not in progress."),
-            left="You have left this game.",
+            game_id, user, codes.GAME_OVER, "You have left this game."
         )
         if not seat.taken_over:
             raise ServiceError(codes.NOT_TAKEN_OVER, "You are playing this seat already.")

@@ -28,6 +28,8 @@ from games.services.base import (
     MIN_TURN_SECONDS,
     announce_to,
     bump_version,
+    check_host,
+    check_lobby,
     lock_game,
     rules_of,
     seat_of_user,
@@ -280,10 +282,8 @@ def start_game(*, user: User, game_id: Any) -> Game:
     with transaction.atomic():
         game = lock_game(game_id)
         seat_of_user(game, user)
-        if game.status != Game.LOBBY:
-            raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
-        if game.host_id != user.pk:
-            raise ServiceError(codes.NOT_HOST, "Only the host can start the game.")
+        check_lobby(game)
+        check_host(game, user, "start the game")
         if game.seats.count() < 2:
             raise ServiceError(codes.NOT_ENOUGH_PLAYERS, "A game needs at least 2 players.")
         deal_first_round(game)
@@ -360,10 +360,8 @@ def regenerate_invite(*, user: User, game_id: Any) -> Game:
     with transaction.atomic():
         game = lock_game(game_id)
         seat_of_user(game, user)
-        if game.host_id != user.pk:
-            raise ServiceError(codes.NOT_HOST, "Only the host can renew the invite.")
-        if game.status != Game.LOBBY:
-            raise ServiceError(codes.GAME_ALREADY_STARTED, "This game has already started.")
+        check_host(game, user, "renew the invite")
+        check_lobby(game)
         game.invite_code = secrets.token_urlsafe(12)
         game.invite_expires_at = timezone.now() + _invite_ttl()
         bump_version(game)
@@ -390,6 +388,20 @@ def _out_for_good(game: Game, seat: Seat) -> bool:
     return out(rules_of(game).state_from_dict(game.state), seat.position)
 
 
+# The settings a rematch keeps (create_game's arguments, the Game's fields of the same names).
+REMATCH_COPIES = (
+    "kind",
+    "preset",
+    "target_score",
+    "turn_seconds",
+    "speed_seconds",
+    "options",
+    "rated",
+    "spectating",
+    "spectator_delay",
+)
+
+
 def rematch(*, user: User, game_id: Any) -> Game:
     """A new game with the same settings and bots that the finished game's players may join by
     id (or that a player knocked out of a one-round game may make before it ends). The bots
@@ -408,18 +420,10 @@ def rematch(*, user: User, game_id: Any) -> Game:
             return existing
         new = create_game(
             host=user,
-            kind=game.kind,
-            preset=game.preset,
             max_players=game.seats.count(),
-            target_score=game.target_score,
-            turn_seconds=game.turn_seconds,
-            speed_seconds=game.speed_seconds,
             visibility=Game.PRIVATE,
-            options=game.options,
             rematch_of=game,
-            rated=game.rated,
-            spectating=game.spectating,
-            spectator_delay=game.spectator_delay,
+            **{name: getattr(game, name) for name in REMATCH_COPIES},
         )
         new = _seat_bots_again(new, game)
         if new.status == Game.ACTIVE:

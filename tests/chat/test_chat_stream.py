@@ -15,7 +15,8 @@ from chat import live, selectors, services
 from chat.models import ChatMessage
 from games.api import streams
 from live import announce, driver
-from live.notifier import Notifier, Side, db_versions
+from live.notifier import Notifier, Side
+from live.versions import db_versions
 from tests.chat.conftest import CHAT_TESTS, Player, lift_chat_rate, said  # noqa: F401
 from tests.games.conftest import game_url, start_game
 from tests.live.servers import EventReader, open_stream
@@ -217,7 +218,7 @@ def test_the_recheck_reads_the_chat_marks_beside_the_games_versions(
     alice: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The re-check thread's own clean-up would close the test's (in-memory) database.
-    monkeypatch.setattr("live.notifier.close_old_connections", lambda: None)
+    monkeypatch.setattr("live.versions.close_old_connections", lambda: None)
     game_id = start_game(alice, bob, target_score=0)
     message = said(alice, game_id, "hi")
     found = db_versions([game_id, live.key(game_id)])

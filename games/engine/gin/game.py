@@ -29,24 +29,16 @@ class GinRummy:
     # A turn ends with its discard (or a timeout); passing the upcard hands the offer on.
     turn_ending_actions = frozenset({A.PASS, A.DISCARD, A.TIMEOUT})
 
+    def __init__(self) -> None:
+        # The interface's new_game is the rules' own, bound as it is (its defaults are the
+        # interface's): a method around it would only repeat its signature.
+        self.new_game = rules.new_game
+
     def options_schema(self) -> dict[str, Any]:
         return no_options_schema(self.name)
 
     def validate_options(self, options: Any) -> dict[str, Any]:
         return rules.validate_options(options)
-
-    def new_game(
-        self,
-        *,
-        players: int,
-        rng: RNG,
-        preset: str | None = None,
-        options: dict[str, Any] | None = None,
-        target_score: int | None = None,
-    ) -> tuple[State, list[Event]]:
-        return rules.new_game(
-            players=players, rng=rng, preset=preset, options=options, target_score=target_score
-        )
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return rules.legal_actions(state, seat)

@@ -42,7 +42,7 @@ class NewGame(Protocol):
         players: int,
         rng: RNG,
         preset: str = "",
-        options: dict[str, bool] | None = None,
+        options: object = None,
         target_score: int = 0,
     ) -> tuple[State, list[Event]]: ...
 
@@ -82,8 +82,8 @@ def match_starter(
         players: int,
         rng: RNG,
         preset: str = default_preset,
-        # Wider than NewGame's: ``validate`` refuses a malformed value with invalid_setup, also
-        # when mypyc compiled this (it would raise TypeError on a value outside the annotation).
+        # Any object: ``validate`` refuses a malformed value with invalid_setup, also when mypyc
+        # compiled this (it would raise TypeError on a value outside the annotation).
         options: object = None,
         target_score: int = default_target,
     ) -> tuple[State, list[Event]]:

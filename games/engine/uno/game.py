@@ -94,20 +94,14 @@ class UnoFamilyGame:
         return self.rules.validate_options(options)
 
     def new_game(
-        self,
-        *,
-        players: int,
-        rng: RNG,
-        preset: str | None = None,
-        options: dict[str, Any] | None = None,
-        target_score: int | None = None,
+        self, *, preset: str | None = None, target_score: int | None = None, **setup: Any
     ) -> tuple[State, list[Event]]:
+        # Only the defaults are the game's to fill in (the interface allows None for both):
+        # ``players``, ``rng`` and ``options`` go to the rules as they came.
         return self.rules.new_game(
-            players=players,
-            rng=rng,
             preset=self.default_preset if preset is None else preset,
-            options=options,
             target_score=self.default_target if target_score is None else target_score,
+            **setup,
         )
 
     def view(self, state: State, seat: int) -> dict[str, Any]:
