@@ -30,8 +30,8 @@ from config.fields import StrictIntegerField
 from config.openapi import error_response
 from config.serializers import StrictSerializer
 from games import selectors, services, spectators
+from games.api import feeds, streams
 from games.api import serializers as s
-from games.api import streams
 from games.api.views import NO_GAME, RETRY_AFTER, _render_game
 from games.engine import registry
 from games.kinds import registry as kinds
@@ -292,7 +292,7 @@ class WatchStreamView(APIView):
         game = watched.game
         progress = selectors.Progress(game.pk, game.kind, watched.shown, game.status)
         update = streams.spectator_update(progress, request.user, streams._cursor(request))
-        chat, chat_after = streams.chat_of(request, str(game.pk))
+        chat, chat_after = feeds.chat_of(request, str(game.pk))
         response = Response(update)
         watch = (game.spectating, game.spectator_delay)
         plan = streams.plan_of(request, progress, None, update, watch=watch)

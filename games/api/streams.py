@@ -87,16 +87,6 @@ class StreamPlan:
     watch: tuple[str, int] | None = None
 
 
-@dataclass
-class _Side:
-    """A side feed the stream carries (the chat): its reader and cursor, advanced as read."""
-
-    feed: feeds.Feed
-    reader: Any
-    cursor: int
-    key: str
-
-
 def _update(
     game: Game | selectors.Progress,
     user: User,
@@ -263,7 +253,7 @@ class GameStreamView(APIView):
         with_view = bool(query.boolean(request, "view"))
         seat = selectors.seat_position(game.pk, request.user)
         update = _update(game, request.user, _cursor(request), seat)
-        chat, chat_after = chat_of(request, str(game.pk))
+        chat, chat_after = feeds.chat_of(request, str(game.pk))
         if with_view:
             view = seat_view(request.user, str(game.pk))
             if view is not None:
@@ -272,17 +262,6 @@ class GameStreamView(APIView):
         plan = plan_of(request, game, seat, update, with_view=with_view)
         response.live_stream = replace(plan, chat=chat, chat_after=chat_after)
         return response
-
-
-def chat_of(request: Request, game_id: str) -> tuple[Any, int]:
-    """The chat feed's reader for ``?chat_after=`` (None: not asked, or no channel the caller
-    may read: the feed decides which, the players' to a seat, the spectators' to a spectator)
-    and its cursor."""
-    chat_after = query.integer(request, "chat_after", None, 0, query.MAX_ID)
-    chat_feed = feeds.feed("chat") if chat_after is not None else None
-    if chat_feed is None:
-        return None, 0
-    return chat_feed.open(request.user, game_id), chat_after or 0
 
 
 def plan_of(
@@ -505,33 +484,19 @@ def _end(reason: str) -> bytes:
     return _sse("end", {"reason": reason})
 
 
-def _read_side(side: _Side, upto: int | None) -> tuple[list[dict[str, Any]], int, bool]:
-    try:
-        return side.feed.read(side.reader, side.cursor, upto)
-    finally:
-        driver.release_connections()
-
-
-def _side_events(side: _Side, upto: int | None = None) -> Generator[bytes | Call, Any, None]:
+def _side_events(side: feeds.Side, upto: int | None = None) -> Generator[bytes | Call, Any, None]:
     """The side feed's events after its cursor (up to ``upto``, the mark that woke the stream,
     if known), as ``chat`` events (no ``id``: Last-Event-ID stays the game's cursor)."""
     more = True
     while more:
-        items, cursor, more = yield Call(_read_side, side, upto)
+        items, cursor, more = yield Call(feeds.read_side, side, upto)
         side.cursor = cursor
         if items:
             yield _sse("chat", {"messages": items, "next_after": cursor})
 
 
-def _side_of(plan: StreamPlan) -> _Side | None:
-    feed = feeds.feed("chat")
-    if plan.chat is None or feed is None:
-        return None
-    return _Side(feed, plan.chat, plan.chat_after, feed.key(plan.game_id))
-
-
 def _next_version(
-    plan: StreamPlan, version: int, ends: float, side: _Side | None = None
+    plan: StreamPlan, version: int, ends: float, side: feeds.Side | None = None
 ) -> Generator[bytes | Wait | Call, Any, int | None]:
     """Wait for a version above ``version``, writing the keep-alives and the side feed's events;
     None when the stream must end (after its ``end`` event, if its credentials went) or its
@@ -566,7 +531,7 @@ def _steps(plan: StreamPlan) -> Steps:
     # The first view came with the view's answer; later ones are read after their version.
     view: dict[str, Any] | None = first.pop("view", None)
     wants_view = view is not None
-    side = _side_of(plan)
+    side = feeds.side_of(plan.chat, plan.chat_after, plan.game_id)
     side_read = False
     update: dict[str, Any] | None = first
     version, reason = -1, ""

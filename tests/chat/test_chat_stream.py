@@ -13,7 +13,7 @@ import pytest
 
 from chat import live, selectors, services
 from chat.models import ChatMessage
-from games.api import streams
+from games.api import feeds, streams
 from live import announce, driver
 from live.notifier import Notifier, Side
 from live.versions import db_versions
@@ -180,13 +180,13 @@ def test_the_steps_send_chat_events_when_the_chat_key_wakes_them() -> None:
     assert next(steps).startswith(b"retry:")
     assert steps.send(None).startswith(b"id: 4\nevent: version")
     read = steps.send(None)
-    assert isinstance(read, driver.Call) and read.fn is streams._read_side
+    assert isinstance(read, driver.Call) and read.fn is feeds.read_side
     wait = steps.send(([{"id": 8}], 8, False))
     assert wait == streams._sse("chat", {"messages": [{"id": 8}], "next_after": 8})
     wait = steps.send(None)
     assert isinstance(wait, driver.Wait) and wait.also == ("chat:g", 8)
     read = steps.send(Side(9))
-    assert isinstance(read, driver.Call) and read.fn is streams._read_side
+    assert isinstance(read, driver.Call) and read.fn is feeds.read_side
     wait = steps.send(([], 9, False))  # nothing this seat may read: no event
     assert isinstance(wait, driver.Wait) and wait.also == ("chat:g", 9)
 
