@@ -21,14 +21,7 @@ from config.fields import (
 )
 from games.models import Game, Move
 from moderation.models import Block
-from tests.games.conftest import (
-    API,
-    API_TESTS,
-    Player,
-    lift_throttles,  # noqa: F401  (a fixture API_TESTS uses)
-    make_player,
-    start_game,
-)
+from tests.games.conftest import API, API_TESTS, Player, start_game
 from tests.test_bad_input import assert_refused
 
 pytestmark = API_TESTS
@@ -38,16 +31,6 @@ def field_errors(response: Any) -> dict[str, Any]:
     error = assert_refused(response, 400, "invalid_request")
     fields: dict[str, Any] = error["details"]["fields"]
     return fields
-
-
-@pytest.fixture
-def alice(db: None) -> Player:
-    return make_player("alice")
-
-
-@pytest.fixture
-def bob(db: None) -> Player:
-    return make_player("bob")
 
 
 @pytest.fixture

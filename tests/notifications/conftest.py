@@ -25,7 +25,7 @@ from games.models import Game, Seat
 from notifications.kinds import STREAM_ONLY
 from notifications.models import Delivery, Notification
 from players.models import User
-from tests.games.conftest import Player, lift_throttles, make_player  # noqa: F401  (fixture)
+from tests.games.conftest import Player, make_player, persona_fixture
 from tests.notifications.dns import dns  # noqa: F401  (fixture)
 
 # A fixed, ordinary moment (a Tuesday, 12:00 UTC) so that quiet hours are never hit by accident.
@@ -42,24 +42,10 @@ def persona(name: str, **fields: Any) -> Player:
     return player
 
 
-@pytest.fixture
-def alice(db: None) -> Player:
-    return persona("alice")
-
-
-@pytest.fixture
-def bob(db: None) -> Player:
-    return persona("bob")
-
-
-@pytest.fixture
-def carol(db: None) -> Player:
-    return persona("carol")
-
-
-@pytest.fixture
-def dave(db: None) -> Player:
-    return persona("dave")
+alice = persona_fixture("alice", persona)
+bob = persona_fixture("bob", persona)
+carol = persona_fixture("carol", persona)
+dave = persona_fixture("dave", persona)
 
 
 @pytest.fixture

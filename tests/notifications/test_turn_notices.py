@@ -24,10 +24,7 @@ from notifications import channels, relay, services
 from notifications.channels.base import Channel, Message
 from notifications.channels.webpush import DIGEST_TOPIC, push_topic
 from notifications.models import Delivery, Notification
-from tests.games.conftest import (
-    Player,
-    lift_throttles,  # noqa: F401 - a fixture, found by name
-)
+from tests.games.conftest import Player
 from tests.notifications.conftest import (
     clear_outbox,
     deliveries,

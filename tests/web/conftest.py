@@ -29,7 +29,6 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expec
 from games.engine import registry
 from games.models import Game
 from live import announce
-from tests.games.conftest import seeded_engine  # noqa: F401 - a fixture, found by name
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.games.conftest import lift_throttles  # noqa: F401 - a fixture, found by name
 from tests.web.rated import on_phone, rated_players
 
 pytestmark = [

@@ -10,7 +10,6 @@ import pytest
 from playwright.sync_api import expect
 
 from ratings.models import Rating, RatingChange
-from tests.games.conftest import lift_throttles  # noqa: F401 - a fixture, found by name
 from tests.web.rated import on_phone, rated_players
 
 pytestmark = [

@@ -11,11 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.games.conftest import (
-    lift_throttles,  # noqa: F401 - a fixture, found by name
-    make_player,
-    new_lobby,
-)
+from tests.games.conftest import make_player, new_lobby
 from tests.web.rated import on_phone, season_players
 
 pytestmark = [

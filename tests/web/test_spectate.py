@@ -15,11 +15,7 @@ from playwright.sync_api import expect
 from games import services
 from games.engine import registry
 from games.models import Game
-from tests.games.conftest import (
-    Player,
-    lift_throttles,  # noqa: F401 - a fixture, found by name
-    make_player,
-)
+from tests.games.conftest import Player, make_player
 from tests.web.conftest import ROOT
 from tests.web.test_lobby import SIZE
 

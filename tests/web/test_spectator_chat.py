@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from chat import services as chat_services
 from games import services
-from tests.games.conftest import lift_throttles, make_player  # noqa: F401 - a fixture, by name
+from tests.games.conftest import make_player
 from tests.web.test_chat import MARKUP, assert_markup_is_text, open_chat, overlaps
 from tests.web.test_offline import PHONE_390
 
