@@ -60,15 +60,8 @@ class NearGame:
     def validate_options(self, options: Any) -> dict[str, Any]:
         return {}
 
-    def new_game(
-        self,
-        *,
-        players: int,
-        rng: RNG,
-        preset: str | None = None,
-        options: dict[str, Any] | None = None,
-        target_score: int | None = None,
-    ) -> tuple[Near, list[Event]]:
+    def new_game(self, *, rng: RNG, **setup: Any) -> tuple[Near, list[Event]]:
+        # The rest of the setup (two players, the one preset, no options, one round) is fixed.
         deck = [v for v in range(1, 13) for _ in range(2)]
         rng.shuffle(deck)
         state = Near(hands=[deck[0:4], deck[4:8]], top=deck[8], pile=deck[9:])

@@ -75,14 +75,9 @@ class Toy:
         return {}
 
     def new_game(
-        self,
-        *,
-        players: int,
-        rng: RNG,
-        preset: str | None = None,
-        options: dict[str, Any] | None = None,
-        target_score: int | None = None,
+        self, *, players: int, rng: RNG, target_score: int | None = None, **setup: Any
     ) -> tuple[ToyState, list[Event]]:
+        # ``setup``'s preset and options: the toy has one preset and no house rules.
         if players != 2:
             raise EngineError(INVALID_SETUP, "the toy game is for 2 players")
         target = self.default_target if target_score is None else target_score

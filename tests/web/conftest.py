@@ -189,6 +189,13 @@ class Client:
         self.context.close()
 
 
+@pytest.fixture(params=["en", "da"])
+def lang(request: pytest.FixtureRequest) -> str:
+    """The client's language: a test that asks for it runs in English, then in Danish."""
+    language: str = request.param
+    return language
+
+
 @pytest.fixture
 def clients(browser: Browser, live_server: Any) -> Iterator[Any]:
     """Make browsers with clients(name, **options); checks every one's requests at the end."""
@@ -240,13 +247,28 @@ def act_over_the_api(base: str, token: str, game_id: str, action: dict[str, Any]
         assert response.status == 200
 
 
-def alice_and_bob_at(clients: Any, scenario: str) -> tuple[dict[str, Any], Client, Client]:
+def signed_in_at(
+    clients: Any, scenario: str, name: str, **options: Any
+) -> tuple[dict[str, Any], Client]:
+    """The scenario's game loaded, and ``name`` signed in (with the scenario's token) on its
+    page in a browser made with ``options``: (the scenario's output, that browser)."""
+    data = load_scenario(scenario)
+    token = next(p["token"] for p in data["players"] if p["name"] == name)
+    client: Client = clients(name, **options)
+    client.sign_in_with_token(token, f"/games/{data['game_id']}")
+    return data, client
+
+
+def alice_and_bob_at(
+    clients: Any, scenario: str, **options: Any
+) -> tuple[dict[str, Any], Client, Client]:
     """The scenario's game loaded, and alice and bob each signed in (with the scenario's tokens)
-    on its page in a browser of their own: (the scenario's output, alice, bob)."""
+    on its page in a browser of their own (made with ``options``): (the scenario's output,
+    alice, bob)."""
     game = load_scenario(scenario)
     tokens = {p["name"]: p["token"] for p in game["players"]}
-    alice = clients("alice")
-    bob = clients("bob")
+    alice = clients("alice", **options)
+    bob = clients("bob", **options)
     alice.sign_in_with_token(tokens["alice"], f"/games/{game['game_id']}")
     bob.sign_in_with_token(tokens["bob"], f"/games/{game['game_id']}")
     return game, alice, bob

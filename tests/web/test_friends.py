@@ -41,7 +41,6 @@ def bob(transactional_db: None) -> Player:
     return player
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
 def test_a_friend_found_followed_and_challenged_starts_a_game(
     clients: object, alice: Player, bob: Player, lang: str
 ) -> None:

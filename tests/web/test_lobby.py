@@ -41,7 +41,6 @@ WORDS = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
 def test_a_seek_is_posted_found_by_another_player_and_starts_a_game(
     clients: object, transactional_db: None, lang: str
 ) -> None:

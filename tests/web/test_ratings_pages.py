@@ -29,7 +29,6 @@ WORDS = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
 def test_the_board_leads_to_a_profile_with_its_rating_charts(clients: object, lang: str) -> None:
     words = WORDS[lang]
     alice, bob = rated_players()

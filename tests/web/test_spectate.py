@@ -50,7 +50,6 @@ def one_move(game_id: str, players: list[Player]) -> None:
     services.act(user=mover.user, game_id=game_id, action=action, expected_version=None)
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
 def test_a_spectator_finds_a_game_watches_it_live_and_the_table_counts_them(
     clients: object, transactional_db: None, lang: str
 ) -> None:
