@@ -280,3 +280,32 @@ def flush(redis_url: str) -> None:
         client.flushall()
     finally:
         client.close()
+
+
+class CeleryFactory:
+    """Makes a test's workers and beat with the (dataclass) subclass's ``environ`` and
+    ``log_dir``; each joins ``processes``, which the test's fixture stops (``stop_all``) at its
+    end."""
+
+    environ: dict[str, str]
+    log_dir: Path
+    probe: Celery
+    processes: list[Any]
+
+    def stop_all(self) -> None:
+        """Every process stopped, the last started first; then the probe's connections closed."""
+        try:
+            for process in reversed(self.processes):
+                process.stop()
+        finally:
+            self.probe.close()
+
+    def worker(self, name: str, **options: Any) -> Worker:
+        worker = Worker(name, self.environ, self.log_dir, **options)
+        self.processes.append(worker)
+        return worker
+
+    def beat(self) -> Beat:
+        beat = Beat(self.environ, self.log_dir)
+        self.processes.append(beat)
+        return beat
