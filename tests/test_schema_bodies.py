@@ -83,16 +83,21 @@ def _bodies(body_schema: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]
             yield name, {name: wrong}
 
 
-def _wrong_type_cases() -> Iterator[Any]:
+def _json_bodies() -> Iterator[tuple[Any, str, dict[str, Any]]]:
+    """(operation, its id, its body's schema) for every operation that takes a JSON body."""
     for result in schema.get_all_operations():
         operation = result.ok()
         if operation.method.upper() not in {"POST", "PUT", "PATCH"}:
             continue
         content = operation.definition.raw.get("requestBody", {}).get("content", {})
-        if "application/json" not in content:
-            continue
-        operation_id = schema.get_operation_id(operation) or operation.label
-        for field_name, body in _bodies(content["application/json"]["schema"]):
+        if "application/json" in content:
+            operation_id = schema.get_operation_id(operation) or operation.label
+            yield operation, operation_id, content["application/json"]["schema"]
+
+
+def _wrong_type_cases() -> Iterator[Any]:
+    for operation, operation_id, body_schema in _json_bodies():
+        for field_name, body in _bodies(body_schema):
             kind = body.get("type", "")
             label = f"{operation_id}-{kind + '-' if kind else ''}{field_name}"
             yield pytest.param(operation, field_name, body, id=label)
@@ -148,19 +153,12 @@ UNKNOWN = "colour_typo"
 
 
 def _unknown_field_cases() -> Iterator[Any]:
-    for result in schema.get_all_operations():
-        operation = result.ok()
-        if operation.method.upper() not in {"POST", "PUT", "PATCH"}:
-            continue
-        content = operation.definition.raw.get("requestBody", {}).get("content", {})
-        if "application/json" not in content:
-            continue
-        body_schema = _resolved(content["application/json"]["schema"])
+    for operation, operation_id, raw_schema in _json_bodies():
+        body_schema = _resolved(raw_schema)
         body: dict[str, Any] = {UNKNOWN: 1}
         if "discriminator" in body_schema:
             field_name = body_schema["discriminator"]["propertyName"]
             body[field_name] = next(iter(body_schema["discriminator"]["mapping"]))
-        operation_id = schema.get_operation_id(operation) or operation.label
         yield pytest.param(operation, body, id=operation_id)
 
 

@@ -16,9 +16,7 @@ from games.bots import arena, nomercy
 from games.engine.registry import get_game
 from tests.bots.playing import (
     heuristic_choices_are_listed,
-    seat_after_its_one_timeout,
 )
-from tests.games.conftest import API_TESTS, Player
 
 NO_MERCY = get_game("uno_no_mercy")
 
@@ -113,10 +111,3 @@ def test_simulate_plays_uno_no_mercy() -> None:
     call_command("simulate", game="uno_no_mercy", games=6, bots="heuristic,random", stdout=out)
     text = out.getvalue()
     assert "6 games, 6 rounds, 2 players" in text and "\nheuristic " in text
-
-
-@API_TESTS[0]
-@API_TESTS[1]
-def test_an_absent_no_mercy_player_is_taken_over_by_a_bot(alice: Player, bob: Player) -> None:
-    seat = seat_after_its_one_timeout(alice, bob, NO_MERCY)
-    assert seat.taken_over and seat.bot_level == "heuristic"

@@ -16,9 +16,7 @@ from games.engine.uno.actions import Action
 from games.engine.uno.splash.game import SPLASH
 from tests.bots.playing import (
     heuristic_choices_are_listed,
-    seat_after_its_one_timeout,
 )
-from tests.games.conftest import API_TESTS, Player
 
 
 @pytest.mark.parametrize(
@@ -114,10 +112,3 @@ def test_simulate_plays_uno_splash() -> None:
     text = out.getvalue()
     assert "6 games, 6 rounds, 2 players" in text and "\nheuristic " in text
     assert "wd4" in text and "skip" in text
-
-
-@API_TESTS[0]
-@API_TESTS[1]
-def test_an_absent_splash_player_is_taken_over_by_a_bot(alice: Player, bob: Player) -> None:
-    seat = seat_after_its_one_timeout(alice, bob, SPLASH)
-    assert seat.taken_over and seat.bot_level == "heuristic"
