@@ -96,6 +96,19 @@ def is_client_route(path: str) -> bool:
     return (match.url_name or "").startswith("web-")
 
 
+def record_errors(page: Page, errors: list[str]) -> None:
+    """``page``'s uncaught errors and console errors, appended to ``errors`` as they come."""
+    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+
+    def console(message: Any) -> None:
+        # A refused request (404 of an optional endpoint or of /favicon.ico, 409 of a late catch)
+        # is logged by the browser as "Failed to load resource": the server answering, not a bug.
+        if message.type == "error" and "Failed to load resource" not in message.text:
+            errors.append(f"console: {message.text}")
+
+    page.on("console", console)
+
+
 class Client:
     """One person's browser: a context of its own (storage, service worker), one page."""
 
@@ -123,14 +136,7 @@ class Client:
             "request", lambda r: self.requests.append((r.method, r.url, r.resource_type))
         )
         self.page: Page = self.context.new_page()
-        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        self.page.on("console", self._console)
-
-    def _console(self, message: Any) -> None:
-        # A refused request (404 of an optional endpoint, 409 of a late catch) is logged by the
-        # browser as "Failed to load resource"; that is the API answering, not a client bug.
-        if message.type == "error" and "Failed to load resource" not in message.text:
-            self.errors.append(f"console: {message.text}")
+        record_errors(self.page, self.errors)
 
     def goto(self, path: str) -> None:
         self.page.goto(self.base + path)
