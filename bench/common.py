@@ -1,8 +1,10 @@
 """What the benchmarks share (and the tests that start the same servers): the machine's name for
-their reports, timing one call, a private Redis server's command line."""
+their reports, timing one call, the command lines of a private Redis server and of a throwaway
+PostgreSQL cluster's initdb."""
 
 from __future__ import annotations
 
+import argparse
 import platform
 import time
 from collections.abc import Callable
@@ -50,3 +52,27 @@ def redis_server_command(binary: str, port: int, directory: Path) -> list[str]:
         "--dir",
         str(directory),
     ]
+
+
+def initdb_command(initdb: str | Path, data: Path) -> list[str]:
+    """``initdb`` for a throwaway cluster in ``data``: user postgres, trust on every connection,
+    UTF-8, and no fsync (nothing in it outlives the run)."""
+    return [
+        str(initdb),
+        "-D",
+        str(data),
+        "-U",
+        "postgres",
+        "--auth=trust",
+        "-E",
+        "UTF8",
+        "--no-sync",
+    ]
+
+
+def add_budget_arguments(parser: argparse.ArgumentParser, *, runs: int, budget_ms: float) -> None:
+    """The options of a bench that times a query ``runs`` times against a p99 budget in ms, on
+    data made from a seed."""
+    parser.add_argument("--runs", type=int, default=runs)
+    parser.add_argument("--budget-ms", type=float, default=budget_ms)
+    parser.add_argument("--seed", type=int, default=1)

@@ -207,14 +207,17 @@ def rlcard_choice(acts: list[Action], rng: random.Random) -> Action:
 WD4S = frozenset(f"wd4-{n}" for n in range(1, 5))
 
 
-def run_splash(
-    players: int, rounds: int, seed: int, like_rlcard: bool = False
+def time_rounds(
+    kind: str,
+    players: int,
+    rounds: int,
+    seed: int,
+    choose: Callable[[list[Action], random.Random], Action],
 ) -> tuple[float, int]:
-    """Time ``rounds`` random rounds of Uno Splash through its game object (the interface the
-    service calls: ``legal_actions`` then ``apply``), choosing among every listed action or
-    (``like_rlcard``) among those RLCard's rules allow; return (seconds, actions)."""
-    game = get_game("uno_splash")
-    choose = rlcard_choice if like_rlcard else (lambda acts, rng: instance(rng.choice(acts), rng))
+    """Time ``rounds`` random rounds of the game ``kind`` through its game object (the interface
+    the service calls: ``legal_actions`` then ``apply``), ``choose`` picking each action among
+    those listed; return (seconds, actions)."""
+    game = get_game(kind)
     rng = random.Random(seed)
     taken = 0
     start = clock()
@@ -229,25 +232,22 @@ def run_splash(
     return clock() - start, taken
 
 
+def run_splash(
+    players: int, rounds: int, seed: int, like_rlcard: bool = False
+) -> tuple[float, int]:
+    """Time ``rounds`` random rounds of Uno Splash, choosing among every listed action or
+    (``like_rlcard``) among those RLCard's rules allow; return (seconds, actions)."""
+    choose = rlcard_choice if like_rlcard else (lambda acts, rng: instance(rng.choice(acts), rng))
+    return time_rounds("uno_splash", players, rounds, seed, choose)
+
+
 NO_MERCY_PLAYERS = (2, 6)
 
 
 def run_no_mercy(players: int, rounds: int, seed: int) -> tuple[float, int]:
-    """Time ``rounds`` random rounds of Uno Show 'Em No Mercy through its game object, choosing
-    among every listed action; return (seconds, actions)."""
-    game = get_game("uno_no_mercy")
-    rng = random.Random(seed)
-    taken = 0
-    start = clock()
-    for _ in range(rounds):
-        state, _ = game.new_game(players=players, rng=rng, target_score=0)
-        played = 0
-        while state.phase not in OVER and played < ROUND_CAP:
-            acts = game.legal_actions(state, state.current)
-            state, _ = game.apply(state, rng.choice(acts), rng)
-            played += 1
-        taken += played
-    return clock() - start, taken
+    """Time ``rounds`` random rounds of Uno Show 'Em No Mercy, choosing among every listed
+    action; return (seconds, actions)."""
+    return time_rounds("uno_no_mercy", players, rounds, seed, lambda acts, rng: rng.choice(acts))
 
 
 # ---------------------------------------------------------------------------------------------

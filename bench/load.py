@@ -114,7 +114,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.common import cpu_model, redis_server_command  # noqa: E402  (the checkout on the path first)
+from bench.common import cpu_model, initdb_command, redis_server_command  # noqa: E402  (the checkout on the path first)
 
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432"
 API = "/api/v1/games/"
@@ -1862,18 +1862,7 @@ def private_postgres(tmp: Path, procs: Processes, url: str | None) -> Iterator[s
         tmp.chmod(0o755)
         shutil.chown(data, "postgres")
     subprocess.run(
-        [
-            *as_user,
-            str(binary.parent / "initdb"),
-            "-D",
-            str(data),
-            "-U",
-            "postgres",
-            "--auth=trust",
-            "-E",
-            "UTF8",
-            "--no-sync",
-        ],
+        [*as_user, *initdb_command(binary.parent / "initdb", data)],
         check=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

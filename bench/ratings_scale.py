@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.common import timed  # noqa: E402  (the checkout on the path first)
+from bench.common import add_budget_arguments, timed  # noqa: E402  (the checkout on the path first)
 from bench.rows import Rows  # noqa: E402
 
 BATCH = 5000
@@ -322,9 +322,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=100_000)
     parser.add_argument("--changes", type=int, default=1_000_000)
     parser.add_argument("--probe-matches", type=int, default=1000)
-    parser.add_argument("--runs", type=int, default=500)
-    parser.add_argument("--budget-ms", type=float, default=50.0)
-    parser.add_argument("--seed", type=int, default=1)
+    add_budget_arguments(parser, runs=500, budget_ms=50.0)
     parser.add_argument("--plans", action="store_true", help="PostgreSQL: print each plan")
     parser.add_argument(
         "--postgres",

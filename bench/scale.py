@@ -108,16 +108,15 @@ class StatePools:
         return state.to_dict()
 
     def finished(self, players: int) -> dict[str, Any]:
-        pool = self._finished.setdefault(players, [])
-        if len(pool) < self.size:
-            pool.append(self._play(players, to_end=True))
-            return pool[-1]
-        return self.rng.choice(pool)
+        return self._pick(self._finished.setdefault(players, []), players, to_end=True)
 
     def running(self, players: int) -> dict[str, Any]:
-        pool = self._running.setdefault(players, [])
+        return self._pick(self._running.setdefault(players, []), players, to_end=False)
+
+    def _pick(self, pool: list[dict[str, Any]], players: int, *, to_end: bool) -> dict[str, Any]:
+        # A new state until the pool is full, then one of the pool's at random.
         if len(pool) < self.size:
-            pool.append(self._play(players, to_end=False))
+            pool.append(self._play(players, to_end=to_end))
             return pool[-1]
         return self.rng.choice(pool)
 

@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.common import add_budget_arguments  # noqa: E402
 from bench.social import p99, plan_of, setup_django, timed  # noqa: E402
 
 # Transaction control, not a round trip of the seek's own work.
@@ -122,9 +123,7 @@ def queued_poster(runs: int) -> Callable[[], Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeks", type=int, default=10_000)
-    parser.add_argument("--runs", type=int, default=200)
-    parser.add_argument("--budget-ms", type=float, default=20.0)
-    parser.add_argument("--seed", type=int, default=1)
+    add_budget_arguments(parser, runs=200, budget_ms=20.0)
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:

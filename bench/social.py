@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.common import timed  # noqa: E402  (the checkout on the path first)
+from bench.common import add_budget_arguments, timed  # noqa: E402  (the checkout on the path first)
 
 BATCH = 5000
 
@@ -127,9 +127,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=100_000)
     parser.add_argument("--friends", type=int, default=500)
     parser.add_argument("--follows", type=int, default=5, help="random follows per player")
-    parser.add_argument("--runs", type=int, default=1000)
-    parser.add_argument("--budget-ms", type=float, default=50.0)
-    parser.add_argument("--seed", type=int, default=1)
+    add_budget_arguments(parser, runs=1000, budget_ms=50.0)
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:

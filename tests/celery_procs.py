@@ -29,7 +29,7 @@ import redis
 from celery import Celery
 
 from bench.common import redis_server_command
-from tests.child_python import python_json
+from tests.child_python import python_json, stop_process
 from tests.test_serve import ROOT, free_port
 
 STARTUP_TIMEOUT = 45  # seconds for a worker or beat to come up (imports Django, connects)
@@ -76,7 +76,7 @@ def redis_server(directory: Path) -> Iterator[str]:
         client.close()
         yield url
     finally:
-        stop(process)
+        stop_process(process, timeout=STOP_TIMEOUT)
 
 
 def database_env(settings_dict: dict[str, Any]) -> dict[str, str]:
@@ -142,17 +142,6 @@ def probe_app(redis_url: str) -> Celery:
     return app
 
 
-def stop(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
-    """Stop one process we started: ``sig``, then SIGKILL if it does not exit in time."""
-    if process.poll() is None:
-        process.send_signal(sig)
-    try:
-        process.wait(timeout=STOP_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=STOP_TIMEOUT)
-
-
 class CeleryProcess:
     """A ``celery -A config …`` subprocess with its output in a log file."""
 
@@ -180,7 +169,7 @@ class CeleryProcess:
             time.sleep(0.1)
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
-        stop(self.process, sig)
+        stop_process(self.process, sig, timeout=STOP_TIMEOUT)
 
 
 class Worker(CeleryProcess):
@@ -291,3 +280,32 @@ def flush(redis_url: str) -> None:
         client.flushall()
     finally:
         client.close()
+
+
+class CeleryFactory:
+    """Makes a test's workers and beat with the (dataclass) subclass's ``environ`` and
+    ``log_dir``; each joins ``processes``, which the test's fixture stops (``stop_all``) at its
+    end."""
+
+    environ: dict[str, str]
+    log_dir: Path
+    probe: Celery
+    processes: list[Any]
+
+    def stop_all(self) -> None:
+        """Every process stopped, the last started first; then the probe's connections closed."""
+        try:
+            for process in reversed(self.processes):
+                process.stop()
+        finally:
+            self.probe.close()
+
+    def worker(self, name: str, **options: Any) -> Worker:
+        worker = Worker(name, self.environ, self.log_dir, **options)
+        self.processes.append(worker)
+        return worker
+
+    def beat(self) -> Beat:
+        beat = Beat(self.environ, self.log_dir)
+        self.processes.append(beat)
+        return beat

@@ -20,12 +20,21 @@
 from __future__ import annotations
 
 import os
+import random
+import uuid
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+from django.core.cache.backends.locmem import LocMemCache
 from hypothesis import HealthCheck, settings
+from rest_framework.test import APIClient
+from rest_framework.throttling import ScopedRateThrottle
+
+from games import services
+from tests.games.conftest import Player, persona_fixture
 
 settings.register_profile(
     "ci",
@@ -229,3 +238,48 @@ def pytest_terminal_summary(
     terminalreporter.line(
         f"{len(_skips)} test(s) skipped. Install what they need or remove the skip.", red=True
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The API personas (tests/games/conftest.py's ``Player``: a user and a bearer-token client) and
+# the fixtures that go with them, for every folder. A folder whose personas differ defines its
+# own (tests/notifications: verified e-mail addresses; tests/players: plain users).
+
+alice = persona_fixture("alice")
+bob = persona_fixture("bob")
+carol = persona_fixture("carol")
+dave = persona_fixture("dave")
+
+
+@pytest.fixture
+def lift_throttles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Full games send hundreds of actions a minute: lift the rates, and give the test its own
+    throttle cache so counts never leak between tests (or into Redis on the PostgreSQL pass).
+
+    Opt-in (``pytestmark = API_TESTS``), so a test of the throttles themselves is unaffected."""
+    monkeypatch.setattr(
+        ScopedRateThrottle, "THROTTLE_RATES", {"auth": None, "actions": None, "games": None}
+    )
+    monkeypatch.setattr(ScopedRateThrottle, "cache", LocMemCache(f"t-{uuid.uuid4()}", {}))
+
+
+@pytest.fixture
+def everyone(alice: Player, bob: Player, carol: Player, dave: Player) -> list[Player]:
+    return [alice, bob, carol, dave]
+
+
+@pytest.fixture
+def anonymous() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def seeded_engine(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], random.Random]:
+    """Make the service's shuffles and seat order reproducible: ``seeded_engine(seed)``."""
+
+    def seed(value: int) -> random.Random:
+        rng = random.Random(value)
+        monkeypatch.setattr(services.base, "new_rng", lambda: rng)
+        return rng
+
+    return seed

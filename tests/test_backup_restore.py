@@ -34,8 +34,8 @@ from tests.games.conftest import (
     random_action,
     start_game,
 )
-from tests.test_serve import free_port
-from tests.test_server_limits import gunicorn_command, server_process
+from tests.test_serve import free_port, server_process
+from tests.test_server_limits import gunicorn_command
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVES_BEFORE_THE_DUMP = 4

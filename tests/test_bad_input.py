@@ -27,7 +27,6 @@ from tests.games.conftest import (
     API_TESTS,
     Player,
     game_url,
-    lift_throttles,  # noqa: F401  (a fixture API_TESTS uses)
     make_player,
     new_lobby,
     player_to_move,

@@ -9,13 +9,11 @@ and every stream received every move. Its timings are a loaded CI machine's and 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.child_python import run_bench
+
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 # Redis without the database: never "pure", so the PostgreSQL + Redis pass runs it.
 pytestmark = pytest.mark.services
@@ -23,15 +21,7 @@ pytestmark = pytest.mark.services
 if REDIS_URL:
 
     def test_each_live_process_receives_the_moves_of_the_games_it_watches_only() -> None:
-        result = subprocess.run(
-            [sys.executable, "bench/fanout.py", "--processes", "2", "--moves", "4"],
-            cwd=ROOT,
-            env={**os.environ, "REDIS_URL": REDIS_URL},
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert result.returncode == 0, result.stdout + result.stderr
+        result = run_bench("fanout.py", "--processes", "2", "--moves", "4", redis_url=REDIS_URL)
         table = [line for line in result.stdout.splitlines() if line.startswith("| ")]
         # The header, its rule, then per process: | index | watched | received | budget | CPU |
         processes = [row.split("|")[1:-1] for row in table[2:]]

@@ -10,13 +10,11 @@ counts every spectator. Its timings are a loaded machine's and are not checked.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.child_python import run_bench
+
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 # Redis without the database: never "pure", so the PostgreSQL + Redis pass runs it.
 pytestmark = pytest.mark.services
@@ -24,15 +22,9 @@ pytestmark = pytest.mark.services
 if REDIS_URL:
 
     def test_every_spectator_stream_receives_every_move_and_is_counted() -> None:
-        result = subprocess.run(
-            [sys.executable, "bench/spectators.py", "--spectators", "5", "--moves", "3"],
-            cwd=ROOT,
-            env={**os.environ, "REDIS_URL": REDIS_URL},
-            capture_output=True,
-            text=True,
-            timeout=300,
+        result = run_bench(
+            "spectators.py", "--spectators", "5", "--moves", "3", redis_url=REDIS_URL
         )
-        assert result.returncode == 0, result.stdout + result.stderr
         lines = result.stdout.splitlines()
         assert "- moves: 3; spectators' streams: 5" in lines, result.stdout
         assert any(line.startswith("- move request to spectator's event: 15 ") for line in lines)

@@ -25,6 +25,7 @@ import yaml
 
 from config.healthcheck import check_beat
 from tests import celery_procs
+from tests.child_python import run_text, stop_process
 from tests.test_serve import ROOT
 
 RUN_FOR_SECONDS = 5
@@ -122,20 +123,23 @@ def migrated(compose: dict[str, Any], workdir: Path, redis_url: str) -> Path:
     environ = service_env(compose, "migrate", workdir, redis_url)
     (workdir / "tmp").mkdir(exist_ok=True)
     for attempt in ("fresh", "again"):
-        done = subprocess.run(
-            words(compose["services"]["migrate"]["command"]),
-            cwd=ROOT,
-            env=environ,
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )
+        done = run_text(words(compose["services"]["migrate"]["command"]), env=environ, timeout=180)
         assert done.returncode == 0, f"migrate ({attempt}) failed:\n{done.stdout}{done.stderr}"
     return workdir / "compose.sqlite3"
 
 
 def test_migrate_runs_on_a_fresh_database_and_again_as_a_no_op(migrated: Path) -> None:
     assert migrated.is_file()
+
+
+def wait_for_line(process: subprocess.Popen[bytes], log: Path, text: str, name: str) -> None:
+    """Until ``text`` is in ``log``: ``name`` must neither exit nor take longer than a Celery
+    process may to start."""
+    deadline = time.monotonic() + celery_procs.STARTUP_TIMEOUT
+    while text not in log.read_text(errors="replace"):
+        assert process.poll() is None, f"{name} exited:\n{log.read_text()}"
+        assert time.monotonic() < deadline, f"{name} did not start:\n{log.read_text()}"
+        time.sleep(0.2)
 
 
 def test_beat_runs_as_an_unprivileged_user_in_a_read_only_directory(
@@ -158,11 +162,7 @@ def test_beat_runs_as_an_unprivileged_user_in_a_read_only_directory(
     log = workdir / "beat.log"
     beat = start([*prefix, *words(compose["services"]["beat"]["command"])], environ, app_dir, log)
     try:
-        deadline = time.monotonic() + celery_procs.STARTUP_TIMEOUT
-        while "beat: Starting..." not in log.read_text(errors="replace"):
-            assert beat.poll() is None, f"beat exited:\n{log.read_text()}"
-            assert time.monotonic() < deadline, f"beat did not start:\n{log.read_text()}"
-            time.sleep(0.2)
+        wait_for_line(beat, log, "beat: Starting...", "beat")
         time.sleep(RUN_FOR_SECONDS)
         assert beat.poll() is None, f"beat exited:\n{log.read_text()}"
         # It sends: the sweep (every second) is waiting in the broker for a worker.
@@ -173,20 +173,18 @@ def test_beat_runs_as_an_unprivileged_user_in_a_read_only_directory(
         # health check (run as beat's user, in the same environment) says it is healthy.
         assert list(tmp.glob("unoallwild-celerybeat-schedule*")), list(tmp.iterdir())
         assert list(app_dir.iterdir()) == []
-        check = subprocess.run(
+        check = run_text(
             [*prefix, *healthcheck_argv(compose["services"]["beat"])],
-            cwd=app_dir,
             env=environ,
-            capture_output=True,
-            text=True,
             timeout=60,
+            cwd=app_dir,
         )
         assert check.returncode == 0, check.stderr
         assert "PermissionError" not in log.read_text()
         # Quiet: the sweep's sends every second are not logged at INFO.
         assert "Sending due task sweep-expired-turns" not in log.read_text()
     finally:
-        celery_procs.stop(beat)
+        stop_process(beat)
         app_dir.chmod(0o755)
 
 
@@ -208,24 +206,17 @@ def test_the_worker_answers_its_health_check(
     log = workdir / "worker.log"
     worker = start(words(compose["services"]["worker"]["command"]), environ, ROOT, log)
     try:
-        deadline = time.monotonic() + celery_procs.STARTUP_TIMEOUT
-        while " ready." not in log.read_text(errors="replace"):
-            assert worker.poll() is None, f"the worker exited:\n{log.read_text()}"
-            assert time.monotonic() < deadline, f"the worker did not start:\n{log.read_text()}"
-            time.sleep(0.2)
+        wait_for_line(worker, log, " ready.", "the worker")
         # In a container HOSTNAME is the container's host name, the worker's default node name.
-        check = subprocess.run(
+        check = run_text(
             healthcheck_argv(compose["services"]["worker"]),
-            cwd=ROOT,
             env={**environ, "HOSTNAME": socket.gethostname()},
-            capture_output=True,
-            text=True,
             timeout=60,
         )
         assert check.returncode == 0, check.stdout + check.stderr
         assert "pong" in check.stdout
     finally:
-        celery_procs.stop(worker)
+        stop_process(worker)
 
 
 def free_port() -> int:
@@ -279,9 +270,4 @@ def test_the_api_and_the_live_process_start_and_answer_their_health_checks(
         )
         assert answer.stdout.startswith("401") and '"error"' in answer.stdout, answer.stdout
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process, timeout=30)

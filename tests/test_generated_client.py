@@ -34,6 +34,13 @@ FREE_ACTIONS = {"uno", "catch"}  # may be taken out of turn
 PASSWORD = "correct-horse-battery-7"
 
 
+# Every test plays against the live server, many moves a minute.
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("lifted_game_throttles"),
+]
+
+
 @dataclass
 class GeneratedClient:
     """The generated package, and importers for its modules."""
@@ -311,8 +318,6 @@ def read_the_record(generated: GeneratedClient, game_id: Any, player: Player, fi
     assert sorted(p.place for p in record.players) == sorted(p.place for p in final.players)
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("lifted_game_throttles")
 @pytest.mark.parametrize("kind", ["uno_all_wild", "uno_splash", "uno_no_mercy"])
 def test_generated_client_plays_a_three_player_game_to_the_end(
     live_server: Any, generated: GeneratedClient, kind: str
@@ -352,8 +357,6 @@ def test_generated_client_plays_a_three_player_game_to_the_end(
     read_the_record(generated, game_id, guests[1], final)
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("lifted_game_throttles")
 def test_generated_client_plays_a_round_of_gin_rummy(
     live_server: Any, generated: GeneratedClient
 ) -> None:
@@ -396,8 +399,6 @@ def test_generated_client_plays_a_round_of_gin_rummy(
     read_the_record(generated, game_id, players[0], final)
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("lifted_game_throttles")
 def test_generated_client_follows_a_friend_and_challenges_them(
     live_server: Any, generated: GeneratedClient
 ) -> None:
@@ -433,8 +434,6 @@ def test_generated_client_follows_a_friend_and_challenges_them(
     assert accepted.parsed.status == m.StatusEnum.ACTIVE
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("lifted_game_throttles")
 def test_generated_client_spectates_a_game(live_server: Any, generated: GeneratedClient) -> None:
     """Carol finds alice and bob's game among the public games being played, watches it (the
     public table, typed by its kind, without a hand), follows its stream's first update and the

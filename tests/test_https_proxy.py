@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import runpy
 import secrets
-import subprocess
 import sys
 import urllib.request
 from collections.abc import Iterator
@@ -20,11 +19,13 @@ import pytest
 from django.test import Client
 
 from config import env
-from tests.test_serve import free_port
-from tests.test_server_limits import gunicorn_command, server_process
+from tests.child_python import run_text
+from tests.test_serve import free_port, server_process
+from tests.test_server_limits import gunicorn_command
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "deploy" / "production.env.example"
+DEPLOY_CHECK = [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"]
 HTTPS_VARIABLES = (
     "SECURE_PROXY_SSL_HEADER",
     "SECURE_SSL_REDIRECT",
@@ -180,14 +181,7 @@ def test_the_production_example_passes_the_deployment_checks() -> None:
         if k not in env.registered_names() and k != "DJANGO_SETTINGS_MODULE"
     }
     environ.update(example_environ())
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run_text(DEPLOY_CHECK, env=environ, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout, result.stdout + result.stderr
 
@@ -196,14 +190,7 @@ def test_the_deployment_checks_fail_without_the_https_settings() -> None:
     # The check above could pass by checking nothing: without HTTPS it must warn.
     environ = {k: v for k, v in os.environ.items() if k not in env.registered_names()}
     environ.update({k: v for k, v in example_environ().items() if k not in HTTPS_VARIABLES})
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run_text(DEPLOY_CHECK, env=environ, timeout=120)
     assert result.returncode != 0
     assert "security.W008" in result.stderr + result.stdout
 

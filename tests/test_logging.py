@@ -23,12 +23,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from config.logs import RequestIdFilter, current_request_id, json_formatter, request_id_context
 from tests import celery_procs
 from tests.celery_procs import Worker
-from tests.games.conftest import (
-    API,
-    lift_throttles,  # noqa: F401  (a fixture, used by name)
-    new_lobby,
-    start_game,
-)
+from tests.games.conftest import API, new_lobby, start_game
 from tests.notifications.conftest import persona
 from tests.test_serve import free_port
 

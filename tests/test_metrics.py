@@ -28,14 +28,7 @@ from games.models import Game
 from notifications import relay
 from notifications.models import Delivery, Notification
 from tests import celery_procs
-from tests.games.conftest import (
-    game_url,
-    lift_throttles,  # noqa: F401  (a fixture, used by name)
-    make_player,
-    player_to_move,
-    random_action,
-    start_game,
-)
+from tests.games.conftest import game_url, make_player, player_to_move, random_action, start_game
 from tests.notifications.conftest import persona
 from tests.test_serve import ROOT, free_port
 

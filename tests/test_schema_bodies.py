@@ -83,19 +83,48 @@ def _bodies(body_schema: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]
             yield name, {name: wrong}
 
 
-def _wrong_type_cases() -> Iterator[Any]:
+def _json_bodies() -> Iterator[tuple[Any, str, dict[str, Any]]]:
+    """(operation, its id, its body's schema) for every operation that takes a JSON body."""
     for result in schema.get_all_operations():
         operation = result.ok()
         if operation.method.upper() not in {"POST", "PUT", "PATCH"}:
             continue
         content = operation.definition.raw.get("requestBody", {}).get("content", {})
-        if "application/json" not in content:
-            continue
-        operation_id = schema.get_operation_id(operation) or operation.label
-        for field_name, body in _bodies(content["application/json"]["schema"]):
+        if "application/json" in content:
+            operation_id = schema.get_operation_id(operation) or operation.label
+            yield operation, operation_id, content["application/json"]["schema"]
+
+
+def _wrong_type_cases() -> Iterator[Any]:
+    for operation, operation_id, body_schema in _json_bodies():
+        for field_name, body in _bodies(body_schema):
             kind = body.get("type", "")
             label = f"{operation_id}-{kind + '-' if kind else ''}{field_name}"
             yield pytest.param(operation, field_name, body, id=label)
+
+
+def refused(
+    operation: Any, app: WSGIHandler, body: dict[str, Any], *, legal_action: bool
+) -> tuple[Any, Any]:
+    """``operation`` called in its world with ``body`` over the caller's valid values for the
+    other fields (a challenge's player), so that ``body`` is the request's only fault: DRF checks
+    a field's contents (a house rule's type) only once every required field is there. With
+    ``legal_action``, a legal action of ``body``'s type fills in its fields too. It must be
+    refused with 400: (the case, its response)."""
+    operation_id = schema.get_operation_id(operation) or operation.label
+    path_names = {p.name for p in operation.path_parameters}
+    world = world_for(operation_id, path_names)
+    action = world.legal.get(body.get("type", ""), {}) if legal_action else {}
+    case = operation.Case(
+        path_parameters={name: world.path[name] for name in path_names},
+        body={**world.body, **action, **body},
+        media_type="application/json",
+    )
+    # With the world's headers and cookies: a session log-in checks CSRF before the body.
+    headers = {"Authorization": f"Bearer {world.token}", **world.headers}
+    response = case.call(app=app, headers=headers, cookies=world.cookies)
+    assert response.status_code == 400, (body, response.status_code, response.text[:500])
+    return case, response
 
 
 @pytest.mark.django_db
@@ -106,21 +135,7 @@ def test_a_wrong_json_type_is_refused_with_400(
     body: dict[str, Any],
     wsgi_app: WSGIHandler,  # noqa: F811
 ) -> None:
-    operation_id = schema.get_operation_id(operation) or operation.label
-    path_names = {p.name for p in operation.path_parameters}
-    world = world_for(operation_id, path_names)
-    case = operation.Case(
-        path_parameters={name: world.path[name] for name in path_names},
-        # The caller's valid values for the other fields (a challenge's player), so that the
-        # wrong one is the request's only fault: DRF checks a field's contents (a house rule's
-        # type) only once every required field is there.
-        body={**world.body, **body},
-        media_type="application/json",
-    )
-    headers = {"Authorization": f"Bearer {world.token}", **world.headers}
-    response = case.call(app=wsgi_app, headers=headers, cookies=world.cookies)
-
-    assert response.status_code == 400, (body, response.status_code, response.text[:500])
+    case, response = refused(operation, wsgi_app, body, legal_action=False)
     error = response.json()["error"]
     assert error["code"] == "invalid_request", error
     assert field_name in error["details"]["fields"], error
@@ -138,19 +153,12 @@ UNKNOWN = "colour_typo"
 
 
 def _unknown_field_cases() -> Iterator[Any]:
-    for result in schema.get_all_operations():
-        operation = result.ok()
-        if operation.method.upper() not in {"POST", "PUT", "PATCH"}:
-            continue
-        content = operation.definition.raw.get("requestBody", {}).get("content", {})
-        if "application/json" not in content:
-            continue
-        body_schema = _resolved(content["application/json"]["schema"])
+    for operation, operation_id, raw_schema in _json_bodies():
+        body_schema = _resolved(raw_schema)
         body: dict[str, Any] = {UNKNOWN: 1}
         if "discriminator" in body_schema:
             field_name = body_schema["discriminator"]["propertyName"]
             body[field_name] = next(iter(body_schema["discriminator"]["mapping"]))
-        operation_id = schema.get_operation_id(operation) or operation.label
         yield pytest.param(operation, body, id=operation_id)
 
 
@@ -161,19 +169,7 @@ def test_a_field_the_operation_does_not_take_is_refused_naming_it(
     body: dict[str, Any],
     wsgi_app: WSGIHandler,  # noqa: F811
 ) -> None:
-    operation_id = schema.get_operation_id(operation) or operation.label
-    path_names = {p.name for p in operation.path_parameters}
-    world = world_for(operation_id, path_names)
-    case = operation.Case(
-        path_parameters={name: world.path[name] for name in path_names},
-        body={**world.body, **world.legal.get(body.get("type", ""), {}), **body},
-        media_type="application/json",
-    )
-    # With the world's headers and cookies: a session log-in checks CSRF before the body.
-    headers = {"Authorization": f"Bearer {world.token}", **world.headers}
-    response = case.call(app=wsgi_app, headers=headers, cookies=world.cookies)
-
-    assert response.status_code == 400, (body, response.status_code, response.text[:500])
+    case, response = refused(operation, wsgi_app, body, legal_action=True)
     error = response.json()["error"]
     assert error["code"] == "unknown_field", error
     assert UNKNOWN in error["details"]["fields"], error

@@ -26,14 +26,7 @@ from games.models import Game
 from moderation.models import Block
 from notifications.models import WebhookEndpoint
 from players.models import ApiToken
-from tests.games.conftest import (
-    API,
-    API_TESTS,
-    Player,
-    lift_throttles,  # noqa: F401  (a fixture API_TESTS uses)
-    make_player,
-    start_game,
-)
+from tests.games.conftest import API, API_TESTS, Player, start_game
 from tests.test_bad_input import assert_refused
 
 pytestmark = API_TESTS
@@ -42,16 +35,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA: dict[str, Any] = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 HTTP_METHODS = ("get", "put", "patch", "post", "delete")
 TOO_BIG = 2**63  # one past the largest id SQLite and PostgreSQL store
-
-
-@pytest.fixture
-def alice(db: None) -> Player:
-    return make_player("alice")
-
-
-@pytest.fixture
-def bob(db: None) -> Player:
-    return make_player("bob")
 
 
 def component(name: str) -> dict[str, Any]:

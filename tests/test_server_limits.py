@@ -7,9 +7,7 @@ And the ASGI server takes a client's address from X-Forwarded-For only from a co
 from __future__ import annotations
 
 import asyncio
-import os
 import socket
-import subprocess
 import sys
 import time
 import urllib.error
@@ -23,35 +21,10 @@ import pytest
 import uvicorn
 
 from config.asgi_server import MAX_HEADER_BYTES, uvicorn_options
-from tests.test_serve import free_port
+from tests.test_serve import embedded_environ, free_port, serve_command, server_process
 
 ROOT = Path(__file__).resolve().parent.parent
-STARTUP_TIMEOUT = 90  # seconds; `serve` migrates and collects static files first
 OVERSIZED = 1024 * 1024  # 1 MB of one header: far over every bound, quick to send
-
-
-def embedded_environ(tmp_path: Path) -> dict[str, str]:
-    environ = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    environ.update(
-        SQLITE_PATH=str(tmp_path / "limits.sqlite3"),
-        STATIC_ROOT=str(tmp_path / "static"),
-        DEBUG="false",
-        SECRET_KEY="test-limits-secret",
-        PYTHONUNBUFFERED="1",
-    )
-    return environ
-
-
-def wait_healthy(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + STARTUP_TIMEOUT
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.2)
-    raise AssertionError(f"the server never answered; log:\n{log.read_text(errors='replace')}")
 
 
 def gunicorn_command(port: int) -> list[str]:
@@ -63,35 +36,10 @@ def gunicorn_command(port: int) -> list[str]:
 
 
 @contextmanager
-def server_process(
-    command: list[str], environ: dict[str, str], port: int, log: Path
-) -> Iterator[subprocess.Popen[bytes]]:
-    """``command`` run in the checkout with ``environ`` (its output in ``log``) until it answers
-    on ``port``'s /healthz; stopped when the block ends."""
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=environ, stdout=out, stderr=subprocess.STDOUT
-        )
-    try:
-        wait_healthy(port, process, log)
-        yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=15)
-
-
-@contextmanager
 def running(kind: str, tmp_path: Path) -> Iterator[int]:
     """The embedded `manage.py serve` (uvicorn) or gunicorn with config/gunicorn.conf.py."""
     port = free_port()
-    if kind == "serve":
-        command = [sys.executable, "manage.py", "serve", "--port", str(port)]
-    else:
-        command = gunicorn_command(port)
+    command = serve_command(port) if kind == "serve" else gunicorn_command(port)
     with server_process(command, embedded_environ(tmp_path), port, tmp_path / "server.log"):
         yield port
 

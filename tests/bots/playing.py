@@ -10,7 +10,7 @@ from typing import Any
 from games import services
 from games.bots.decide import decide
 from games.engine.interface import Game as Rules
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 from tests.engine.playout import run_playout
 from tests.games.conftest import API, Player, start_game
 
@@ -93,3 +93,9 @@ def seat_after_its_one_timeout(host: Player, other: Player, rules: Rules[Any, An
     assert game.turn_deadline is not None
     assert services.timeout_turn(game_id=game.pk, version=game.version, now=game.turn_deadline)
     return Seat.objects.get(game_id=game_id, position=position)
+
+
+def a_bot_played_a_card(game_id: str) -> bool:
+    """Whether one of the game's bot seats played a card (not only drew or passed)."""
+    bots = [s.position for s in Seat.objects.filter(game_id=game_id) if s.is_bot]
+    return Move.objects.filter(game_id=game_id, seat__in=bots, action__type="play").exists()

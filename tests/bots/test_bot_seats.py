@@ -12,8 +12,15 @@ from django.test import override_settings
 from django.utils import timezone
 
 from games import services, tasks
+from games.engine.uno.nomercy.game import NO_MERCY
+from games.engine.uno.splash.game import SPLASH
 from games.engine.uno.state import State
 from games.models import Game, Move, Seat
+from tests.bots.playing import (
+    a_bot_played_a_card,
+    play_against_the_computer,
+    seat_after_its_one_timeout,
+)
 from tests.games.conftest import (
     API,
     API_TESTS,
@@ -179,6 +186,26 @@ def test_a_game_against_the_computer_plays_to_the_end_through_the_service(
     assert not Move.objects.filter(game_id=game_id, action__type="timeout").exists()
     places = sorted(Seat.objects.filter(game_id=game_id).values_list("place", flat=True))
     assert places == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("game", "bots", "turns"), [("uno_splash", 1, 400), ("uno_no_mercy", 2, 600)]
+)
+def test_a_game_of_another_uno_against_the_computer_plays_to_the_end_over_the_api(
+    alice: Player, seeded_engine: Any, game: str, bots: int, turns: int
+) -> None:
+    seeded_engine(3)
+    body = {"game": game, "bots": bots, "level": "heuristic", "target_score": 0}
+    game_id = play_against_the_computer(alice, body, turns=turns)
+    assert a_bot_played_a_card(game_id)
+
+
+@pytest.mark.parametrize("rules", [SPLASH, NO_MERCY], ids=lambda rules: rules.kind)
+def test_an_absent_player_of_another_uno_is_taken_over_by_a_bot(
+    alice: Player, bob: Player, rules: Any
+) -> None:
+    seat = seat_after_its_one_timeout(alice, bob, rules)
+    assert seat.taken_over and seat.bot_level == "heuristic"
 
 
 def test_a_bots_turn_has_a_short_clock_and_nobody_to_notify(alice: Player) -> None:

@@ -14,13 +14,9 @@ from django.core.management import call_command
 
 from games.bots import arena, nomercy
 from games.engine.registry import get_game
-from games.models import Move, Seat
 from tests.bots.playing import (
     heuristic_choices_are_listed,
-    play_against_the_computer,
-    seat_after_its_one_timeout,
 )
-from tests.games.conftest import API_TESTS, Player
 
 NO_MERCY = get_game("uno_no_mercy")
 
@@ -115,22 +111,3 @@ def test_simulate_plays_uno_no_mercy() -> None:
     call_command("simulate", game="uno_no_mercy", games=6, bots="heuristic,random", stdout=out)
     text = out.getvalue()
     assert "6 games, 6 rounds, 2 players" in text and "\nheuristic " in text
-
-
-@API_TESTS[0]
-@API_TESTS[1]
-def test_a_no_mercy_game_against_the_computer_plays_to_the_end(
-    alice: Player, seeded_engine: Any
-) -> None:
-    seeded_engine(3)
-    body = {"game": "uno_no_mercy", "bots": 2, "level": "heuristic", "target_score": 0}
-    game_id = play_against_the_computer(alice, body, turns=600)
-    bots = [s.position for s in Seat.objects.filter(game_id=game_id) if s.is_bot]
-    assert Move.objects.filter(game_id=game_id, seat__in=bots, action__type="play").exists()
-
-
-@API_TESTS[0]
-@API_TESTS[1]
-def test_an_absent_no_mercy_player_is_taken_over_by_a_bot(alice: Player, bob: Player) -> None:
-    seat = seat_after_its_one_timeout(alice, bob, NO_MERCY)
-    assert seat.taken_over and seat.bot_level == "heuristic"

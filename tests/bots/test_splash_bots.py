@@ -14,13 +14,9 @@ from django.core.management import call_command
 from games.bots import arena, splash
 from games.engine.uno.actions import Action
 from games.engine.uno.splash.game import SPLASH
-from games.models import Move, Seat
 from tests.bots.playing import (
     heuristic_choices_are_listed,
-    play_against_the_computer,
-    seat_after_its_one_timeout,
 )
-from tests.games.conftest import API_TESTS, Player
 
 
 @pytest.mark.parametrize(
@@ -116,22 +112,3 @@ def test_simulate_plays_uno_splash() -> None:
     text = out.getvalue()
     assert "6 games, 6 rounds, 2 players" in text and "\nheuristic " in text
     assert "wd4" in text and "skip" in text
-
-
-@API_TESTS[0]
-@API_TESTS[1]
-def test_a_splash_game_against_the_computer_plays_to_the_end(
-    alice: Player, seeded_engine: Any
-) -> None:
-    seeded_engine(3)
-    body = {"game": "uno_splash", "bots": 1, "level": "heuristic", "target_score": 0}
-    game_id = play_against_the_computer(alice, body, turns=400)
-    bot = next(s for s in Seat.objects.filter(game_id=game_id) if s.is_bot)
-    assert Move.objects.filter(game_id=game_id, seat=bot.position, action__type="play").exists()
-
-
-@API_TESTS[0]
-@API_TESTS[1]
-def test_an_absent_splash_player_is_taken_over_by_a_bot(alice: Player, bob: Player) -> None:
-    seat = seat_after_its_one_timeout(alice, bob, SPLASH)
-    assert seat.taken_over and seat.bot_level == "heuristic"

@@ -7,17 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.games.conftest import (  # noqa: F401  (fixtures)
-    Player,
-    alice,
-    bob,
-    carol,
-    dave,
-    lift_throttles,
-    make_player,
-    seeded_engine,
-    start_game,
-)
+from tests.games.conftest import Player, start_game
 
 CHAT_TESTS = [pytest.mark.django_db, pytest.mark.usefixtures("lift_throttles", "lift_chat_rate")]
 

@@ -21,6 +21,10 @@ from tests.chat.conftest import CHAT_TESTS, Player, lift_chat_rate, said  # noqa
 from tests.games.conftest import game_url, start_game
 from tests.live.servers import EventReader, open_stream
 
+# Every test with the throttles lifted; each database test has its own django_db mark (two need
+# transactions).
+pytestmark = CHAT_TESTS[1:]
+
 
 @pytest.fixture(autouse=True)
 def fresh_notifier() -> Iterator[None]:
@@ -56,7 +60,6 @@ def _chat_events(reader: EventReader, count: int) -> list[dict[str, Any]]:
 
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("lift_throttles", "lift_chat_rate")
 def test_messages_and_deletions_reach_the_other_seats_stream(
     live_server: Any, alice: Player, bob: Player, settings: Any
 ) -> None:
@@ -78,7 +81,6 @@ def test_messages_and_deletions_reach_the_other_seats_stream(
 
 
 @pytest.mark.django_db
-@pytest.mark.usefixtures("lift_throttles", "lift_chat_rate")
 def test_a_stream_carries_the_chat_only_when_asked_and_only_to_who_may_read_it(
     alice: Player, bob: Player, carol: Player
 ) -> None:
@@ -92,7 +94,6 @@ def test_a_stream_carries_the_chat_only_when_asked_and_only_to_who_may_read_it(
 
 
 @pytest.mark.django_db
-@pytest.mark.usefixtures("lift_throttles", "lift_chat_rate")
 def test_a_hidden_message_moves_the_cursor_on(alice: Player, bob: Player) -> None:
     """Else the stream's next wait (above its cursor) would be woken at once, forever."""
     game_id = start_game(alice, bob, target_score=0)
@@ -105,7 +106,6 @@ def test_a_hidden_message_moves_the_cursor_on(alice: Player, bob: Player) -> Non
 
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("lift_throttles", "lift_chat_rate")
 def test_the_watch_stream_carries_the_spectators_chat_and_never_the_players(
     live_server: Any, alice: Player, bob: Player, carol: Player, dave: Player
 ) -> None:
@@ -124,7 +124,6 @@ def test_the_watch_stream_carries_the_spectators_chat_and_never_the_players(
 
 
 @pytest.mark.django_db
-@pytest.mark.usefixtures("lift_throttles", "lift_chat_rate")
 def test_a_spectator_reads_the_spectators_channel_only_while_the_rules_let_them_watch(
     alice: Player, bob: Player, carol: Player
 ) -> None:
@@ -213,7 +212,6 @@ def test_the_notifier_answers_a_side_when_the_second_key_wakes_it() -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.usefixtures("lift_throttles", "lift_chat_rate")
 def test_the_recheck_reads_the_chat_marks_beside_the_games_versions(
     alice: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -224,6 +222,3 @@ def test_the_recheck_reads_the_chat_marks_beside_the_games_versions(
     found = db_versions([game_id, live.key(game_id)])
     assert found[live.key(game_id)] == message["id"] == selectors.mark(game_id)
     assert found[game_id] >= 1
-
-
-pytestmark = CHAT_TESTS[1:]

@@ -109,22 +109,16 @@ def act(
     return after, events
 
 
-def refusal(
-    state: State,
-    kind: str,
-    seat: int | None = None,
-    card: str | None = None,
-    target: int | None = None,
-    *,
-    uno: bool = False,
-) -> str:
-    """The code an action is refused with; the state is untouched and the action is not listed."""
+def refusal(state: State, *fields: Any, **named: Any) -> str:
+    """The code the action ``Action(*fields, **named)`` is refused with; the state is untouched
+    and the action (UNO or not) is not listed."""
+    action = Action(*fields, **named)
     before = state.to_dict()
     with pytest.raises(EngineError) as info:
-        apply(state, Action(kind, seat, card, target, uno), NoChance())
+        apply(state, action, NoChance())
     assert state.to_dict() == before
-    if seat is not None and 0 <= seat < len(state.seats):
-        assert Action(kind, seat, card, target) not in legal_actions(state, seat)
+    if action.seat is not None and 0 <= action.seat < len(state.seats):
+        assert action._replace(uno=False) not in legal_actions(state, action.seat)
     return info.value.code
 
 

@@ -14,7 +14,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -232,6 +232,18 @@ def run_playout(
 
 # ---------------------------------------------------------------------------------------------
 # What the property tests of every Uno game check the same way
+
+
+def hidden_samples(config: Config, playout: Playout, *, samples: int) -> Iterator[State]:
+    """About ``samples`` of ``playout``'s states, each dealt again for every seat by its game's
+    ``sample_hidden`` (seeded by the config), which must leave that seat's view as it was."""
+    game = get_game(config.game)
+    rng = random.Random(config.seed)
+    for state in playout.states[:: max(1, len(playout.states) // samples)]:
+        for seat in range(config.players):
+            sample = game.sample_hidden(state, seat, rng)
+            assert game.view(sample, seat) == game.view(state, seat)
+            yield sample
 
 
 def all_cards(state: State) -> list[str]:

@@ -29,6 +29,7 @@ from .playout import (
     check_json_round_trip,
     check_listing_is_exact,
     hidden_from,
+    hidden_samples,
     quoted_strings,
 )
 
@@ -199,9 +200,5 @@ def test_views_and_events_leak_no_foreign_card(config: Config) -> None:
 @given(config=configs())
 def test_sample_hidden_keeps_what_the_seat_sees(config: Config) -> None:
     playout = config.play(keep_states=True)
-    rng = random.Random(config.seed)
-    for state in playout.states[:: max(1, len(playout.states) // 20)]:
-        for seat in range(config.players):
-            sample = NO_MERCY.sample_hidden(state, seat, rng)
-            assert NO_MERCY.view(sample, seat) == NO_MERCY.view(state, seat)
-            assert Counter(all_cards(sample)) == DECK
+    for sample in hidden_samples(config, playout, samples=20):
+        assert Counter(all_cards(sample)) == DECK

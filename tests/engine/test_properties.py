@@ -163,6 +163,17 @@ def test_replaying_any_prefix_of_the_log_rebuilds_that_state(config: Config) -> 
 # Legal actions are exact
 
 
+def assert_refused_with_a_known_code(state: State, action: Action, what: str) -> None:
+    """``action`` is refused with a code of the catalogue: neither accepted nor a crash (``what``
+    names the action, should it be accepted)."""
+    try:
+        apply(state, action, random.Random(0))
+    except EngineError as error:
+        assert error.code in ALL_CODES
+    else:  # pragma: no cover - a failure
+        raise AssertionError(f"{what} was accepted")
+
+
 def check_legal_actions_are_exact(state: State) -> None:
     snapshot = state.to_dict()
     rng = random.Random(len(state.draw_pile) * 31 + state.current)
@@ -174,12 +185,8 @@ def check_legal_actions_are_exact(state: State) -> None:
     for seat in (-1, len(state.seats)):
         assert legal_actions(state, seat) == []
         for action in (Action("draw", seat), Action("uno", seat), Action("pass", seat)):
-            try:
-                apply(state, action, random.Random(0))
-            except EngineError as error:
-                assert error.code in ALL_CODES
-            else:  # pragma: no cover - a failure
-                raise AssertionError(f"{action} from a seat that does not exist was accepted")
+            nowhere = f"{action} from a seat that does not exist"
+            assert_refused_with_a_known_code(state, action, nowhere)
     assert state.to_dict() == snapshot, "listing or refusing actions changed the input state"
 
 
@@ -209,12 +216,7 @@ def test_system_actions_are_refused_with_a_code_not_a_crash() -> None:
         Action("next_round"),
         Action("no_such_action", seat=0),
     ):
-        try:
-            apply(state, action, random.Random(0))
-        except EngineError as error:
-            assert error.code in ALL_CODES
-        else:  # pragma: no cover - a failure
-            raise AssertionError(f"{action} was accepted")
+        assert_refused_with_a_known_code(state, action, str(action))
     assert state.to_dict() == snapshot
 
 

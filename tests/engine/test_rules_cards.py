@@ -31,6 +31,7 @@ from .allwild_positions import (
     types,
     wilds,
 )
+from .test_rules_rounds import RULEBOOK_POINTS
 
 # Presets are data that match the rulings' table
 
@@ -47,16 +48,7 @@ def test_standard_deck_and_points_match_the_rulebook_table() -> None:
         "force_swap": 12,
         "shuffle_hands": 8,
     }
-    assert preset.points == {
-        "wild": 40,
-        "draw2": 50,
-        "draw4": 60,
-        "reverse": 20,
-        "skip": 30,
-        "targeted_draw2": 50,
-        "force_swap": 40,
-        "shuffle_hands": 40,
-    }
+    assert preset.points == RULEBOOK_POINTS["standard"]
     assert preset.opening_effects and not preset.draw_restricted
 
 

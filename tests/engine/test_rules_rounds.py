@@ -36,7 +36,9 @@ from .allwild_positions import (
 # Going out
 
 
-POINTS = {
+# Each card type's points as the rulebook (standard) and the printed sheet (mattel_2021) list
+# them: written out here, not read from the presets, so that the tests compare against them.
+RULEBOOK_POINTS = {
     "standard": {
         "wild": 40,
         "draw2": 50,
@@ -52,7 +54,7 @@ POINTS = {
 
 
 def rules_points(preset: str, cards: list[str]) -> int:
-    table = POINTS[preset]
+    table = RULEBOOK_POINTS[preset]
     return sum(table.get(card_type(c), table.get("other", 0)) for c in cards)
 
 

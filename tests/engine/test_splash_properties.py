@@ -32,6 +32,7 @@ from .playout import (
     check_json_round_trip,
     check_listing_is_exact,
     hidden_from,
+    hidden_samples,
     quoted_strings,
     round_end_hands,
     round_just_ended,
@@ -285,12 +286,8 @@ def test_every_round_ends_and_the_state_stays_consistent(config: Config) -> None
 @given(config=configs())
 def test_sample_hidden_keeps_what_the_seat_sees(config: Config) -> None:
     playout = config.play(keep_states=True)
-    rng = random.Random(config.seed)
-    for state in playout.states[:: max(1, len(playout.states) // 25)]:
-        for seat in range(config.players):
-            sample = SPLASH.sample_hidden(state, seat, rng)
-            assert SPLASH.view(sample, seat) == SPLASH.view(state, seat)
-            assert Counter(all_cards(sample)) == DECK
-            if sample.pending is not None and "hand" in sample.pending:
-                owner = sample.pending["owner"]
-                assert Counter(sample.pending["hand"]) >= Counter(sample.seats[owner].hand)
+    for sample in hidden_samples(config, playout, samples=25):
+        assert Counter(all_cards(sample)) == DECK
+        if sample.pending is not None and "hand" in sample.pending:
+            owner = sample.pending["owner"]
+            assert Counter(sample.pending["hand"]) >= Counter(sample.seats[owner].hand)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 from celery import Celery
@@ -19,7 +18,7 @@ from django.db import connection
 
 from games import services
 from tests import celery_procs
-from tests.celery_procs import Beat, CeleryProcess, Worker
+from tests.celery_procs import CeleryProcess
 from tests.faults.infra import PrivateRedis, Server, SMTPSink, server_env
 
 
@@ -45,7 +44,7 @@ def smtp_sink() -> Iterator[SMTPSink]:
 
 
 @dataclass
-class Processes:
+class Processes(celery_procs.CeleryFactory):
     """The service's processes of one test, all on the private Redis and the test database."""
 
     redis: PrivateRedis
@@ -53,26 +52,16 @@ class Processes:
     environ: dict[str, str]
     log_dir: Path
     probe: Celery
-    started: list[CeleryProcess | Server] = field(default_factory=list)
-
-    def worker(self, name: str, **options: Any) -> Worker:
-        worker = Worker(name, self.environ, self.log_dir, **options)
-        self.started.append(worker)
-        return worker
-
-    def beat(self) -> Beat:
-        beat = Beat(self.environ, self.log_dir)
-        self.started.append(beat)
-        return beat
+    processes: list[CeleryProcess | Server] = field(default_factory=list)
 
     def server(self) -> Server:
         server = Server(self.environ, self.log_dir / "serve.log", migrate=False)
-        self.started.append(server)
+        self.processes.append(server)
         return server
 
     def logs(self) -> str:
         parts = []
-        for process in self.started:
+        for process in self.processes:
             path = process.log_path
             parts.append(f"--- {path.name}\n{path.read_text(errors='replace')[-3000:]}")
         return "\n".join(parts)
@@ -109,8 +98,4 @@ def processes(
     try:
         yield run
     finally:
-        try:
-            for process in reversed(run.started):
-                process.stop()
-        finally:
-            run.probe.close()
+        run.stop_all()

@@ -19,7 +19,6 @@ import json
 import os
 import pwd
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -32,7 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.common import redis_server_command
+from bench.common import initdb_command, redis_server_command
+from tests.child_python import stop_process
 from tests.test_serve import ROOT, free_port
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
@@ -96,17 +96,7 @@ class PrivatePostgres:
             self.as_user = ["runuser", "-u", "postgres", "--"]
         self.data = self.dir / "data"
         self.log = self.dir / "postgres.log"
-        self._run(
-            _pg_binary("initdb"),
-            "-D",
-            str(self.data),
-            "-U",
-            "postgres",
-            "--auth=trust",
-            "-E",
-            "UTF8",
-            "--no-sync",
-        )
+        self._run(*initdb_command(_pg_binary("initdb"), self.data))
 
     def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(
@@ -284,13 +274,7 @@ class Server:
         return self.log_path.read_text(errors="replace")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=STOP_TIMEOUT)
+        stop_process(self.process, timeout=STOP_TIMEOUT)
 
 
 @dataclass

@@ -8,18 +8,14 @@ that sends ``Authorization: Bearer <token>``, and small helpers for the routes.
 from __future__ import annotations
 
 import random
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.core.cache.backends.locmem import LocMemCache
 from rest_framework.response import Response
 from rest_framework.test import APIClient
-from rest_framework.throttling import ScopedRateThrottle
 
-from games import services
 from games.models import Game
 from players.models import ApiToken, User
 
@@ -87,58 +83,13 @@ def make_player(name: str, *, scope: str = ApiToken.SCOPE_PLAY) -> Player:
     return Player(name, user, client, raw)
 
 
-@pytest.fixture
-def lift_throttles(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Full games send hundreds of actions a minute: lift the rates, and give the test its own
-    throttle cache so counts never leak between tests (or into Redis on the PostgreSQL pass).
+def persona_fixture(name: str, make: Callable[[str], Player] = make_player) -> Any:
+    """A fixture called ``name`` that gives the test that persona, made by ``make``."""
 
-    Opt-in (``pytestmark = API_TESTS``), so a test of the throttles themselves is unaffected."""
-    monkeypatch.setattr(
-        ScopedRateThrottle, "THROTTLE_RATES", {"auth": None, "actions": None, "games": None}
-    )
-    monkeypatch.setattr(ScopedRateThrottle, "cache", LocMemCache(f"t-{uuid.uuid4()}", {}))
+    def persona(db: None) -> Player:
+        return make(name)
 
-
-@pytest.fixture
-def alice(db: None) -> Player:
-    return make_player("alice")
-
-
-@pytest.fixture
-def bob(db: None) -> Player:
-    return make_player("bob")
-
-
-@pytest.fixture
-def carol(db: None) -> Player:
-    return make_player("carol")
-
-
-@pytest.fixture
-def dave(db: None) -> Player:
-    return make_player("dave")
-
-
-@pytest.fixture
-def everyone(alice: Player, bob: Player, carol: Player, dave: Player) -> list[Player]:
-    return [alice, bob, carol, dave]
-
-
-@pytest.fixture
-def anonymous() -> APIClient:
-    return APIClient()
-
-
-@pytest.fixture
-def seeded_engine(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], random.Random]:
-    """Make the service's shuffles and seat order reproducible: ``seeded_engine(seed)``."""
-
-    def seed(value: int) -> random.Random:
-        rng = random.Random(value)
-        monkeypatch.setattr(services.base, "new_rng", lambda: rng)
-        return rng
-
-    return seed
+    return pytest.fixture(persona, name=name)
 
 
 # ---------------------------------------------------------------------------------------------

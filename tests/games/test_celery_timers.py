@@ -53,7 +53,7 @@ def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @dataclass
-class CeleryRun:
+class CeleryRun(celery_procs.CeleryFactory):
     """The Celery processes of one test; stopped in reverse order when the test ends."""
 
     broker: str
@@ -61,16 +61,6 @@ class CeleryRun:
     log_dir: Path
     probe: Celery
     processes: list[CeleryProcess] = field(default_factory=list)
-
-    def worker(self, name: str, **options: Any) -> Worker:
-        worker = Worker(name, self.environ, self.log_dir, **options)
-        self.processes.append(worker)
-        return worker
-
-    def beat(self) -> Beat:
-        beat = Beat(self.environ, self.log_dir)
-        self.processes.append(beat)
-        return beat
 
     def started(self, *workers: Worker, beat: Beat | None = None) -> None:
         for worker in workers:
@@ -118,11 +108,7 @@ def celery(
     try:
         yield run
     finally:
-        try:
-            for process in reversed(run.processes):
-                process.stop()
-        finally:
-            run.probe.close()
+        run.stop_all()
 
 
 def _game(turn_seconds: int) -> Game:

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from tests.child_python import run_text
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -43,13 +45,8 @@ def _write(tmp_path: Path, name: str, data: Any) -> Path:
 
 def _run(*args: str | Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
-    return subprocess.run(
-        [sys.executable, "manage.py", "scenario", "run", *map(str, args)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    return run_text(
+        [sys.executable, "manage.py", "scenario", "run", *map(str, args)], env=env, timeout=120
     )
 
 

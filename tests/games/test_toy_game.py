@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
-from django.urls import get_resolver, reverse
+from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.plumbing import _load_enum_name_overrides
@@ -27,13 +27,12 @@ from drf_spectacular.validation import validate_schema
 from games import services
 from games.engine import registry
 from games.engine.replay import replay
-from games.kinds import registry as kinds
 from games.models import Game, Move
 from moderation import replay as moderation_replay
 from players.models import User
 from tests.games.conftest import API, API_TESTS, Player, game_url
 from tests.games.test_move_log_schema import errors, validator
-from tests.toygame import ADAPTER, TOY
+from tests.toygame import TOY, registered
 
 pytestmark = API_TESTS
 
@@ -47,12 +46,8 @@ def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
 
 @pytest.fixture(autouse=True)
 def toy() -> Iterator[None]:
-    # Some serializers read the registered kinds when they are imported: import them all
-    # first, so that the toy leaves nothing behind in later tests' schema.
-    get_resolver().url_patterns  # noqa: B018
-    kinds.register(ADAPTER)  # the registration line
-    yield
-    kinds.unregister(TOY.kind)
+    with registered():
+        yield
 
 
 def new_toy_game(host: Player, guest: Player, **body: Any) -> dict[str, Any]:

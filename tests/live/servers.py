@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.child_python import run_text, stop_process
+
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 STARTUP_TIMEOUT = 90
@@ -247,14 +249,7 @@ def prepare_database(
         check=True,
         timeout=STARTUP_TIMEOUT,
     )
-    result = subprocess.run(
-        [*manage, "shell", "-c", SETUP_SCRIPT],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=STARTUP_TIMEOUT,
-    )
+    result = run_text([*manage, "shell", "-c", SETUP_SCRIPT], env=environ, timeout=STARTUP_TIMEOUT)
     assert result.returncode == 0, result.stderr
     line = next(x for x in result.stdout.splitlines() if x.startswith("LIVE-SETUP "))
     setup: dict[str, Any] = json.loads(line.removeprefix("LIVE-SETUP "))
@@ -357,13 +352,7 @@ def start_server(
 
 
 def stop_server(server: Server) -> None:
-    if server.process.poll() is None:
-        server.process.terminate()
-        try:
-            server.process.wait(timeout=STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            server.process.kill()
-            server.process.wait(timeout=STOP_TIMEOUT)
+    stop_process(server.process, timeout=STOP_TIMEOUT)
 
 
 @dataclass

@@ -39,11 +39,15 @@ async def next_event(stream: AsyncIterator[bytes], timeout: float) -> tuple[byte
             beats += 1
 
 
+@pytest.fixture(autouse=True)
+def keep_alives(settings: Any) -> None:
+    settings.LIVE_HEARTBEAT_SECONDS = HEARTBEAT
+
+
 @pytest.mark.django_db(transaction=True)
 def test_an_asgi_session_stream_ends_at_the_next_keep_alive_after_logout(
-    alice: Player, bob: Player, settings: Any
+    alice: Player, bob: Player
 ) -> None:
-    settings.LIVE_HEARTBEAT_SECONDS = HEARTBEAT
     game_id = start_game(alice, bob, target_score=0)
 
     async def scenario() -> tuple[bytes, int]:
@@ -76,7 +80,6 @@ def test_an_asgi_session_stream_ends_at_the_next_keep_alive_after_logout(
 def test_a_wsgi_session_stream_ends_at_the_next_keep_alive_after_logout(
     alice: Player, bob: Player, settings: Any
 ) -> None:
-    settings.LIVE_HEARTBEAT_SECONDS = HEARTBEAT
     # A stream left running ends by itself then (without an `end` event): the test cannot hang.
     settings.LIVE_STREAM_MAX_SECONDS = ENDS_WITHIN + 5
     game_id = start_game(alice, bob, target_score=0)
@@ -103,7 +106,6 @@ def test_a_session_stream_goes_on_while_another_session_of_the_player_logs_out(
     alice: Player, bob: Player, settings: Any
 ) -> None:
     """Logging out ends that session only: the phone's log-out leaves the laptop's stream."""
-    settings.LIVE_HEARTBEAT_SECONDS = HEARTBEAT
     settings.LIVE_STREAM_MAX_SECONDS = ENDS_WITHIN + 5
     game_id = start_game(alice, bob, target_score=0)
     laptop, phone = Client(), Client()

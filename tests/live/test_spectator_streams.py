@@ -15,12 +15,7 @@ from games.models import Game, Move
 from live import announce, presence
 from players.models import ApiToken
 from tests.games.conftest import API_TESTS, Player, game_url, player_to_move, start_game
-from tests.games.test_query_counts import (
-    ACTION_QUERIES,
-    TURN_PASSING_ACTION_QUERIES,
-    measure,
-    ready_to_draw,
-)
+from tests.games.test_query_counts import draw_and_pass, ready_to_draw
 from tests.social.test_spectators import play_moves, set_spectating
 
 pytestmark = API_TESTS
@@ -144,15 +139,6 @@ def test_a_move_costs_the_web_process_no_more_queries_with_spectators_watching(
             presence.mark_watching(spectator.user.pk, game_id, 60, "tab")
     mover = player_to_move([alice, bob], game_id)
     version = Game.objects.get(pk=game_id).version
-    measure(
-        django_assert_num_queries,
-        ACTION_QUERIES,
-        lambda: mover.act(game_id, {"type": "draw", "expected_version": version}),
-    )
-    measure(
-        django_assert_num_queries,
-        TURN_PASSING_ACTION_QUERIES,
-        lambda: mover.act(game_id, {"type": "pass"}),
-    )
+    draw_and_pass(django_assert_num_queries, mover, game_id, version)
     if watched:
         assert spectator_json(carol, game_id, version)["version"] == version + 2

@@ -15,18 +15,6 @@ from django.test import Client
 from moderation.models import Report
 from players import lockout
 from players.models import User
-from tests.games.conftest import (  # noqa: F401  (fixtures re-exported for this package)
-    Player,
-    alice,
-    anonymous,
-    bob,
-    carol,
-    dave,
-    everyone,
-    lift_throttles,
-    make_player,
-    seeded_engine,
-)
 
 PASSWORD = "correct-horse-battery-7"
 

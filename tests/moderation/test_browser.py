@@ -23,7 +23,6 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from moderation.models import AuditEntry, Report
 from players.models import ApiToken, User
-from tests.games.conftest import lift_throttles  # noqa: F401 - a fixture, found by name
 from tests.moderation.conftest import PASSWORD, cheating_report, make_moderator
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.models import Game, Move, Seat
 from moderation import collusion
 from players.models import User
-from ratings.models import RatingChange
+from tests.ratings.changes import rating_change
 
 pytestmark = pytest.mark.django_db
 
@@ -140,18 +140,8 @@ def test_a_pair_shows_the_rating_points_that_flowed_between_them(
         if not rated:
             continue
         for user, delta in zip(four, deltas, strict=True):
-            RatingChange.objects.create(
-                game=game,
-                user=user,
-                kind=game.kind,
-                place=1,
-                mu_before=25.0,
-                sigma_before=8.0,
-                mu_after=25.0,
-                sigma_after=8.0,
-                shown_before=1500,
-                shown_after=1500 + delta,
-            )
+            change = rating_change(game, user, place=1, shown_before=1500, shown_after=1500 + delta)
+            change.save()
     pair = next(s for s in collusion.compute() if {s.a, s.b} == {alice.pk, bob.pk})
     assert (pair.rated_games, pair.a_points, pair.b_points) == (2, 50, -43)
     client = Client()

@@ -30,7 +30,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from games.models import Move
 from moderation.models import AuditEntry, Report
 from players.models import User
-from tests.games.conftest import lift_throttles, make_player  # noqa: F401 - a fixture, by name
+from tests.games.conftest import make_player
 from tests.moderation.conftest import cheating_report, make_moderator
 from tests.moderation.test_admin import finished_game
 from tests.moderation.test_browser import (  # noqa: F401 - a fixture, found by name

@@ -11,8 +11,9 @@ asks with ``django_capture_on_commit_callbacks(execute=True)``.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection, Iterator
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from django.core import mail
@@ -22,10 +23,12 @@ from games import services
 from games.engine.uno.allwild.game import ALL_WILD as engine
 from games.engine.uno.state import State
 from games.models import Game, Seat
+from notifications import channels
+from notifications.channels.base import Channel, Message
 from notifications.kinds import STREAM_ONLY
 from notifications.models import Delivery, Notification
 from players.models import User
-from tests.games.conftest import Player, lift_throttles, make_player  # noqa: F401  (fixture)
+from tests.games.conftest import Player, make_player, persona_fixture
 from tests.notifications.dns import dns  # noqa: F401  (fixture)
 
 # A fixed, ordinary moment (a Tuesday, 12:00 UTC) so that quiet hours are never hit by accident.
@@ -42,24 +45,10 @@ def persona(name: str, **fields: Any) -> Player:
     return player
 
 
-@pytest.fixture
-def alice(db: None) -> Player:
-    return persona("alice")
-
-
-@pytest.fixture
-def bob(db: None) -> Player:
-    return persona("bob")
-
-
-@pytest.fixture
-def carol(db: None) -> Player:
-    return persona("carol")
-
-
-@pytest.fixture
-def dave(db: None) -> Player:
-    return persona("dave")
+alice = persona_fixture("alice", persona)
+bob = persona_fixture("bob", persona)
+carol = persona_fixture("carol", persona)
+dave = persona_fixture("dave", persona)
 
 
 @pytest.fixture
@@ -119,6 +108,12 @@ def others(game: Game, *players: Player) -> list[Player]:
     return [p for p in players if p is not mover]
 
 
+def started(*players: Player, **options: Any) -> tuple[Game, Player, list[Player]]:
+    """A new game of ``players`` (``new_game``), the player to move in it, and the others."""
+    game = new_game(*players, **options)
+    return game, to_move(game, *players), others(game, *players)
+
+
 def act(player: Player, game: Game, **action: Any) -> Game:
     return services.act(
         user=player.user, game_id=game.pk, action=action, expected_version=None
@@ -175,3 +170,32 @@ def clear_outbox() -> None:
     """Forget what was written so far (inbox and outbox), e.g. the start's "your turn"."""
     Notification.objects.all().delete()
     mail.outbox.clear()
+
+
+class PushSpy(Channel):
+    """A stand-in for Web Push: what the relay hands a push channel (``sent``); the first
+    ``failures`` sends fail, as they do while a push service is down."""
+
+    name = "pushspy"
+    default_kinds: ClassVar[Collection[str]] = ("your_turn", "caught")
+    skip_while_watching = True
+
+    def __init__(self) -> None:
+        self.sent: list[Message] = []
+        self.failures = 0
+
+    def reachable(self, user: Any) -> bool:
+        return True
+
+    def send(self, message: Message) -> None:
+        self.sent.append(message)
+        if self.failures:
+            self.failures -= 1
+            raise ConnectionError("push service unavailable")
+
+
+@pytest.fixture
+def push() -> Iterator[PushSpy]:
+    spy = channels.register(PushSpy())
+    yield spy
+    channels.unregister(spy.name)

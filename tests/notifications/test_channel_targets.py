@@ -12,7 +12,7 @@ from notifications.channels import webpush
 from notifications.models import Delivery, PushSubscription, WebhookEndpoint
 from players.models import ApiToken, User
 from tests.games.conftest import Player, make_player
-from tests.notifications.conftest import clear_outbox, new_game, others, pass_turn, to_move
+from tests.notifications.conftest import clear_outbox, pass_turn, started
 
 pytestmark = pytest.mark.django_db
 
@@ -112,9 +112,7 @@ def test_the_migration_flags_players_who_already_have_targets(
 def test_a_subscriber_still_gets_a_push_delivery_for_their_turn(
     erin: Player, finn: Player, subscribed: bool
 ) -> None:
-    game = new_game(erin, finn)
-    mover = to_move(game, erin, finn)
-    (waiting,) = others(game, erin, finn)
+    game, mover, (waiting,) = started(erin, finn)
     if subscribed:
         push(waiting.user)
     clear_outbox()

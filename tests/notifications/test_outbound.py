@@ -7,23 +7,17 @@ from __future__ import annotations
 import datetime
 import ipaddress
 import ssl
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
 import requests
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 from django.test import override_settings
 
 from notifications.channels.addresses import AddressNotAllowed, address_allowed
 from notifications.channels.outbound import pinned_session
+from tests.local_http import QuietHandler, self_signed, serving
 from tests.notifications.dns import FakeDNS
 
 NAME = "hook.pinned.test"
@@ -37,43 +31,16 @@ class TLSServer:
     hosts: list[str] = field(default_factory=list)
 
 
-def self_signed(name: str, folder: Path) -> tuple[Path, Path]:
-    key = ec.generate_private_key(ec.SECP256R1())
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(subject)
-        .issuer_name(subject)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(hours=1))
-        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256())
-    )
-    cert_file, key_file = folder / "cert.pem", folder / "key.pem"
-    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    return cert_file, key_file
-
-
 @pytest.fixture
 def tls_server(tmp_path: Path) -> Iterator[TLSServer]:
     """An HTTPS server on 127.0.0.1 with a certificate for ``NAME`` only; it answers 200, or 307
     to the metadata address for ``/redirect``."""
-    cert_file, key_file = self_signed(NAME, tmp_path)
+    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
+    self_signed(NAME, cert_file, key_file, valid_for=datetime.timedelta(hours=1), ca=True)
     server_names: list[str | None] = []
     hosts: list[str] = []
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         def do_POST(self) -> None:  # noqa: N802  (http.server's name)
             self.rfile.read(int(self.headers.get("Content-Length", 0)))
             hosts.append(self.headers["Host"])
@@ -85,21 +52,11 @@ def tls_server(tmp_path: Path) -> Iterator[TLSServer]:
             self.send_header("Content-Length", "0")
             self.end_headers()
 
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert_file, key_file)
     context.sni_callback = lambda sock, name, ctx: server_names.append(name)  # type: ignore[assignment,misc]
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(Handler, tls=context) as server:
         yield TLSServer(server.server_address[1], cert_file, server_names, hosts)
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.fixture(autouse=True)

@@ -25,6 +25,7 @@ from tests.notifications.conftest import (
     others,
     pass_turn,
     seat_of,
+    started,
     to_move,
 )
 
@@ -50,9 +51,7 @@ def test_a_started_game_tells_only_the_first_player_it_is_their_turn(
 
 
 def test_passing_the_turn_notifies_the_next_player_once(alice: Player, bob: Player) -> None:
-    game = new_game(alice, bob)
-    mover = to_move(game, alice, bob)
-    (waiting,) = others(game, alice, bob)
+    game, mover, (waiting,) = started(alice, bob)
     clear_outbox()
 
     act(mover, game, type="draw")
@@ -109,9 +108,7 @@ def test_a_refused_move_writes_no_notification(alice: Player, bob: Player) -> No
 def test_caught_without_uno_notifies_the_caught_player(
     alice: Player, bob: Player, carol: Player
 ) -> None:
-    game = new_game(alice, bob, carol)
-    mover = to_move(game, alice, bob, carol)
-    victim, catcher = others(game, alice, bob, carol)
+    game, mover, (victim, catcher) = started(alice, bob, carol)
     target = seat_of(game, victim)
 
     def one_card_no_uno(state: dict[str, Any]) -> None:
@@ -132,9 +129,7 @@ def test_caught_without_uno_notifies_the_caught_player(
 
 
 def test_a_targeted_draw_2_notifies_its_target(alice: Player, bob: Player, carol: Player) -> None:
-    game = new_game(alice, bob, carol)
-    mover = to_move(game, alice, bob, carol)
-    victim, bystander = others(game, alice, bob, carol)
+    game, mover, (victim, bystander) = started(alice, bob, carol)
     card = give_card(game.pk, seat_of(game, mover), "targeted_draw2")
     clear_outbox()
 
@@ -149,9 +144,7 @@ def test_a_targeted_draw_2_notifies_its_target(alice: Player, bob: Player, carol
 
 
 def test_a_force_swap_notifies_the_other_hand(alice: Player, bob: Player, carol: Player) -> None:
-    game = new_game(alice, bob, carol)
-    mover = to_move(game, alice, bob, carol)
-    victim, bystander = others(game, alice, bob, carol)
+    game, mover, (victim, bystander) = started(alice, bob, carol)
     card = give_card(game.pk, seat_of(game, mover), "force_swap")
     clear_outbox()
 
@@ -163,9 +156,7 @@ def test_a_force_swap_notifies_the_other_hand(alice: Player, bob: Player, carol:
 
 
 def test_a_timeout_notifies_the_late_player_and_passes_the_turn(alice: Player, bob: Player) -> None:
-    game = new_game(alice, bob)
-    late = to_move(game, alice, bob)
-    (waiting,) = others(game, alice, bob)
+    game, late, (waiting,) = started(alice, bob)
     clear_outbox()
 
     assert services.sweep_expired_turns(now=game.turn_deadline + timedelta(seconds=1)) == 1
@@ -219,9 +210,7 @@ def test_the_end_of_a_match_tells_every_player_once(
 def test_a_round_that_does_not_end_the_match_tells_everyone_its_result(
     alice: Player, bob: Player
 ) -> None:
-    game = new_game(alice, bob, target_score=100_000)
-    winner = to_move(game, alice, bob)
-    (loser,) = others(game, alice, bob)
+    game, winner, (loser,) = started(alice, bob, target_score=100_000)
     play_the_last_card(game, winner)
 
     (won,) = inbox(winner, "round_over")

@@ -20,7 +20,7 @@ from live import presence
 from notifications import relay, tasks
 from notifications.models import Delivery
 from tests.games.conftest import Player
-from tests.notifications.conftest import mails_to, new_game, others, to_move
+from tests.notifications.conftest import mails_to, started
 
 # The cache on the pass's Redis, up and down: on both passes of CI.
 pytestmark = pytest.mark.services
@@ -81,9 +81,7 @@ def test_a_move_through_the_api_is_accepted_and_notified_after_redis_returns(
     django_capture_on_commit_callbacks: Any,
     clock: TimeMachineFixture,
 ) -> None:
-    game = new_game(alice, bob)
-    mover = to_move(game, alice, bob)
-    (waiting,) = others(game, alice, bob)
+    game, mover, (waiting,) = started(alice, bob)
     Delivery.objects.update(status=Delivery.SENT)
 
     with django_capture_on_commit_callbacks(execute=True):

@@ -18,20 +18,21 @@ from django.utils import timezone
 from time_machine import TimeMachineFixture
 
 from live import presence
-from notifications import channels, relay, services
-from notifications.channels.base import Channel, Message, PermanentDeliveryError
+from notifications import relay, services
+from notifications.channels.base import Message, PermanentDeliveryError
 from notifications.channels.email import EVENT_ID_HEADER, EmailChannel
 from notifications.kinds import STREAM_ONLY
 from notifications.models import Delivery, Notification, Preference
 from tests.games.conftest import Player
 from tests.notifications.conftest import (
     NOON,
+    PushSpy,
     deliveries,
     mails_to,
     new_game,
-    others,
     pass_turn,
     persona,
+    started,
     to_move,
     your_turn_for,
 )
@@ -61,9 +62,7 @@ def test_the_relay_sends_a_your_turn_mail_once(
 def test_the_relay_runs_after_the_commit_of_the_move(
     alice: Player, bob: Player, django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = new_game(alice, bob)
-    mover = to_move(game, alice, bob)
-    (waiting,) = others(game, alice, bob)
+    game, mover, (waiting,) = started(alice, bob)
     mail.outbox.clear()
     Delivery.objects.update(status=Delivery.SENT)
 
@@ -158,17 +157,22 @@ def test_a_failing_send_is_retried_with_backoff_under_the_same_event_id(
     assert (delivery.status, delivery.attempts, delivery.last_error) == (Delivery.SENT, 2, "")
 
 
+def every_mail_fails(monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
+    """From now on the e-mail channel's every send raises ``error``."""
+
+    def fail(self: EmailChannel, message: Message) -> None:
+        raise error
+
+    monkeypatch.setattr(EmailChannel, "send", fail)
+
+
 @override_settings(NOTIFY_MAX_ATTEMPTS=3, NOTIFY_RETRY_BASE_SECONDS=10, NOTIFY_RETRY_MAX_SECONDS=15)
 def test_backoff_doubles_up_to_its_cap_and_gives_up_after_the_last_attempt(
     alice: Player, bob: Player, clock: TimeMachineFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = new_game(alice, bob)
     waiting = to_move(game, alice, bob)
-
-    def down(self: EmailChannel, message: Message) -> None:
-        raise TimeoutError("SMTP timeout")
-
-    monkeypatch.setattr(EmailChannel, "send", down)
+    every_mail_fails(monkeypatch, TimeoutError("SMTP timeout"))
     waits = []
     now = NOON
     for _ in range(3):
@@ -187,11 +191,7 @@ def test_a_permanent_error_fails_the_delivery_at_once(
 ) -> None:
     game = new_game(alice, bob)
     waiting = to_move(game, alice, bob)
-
-    def refused(self: EmailChannel, message: Message) -> None:
-        raise PermanentDeliveryError("mailbox does not exist")
-
-    monkeypatch.setattr(EmailChannel, "send", refused)
+    every_mail_fails(monkeypatch, PermanentDeliveryError("mailbox does not exist"))
     relay.relay()
     (delivery,) = deliveries(waiting)
     assert delivery.status == Delivery.FAILED and "mailbox does not exist" in delivery.last_error
@@ -320,34 +320,6 @@ def test_held_your_turn_mails_collapse_when_quiet_hours_end(
     assert relay.relay() == 2
     (message,) = mail.outbox
     assert message.subject == "It's your turn in 2 games"
-
-
-class PushSpy(Channel):
-    """A stand-in for Web Push: what the relay hands a push channel."""
-
-    name = "pushspy"
-    default_kinds = ("your_turn", "caught")
-    skip_while_watching = True
-
-    def __init__(self) -> None:
-        self.sent: list[Message] = []
-        self.failures = 0  # how many sends fail before they work again
-
-    def reachable(self, user: Any) -> bool:
-        return True
-
-    def send(self, message: Message) -> None:
-        self.sent.append(message)
-        if self.failures:
-            self.failures -= 1
-            raise ConnectionError("push service unavailable")
-
-
-@pytest.fixture
-def push() -> Any:
-    spy = channels.register(PushSpy())
-    yield spy
-    channels.unregister(spy.name)
 
 
 def test_a_collapsed_message_keeps_each_notifications_event_id_and_its_own_on_retry(

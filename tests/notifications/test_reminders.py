@@ -114,16 +114,22 @@ def test_a_reminder_for_a_turn_played_meanwhile_is_not_mailed(
     assert mails_to(waiting) == []
 
 
+def sent_before_the_deadline(clock: TimeMachineFixture, game: Game, *times: timedelta) -> list[int]:
+    """How many reminders ``send_reminders`` sent at each of ``times`` before the turn's end."""
+    sent = []
+    for before in times:
+        clock.move_to(game.turn_deadline - before)
+        sent.append(send_reminders())
+    return sent
+
+
 @override_settings(NOTIFY_REMINDER_FRACTIONS=[0.25])
 def test_the_reminder_points_are_configurable(
     alice: Player, bob: Player, clock: TimeMachineFixture
 ) -> None:
     game = new_game(alice, bob, turn_seconds=4 * HOUR)
     waiting = to_move(game, alice, bob)
-    clock.move_to(game.turn_deadline - timedelta(hours=2))
-    assert send_reminders() == 0
-    clock.move_to(game.turn_deadline - timedelta(hours=1))
-    assert send_reminders() == 1
+    assert sent_before_the_deadline(clock, game, timedelta(hours=2), timedelta(hours=1)) == [0, 1]
     assert [n.data["fraction"] for n in reminders_of(waiting)] == [0.25]
 
 
@@ -132,10 +138,8 @@ def test_short_turns_get_no_reminder_that_would_arrive_with_the_timeout(
 ) -> None:
     game = new_game(alice, bob, turn_seconds=300)  # a tenth is 30 s: not worth a message
     waiting = to_move(game, alice, bob)
-    clock.move_to(game.turn_deadline - timedelta(seconds=150))
-    assert send_reminders() == 1
-    clock.move_to(game.turn_deadline - timedelta(seconds=20))
-    assert send_reminders() == 0
+    sent = sent_before_the_deadline(clock, game, timedelta(seconds=150), timedelta(seconds=20))
+    assert sent == [1, 0]
     assert [n.data["fraction"] for n in reminders_of(waiting)] == [0.5]
 
 

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,20 +22,19 @@ from time_machine import TimeMachineFixture
 
 from live import presence
 from notifications import channels, relay, services
-from notifications.channels.base import Channel, Message
+from notifications.channels.base import Message
 from notifications.channels.webpush import DIGEST_TOPIC, push_topic
 from notifications.models import Delivery, Notification
-from tests.games.conftest import (
-    Player,
-    lift_throttles,  # noqa: F401 - a fixture, found by name
-)
+from tests.games.conftest import Player
 from tests.notifications.conftest import (
+    PushSpy,
     clear_outbox,
     deliveries,
     mails_to,
     new_game,
     others,
     pass_turn,
+    started,
     to_move,
     your_turn_for,
 )
@@ -110,9 +110,7 @@ def test_no_notice_in_any_channel_while_the_player_has_the_game_open(
     django_capture_on_commit_callbacks: Any,
     presence_cleared: None,
 ) -> None:
-    game = new_game(alice, bob)
-    mover = to_move(game, alice, bob)
-    (watcher,) = others(game, alice, bob)
+    game, mover, (watcher,) = started(alice, bob)
     clear_outbox()
     presence.mark_watching(watcher.user.pk, game.pk, ttl=60, tab="phone")
 
@@ -136,9 +134,7 @@ def test_a_watched_notice_without_deliveries_is_withdrawn_in_one_query(
 ) -> None:
     """A player no external channel reaches (no verified address, no push, no webhook) gets no
     deliveries, so withdrawing their watched notice needs no query for deliveries."""
-    game = new_game(alice, bob)
-    mover = to_move(game, alice, bob)
-    (watcher,) = others(game, alice, bob)
+    game, mover, (watcher,) = started(alice, bob)
     watcher.user.email_verified = False
     watcher.user.save(update_fields=["email_verified"])
     clear_outbox()
@@ -211,25 +207,14 @@ def test_the_badge_counts_games_waiting_not_notifications(
     assert counts["unread"] == 3
 
 
-class PushSpy(Channel):
-    name = "pushspy"
+class TurnPushSpy(PushSpy):
     default_kinds = ("your_turn",)
-    collapses = True
-    skip_while_watching = True
-
-    def __init__(self) -> None:
-        self.sent: list[Message] = []
-
-    def reachable(self, user: Any) -> bool:
-        return True
-
-    def send(self, message: Message) -> None:
-        self.sent.append(message)
 
 
 @pytest.fixture
-def push() -> Any:
-    spy = channels.register(PushSpy())
+def push() -> Iterator[PushSpy]:
+    """The conftest's spy on "your turn" only: these tests count what it was sent."""
+    spy = channels.register(TurnPushSpy())
     yield spy
     channels.unregister(spy.name)
 

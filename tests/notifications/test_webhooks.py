@@ -12,13 +12,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import threading
 import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -41,7 +39,8 @@ from notifications.models import (
 )
 from players.models import ApiToken
 from tests.games.conftest import Player, make_player
-from tests.notifications.conftest import clear_outbox, new_game, others, pass_turn, to_move
+from tests.local_http import QuietHandler, serving
+from tests.notifications.conftest import clear_outbox, pass_turn, started
 from tests.notifications.dns import FakeDNS
 
 pytestmark = pytest.mark.django_db
@@ -102,7 +101,7 @@ class Receiver:
 def receiver() -> Iterator[Receiver]:
     state = Receiver()
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         def do_POST(self) -> None:  # noqa: N802  (http.server's name)
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             headers = {k.lower(): v for k, v in self.headers.items()}
@@ -114,18 +113,9 @@ def receiver() -> Iterator[Receiver]:
             self.end_headers()
             self.wfile.write(b"ok")
 
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    state.port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(Handler) as server:
+        state.port = server.server_address[1]
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.fixture(autouse=True)
@@ -151,9 +141,7 @@ def turn_passes(
 ) -> tuple[Game, Player, Notification]:
     """A real move gives the turn to the player who registered a webhook (when ``receiver``)
     before it. Returns the game, that player and their "your turn"."""
-    game = new_game(alice, bob)
-    mover = to_move(game, alice, bob)
-    (waiting,) = others(game, alice, bob)
+    game, mover, (waiting,) = started(alice, bob)
     if receiver is not None:
         register(waiting, receiver, **hook)
     clear_outbox()
@@ -291,9 +279,7 @@ def test_410_gone_switches_the_endpoint_off_at_once(
 def test_a_retry_goes_only_to_the_endpoints_that_failed(
     alice: Player, bob: Player, receiver: Receiver
 ) -> None:
-    game = new_game(alice, bob)
-    mover = to_move(game, alice, bob)
-    (waiting,) = others(game, alice, bob)
+    game, mover, (waiting,) = started(alice, bob)
     register(waiting, receiver, "/good")
     register(waiting, receiver, "/flaky")
     clear_outbox()
@@ -325,9 +311,7 @@ def test_an_endpoint_gets_only_the_kinds_it_asked_for(
 def test_a_kind_switched_off_in_the_preferences_is_not_posted(
     alice: Player, bob: Player, receiver: Receiver
 ) -> None:
-    game = new_game(alice, bob)
-    mover = to_move(game, alice, bob)
-    (waiting,) = others(game, alice, bob)
+    game, mover, (waiting,) = started(alice, bob)
     register(waiting, receiver)
     services.update_preferences(user=waiting.user, switches={"webhook": {"your_turn": False}})
     clear_outbox()
@@ -339,9 +323,7 @@ def test_a_kind_switched_off_in_the_preferences_is_not_posted(
 def test_an_endpoint_bound_to_a_token_stops_with_the_token(
     alice: Player, bob: Player, receiver: Receiver
 ) -> None:
-    game = new_game(alice, bob)
-    mover = to_move(game, alice, bob)
-    (waiting,) = others(game, alice, bob)
+    game, mover, (waiting,) = started(alice, bob)
     app_token, _ = ApiToken.issue(waiting.user, name="my bot")
     created = register(waiting, receiver, token_id=app_token.pk)
     assert created["token_id"] == app_token.pk
@@ -500,9 +482,7 @@ PUBLIC = "93.184.215.14"
 def hook_on_name(alice: Player, bob: Player, receiver: Receiver, name: str) -> Player:
     """The player a real move gives the turn to, with a webhook on ``name`` at the receiver's
     port, and their "your turn" waiting in the outbox."""
-    game = new_game(alice, bob)
-    mover = to_move(game, alice, bob)
-    (waiting,) = others(game, alice, bob)
+    game, mover, (waiting,) = started(alice, bob)
     response = waiting.post(API, {"url": f"http://{name}:{receiver.port}/hook"})
     assert response.status_code == 201, response.content
     receiver.secrets["/hook"] = response.json()["secret"]

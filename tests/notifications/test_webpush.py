@@ -13,14 +13,12 @@ from __future__ import annotations
 import base64
 import json
 import os
-import threading
 import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +39,8 @@ from notifications import relay, vapid
 from notifications.models import Delivery, Notification, PushSubscription
 from players.models import ApiToken
 from tests.games.conftest import Player, make_player
-from tests.notifications.conftest import clear_outbox, new_game, others, pass_turn, to_move
+from tests.local_http import QuietHandler, serving
+from tests.notifications.conftest import clear_outbox, new_game, pass_turn, started, to_move
 from tests.notifications.dns import FakeDNS
 
 pytestmark = pytest.mark.django_db
@@ -93,7 +92,7 @@ class PushService:
 def running_push_service() -> Iterator[PushService]:
     service = PushService()
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         def do_POST(self) -> None:  # noqa: N802  (http.server's name)
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             service.received.append(
@@ -108,18 +107,9 @@ def running_push_service() -> Iterator[PushService]:
 
         do_GET = do_POST  # noqa: N815  (a 301 or 302 followed turns the POST into a GET)
 
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    service.port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(Handler) as server:
+        service.port = server.server_address[1]
         yield service
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.fixture
@@ -219,9 +209,7 @@ def turn_passes(
 ) -> tuple[Game, Player, Notification]:
     """A game in which a real move (draw, pass) gives the turn to the other player, who
     subscribed ``subscribe_waiting`` before it. Returns the game, that player and their notice."""
-    game = new_game(alice, bob)
-    mover = to_move(game, alice, bob)
-    (waiting,) = others(game, alice, bob)
+    game, mover, (waiting,) = started(alice, bob)
     if subscribe_waiting is not None:
         subscribe(waiting, subscribe_waiting)
     clear_outbox()
@@ -329,9 +317,7 @@ def test_one_accepting_browser_is_enough(
     """Two browsers, one gone: the player was told, the gone subscription is forgotten."""
     phone = Browser.new(push_service.endpoint("phone"))
     laptop = Browser.new(push_service.endpoint("laptop"))
-    game = new_game(alice, bob)
-    mover = to_move(game, alice, bob)
-    (waiting,) = others(game, alice, bob)
+    game, mover, (waiting,) = started(alice, bob)
     subscribe(waiting, phone)
     subscribe(waiting, laptop)
     clear_outbox()

@@ -15,6 +15,7 @@ from ratings import formula
 from ratings.models import Rating, RatingChange
 from tests.games.conftest import API_TESTS, Player
 from tests.moderation.conftest import make_moderator
+from tests.ratings.changes import rating_change
 
 pytestmark = API_TESTS
 
@@ -191,19 +192,10 @@ def history_of(user: User, other: User, places: list[int], kind: str = "uno_spla
     for i, (game, place) in enumerate(zip(games, places, strict=True)):
         after = shown + (10 if place == 1 else -7)
         for who, where in ((user, place), (other, 3 - place)):
+            at = start + timedelta(minutes=i)
             changes.append(
-                RatingChange(
-                    game=game,
-                    user=who,
-                    kind=kind,
-                    place=where,
-                    mu_before=25.0,
-                    sigma_before=8.0,
-                    mu_after=25.0,
-                    sigma_after=8.0,
-                    shown_before=shown,
-                    shown_after=after,
-                    created_at=start + timedelta(minutes=i),
+                rating_change(
+                    game, who, place=where, shown_before=shown, shown_after=after, created_at=at
                 )
             )
         shown = after

@@ -8,8 +8,8 @@ from typing import Any
 from games.models import Game
 from players.models import User
 from ratings import seasons
-from ratings.models import RatingChange
 from tests.games.conftest import API_TESTS, Player
+from tests.ratings.changes import rating_change
 
 pytestmark = API_TESTS
 
@@ -20,19 +20,10 @@ def duel(winner: User, loser: User, at: datetime, ratings: tuple[int, int] = (16
     """A rated Uno Splash duel won by ``winner`` at ``at``, leaving these shown ratings."""
     game = Game.objects.create(kind="uno_splash", host=winner, status=Game.FINISHED, rated=True)
     for user, place, shown in ((winner, 1, ratings[0]), (loser, 2, ratings[1])):
-        RatingChange.objects.create(
-            game=game,
-            user=user,
-            kind="uno_splash",
-            place=place,
-            mu_before=25.0,
-            sigma_before=8.0,
-            mu_after=25.0,
-            sigma_after=8.0,
-            shown_before=1500,
-            shown_after=shown,
-            created_at=at,
+        change = rating_change(
+            game, user, place=place, shown_before=1500, shown_after=shown, created_at=at
         )
+        change.save()
 
 
 def day(month: int, day: int, year: int = 2025) -> datetime:

@@ -8,15 +8,7 @@ from typing import Any
 import pytest
 
 from moderation.models import Block
-from tests.games.conftest import (  # noqa: F401  (fixtures)
-    Player,
-    alice,
-    bob,
-    carol,
-    dave,
-    lift_throttles,
-    make_player,
-)
+from tests.games.conftest import Player
 
 SOCIAL_TESTS = [pytest.mark.django_db, pytest.mark.usefixtures("lift_throttles")]
 

@@ -33,6 +33,12 @@ def sent(player: Player, other: Player, **body: Any) -> dict[str, Any]:
     return response.json()
 
 
+def challenged_as_friends(player: Player, friend: Player, **body: Any) -> dict[str, Any]:
+    """``player`` and ``friend`` become friends, then ``player`` challenges ``friend``."""
+    befriend(player, friend)
+    return sent(player, friend, **body)
+
+
 def set_challenges_from(player: Player, who: str) -> None:
     response = player.client.patch("/api/v1/me/social/", {"challenges_from": who}, format="json")
     assert response.status_code == 200
@@ -41,8 +47,7 @@ def set_challenges_from(player: Player, who: str) -> None:
 def test_a_friend_challenged_is_notified_and_accepting_starts_the_game(
     alice: Player, bob: Player
 ) -> None:
-    befriend(alice, bob)
-    row = sent(alice, bob, game="uno_splash", target_score=0)
+    row = challenged_as_friends(alice, bob, game="uno_splash", target_score=0)
     assert (row["status"], row["game"], row["incoming"]) == ("pending", "uno_splash", False)
     notice = Notification.objects.get(user=bob.user, kind="challenged")
     assert notice.data["challenge"] == row["id"]
@@ -66,8 +71,7 @@ def test_the_game_options_are_checked_by_the_games_app(alice: Player, bob: Playe
 
 
 def test_declining_closes_the_challenge_and_its_lobby(alice: Player, bob: Player) -> None:
-    befriend(alice, bob)
-    row = sent(alice, bob)
+    row = challenged_as_friends(alice, bob)
     declined = bob.post(f"{CHALLENGES}{row['id']}/decline/")
     assert declined.json()["status"] == "declined"
     assert Game.objects.get(pk=row["game_id"]).status == Game.EXPIRED
@@ -76,16 +80,14 @@ def test_declining_closes_the_challenge_and_its_lobby(alice: Player, bob: Player
 
 
 def test_the_challenger_withdraws_but_cannot_accept(alice: Player, bob: Player) -> None:
-    befriend(alice, bob)
-    row = sent(alice, bob)
+    row = challenged_as_friends(alice, bob)
     own = alice.post(f"{CHALLENGES}{row['id']}/accept/")
     assert (own.status_code, own.json()["error"]["code"]) == (403, "not_challenged")
     assert alice.post(f"{CHALLENGES}{row['id']}/decline/").json()["status"] == "cancelled"
 
 
 def test_somebody_elses_challenge_is_not_found(alice: Player, bob: Player, carol: Player) -> None:
-    befriend(alice, bob)
-    row = sent(alice, bob)
+    row = challenged_as_friends(alice, bob)
     for path in ("accept/", "decline/"):
         response = carol.post(f"{CHALLENGES}{row['id']}/{path}")
         assert (response.status_code, response.json()["error"]["code"]) == (404, "not_found")
@@ -103,8 +105,7 @@ def test_a_pending_challenge_expires(
     alice: Player, bob: Player, time_machine: TimeMachineFixture, settings: Any
 ) -> None:
     settings.CHALLENGE_TTL_SECONDS = 600
-    befriend(alice, bob)
-    row = sent(alice, bob)
+    row = challenged_as_friends(alice, bob)
     assert services.expire_challenges() == 0
     time_machine.move_to(timezone.now() + timedelta(seconds=601))
     assert services.expire_challenges() == 1
@@ -119,8 +120,7 @@ def test_accepting_after_the_expiry_before_the_job_ran_is_refused(
     alice: Player, bob: Player, time_machine: TimeMachineFixture, settings: Any
 ) -> None:
     settings.CHALLENGE_TTL_SECONDS = 600
-    befriend(alice, bob)
-    row = sent(alice, bob)
+    row = challenged_as_friends(alice, bob)
     time_machine.move_to(timezone.now() + timedelta(seconds=601))
     late = bob.post(f"{CHALLENGES}{row['id']}/accept/")
     assert (late.status_code, late.json()["error"]["code"]) == (409, "challenge_closed")
@@ -163,8 +163,7 @@ def test_a_block_either_way_refuses_a_challenge(
 
 
 def test_a_block_after_the_challenge_refuses_the_accept(alice: Player, bob: Player) -> None:
-    befriend(alice, bob)
-    row = sent(alice, bob)
+    row = challenged_as_friends(alice, bob)
     block(alice, bob)
     response = bob.post(f"{CHALLENGES}{row['id']}/accept/")
     assert (response.status_code, response.json()["error"]["code"]) == (403, "challenge_refused")
@@ -179,8 +178,7 @@ def test_the_cap_on_games_in_progress_holds_on_create_join_and_accept(
     alice: Player, bob: Player, carol: Player, settings: Any
 ) -> None:
     settings.GAMES_IN_PROGRESS_MAX = 2
-    befriend(alice, bob)
-    row = sent(alice, bob)  # alice: 1 (the challenge's lobby)
+    row = challenged_as_friends(alice, bob)  # alice: 1 (the challenge's lobby)
     assert alice.create(visibility="public").status_code == 201  # alice: 2
     full = alice.create()
     assert (full.status_code, full.json()["error"]["code"]) == (409, "too_many_games")

@@ -14,7 +14,8 @@ from games.models import Game, Seat
 from ratings.models import Rating
 from social import pairing
 from social.models import Seek
-from tests.social.conftest import SOCIAL_TESTS, Player, block, make_player
+from tests.games.conftest import make_player
+from tests.social.conftest import SOCIAL_TESTS, Player, block
 
 pytestmark = SOCIAL_TESTS
 

@@ -41,6 +41,7 @@ from typing import Any
 import yaml
 
 from tests import celery_procs
+from tests.child_python import run_text
 from tests.databases import fresh_database
 from tests.test_compose_processes import as_unprivileged_user, healthcheck_argv, on_port, words
 from tests.test_serve import ROOT, free_port
@@ -173,14 +174,7 @@ class Runner:
             environ["WORKER_METRICS_PORT"] = str(free_port())
 
     def run_once(self, name: str, argv: list[str], environ: dict[str, str], *, user: bool) -> None:
-        done = subprocess.run(
-            [*(self.prefix if user else []), *argv],
-            cwd=ROOT,
-            env=environ,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        done = run_text([*(self.prefix if user else []), *argv], env=environ, timeout=300)
         assert done.returncode == 0, f"{name} failed:\n{done.stdout}{done.stderr}"
 
     def build(self) -> None:
@@ -246,14 +240,7 @@ class Runner:
             time.sleep(0.2)
         while True:
             assert process.popen.poll() is None, f"{process.name} exited:\n{process.tail()}"
-            check = subprocess.run(
-                [*self.prefix, *argv],
-                cwd=ROOT,
-                env=environ,
-                capture_output=True,
-                text=True,
-                timeout=60,
-            )
+            check = run_text([*self.prefix, *argv], env=environ, timeout=60)
             if check.returncode == 0:
                 return
             assert time.monotonic() < deadline, (

@@ -11,27 +11,21 @@ from __future__ import annotations
 import datetime
 import json
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
 import requests
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 
+from tests.local_http import QuietHandler, self_signed, serving
 from tests.stack.harness import nginx_argv
 from tests.test_serve import ROOT, free_port
 
 pytestmark = pytest.mark.stack
 
 
-class Echo(BaseHTTPRequestHandler):
+class Echo(QuietHandler):
     def do_GET(self) -> None:  # noqa: N802 - the http.server API
         body = json.dumps(dict(self.headers.items())).encode()
         self.send_response(200)
@@ -40,50 +34,18 @@ class Echo(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, *args: Any) -> None:
-        pass
-
 
 @pytest.fixture
 def echo() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", free_port()), Echo)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-
-
-def self_signed(directory: Path) -> tuple[Path, Path]:
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False)
-        .sign(key, hashes.SHA256())
-    )
-    cert_path, key_path = directory / "fullchain.pem", directory / "privkey.pem"
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    return cert_path, key_path
+    with serving(Echo) as server:
+        yield f"127.0.0.1:{server.server_address[1]}"
 
 
 def test_the_tls_example_serves_https_redirects_http_and_says_https_upstream(
     tmp_path: Path, echo: str
 ) -> None:
-    cert, key = self_signed(tmp_path)
+    cert, key = tmp_path / "fullchain.pem", tmp_path / "privkey.pem"
+    self_signed("localhost", cert, key, valid_for=datetime.timedelta(days=1))
     http_port, https_port = free_port(), free_port()
     site = (ROOT / "deploy" / "nginx-tls.conf").read_text()
     replacements = {

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests import celery_procs
+from tests.child_python import run_text, stop_process
 from tests.stack.harness import answers
 from tests.test_serve import ROOT, free_port
 
@@ -77,13 +78,11 @@ def runtime_env(venv: Path, workdir: Path, redis_url: str) -> dict[str, str]:
 
 def installed_config(venv: Path, environ: dict[str, str], workdir: Path) -> Path:
     """Where the venv's ``config`` package is: the installed one, never the checkout."""
-    where = subprocess.run(
+    where = run_text(
         ["python", "-c", "import json, config; print(json.dumps(config.__file__))"],
-        cwd=workdir,
         env=environ,
-        capture_output=True,
-        text=True,
         timeout=60,
+        cwd=workdir,
     )
     assert where.returncode == 0, where.stderr
     package = Path(json.loads(where.stdout)).parent
@@ -152,4 +151,4 @@ def test_a_runtime_only_install_starts_web_live_worker_and_beat(
             assert "ModuleNotFoundError" not in text and "Traceback" not in text, text
     finally:
         for process in reversed(processes):
-            celery_procs.stop(process)
+            stop_process(process)

@@ -29,7 +29,6 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expec
 from games.engine import registry
 from games.models import Game
 from live import announce
-from tests.games.conftest import seeded_engine  # noqa: F401 - a fixture, found by name
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
@@ -97,6 +96,19 @@ def is_client_route(path: str) -> bool:
     return (match.url_name or "").startswith("web-")
 
 
+def record_errors(page: Page, errors: list[str]) -> None:
+    """``page``'s uncaught errors and console errors, appended to ``errors`` as they come."""
+    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+
+    def console(message: Any) -> None:
+        # A refused request (404 of an optional endpoint or of /favicon.ico, 409 of a late catch)
+        # is logged by the browser as "Failed to load resource": the server answering, not a bug.
+        if message.type == "error" and "Failed to load resource" not in message.text:
+            errors.append(f"console: {message.text}")
+
+    page.on("console", console)
+
+
 class Client:
     """One person's browser: a context of its own (storage, service worker), one page."""
 
@@ -124,14 +136,7 @@ class Client:
             "request", lambda r: self.requests.append((r.method, r.url, r.resource_type))
         )
         self.page: Page = self.context.new_page()
-        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        self.page.on("console", self._console)
-
-    def _console(self, message: Any) -> None:
-        # A refused request (404 of an optional endpoint, 409 of a late catch) is logged by the
-        # browser as "Failed to load resource"; that is the API answering, not a client bug.
-        if message.type == "error" and "Failed to load resource" not in message.text:
-            self.errors.append(f"console: {message.text}")
+        record_errors(self.page, self.errors)
 
     def goto(self, path: str) -> None:
         self.page.goto(self.base + path)
@@ -190,6 +195,13 @@ class Client:
         self.context.close()
 
 
+@pytest.fixture(params=["en", "da"])
+def lang(request: pytest.FixtureRequest) -> str:
+    """The client's language: a test that asks for it runs in English, then in Danish."""
+    language: str = request.param
+    return language
+
+
 @pytest.fixture
 def clients(browser: Browser, live_server: Any) -> Iterator[Any]:
     """Make browsers with clients(name, **options); checks every one's requests at the end."""
@@ -241,13 +253,28 @@ def act_over_the_api(base: str, token: str, game_id: str, action: dict[str, Any]
         assert response.status == 200
 
 
-def alice_and_bob_at(clients: Any, scenario: str) -> tuple[dict[str, Any], Client, Client]:
+def signed_in_at(
+    clients: Any, scenario: str, name: str, **options: Any
+) -> tuple[dict[str, Any], Client]:
+    """The scenario's game loaded, and ``name`` signed in (with the scenario's token) on its
+    page in a browser made with ``options``: (the scenario's output, that browser)."""
+    data = load_scenario(scenario)
+    token = next(p["token"] for p in data["players"] if p["name"] == name)
+    client: Client = clients(name, **options)
+    client.sign_in_with_token(token, f"/games/{data['game_id']}")
+    return data, client
+
+
+def alice_and_bob_at(
+    clients: Any, scenario: str, **options: Any
+) -> tuple[dict[str, Any], Client, Client]:
     """The scenario's game loaded, and alice and bob each signed in (with the scenario's tokens)
-    on its page in a browser of their own: (the scenario's output, alice, bob)."""
+    on its page in a browser of their own (made with ``options``): (the scenario's output,
+    alice, bob)."""
     game = load_scenario(scenario)
     tokens = {p["name"]: p["token"] for p in game["players"]}
-    alice = clients("alice")
-    bob = clients("bob")
+    alice = clients("alice", **options)
+    bob = clients("bob", **options)
     alice.sign_in_with_token(tokens["alice"], f"/games/{game['game_id']}")
     bob.sign_in_with_token(tokens["bob"], f"/games/{game['game_id']}")
     return game, alice, bob

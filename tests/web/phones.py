@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from players.models import User
-from tests.games.conftest import lift_throttles  # noqa: F401 - a fixture, for the tests' use
 from tests.web.conftest import Client
 from tests.web.test_offline import PHONE_390
 

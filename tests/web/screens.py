@@ -323,13 +323,19 @@ def replay(s: Shooter) -> None:
     s.save(client, "replay")
 
 
-def leaderboard(s: Shooter) -> None:
-    from tests.web.rated import rated_players
+def _rated_page(s: Shooter, path: str, mine: str, name: str, *, seasons: bool = False) -> None:
+    """Alice of the rated players (or of the season players) on ``path``, once ``mine`` (what is
+    hers on the page) shows: saved as ``name``."""
+    from tests.web.rated import rated_players, season_players
 
-    alice, _ = rated_players()
-    client = s.signed_in(alice.user, alice.token, "/leaderboards/uno_splash")
-    expect(client.page.locator(".board-row.me")).to_be_visible()
-    s.save(client, "leaderboard")
+    alice = season_players()[0] if seasons else rated_players()[0]
+    client = s.signed_in(alice.user, alice.token, path)
+    expect(client.page.locator(mine)).to_be_visible()
+    s.save(client, name)
+
+
+def leaderboard(s: Shooter) -> None:
+    _rated_page(s, "/leaderboards/uno_splash", ".board-row.me", "leaderboard")
 
 
 def profile(s: Shooter) -> None:
@@ -342,12 +348,7 @@ def profile(s: Shooter) -> None:
 
 
 def seasons(s: Shooter) -> None:
-    from tests.web.rated import season_players
-
-    alice, _ = season_players()
-    client = s.signed_in(alice.user, alice.token, "/seasons/uno_splash")
-    expect(client.page.locator(".board.season .board-row.me")).to_be_visible()
-    s.save(client, "seasons")
+    _rated_page(s, "/seasons/uno_splash", ".board.season .board-row.me", "seasons", seasons=True)
 
 
 def lobby(s: Shooter) -> None:

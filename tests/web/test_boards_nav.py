@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.games.conftest import lift_throttles  # noqa: F401 - a fixture, found by name
 from tests.web.rated import on_phone, rated_players
 
 pytestmark = [
@@ -54,7 +53,6 @@ def top_bar_fits(page: Page, width: int) -> None:
     assert len({round(t["top"]) for t in targets[1:]}) == 1, targets  # one row
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
 def test_the_top_bar_leads_to_the_boards_on_a_phone(clients: Any, lang: str) -> None:
     words = WORDS[lang]
     alice, _bob = rated_players()

@@ -59,6 +59,22 @@ def open_chat(page: Page, label: str) -> None:
     expect(page.locator("#chat-panel")).to_be_visible()
 
 
+def send_markup(page: Page, to: str) -> None:
+    """``MARKUP`` sent from ``page``'s open chat ("Message to the other ``to``"): it shows as the
+    page's own line, as written."""
+    page.get_by_label(f"Message to the other {to}").fill(MARKUP)
+    page.get_by_role("button", name="Send").click()
+    expect(page.locator(".chat-lines li.mine .chat-text")).to_have_text(MARKUP)
+
+
+def hears_of_markup(reader: Page, writer: Page) -> None:
+    """``reader``, in Danish, sees one unread message on its chat button, opens the chat and
+    reads ``writer``'s ``MARKUP`` as text."""
+    expect(reader.get_by_role("button", name="Chat · 1 nye")).to_be_visible()
+    open_chat(reader, "Chat · 1 nye")
+    assert_markup_is_text(reader, writer)
+
+
 def test_chat_at_the_table_is_text_live_and_covers_no_card(clients: Any) -> None:
     game = load_scenario("hand_large_no_mercy.json")
     tokens = {p["name"]: p["token"] for p in game["players"]}
@@ -76,14 +92,10 @@ def test_chat_at_the_table_is_text_live_and_covers_no_card(clients: Any) -> None
     open_chat(a, "Chat")
     expect(a.locator("#chat-panel")).to_contain_text("No messages yet")
     assert_no_card_covered(a)
-    a.get_by_label("Message to the other players").fill(MARKUP)
-    a.get_by_role("button", name="Send").click()
-    expect(a.locator(".chat-lines li.mine .chat-text")).to_have_text(MARKUP)
+    send_markup(a, "players")
 
     # Bob hears of it on the game's stream: the unread count, then the text as written.
-    expect(b.get_by_role("button", name="Chat · 1 nye")).to_be_visible()
-    open_chat(b, "Chat · 1 nye")
-    assert_markup_is_text(b, a)
+    hears_of_markup(b, a)
     line = b.locator(".chat-lines li", has_text="bold")
     expect(b.get_by_placeholder("Skriv en besked…")).to_be_visible()
     assert_no_card_covered(b)

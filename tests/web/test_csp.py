@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from players.models import User
-from tests.web.conftest import alice_and_bob_at, expect_hand_size
+from tests.web.conftest import alice_and_bob_at, expect_hand_size, record_errors
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,13 +41,7 @@ class Visitor:
         self.context.add_init_script(RECORD_VIOLATIONS)
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []
-        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        self.page.on("console", self._console)
-
-    def _console(self, message: Any) -> None:
-        # A 404 (the docs pages' /favicon.ico) is the server answering, not a refusal.
-        if message.type == "error" and "Failed to load resource" not in message.text:
-            self.errors.append(f"console: {message.text}")
+        record_errors(self.page, self.errors)
 
     def goto(self, path: str) -> Any:
         return self.page.goto(self.base + path)

@@ -13,11 +13,7 @@ from playwright.sync_api import expect
 
 from games.models import Game
 from social.models import Challenge, Follow, Profile
-from tests.games.conftest import (
-    Player,
-    lift_throttles,  # noqa: F401 - a fixture, found by name
-    make_player,
-)
+from tests.games.conftest import Player, make_player
 from tests.web.conftest import PHONE
 
 pytestmark = [
@@ -45,7 +41,6 @@ def bob(transactional_db: None) -> Player:
     return player
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
 def test_a_friend_found_followed_and_challenged_starts_a_game(
     clients: object, alice: Player, bob: Player, lang: str
 ) -> None:

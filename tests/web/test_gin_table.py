@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from players.models import User
-from tests.web.conftest import Client, load_scenario
+from tests.web.conftest import Client, alice_and_bob_at, load_scenario
 from tests.web.test_danish import assert_danish
 from tests.web.test_offline import PHONE_390
 
@@ -37,11 +37,7 @@ def my_turn(page: Page) -> None:
 
 
 def test_two_players_take_draw_discard_and_a_knock_is_laid_out_for_both(clients: Any) -> None:
-    game = load_scenario("gin_knock.json")
-    tokens = {p["name"]: p["token"] for p in game["players"]}
-    alice, bob = clients("alice", **PHONE_390), clients("bob", **PHONE_390)
-    alice.sign_in_with_token(tokens["alice"], f"/games/{game['game_id']}")
-    bob.sign_in_with_token(tokens["bob"], f"/games/{game['game_id']}")
+    _, alice, bob = alice_and_bob_at(clients, "gin_knock.json", **PHONE_390)
     a, b = alice.page, bob.page
 
     # The table: the opponent's ten cards, the stock's size, the upcard, the hand in melds.
@@ -183,11 +179,7 @@ def test_a_round_drawn_at_the_wall_is_listed_as_a_draw_in_the_results(clients: A
 
 
 def test_the_upcard_passed_by_both_leaves_only_the_stock_to_draw_from(clients: Any) -> None:
-    game = load_scenario("gin_knock.json")
-    tokens = {p["name"]: p["token"] for p in game["players"]}
-    alice, bob = clients("alice", **PHONE_390), clients("bob", **PHONE_390)
-    alice.sign_in_with_token(tokens["alice"], f"/games/{game['game_id']}")
-    bob.sign_in_with_token(tokens["bob"], f"/games/{game['game_id']}")
+    _, alice, bob = alice_and_bob_at(clients, "gin_knock.json", **PHONE_390)
     a, b = alice.page, bob.page
 
     my_turn(a)

@@ -17,7 +17,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from games.models import Game
 from players.models import User
-from tests.web.conftest import load_scenario
+from tests.web.conftest import load_scenario, signed_in_at
 from tests.web.test_danish import assert_danish
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -60,10 +60,7 @@ GAMES = {
 
 
 def open_table(clients: Any, position: str, name: str, **options: Any) -> tuple[Any, Page, str]:
-    data = load_scenario(position)
-    token = next(p["token"] for p in data["players"] if p["name"] == name)
-    client = clients(name, **{**SCREEN, **options})
-    client.sign_in_with_token(token, f"/games/{data['game_id']}")
+    data, client = signed_in_at(clients, position, name, **{**SCREEN, **options})
     expect(client.page.locator(".table-head")).to_be_visible()
     return client, client.page, data["game_id"]
 

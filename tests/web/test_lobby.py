@@ -16,11 +16,7 @@ from games.services import create_game
 from ratings.models import Rating
 from social import pairing
 from social.models import Seek
-from tests.games.conftest import (
-    Player,
-    lift_throttles,  # noqa: F401 - a fixture, found by name
-    make_player,
-)
+from tests.games.conftest import Player, make_player
 from tests.web.conftest import PHONE
 
 pytestmark = [
@@ -45,7 +41,6 @@ WORDS = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
 def test_a_seek_is_posted_found_by_another_player_and_starts_a_game(
     clients: object, transactional_db: None, lang: str
 ) -> None:

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from games.models import Game
 from tests.games.conftest import make_player, start_game
-from tests.web.phones import API_AND_BROWSER, LANGUAGES, lift_throttles, phone  # noqa: F401
+from tests.web.phones import API_AND_BROWSER, LANGUAGES, phone
 from tests.web.test_notices import turn_to
 
 pytestmark = API_AND_BROWSER

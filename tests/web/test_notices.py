@@ -21,13 +21,7 @@ from playwright.sync_api import expect
 from games.models import Game
 from live import presence
 from notifications.models import Notification
-from tests.games.conftest import (
-    Player,
-    lift_throttles,  # noqa: F401 - a fixture, found by name
-    make_player,
-    player_to_move,
-    start_game,
-)
+from tests.games.conftest import Player, make_player, player_to_move, start_game
 from tests.games.test_lobby_api import finished_game
 from tests.web.conftest import PHONE
 

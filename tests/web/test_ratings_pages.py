@@ -10,7 +10,6 @@ import pytest
 from playwright.sync_api import expect
 
 from ratings.models import Rating, RatingChange
-from tests.games.conftest import lift_throttles  # noqa: F401 - a fixture, found by name
 from tests.web.rated import on_phone, rated_players
 
 pytestmark = [
@@ -30,7 +29,6 @@ WORDS = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
 def test_the_board_leads_to_a_profile_with_its_rating_charts(clients: object, lang: str) -> None:
     words = WORDS[lang]
     alice, bob = rated_players()

@@ -54,7 +54,6 @@ def events(page: Page) -> list[str]:
     return page.locator(".replay-events li").all_inner_texts()
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
 def test_a_player_steps_through_a_finished_game_and_back(
     clients: Any, seeded_engine: Any, lang: str
 ) -> None:

@@ -16,7 +16,6 @@ import pytest
 from playwright.sync_api import Browser
 
 from live import announce
-from tests.games.conftest import lift_throttles  # noqa: F401 - a fixture, found by name
 from tests.web.screens import SCREENS, Shooter, selected
 from tests.web.screenshots import DOCS_SHOTS, LANGUAGES, OUT_ENV, ROOT, SIZE
 

@@ -11,11 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.games.conftest import (
-    lift_throttles,  # noqa: F401 - a fixture, found by name
-    make_player,
-    new_lobby,
-)
+from tests.games.conftest import make_player, new_lobby
 from tests.web.rated import on_phone, season_players
 
 pytestmark = [
@@ -52,7 +48,6 @@ def fits_the_phone(page: Any) -> None:
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
 def test_the_season_boards_this_month_and_last(clients: Any, lang: str) -> None:
     words = WORDS[lang]
     alice, months = season_players()
@@ -87,7 +82,6 @@ def test_the_season_boards_this_month_and_last(clients: Any, lang: str) -> None:
     expect(rows).to_have_count(0)
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
 def test_the_lobby_and_my_games_mark_rated_games(clients: Any, lang: str) -> None:
     words = WORDS[lang]
     alice, bob, carol = (make_player(name) for name in ("alice", "bob", "carol"))

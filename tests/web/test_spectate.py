@@ -15,11 +15,7 @@ from playwright.sync_api import expect
 from games import services
 from games.engine import registry
 from games.models import Game
-from tests.games.conftest import (
-    Player,
-    lift_throttles,  # noqa: F401 - a fixture, found by name
-    make_player,
-)
+from tests.games.conftest import Player, make_player
 from tests.web.conftest import ROOT
 from tests.web.test_lobby import SIZE
 
@@ -54,7 +50,6 @@ def one_move(game_id: str, players: list[Player]) -> None:
     services.act(user=mover.user, game_id=game_id, action=action, expected_version=None)
 
 
-@pytest.mark.parametrize("lang", ["en", "da"])
 def test_a_spectator_finds_a_game_watches_it_live_and_the_table_counts_them(
     clients: object, transactional_db: None, lang: str
 ) -> None:

@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 
 from chat import services as chat_services
 from games import services
-from tests.games.conftest import lift_throttles, make_player  # noqa: F401 - a fixture, by name
-from tests.web.test_chat import MARKUP, assert_markup_is_text, open_chat, overlaps
+from tests.games.conftest import make_player
+from tests.web.test_chat import hears_of_markup, open_chat, overlaps, send_markup
 from tests.web.test_offline import PHONE_390
 
 pytestmark = [
@@ -42,14 +42,10 @@ def test_spectators_chat_live_as_text_apart_from_the_players(clients: Any) -> No
 
     open_chat(c, "Spectators' chat")
     expect(c.locator("#chat-panel")).to_contain_text("No messages yet")
-    c.get_by_label("Message to the other spectators").fill(MARKUP)
-    c.get_by_role("button", name="Send").click()
-    expect(c.locator(".chat-lines li.mine .chat-text")).to_have_text(MARKUP)
+    send_markup(c, "spectators")
 
     # dave hears of it on the watch stream: the unread count, then the text as written.
-    expect(d.get_by_role("button", name="Chat · 1 nye")).to_be_visible()
-    open_chat(d, "Chat · 1 nye")
-    assert_markup_is_text(d, c)
+    hears_of_markup(d, c)
     chat_services.post(user=bob.user, game_id=game_id, channel="players", text="still players")
     chat_services.post(user=dave.user, game_id=game_id, channel="spectators", text="hej carol")
     expect(c.locator(".chat-lines li", has_text="hej carol")).to_be_visible()

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from games import services
 from players.models import User
-from tests.web.conftest import expect_hand_size, load_scenario
+from tests.web.conftest import expect_hand_size, load_scenario, signed_in_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -115,10 +115,7 @@ def hand_ids(page: Page) -> list[str]:
 
 
 def test_the_hand_sorts_by_type_and_shows_my_score(clients: Any) -> None:
-    data = load_scenario("news.json")
-    alice = clients("alice", **SCREEN)
-    token = next(p["token"] for p in data["players"] if p["name"] == "alice")
-    alice.sign_in_with_token(token, f"/games/{data['game_id']}")
+    _, alice = signed_in_at(clients, "news.json", "alice", **SCREEN)
     page = alice.page
     expect(page.locator(".my-score")).to_have_text("You: 0 pts")
     # The two Wilds are one card (×2), where the first stands, keyed by the newest.
@@ -131,10 +128,7 @@ def test_the_hand_sorts_by_type_and_shows_my_score(clients: Any) -> None:
 
 
 def test_a_coloured_hand_sorts_by_colour_and_by_number(clients: Any) -> None:
-    data = load_scenario("splash_challenge.json")
-    bob = clients("bob", **SCREEN)
-    token = next(p["token"] for p in data["players"] if p["name"] == "bob")
-    bob.sign_in_with_token(token, f"/games/{data['game_id']}")
+    _, bob = signed_in_at(clients, "splash_challenge.json", "bob", **SCREEN)
     page = bob.page
     expect(page.locator(".hand > li")).to_have_count(3)
     page.get_by_role("button", name="By colour").click()

@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from social import services as social
 from tests.games.conftest import game_url, make_player, start_game
 from tests.games.test_lobby_api import finished_game
-from tests.web.phones import API_AND_BROWSER, LANGUAGES, lift_throttles, phone, visitor  # noqa: F401
+from tests.web.phones import API_AND_BROWSER, LANGUAGES, phone, visitor
 
 pytestmark = API_AND_BROWSER
 

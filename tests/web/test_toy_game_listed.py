@@ -10,12 +10,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.urls import get_resolver
 from playwright.sync_api import expect
 
 from games.kinds import registry as kinds
 from players.models import ApiToken, User
-from tests.toygame import ADAPTER, TOY
+from tests.toygame import TOY, registered
 from tests.web.conftest import PHONE
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,12 +22,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def toy() -> Iterator[None]:
-    # Some views read the registered kinds when they are imported (ratings' `kind` parameter):
-    # import them all first, so that the toy leaves nothing behind in later tests' schema.
-    get_resolver().url_patterns  # noqa: B018
-    kinds.register(ADAPTER)  # the registration line
-    yield
-    kinds.unregister(TOY.kind)
+    with registered():
+        yield
 
 
 def test_the_new_game_screen_offers_the_registered_toy_game(clients: Any) -> None:
