@@ -19,7 +19,7 @@ import { formatNumber, t } from "../i18n.js";
 import { help } from "./uno_no_mercy_help.js";
 import { createSkip, outForGood } from "./uno_no_mercy_out.js";
 import { groupHand, handHead, handOrderer } from "../table/hand.js";
-import { colouredCards, colouredHand, colouredHandCard, colourOf, describeFamily, drawPile, LETTER, opponents, promptArea, rankOf, roundBanner, roundSummary, showDrawnCard, tableHead, unoButton, unoHint, wonAsLastStanding } from "./uno_shared.js";
+import { colouredCards, colouredFaces, colouredHand, colouredHandCard, describeFamily, drawPile, LETTER, opponents, promptArea, rankOf, roundBanner, roundSummary, showDrawnCard, tableHead, unoButton, unoHint, wonAsLastStanding } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = {
@@ -59,21 +59,13 @@ const HELP_SAMPLES = {
   roulette: "roulette-1",
 };
 
-function helpFace(key, held = null) {
-  const id = held || HELP_SAMPLES[key];
-  const card = { id, colour: colourOf(id), rank: rankOf(id) };
-  return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), "aria-hidden": "true" });
-}
+const FACES = colouredFaces(CARDS, HELP_SAMPLES);
 
 export const renderer = {
   kind: "uno_no_mercy",
   create,
-  help: { ...help, face: helpFace },
-  // A card by its id, drawn small with its name: the replay page's hands (views/replay.js).
-  cardFace(id) {
-    const card = { id, colour: colourOf(id), rank: rankOf(id) };
-    return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), role: "img", "aria-label": cardName(card) });
-  },
+  help: { ...help, face: FACES.helpFace },
+  cardFace: FACES.cardFace,
 };
 
 function create(ctx) {

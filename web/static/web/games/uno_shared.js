@@ -52,6 +52,24 @@ export function colouredCards({ symbols, names, classes = "", wildClass }) {
   };
 }
 
+/** A coloured game's faces, drawn as in the hand (`cards` is its colouredCards): `helpFace(key,
+ * held)`, the help sheet's card of `key` (a sample from `samples`, or the card held), and
+ * `cardFace(id)`, a card by its id drawn small with its name (the replay page's hands,
+ * views/replay.js). */
+export function colouredFaces({ cardName, cardClass, cardSymbol }, samples) {
+  const byId = (id) => ({ id, colour: colourOf(id), rank: rankOf(id) });
+  return {
+    helpFace(key, held = null) {
+      const card = byId(held || samples[key]);
+      return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), "aria-hidden": "true" });
+    },
+    cardFace(id) {
+      const card = byId(id);
+      return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), role: "img", "aria-label": cardName(card) });
+    },
+  };
+}
+
 /** The next active seat after the current one, in the direction of play. */
 export function nextSeat(table) {
   const n = table.seats.length;

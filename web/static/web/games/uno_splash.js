@@ -21,7 +21,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { help } from "./uno_splash_help.js";
 import { groupHand, handHead, handOrderer } from "../table/hand.js";
-import { colouredCards, colouredHand, colouredHandCard, colourOf, describeFamily, drawnCards, drawPile, LETTER, opponents, promptArea, rankOf, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { colouredCards, colouredFaces, colouredHand, colouredHandCard, describeFamily, drawnCards, drawPile, LETTER, opponents, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
 const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = { skip: "⊘", reverse: "⇄", draw2: "+2", wild: "W", wd4: "+4" };
@@ -33,21 +33,13 @@ const { cardName, cardSymbol, cardClass, faceOf } = CARDS;
 // A sample card of each key of the help sheet (uno_splash_help.js), drawn as in the hand.
 const HELP_SAMPLES = { number: "red-7-a", skip: "blue-skip-a", reverse: "green-reverse-a", draw2: "yellow-draw2-a", wild: "wild-1", wd4: "wd4-1" };
 
-function helpFace(key, held = null) {
-  const id = held || HELP_SAMPLES[key];
-  const card = { id, colour: colourOf(id), rank: rankOf(id) };
-  return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), "aria-hidden": "true" });
-}
+const FACES = colouredFaces(CARDS, HELP_SAMPLES);
 
 export const renderer = {
   kind: "uno_splash",
   create,
-  help: { ...help, face: helpFace },
-  // A card by its id, drawn small with its name: the replay page's hands (views/replay.js).
-  cardFace(id) {
-    const card = { id, colour: colourOf(id), rank: rankOf(id) };
-    return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), role: "img", "aria-label": cardName(card) });
-  },
+  help: { ...help, face: FACES.helpFace },
+  cardFace: FACES.cardFace,
 };
 
 function create(ctx) {
