@@ -70,6 +70,49 @@ export function colouredFaces({ cardName, cardClass, cardSymbol }, samples) {
   };
 }
 
+// ---- the colours of Uno Splash and No Mercy: choosing one, the one in force ------------------
+
+export const COLOURS = ["red", "yellow", "green", "blue"];
+export const colourName = (colour) => t(`colour.${colour}`);
+
+/** The four colours as buttons: for a wild being played, or the opening Wild's colour. */
+export function colourPicker(onPick, onCancel) {
+  return h(
+    "div",
+    { class: "colour-picker", role: "group", "aria-label": t("splash.pick_colour") },
+    COLOURS.map((colour) =>
+      h(
+        "button",
+        { type: "button", class: `colour-choice splash-${colour}`, "data-letter": LETTER[colour], onclick: () => onPick(colour) },
+        h("span", { class: "colour-letter", "aria-hidden": "true" }, LETTER[colour]),
+        h("span", { class: "colour-word" }, colourName(colour)),
+      ),
+    ),
+    onCancel ? h("button", { type: "button", class: "cancel-pick", onclick: onCancel }, t("common.cancel")) : null,
+  );
+}
+
+/** The colour in force beside the discard pile: its letter and its name ("?" before one is named). */
+export function colourInForce(colour) {
+  return h(
+    "div",
+    { class: `colour-in-force ${colour ? `splash-${colour}` : ""}`, role: "status" },
+    h("span", { class: "colour-letter", "aria-hidden": "true" }, colour ? LETTER[colour] : "?"),
+    h("span", { class: "colour-word" }, colour ? t("splash.in_force", { colour: colourName(colour) }) : t("splash.no_colour")),
+  );
+}
+
+/** The discard pile's top card, large, or the empty pile (`cards` is the game's colouredCards). */
+export function discardTop({ cardName, cardClass, cardSymbol }, top) {
+  return top
+    ? h(
+        "div",
+        { key: top.id, class: `${cardClass(top)} big`, "data-symbol": cardSymbol(top), role: "img", "aria-label": t("table.discard_label", { card: cardName(top) }) },
+        h("span", { class: "card-name", "aria-hidden": "true" }, cardName(top)),
+      )
+    : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") });
+}
+
 /** The next active seat after the current one, in the direction of play. */
 export function nextSeat(table) {
   const n = table.seats.length;

@@ -21,12 +21,10 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { help } from "./uno_splash_help.js";
 import { groupHand, handHead, handOrderer } from "../table/hand.js";
-import { colouredCards, colouredFaces, colouredHand, colouredHandCard, describeFamily, drawnCards, drawPile, LETTER, opponents, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { colourInForce, colourName, colourPicker, colouredCards, colouredFaces, colouredHand, colouredHandCard, discardTop, describeFamily, drawnCards, drawPile, opponents, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
-const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = { skip: "⊘", reverse: "⇄", draw2: "+2", wild: "W", wd4: "+4" };
 
-const colourName = (colour) => t(`colour.${colour}`);
 const CARDS = colouredCards({ symbols: SYMBOL, names: "splash", wildClass: "splash" });
 const { cardName, cardSymbol, cardClass, faceOf } = CARDS;
 
@@ -90,23 +88,6 @@ function create(ctx) {
       return legal.some((a) => a.type === "play") ? t("table.prompt_play_or_draw") : t("splash.prompt_draw");
     }
     return t("table.prompt_wait", { name: nameOf(table.current_seat) });
-  }
-
-  /** The four colours as buttons: for a wild being played, or the opening Wild's colour. */
-  function colourPicker(onPick, onCancel) {
-    return h(
-      "div",
-      { class: "colour-picker", role: "group", "aria-label": t("splash.pick_colour") },
-      COLOURS.map((colour) =>
-        h(
-          "button",
-          { type: "button", class: `colour-choice splash-${colour}`, "data-letter": LETTER[colour], onclick: () => onPick(colour) },
-          h("span", { class: "colour-letter", "aria-hidden": "true" }, LETTER[colour]),
-          h("span", { class: "colour-word" }, colourName(colour)),
-        ),
-      ),
-      onCancel ? h("button", { type: "button", class: "cancel-pick", onclick: onCancel }, t("common.cancel")) : null,
-    );
   }
 
   function actionsRow(table, legal, state) {
@@ -248,20 +229,9 @@ function create(ctx) {
       "div",
       { class: "pile-area" },
       drawPile(send, table, canDraw),
-      top
-        ? h(
-            "div",
-            { key: top.id, class: `${cardClass(top)} big`, "data-symbol": cardSymbol(top), role: "img", "aria-label": t("table.discard_label", { card: cardName(top) }) },
-            h("span", { class: "card-name", "aria-hidden": "true" }, cardName(top)),
-          )
-        : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") }),
+      discardTop(CARDS, top),
       stacking ? stackSlot(table.stack) : null,
-      h(
-        "div",
-        { class: `colour-in-force ${colour ? `splash-${colour}` : ""}`, role: "status" },
-        h("span", { class: "colour-letter", "aria-hidden": "true" }, colour ? LETTER[colour] : "?"),
-        h("span", { class: "colour-word" }, colour ? t("splash.in_force", { colour: colourName(colour) }) : t("splash.no_colour")),
-      ),
+      colourInForce(colour),
     );
   }
 
