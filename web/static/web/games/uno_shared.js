@@ -1,9 +1,9 @@
 // What the tables of the Uno games (uno_all_wild.js, uno_splash.js, uno_no_mercy.js) draw the
 // same way: the coloured cards of Splash and No Mercy, the seats around me, the head of the
-// table, the UNO button, the other seats, the draw pile, the prompt, the family's events in
-// words, the end of a round and a coloured hand's cards. Each game's renderer keeps what is its
-// own (its cards, its prompts, its choices) and passes the rest in; the hand is the table's
-// (table/hand.js).
+// table, the UNO button, the other seats, the draw pile, the prompt (Gin Rummy's too), the
+// family's events in words, the end of a round and a coloured hand's cards. Each game's
+// renderer keeps what is its own (its cards, its prompts, its choices) and passes the rest in;
+// the hand is the table's (table/hand.js).
 
 import { h } from "../dom.js";
 import { formatNumber, formatSigned, t } from "../i18n.js";
