@@ -191,20 +191,25 @@ def unblock(*, user: User, player_id: Any) -> None:
 # Moderators: sanctions
 
 
+def _sanction(
+    moderator: User, user: User, kind: str, reason: str, report: Report | None, **details: Any
+) -> Sanction:
+    """The sanction row and its audit entry (``details`` beside the action). Caller holds the
+    transaction and the player's lock, and tells the player."""
+    sanction = Sanction.objects.create(
+        user=user, kind=kind, reason=reason, created_by=moderator, report=report
+    )
+    audit.record(actor=moderator, reason=reason, target_user=user, report=report, **details)
+    return sanction
+
+
 def warn(*, moderator: User, user_id: Any, reason: str, report: Report | None = None) -> Sanction:
     reason = _reason(reason)
     with transaction.atomic():
         user = _player(user_id, lock=True)
         _check_may_sanction(moderator, user)
-        sanction = Sanction.objects.create(
-            user=user, kind=Sanction.WARNING, reason=reason, created_by=moderator, report=report
-        )
-        audit.record(
-            actor=moderator,
-            action=audit.PLAYER_WARNED,
-            reason=reason,
-            target_user=user,
-            report=report,
+        sanction = _sanction(
+            moderator, user, Sanction.WARNING, reason, report, action=audit.PLAYER_WARNED
         )
         notify_player(user, f"A moderator warned you: {reason}")
     return sanction
@@ -222,15 +227,13 @@ def reset_display_name(
         old = user.display_name
         user.display_name = f"Player {user.pk}"
         user.save(update_fields=["display_name"])
-        sanction = Sanction.objects.create(
-            user=user, kind=Sanction.NAME_RESET, reason=reason, created_by=moderator, report=report
-        )
-        audit.record(
-            actor=moderator,
+        sanction = _sanction(
+            moderator,
+            user,
+            Sanction.NAME_RESET,
+            reason,
+            report,
             action=audit.NAME_RESET,
-            reason=reason,
-            target_user=user,
-            report=report,
             old_display_name=old,
             new_display_name=user.display_name,
         )

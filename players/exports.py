@@ -69,16 +69,7 @@ class ExportProfileSerializer(serializers.ModelSerializer):
 class ExportTokenSerializer(serializers.ModelSerializer):
     class Meta:
         model = ApiToken
-        fields = [
-            "id",
-            "name",
-            "scope",
-            "prefix",
-            "created_at",
-            "last_used_at",
-            "expires_at",
-            "revoked_at",
-        ]
+        fields = [*ApiToken.SHOWN_FIELDS, "revoked_at"]
         read_only_fields = fields
 
 

@@ -104,6 +104,10 @@ class ApiToken(models.Model):
     expires_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
+    # A token as its owner is shown it, never its secret nor its hash: the tokens list
+    # (players.api.serializers) and the data export (players.exports) both start with these.
+    SHOWN_FIELDS = ("id", "name", "scope", "prefix", "created_at", "last_used_at", "expires_at")
+
     class Meta:
         ordering = ["-created_at"]
 

@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, connections, transaction
@@ -258,17 +259,23 @@ def _invalid_link() -> ServiceError:
     return ServiceError(codes.INVALID_TOKEN, "This link is invalid or has expired.")
 
 
-def reset_password(*, uid: str, token: str, new_password: str) -> User:
-    """Set a new password from a reset link, and revoke every token: whoever asked for a reset
-    may be locking out someone who stole the old password."""
+def _linked_user(uid: str, token: str, tokens: PasswordResetTokenGenerator) -> User:
+    """The active account that a link of ``tokens`` names. Caller holds the transaction: the
+    row is locked and re-checked so that two requests with the same link cannot both succeed."""
     found = links.user_from_uid(uid)
     if found is None:
         raise _invalid_link()
+    user = User.objects.select_for_update().get(pk=found.pk)
+    if not user.is_active or not tokens.check_token(user, token):
+        raise _invalid_link()
+    return user
+
+
+def reset_password(*, uid: str, token: str, new_password: str) -> User:
+    """Set a new password from a reset link, and revoke every token: whoever asked for a reset
+    may be locking out someone who stole the old password."""
     with transaction.atomic():
-        # Locked and re-checked so that two requests with the same link cannot both succeed.
-        user = User.objects.select_for_update().get(pk=found.pk)
-        if not user.is_active or not links.password_reset_tokens.check_token(user, token):
-            raise _invalid_link()
+        user = _linked_user(uid, token, links.password_reset_tokens)
         check_password_strength(new_password, user=user)
         user.set_password(new_password)
         # The link came to this address (the token covers it), which proves the mailbox.
@@ -291,13 +298,8 @@ def request_email_verification(*, user: User) -> None:
 
 
 def confirm_email_verification(*, uid: str, token: str) -> User:
-    found = links.user_from_uid(uid)
-    if found is None:
-        raise _invalid_link()
     with transaction.atomic():
-        user = User.objects.select_for_update().get(pk=found.pk)
-        if not user.is_active or not links.email_verification_tokens.check_token(user, token):
-            raise _invalid_link()
+        user = _linked_user(uid, token, links.email_verification_tokens)
         user.email_verified = True
         user.save(update_fields=["email_verified"])
     return user

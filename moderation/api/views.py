@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_responses import standard_errors
 from config.openapi import error_response
 from moderation import chat, selectors, services
 from moderation.api import serializers as s
@@ -178,9 +179,9 @@ class BlockDetailView(APIView):
         request=None,
         responses={
             204: OpenApiResponse(description="Unblocked."),
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            404: error_response("`not_found`: you have not blocked this player."),
+            **standard_errors(
+                {404: error_response("`not_found`: you have not blocked this player.")}
+            ),
         },
         tags=["moderation"],
     )

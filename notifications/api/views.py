@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import query
-from config.api_responses import NOT_AUTHENTICATED, READ_ONLY
+from config.api_responses import NOT_AUTHENTICATED, standard_errors
 from config.openapi import error_response
 from notifications import selectors, services
 from notifications.api import serializers as s
@@ -36,11 +36,7 @@ class InboxView(APIView):
             ),
             query.integer_parameter("limit", 1, 100, "Page size (default 20).", default=20),
         ],
-        responses={
-            200: s.InboxPageSerializer,
-            400: INVALID,
-            401: NOT_AUTHENTICATED,
-        },
+        responses={200: s.InboxPageSerializer, **standard_errors({400: INVALID}, write=False)},
         tags=TAGS,
     )
     def get(self, request: Request) -> Response:
@@ -81,12 +77,7 @@ class ReadView(APIView):
         summary="Mark one notification read",
         description="Marking it again changes nothing (it keeps the first `read_at`).",
         request=None,
-        responses={
-            200: s.NotificationSerializer,
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            404: NO_NOTIFICATION,
-        },
+        responses={200: s.NotificationSerializer, **standard_errors({404: NO_NOTIFICATION})},
         tags=TAGS,
     )
     def post(self, request: Request, notification_id: int) -> Response:
@@ -101,12 +92,7 @@ class ReadAllView(APIView):
         summary="Mark all my notifications read",
         description="With `up_to`, only those with that id or lower (the ones the client showed).",
         request={"application/json": s.ReadAllRequestSerializer},
-        responses={
-            200: s.ReadAllResponseSerializer,
-            400: INVALID,
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-        },
+        responses={200: s.ReadAllResponseSerializer, **standard_errors({400: INVALID})},
         tags=TAGS,
     )
     def post(self, request: Request) -> Response:
@@ -150,12 +136,7 @@ class PreferencesView(APIView):
             "preferences."
         ),
         request={"application/json": s.PreferencesUpdateSerializer},
-        responses={
-            200: s.PreferencesSerializer,
-            400: INVALID,
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-        },
+        responses={200: s.PreferencesSerializer, **standard_errors({400: INVALID})},
         examples=[PREFERENCES_EXAMPLE],
         tags=TAGS,
     )

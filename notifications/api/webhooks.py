@@ -15,7 +15,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import query
-from config.api_responses import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED
+from config.api_responses import (
+    NOT_AUTHENTICATED,
+    READ_ONLY,
+    RETRY_AFTER,
+    standard_errors,
+)
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from config.openapi import error_response
 from config.serializers import StrictSerializer
@@ -237,15 +242,17 @@ class WebhookListView(WebhookThrottled, APIView):
         request={"application/json": WebhookCreateSerializer},
         responses={
             201: WebhookCreatedSerializer,
-            400: error_response(
-                "`invalid_request`: a malformed field, a URL that is not http(s) or points at a "
-                "loopback, private or reserved address, or a `token_id` that is not one of your "
-                "live tokens (details.fields)."
+            **standard_errors(
+                {
+                    400: error_response(
+                        "`invalid_request`: a malformed field, a URL that is not http(s) or "
+                        "points at a loopback, private or reserved address, or a `token_id` that "
+                        "is not one of your live tokens (details.fields)."
+                    ),
+                    409: error_response("`too_many_webhooks`: delete one first."),
+                },
+                throttled=True,
             ),
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            409: error_response("`too_many_webhooks`: delete one first."),
-            429: THROTTLED,
         },
         parameters=[RETRY_AFTER],
         examples=[CREATE_EXAMPLE],
@@ -285,13 +292,7 @@ class WebhookView(APIView):
         summary="Switch a webhook on or off, or change its kinds",
         description="`active: true` switches a webhook that was switched off back on.",
         request={"application/json": WebhookUpdateSerializer},
-        responses={
-            200: WebhookSerializer,
-            400: INVALID,
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            404: NO_WEBHOOK,
-        },
+        responses={200: WebhookSerializer, **standard_errors({400: INVALID, 404: NO_WEBHOOK})},
         tags=TAGS,
     )
     def patch(self, request: Request, webhook_id: int) -> Response:
@@ -327,10 +328,7 @@ class WebhookTestView(WebhookThrottled, APIView):
         request=None,
         responses={
             202: WebhookTestSerializer,
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            404: NO_WEBHOOK,
-            429: THROTTLED,
+            **standard_errors({404: NO_WEBHOOK}, throttled=True),
         },
         parameters=[RETRY_AFTER],
         tags=TAGS,
@@ -358,9 +356,7 @@ class WebhookAttemptsView(APIView):
         ],
         responses={
             200: WebhookAttemptPageSerializer,
-            400: INVALID,
-            401: NOT_AUTHENTICATED,
-            404: NO_WEBHOOK,
+            **standard_errors({400: INVALID, 404: NO_WEBHOOK}, write=False),
         },
         tags=TAGS,
     )

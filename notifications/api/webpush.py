@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import error_codes as codes
-from config.api_responses import NOT_AUTHENTICATED, READ_ONLY
+from config.api_responses import NOT_AUTHENTICATED, READ_ONLY, standard_errors
 from config.errors import ServiceError
 from config.fields import StrictCharField, StrictIntegerField
 from config.openapi import error_response
@@ -173,9 +173,7 @@ class PushUnsubscribeView(APIView):
         request={"application/json": PushUnsubscribeSerializer},
         responses={
             204: None,
-            400: error_response("`invalid_request`: no `endpoint`."),
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
+            **standard_errors({400: error_response("`invalid_request`: no `endpoint`.")}),
         },
         tags=TAGS,
     )

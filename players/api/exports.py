@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_responses import standard_errors
 from config.openapi import error_response
 from players import exports
 from players.api import serializers as s
@@ -63,8 +64,10 @@ class MeExportView(APIView):
         summary="How my data export is getting on",
         responses={
             200: s.DataExportSerializer,
-            401: NOT_AUTHENTICATED,
-            404: error_response("`not_found`: no such export of mine (or it expired)."),
+            **standard_errors(
+                {404: error_response("`not_found`: no such export of mine (or it expired).")},
+                write=False,
+            ),
         },
         tags=["me"],
     )

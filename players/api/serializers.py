@@ -105,16 +105,7 @@ class ApiTokenSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = ApiToken
-        fields = [
-            "id",
-            "name",
-            "scope",
-            "prefix",
-            "created_at",
-            "last_used_at",
-            "expires_at",
-            "current",
-        ]
+        fields = [*ApiToken.SHOWN_FIELDS, "current"]
         read_only_fields = fields
 
     def get_current(self, token: ApiToken) -> bool:

@@ -9,11 +9,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import error_codes as codes
+from config.api_responses import standard_errors
 from config.errors import ServiceError
 from config.openapi import error_response
 from games.engine import registry
 from players import signals as player_signals
-from players.api.views import NOT_AUTHENTICATED
 from players.models import User
 from ratings import seasons, selectors
 from ratings.api import serializers as s
@@ -52,8 +52,7 @@ class LeaderboardView(APIView):
         parameters=[KIND_PARAMETER],
         responses={
             200: s.LeaderboardSerializer,
-            401: NOT_AUTHENTICATED,
-            404: error_response("`not_found`: no such game."),
+            **standard_errors({404: error_response("`not_found`: no such game.")}, write=False),
         },
         tags=["ratings"],
     )
@@ -85,10 +84,14 @@ class SeasonView(APIView):
         ],
         responses={
             200: s.SeasonBoardSerializer,
-            401: NOT_AUTHENTICATED,
-            404: error_response(
-                "`not_found`: no such game, or no such month (not `YYYY-MM`, "
-                "before 2000-01 or after this month)."
+            **standard_errors(
+                {
+                    404: error_response(
+                        "`not_found`: no such game, or no such month (not `YYYY-MM`, "
+                        "before 2000-01 or after this month)."
+                    )
+                },
+                write=False,
             ),
         },
         tags=["ratings"],
@@ -113,8 +116,10 @@ class ProfileView(APIView):
         ),
         responses={
             200: s.PublicProfileSerializer,
-            401: NOT_AUTHENTICATED,
-            404: error_response("`not_found`: no such player, or a block between you."),
+            **standard_errors(
+                {404: error_response("`not_found`: no such player, or a block between you.")},
+                write=False,
+            ),
         },
         tags=["ratings"],
     )

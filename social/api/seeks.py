@@ -12,15 +12,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_responses import standard_errors
 from config.openapi import error_response
 from games import selectors as game_selectors
 from games.api.serializers import GameSerializer
 from players.api.views import (
     INVALID,
     NOT_AUTHENTICATED,
-    READ_ONLY,
     RETRY_AFTER,
-    THROTTLED,
     signed_in_user,
 )
 from players.oauth import AppRateThrottle
@@ -91,14 +90,18 @@ class SeeksView(ScopeThrottled, APIView):
         parameters=[RETRY_AFTER],
         responses={
             201: s.SeekSerializer,
-            400: error_response(
-                "`invalid_request` (details.fields), `invalid_setup` (seats, a house rule) or "
-                "`rated_not_allowed`."
+            **standard_errors(
+                {
+                    400: error_response(
+                        "`invalid_request` (details.fields), `invalid_setup` (seats, a house "
+                        "rule) or `rated_not_allowed`."
+                    ),
+                    409: error_response(
+                        "`already_seeking` (an open seek like it) or `too_many_games`."
+                    ),
+                },
+                throttled=True,
             ),
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            409: error_response("`already_seeking` (an open seek like it) or `too_many_games`."),
-            429: THROTTLED,
         },
         tags=["social"],
     )
@@ -139,13 +142,19 @@ class SeekTakeView(APIView):
         parameters=[RETRY_AFTER],
         responses={
             200: GameSerializer,
-            401: NOT_AUTHENTICATED,
-            403: error_response(
-                "`seek_refused` (your own, or outside its range), or `permission_denied`."
+            **standard_errors(
+                {
+                    403: error_response(
+                        "`seek_refused` (your own, or outside its range), or `permission_denied`."
+                    ),
+                    404: error_response(
+                        "`not_found`: no such seek (or its player is blocked either way)."
+                    ),
+                    409: error_response("`seek_closed`, `seek_needs_group` or `too_many_games`."),
+                },
+                write=False,
+                throttled=True,
             ),
-            404: error_response("`not_found`: no such seek (or its player is blocked either way)."),
-            409: error_response("`seek_closed`, `seek_needs_group` or `too_many_games`."),
-            429: THROTTLED,
         },
         tags=["social"],
     )
@@ -162,10 +171,12 @@ class SeekDetailView(APIView):
         request=None,
         responses={
             204: None,
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            404: error_response("`not_found`: no such seek, or not yours."),
-            409: error_response("`seek_closed`: it was matched, withdrawn or has expired."),
+            **standard_errors(
+                {
+                    404: error_response("`not_found`: no such seek, or not yours."),
+                    409: error_response("`seek_closed`: it was matched, withdrawn or has expired."),
+                }
+            ),
         },
         tags=["social"],
     )

@@ -130,6 +130,17 @@ class SearchQuerySerializer(serializers.Serializer):
     q = StrictCharField(max_length=80, help_text="The start of a display name.")
 
 
+def _rating_bound(which: str) -> StrictIntegerField:
+    """A seek's optional bound on its opponents' shown rating."""
+    return StrictIntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=10_000,
+        help_text=f"The {which} shown rating of an opponent you accept (none when left out).",
+    )
+
+
 class SeekRequestSerializer(CreateGameSerializer):
     """A seek: the game and its house rules as `games_create` takes them (and checks them), the
     seats, and the opponents' ratings one accepts. The game's default preset, target and turn
@@ -144,20 +155,8 @@ class SeekRequestSerializer(CreateGameSerializer):
     seats = StrictIntegerField(
         min_value=2, max_value=10, help_text="Players in the game, you included."
     )
-    min_rating = StrictIntegerField(
-        required=False,
-        allow_null=True,
-        min_value=0,
-        max_value=10_000,
-        help_text="The lowest shown rating of an opponent you accept (none when left out).",
-    )
-    max_rating = StrictIntegerField(
-        required=False,
-        allow_null=True,
-        min_value=0,
-        max_value=10_000,
-        help_text="The highest shown rating of an opponent you accept (none when left out).",
-    )
+    min_rating = _rating_bound("lowest")
+    max_rating = _rating_bound("highest")
 
 
 class SeekSerializer(serializers.Serializer):

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_responses import standard_errors
 from config.openapi import error_response
 from games import selectors as game_selectors
 from games.api.serializers import GameSerializer
@@ -20,7 +21,6 @@ from players.api.views import (
     NOT_AUTHENTICATED,
     READ_ONLY,
     RETRY_AFTER,
-    THROTTLED,
     signed_in_user,
 )
 from players.oauth import AppRateThrottle
@@ -61,10 +61,18 @@ class FollowingView(APIView):
         request={"application/json": s.PlayerRequestSerializer},
         responses={
             200: s.FollowResultSerializer,
-            400: error_response("`invalid_request` (details.fields) or `cannot_follow_self`."),
-            401: NOT_AUTHENTICATED,
-            403: error_response("`follow_refused` (a block, either way), or `permission_denied`."),
-            404: NO_PLAYER,
+            **standard_errors(
+                {
+                    400: error_response(
+                        "`invalid_request` (details.fields) or `cannot_follow_self`."
+                    ),
+                    403: error_response(
+                        "`follow_refused` (a block, either way), or `permission_denied`."
+                    ),
+                    404: NO_PLAYER,
+                },
+                write=False,
+            ),
         },
         tags=["social"],
     )
@@ -120,12 +128,7 @@ class SocialSettingsView(APIView):
         operation_id="me_social_update",
         summary="Hide my presence, choose who may challenge me",
         request={"application/json": s.SocialSettingsSerializer},
-        responses={
-            200: s.SocialSettingsSerializer,
-            400: INVALID,
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-        },
+        responses={200: s.SocialSettingsSerializer, **standard_errors({400: INVALID})},
         tags=["social"],
     )
     def patch(self, request: Request) -> Response:
@@ -153,9 +156,7 @@ class PlayerSearchView(APIView):
         ],
         responses={
             200: s.SearchResultSerializer(many=True),
-            400: INVALID,
-            401: NOT_AUTHENTICATED,
-            429: THROTTLED,
+            **standard_errors({400: INVALID}, write=False, throttled=True),
         },
         tags=["social"],
     )
@@ -199,17 +200,24 @@ class ChallengesView(ScopeThrottled, APIView):
         parameters=[RETRY_AFTER],
         responses={
             201: s.ChallengeSerializer,
-            400: error_response(
-                "`invalid_request` (details.fields), `invalid_setup` or `cannot_challenge_self`."
+            **standard_errors(
+                {
+                    400: error_response(
+                        "`invalid_request` (details.fields), `invalid_setup` or "
+                        "`cannot_challenge_self`."
+                    ),
+                    403: error_response(
+                        "`challenge_refused` (the player takes no challenges from you, or a "
+                        "block), or `permission_denied`."
+                    ),
+                    404: NO_PLAYER,
+                    409: error_response(
+                        "`already_challenged` or `too_many_games` (details.limit)."
+                    ),
+                },
+                write=False,
+                throttled=True,
             ),
-            401: NOT_AUTHENTICATED,
-            403: error_response(
-                "`challenge_refused` (the player takes no challenges from you, or a block), "
-                "or `permission_denied`."
-            ),
-            404: NO_PLAYER,
-            409: error_response("`already_challenged` or `too_many_games` (details.limit)."),
-            429: THROTTLED,
         },
         tags=["social"],
     )
@@ -235,17 +243,21 @@ class ChallengeAcceptView(APIView):
         parameters=[RETRY_AFTER],
         responses={
             200: GameSerializer,
-            401: NOT_AUTHENTICATED,
-            403: error_response(
-                "`not_challenged` (you sent it), `challenge_refused` (a block), or "
-                "`permission_denied`."
+            **standard_errors(
+                {
+                    403: error_response(
+                        "`not_challenged` (you sent it), `challenge_refused` (a block), or "
+                        "`permission_denied`."
+                    ),
+                    404: NO_CHALLENGE,
+                    409: error_response(
+                        "`challenge_closed`, `too_many_games`, or the lobby is no longer open "
+                        "(`game_already_started`, `game_full`)."
+                    ),
+                },
+                write=False,
+                throttled=True,
             ),
-            404: NO_CHALLENGE,
-            409: error_response(
-                "`challenge_closed`, `too_many_games`, or the lobby is no longer open "
-                "(`game_already_started`, `game_full`)."
-            ),
-            429: THROTTLED,
         },
         tags=["social"],
     )
@@ -261,13 +273,7 @@ class ChallengeDeclineView(APIView):
         summary="Decline a challenge (or withdraw one you sent)",
         description="The challenge's lobby closes.",
         request=None,
-        responses={
-            200: s.ChallengeSerializer,
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            404: NO_CHALLENGE,
-            409: CLOSED,
-        },
+        responses={200: s.ChallengeSerializer, **standard_errors({404: NO_CHALLENGE, 409: CLOSED})},
         tags=["social"],
     )
     def post(self, request: Request, challenge_id: int) -> Response:

@@ -16,6 +16,8 @@
 import { h } from "../dom.js";
 import { formatNumber, t } from "../i18n.js";
 import { help } from "./gin_rummy_help.js";
+// The prompt is drawn as the Uno games draw theirs (a bot playing my seat included).
+import { promptArea } from "./uno_shared.js";
 
 const SUIT_SIGN = { s: "♠", h: "♥", d: "♦", c: "♣" };
 const RED = new Set(["h", "d"]);
@@ -173,20 +175,6 @@ function create(ctx) {
           )
         : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") }),
     );
-  }
-
-  /** The prompt, or (a bot plays for me) the button that takes my seat back. */
-  function promptArea(myTurn, text) {
-    const takenOver = Boolean(ctx.game.players.find((p) => p.you)?.taken_over);
-    if (takenOver) {
-      return h(
-        "div",
-        { class: "prompt taken-over", role: "status" },
-        h("p", { id: "prompt-text", key: "taken-over" }, t("table.bot_plays_for_you")),
-        h("button", { type: "button", class: "reclaim", disabled: ctx.busy, onclick: () => ctx.lobbyAction("reclaim/", { focus: ".hand button" }) }, t("table.reclaim")),
-      );
-    }
-    return h("div", { class: `prompt ${myTurn ? "mine" : ""}`, "aria-live": "polite" }, h("p", { id: "prompt-text", key: text }, text), myTurn ? null : ctx.nextGame?.());
   }
 
   /** Two buttons in fixed places: the upcard's (take, pass) during the offer, else knock and big gin. */
@@ -399,7 +387,7 @@ function create(ctx) {
       opponent(table),
       matchScore(table),
       pileArea(table, legal),
-      promptArea(myTurn, prompt(table, legal, myTurn)),
+      promptArea(ctx, { myTurn, text: prompt(table, legal, myTurn) }),
       actionsRow(table, legal),
       handArea(table, legal),
       lastRound(table),

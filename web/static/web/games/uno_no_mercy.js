@@ -19,9 +19,8 @@ import { formatNumber, t } from "../i18n.js";
 import { help } from "./uno_no_mercy_help.js";
 import { createSkip, outForGood } from "./uno_no_mercy_out.js";
 import { groupHand, handHead, handOrderer } from "../table/hand.js";
-import { colouredCards, colouredHand, colouredHandCard, colourOf, describeFamily, drawPile, LETTER, opponents, promptArea, rankOf, roundBanner, roundSummary, showDrawnCard, tableHead, unoButton, unoHint, wonAsLastStanding } from "./uno_shared.js";
+import { colourInForce, colourName, colourPicker, colouredCards, colouredFaces, colouredHand, colouredHandCard, discardTop, describeFamily, drawPile, opponents, promptArea, rankOf, roundBanner, roundSummary, showDrawnCard, tableHead, unoButton, unoHint, wonAsLastStanding } from "./uno_shared.js";
 
-const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = {
   skip: "⊘",
   reverse: "⇄",
@@ -38,9 +37,8 @@ const NAMES_COLOUR = new Set(["wrd4", "wd6", "wd10"]);
 // The events this game tells as every Uno game does (uno_shared.describeFamily).
 const FAMILY_EVENTS = new Set(["round_started", "opening_effect", "loses_turn", "skipped", "direction", "uno", "caught"]);
 
-const colourName = (colour) => t(`colour.${colour}`);
 const CARDS = colouredCards({ symbols: SYMBOL, names: "nomercy", classes: "nomercy-card", wildClass: "nomercy" });
-const { cardName, cardSymbol, cardClass, faceOf } = CARDS;
+const { cardName, faceOf } = CARDS;
 
 // A sample card of each key of the help sheet (uno_no_mercy_help.js), drawn as in the hand.
 const HELP_SAMPLES = {
@@ -59,21 +57,13 @@ const HELP_SAMPLES = {
   roulette: "roulette-1",
 };
 
-function helpFace(key, held = null) {
-  const id = held || HELP_SAMPLES[key];
-  const card = { id, colour: colourOf(id), rank: rankOf(id) };
-  return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), "aria-hidden": "true" });
-}
+const FACES = colouredFaces(CARDS, HELP_SAMPLES);
 
 export const renderer = {
   kind: "uno_no_mercy",
   create,
-  help: { ...help, face: helpFace },
-  // A card by its id, drawn small with its name: the replay page's hands (views/replay.js).
-  cardFace(id) {
-    const card = { id, colour: colourOf(id), rank: rankOf(id) };
-    return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), role: "img", "aria-label": cardName(card) });
-  },
+  help: { ...help, face: FACES.helpFace },
+  cardFace: FACES.cardFace,
 };
 
 function create(ctx) {
@@ -134,22 +124,6 @@ function create(ctx) {
       return legal.some((a) => a.type === "play") ? t("table.prompt_play") : t("nomercy.prompt_draw");
     }
     return t("table.prompt_wait", { name: nameOf(table.current_seat) });
-  }
-
-  function colourPicker(onPick, onCancel) {
-    return h(
-      "div",
-      { class: "colour-picker", role: "group", "aria-label": t("splash.pick_colour") },
-      COLOURS.map((colour) =>
-        h(
-          "button",
-          { type: "button", class: `colour-choice splash-${colour}`, "data-letter": LETTER[colour], onclick: () => onPick(colour) },
-          h("span", { class: "colour-letter", "aria-hidden": "true" }, LETTER[colour]),
-          h("span", { class: "colour-word" }, colourName(colour)),
-        ),
-      ),
-      onCancel ? h("button", { type: "button", class: "cancel-pick", onclick: onCancel }, t("common.cancel")) : null,
-    );
   }
 
   function targetPicker(table) {
@@ -231,19 +205,8 @@ function create(ctx) {
       "div",
       { class: "pile-area" },
       drawPile(send, table, canDraw, "nomercy.draw_label"),
-      top
-        ? h(
-            "div",
-            { key: top.id, class: `${cardClass(top)} big`, "data-symbol": cardSymbol(top), role: "img", "aria-label": t("table.discard_label", { card: cardName(top) }) },
-            h("span", { class: "card-name", "aria-hidden": "true" }, cardName(top)),
-          )
-        : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") }),
-      h(
-        "div",
-        { class: `colour-in-force ${colour ? `splash-${colour}` : ""}`, role: "status" },
-        h("span", { class: "colour-letter", "aria-hidden": "true" }, colour ? LETTER[colour] : "?"),
-        h("span", { class: "colour-word" }, colour ? t("splash.in_force", { colour: colourName(colour) }) : t("splash.no_colour")),
-      ),
+      discardTop(CARDS, top),
+      colourInForce(colour),
     );
   }
 

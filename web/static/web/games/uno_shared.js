@@ -1,9 +1,9 @@
 // What the tables of the Uno games (uno_all_wild.js, uno_splash.js, uno_no_mercy.js) draw the
 // same way: the coloured cards of Splash and No Mercy, the seats around me, the head of the
-// table, the UNO button, the other seats, the draw pile, the prompt, the family's events in
-// words, the end of a round and a coloured hand's cards. Each game's renderer keeps what is its
-// own (its cards, its prompts, its choices) and passes the rest in; the hand is the table's
-// (table/hand.js).
+// table, the UNO button, the other seats, the draw pile, the prompt (Gin Rummy's too), the
+// family's events in words, the end of a round and a coloured hand's cards. Each game's
+// renderer keeps what is its own (its cards, its prompts, its choices) and passes the rest in;
+// the hand is the table's (table/hand.js).
 
 import { h } from "../dom.js";
 import { formatNumber, formatSigned, t } from "../i18n.js";
@@ -50,6 +50,67 @@ export function colouredCards({ symbols, names, classes = "", wildClass }) {
       return c ? `${c}-${rank(card)}` : rank(card);
     },
   };
+}
+
+/** A coloured game's faces, drawn as in the hand (`cards` is its colouredCards): `helpFace(key,
+ * held)`, the help sheet's card of `key` (a sample from `samples`, or the card held), and
+ * `cardFace(id)`, a card by its id drawn small with its name (the replay page's hands,
+ * views/replay.js). */
+export function colouredFaces({ cardName, cardClass, cardSymbol }, samples) {
+  const byId = (id) => ({ id, colour: colourOf(id), rank: rankOf(id) });
+  return {
+    helpFace(key, held = null) {
+      const card = byId(held || samples[key]);
+      return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), "aria-hidden": "true" });
+    },
+    cardFace(id) {
+      const card = byId(id);
+      return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), role: "img", "aria-label": cardName(card) });
+    },
+  };
+}
+
+// ---- the colours of Uno Splash and No Mercy: choosing one, the one in force ------------------
+
+export const COLOURS = ["red", "yellow", "green", "blue"];
+export const colourName = (colour) => t(`colour.${colour}`);
+
+/** The four colours as buttons: for a wild being played, or the opening Wild's colour. */
+export function colourPicker(onPick, onCancel) {
+  return h(
+    "div",
+    { class: "colour-picker", role: "group", "aria-label": t("splash.pick_colour") },
+    COLOURS.map((colour) =>
+      h(
+        "button",
+        { type: "button", class: `colour-choice splash-${colour}`, "data-letter": LETTER[colour], onclick: () => onPick(colour) },
+        h("span", { class: "colour-letter", "aria-hidden": "true" }, LETTER[colour]),
+        h("span", { class: "colour-word" }, colourName(colour)),
+      ),
+    ),
+    onCancel ? h("button", { type: "button", class: "cancel-pick", onclick: onCancel }, t("common.cancel")) : null,
+  );
+}
+
+/** The colour in force beside the discard pile: its letter and its name ("?" before one is named). */
+export function colourInForce(colour) {
+  return h(
+    "div",
+    { class: `colour-in-force ${colour ? `splash-${colour}` : ""}`, role: "status" },
+    h("span", { class: "colour-letter", "aria-hidden": "true" }, colour ? LETTER[colour] : "?"),
+    h("span", { class: "colour-word" }, colour ? t("splash.in_force", { colour: colourName(colour) }) : t("splash.no_colour")),
+  );
+}
+
+/** The discard pile's top card, large, or the empty pile (`cards` is the game's colouredCards). */
+export function discardTop({ cardName, cardClass, cardSymbol }, top) {
+  return top
+    ? h(
+        "div",
+        { key: top.id, class: `${cardClass(top)} big`, "data-symbol": cardSymbol(top), role: "img", "aria-label": t("table.discard_label", { card: cardName(top) }) },
+        h("span", { class: "card-name", "aria-hidden": "true" }, cardName(top)),
+      )
+    : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") });
 }
 
 /** The next active seat after the current one, in the direction of play. */

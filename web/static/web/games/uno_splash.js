@@ -21,33 +21,23 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { help } from "./uno_splash_help.js";
 import { groupHand, handHead, handOrderer } from "../table/hand.js";
-import { colouredCards, colouredHand, colouredHandCard, colourOf, describeFamily, drawnCards, drawPile, LETTER, opponents, promptArea, rankOf, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
+import { colourInForce, colourName, colourPicker, colouredCards, colouredFaces, colouredHand, colouredHandCard, discardTop, describeFamily, drawnCards, drawPile, opponents, promptArea, roundSummary, showDrawnCard, stackSlot, tableHead, unoButton, unoHint } from "./uno_shared.js";
 
-const COLOURS = ["red", "yellow", "green", "blue"];
 const SYMBOL = { skip: "⊘", reverse: "⇄", draw2: "+2", wild: "W", wd4: "+4" };
 
-const colourName = (colour) => t(`colour.${colour}`);
 const CARDS = colouredCards({ symbols: SYMBOL, names: "splash", wildClass: "splash" });
 const { cardName, cardSymbol, cardClass, faceOf } = CARDS;
 
 // A sample card of each key of the help sheet (uno_splash_help.js), drawn as in the hand.
 const HELP_SAMPLES = { number: "red-7-a", skip: "blue-skip-a", reverse: "green-reverse-a", draw2: "yellow-draw2-a", wild: "wild-1", wd4: "wd4-1" };
 
-function helpFace(key, held = null) {
-  const id = held || HELP_SAMPLES[key];
-  const card = { id, colour: colourOf(id), rank: rankOf(id) };
-  return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), "aria-hidden": "true" });
-}
+const FACES = colouredFaces(CARDS, HELP_SAMPLES);
 
 export const renderer = {
   kind: "uno_splash",
   create,
-  help: { ...help, face: helpFace },
-  // A card by its id, drawn small with its name: the replay page's hands (views/replay.js).
-  cardFace(id) {
-    const card = { id, colour: colourOf(id), rank: rankOf(id) };
-    return h("span", { class: cardClass(card), "data-symbol": cardSymbol(card), role: "img", "aria-label": cardName(card) });
-  },
+  help: { ...help, face: FACES.helpFace },
+  cardFace: FACES.cardFace,
 };
 
 function create(ctx) {
@@ -98,23 +88,6 @@ function create(ctx) {
       return legal.some((a) => a.type === "play") ? t("table.prompt_play_or_draw") : t("splash.prompt_draw");
     }
     return t("table.prompt_wait", { name: nameOf(table.current_seat) });
-  }
-
-  /** The four colours as buttons: for a wild being played, or the opening Wild's colour. */
-  function colourPicker(onPick, onCancel) {
-    return h(
-      "div",
-      { class: "colour-picker", role: "group", "aria-label": t("splash.pick_colour") },
-      COLOURS.map((colour) =>
-        h(
-          "button",
-          { type: "button", class: `colour-choice splash-${colour}`, "data-letter": LETTER[colour], onclick: () => onPick(colour) },
-          h("span", { class: "colour-letter", "aria-hidden": "true" }, LETTER[colour]),
-          h("span", { class: "colour-word" }, colourName(colour)),
-        ),
-      ),
-      onCancel ? h("button", { type: "button", class: "cancel-pick", onclick: onCancel }, t("common.cancel")) : null,
-    );
   }
 
   function actionsRow(table, legal, state) {
@@ -256,20 +229,9 @@ function create(ctx) {
       "div",
       { class: "pile-area" },
       drawPile(send, table, canDraw),
-      top
-        ? h(
-            "div",
-            { key: top.id, class: `${cardClass(top)} big`, "data-symbol": cardSymbol(top), role: "img", "aria-label": t("table.discard_label", { card: cardName(top) }) },
-            h("span", { class: "card-name", "aria-hidden": "true" }, cardName(top)),
-          )
-        : h("div", { class: "card big empty", role: "img", "aria-label": t("table.no_discard") }),
+      discardTop(CARDS, top),
       stacking ? stackSlot(table.stack) : null,
-      h(
-        "div",
-        { class: `colour-in-force ${colour ? `splash-${colour}` : ""}`, role: "status" },
-        h("span", { class: "colour-letter", "aria-hidden": "true" }, colour ? LETTER[colour] : "?"),
-        h("span", { class: "colour-word" }, colour ? t("splash.in_force", { colour: colourName(colour) }) : t("splash.no_colour")),
-      ),
+      colourInForce(colour),
     );
   }
 
