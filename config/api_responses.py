@@ -15,6 +15,7 @@ READ_ONLY = error_response(
     "`permission_denied`: a `read` token, or a session request without CSRF token."
 )
 THROTTLED = error_response("`throttled`: too many requests; retry after the `Retry-After` seconds.")
+INVALID = error_response("`invalid_request`: a field is missing or malformed (details.fields).")
 RETRY_AFTER = OpenApiParameter(
     "Retry-After",
     int,

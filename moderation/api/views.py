@@ -11,11 +11,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_responses import standard_errors
+from config.api_responses import (
+    NOT_AUTHENTICATED,
+    READ_ONLY,
+    RETRY_AFTER,
+    THROTTLED,
+    standard_errors,
+)
 from config.openapi import error_response
 from moderation import chat, selectors, services
 from moderation.api import serializers as s
-from players.api.views import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED, signed_in_user
+from players.api.views import signed_in_user
 from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle, ScopeThrottled
 

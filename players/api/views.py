@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_responses import (
+    INVALID,
     NOT_AUTHENTICATED,
     READ_ONLY,
     RETRY_AFTER,
@@ -37,7 +38,6 @@ from players.api import serializers as s
 from players.models import ApiToken, User
 from players.throttles import ScopeThrottled
 
-INVALID = error_response("`invalid_request`: a field is missing or malformed (details.fields).")
 # Public operations get no `security` requirement at all (not `[{}]`), so that generated
 # clients (openapi-python-client) call them with a plain client rather than demanding a token.
 PUBLIC: list[str] = []

@@ -12,17 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_responses import standard_errors
+from config.api_responses import INVALID, NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, standard_errors
 from config.openapi import error_response
 from games import selectors as game_selectors
 from games.api.serializers import GameSerializer
-from players.api.views import (
-    INVALID,
-    NOT_AUTHENTICATED,
-    READ_ONLY,
-    RETRY_AFTER,
-    signed_in_user,
-)
+from players.api.views import signed_in_user
 from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle, ScopeThrottled
 from social import selectors, services

@@ -8,9 +8,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_responses import INVALID, NOT_AUTHENTICATED
 from games import spectators
 from games.api.spectate import PlayingGameSerializer, playing_row
-from players.api.views import INVALID, NOT_AUTHENTICATED, signed_in_user
+from players.api.views import signed_in_user
 from social import watching
 from social.api import serializers as s
 
