@@ -18,7 +18,13 @@ from chat.api import serializers as s
 from chat.models import ChatMessage
 from chat.rows import message_row
 from config import query
-from config.api_responses import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED
+from config.api_responses import (
+    NOT_AUTHENTICATED,
+    READ_ONLY,
+    RETRY_AFTER,
+    THROTTLED,
+    write_responses,
+)
 from config.openapi import error_response
 from players.api.views import INVALID, signed_in_user
 from players.oauth import AppRateThrottle
@@ -98,19 +104,20 @@ class GameChatView(APIView):
         ),
         request={"application/json": s.ChatPostSerializer},
         parameters=[RETRY_AFTER],
-        responses={
-            201: s.ChatMessageSerializer,
-            400: INVALID,
-            401: NOT_AUTHENTICATED,
-            403: error_response(
-                "`not_in_chat` (not your channel: the players' chat takes a seat), "
-                "`chat_muted` (by the moderators, `details.until`) or `permission_denied` "
-                "(a read token)."
-            ),
-            404: NO_GAME,
-            409: error_response("`chat_disabled`: your own chat is off."),
-            429: THROTTLED,
-        },
+        responses=write_responses(
+            {201: s.ChatMessageSerializer},
+            INVALID,
+            {
+                403: error_response(
+                    "`not_in_chat` (not your channel: the players' chat takes a seat), "
+                    "`chat_muted` (by the moderators, `details.until`) or `permission_denied` "
+                    "(a read token)."
+                ),
+                404: NO_GAME,
+                409: error_response("`chat_disabled`: your own chat is off."),
+                429: THROTTLED,
+            },
+        ),
         tags=["chat"],
     )
     def post(self, request: Request, game_id: UUID) -> Response:
@@ -135,12 +142,7 @@ class ChatSettingsView(APIView):
         operation_id="me_chat_update",
         summary="Turn chat off (or on) for myself",
         request={"application/json": s.ChatSettingsSerializer},
-        responses={
-            200: s.ChatSettingsSerializer,
-            400: INVALID,
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-        },
+        responses=write_responses({200: s.ChatSettingsSerializer}, INVALID),
         tags=["chat"],
     )
     def patch(self, request: Request) -> Response:
@@ -167,13 +169,11 @@ class MutesView(APIView):
         summary="Mute a player in every chat",
         description="Their messages no longer reach you, in any game. Muting twice is harmless.",
         request={"application/json": s.MuteRequestSerializer},
-        responses={
-            204: None,
-            400: error_response("`invalid_request` or `cannot_mute_yourself`."),
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            404: NO_PLAYER,
-        },
+        responses=write_responses(
+            {204: None},
+            error_response("`invalid_request` or `cannot_mute_yourself`."),
+            {404: NO_PLAYER},
+        ),
         tags=["chat"],
     )
     def post(self, request: Request) -> Response:
