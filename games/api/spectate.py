@@ -29,6 +29,7 @@ from config.enum_names import ENUM_NAMES, name_enums
 from config.fields import StrictIntegerField
 from config.openapi import error_response
 from config.serializers import StrictSerializer
+from config.wrapped_views import WrappedAPIView
 from games import selectors, services, spectators
 from games.api import feeds, streams
 from games.api import serializers as s
@@ -244,12 +245,9 @@ class SpectatingView(APIView):
         return Response(_render_game(game, request))
 
 
-class WatchStreamView(APIView):
+class WatchStreamView(WrappedAPIView):
     renderer_classes = [JSONRenderer]
-
-    @classmethod
-    def as_view(cls, **initkwargs: Any) -> Any:
-        return streams.event_stream(super().as_view(**initkwargs))
+    wrapper = streams.event_stream
 
     @extend_schema(
         operation_id="games_watch_stream_retrieve",
