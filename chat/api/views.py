@@ -18,13 +18,7 @@ from chat.api import serializers as s
 from chat.models import ChatMessage
 from chat.rows import message_row
 from config import query
-from config.api_responses import (
-    NOT_AUTHENTICATED,
-    READ_ONLY,
-    RETRY_AFTER,
-    THROTTLED,
-    write_responses,
-)
+from config.api_responses import RETRY_AFTER, THROTTLED, standard_errors, write_responses
 from config.openapi import error_response
 from players.api.views import INVALID, signed_in_user
 from players.oauth import AppRateThrottle
@@ -84,9 +78,7 @@ class GameChatView(APIView):
         responses={
             200: s.ChatPageSerializer,
             400: INVALID,
-            401: NOT_AUTHENTICATED,
-            403: NOT_YOURS,
-            404: NO_GAME,
+            **standard_errors({403: NOT_YOURS, 404: NO_GAME}, write=False),
         },
         tags=["chat"],
     )
@@ -132,7 +124,7 @@ class ChatSettingsView(APIView):
     @extend_schema(
         operation_id="me_chat_retrieve",
         summary="My chat switch",
-        responses={200: s.ChatSettingsSerializer, 401: NOT_AUTHENTICATED},
+        responses={200: s.ChatSettingsSerializer, **standard_errors(write=False)},
         tags=["chat"],
     )
     def get(self, request: Request) -> Response:
@@ -156,7 +148,7 @@ class MutesView(APIView):
     @extend_schema(
         operation_id="me_chat_mutes_list",
         summary="The players I muted in chat",
-        responses={200: s.MutedSerializer(many=True), 401: NOT_AUTHENTICATED},
+        responses={200: s.MutedSerializer(many=True), **standard_errors(write=False)},
         tags=["chat"],
     )
     def get(self, request: Request) -> Response:
@@ -188,7 +180,7 @@ class MuteDetailView(APIView):
         operation_id="me_chat_mutes_destroy",
         summary="Unmute a player",
         request=None,
-        responses={204: None, 401: NOT_AUTHENTICATED, 403: READ_ONLY, 404: NO_PLAYER},
+        responses={204: None, **standard_errors({404: NO_PLAYER})},
         tags=["chat"],
     )
     def delete(self, request: Request, username: str) -> Response:
