@@ -92,18 +92,11 @@ class PublicTableField(serializers.JSONField):
     discriminated by the game's kind (``game``)."""
 
 
-class SpectatorViewSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    status = serializers.ChoiceField(choices=[s for s, _ in Game.STATUSES])
+class SpectatorViewSerializer(s.GameHeadSerializer):
     version = serializers.IntegerField(
         help_text="The version you are shown: the game's own, or that of the move "
         "`spectator_delay` moves back while the game is played."
     )
-    game = serializers.CharField(help_text="The game's kind, e.g. `uno_all_wild`.")
-    preset = serializers.CharField()
-    options = serializers.DictField(child=serializers.BooleanField())
-    max_players = serializers.IntegerField()
-    target_score = serializers.IntegerField()
     rated = serializers.BooleanField()
     host_id = serializers.IntegerField(allow_null=True)
     spectating = serializers.ChoiceField(choices=[w for w, _ in Game.WATCHING])
