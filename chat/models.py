@@ -16,6 +16,18 @@ from django.utils.translation import gettext_lazy as _
 MAX_LENGTH = 500
 
 
+def _user_kept_as_null(verbose_name: str) -> models.ForeignKey:
+    """A user a row names but outlives: deleting the account keeps the row, naming no one; the
+    user gets no reverse accessor."""
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=verbose_name,
+    )
+
+
 class ChatMessage(models.Model):
     PLAYERS = "players"
     SPECTATORS = "spectators"
@@ -25,13 +37,7 @@ class ChatMessage(models.Model):
         "games.Game", on_delete=models.CASCADE, related_name="+", verbose_name=_("game")
     )
     channel = models.CharField(_("channel"), max_length=10, choices=CHANNELS, default=PLAYERS)
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        related_name="+",
-        verbose_name=_("author"),
-    )
+    author = _user_kept_as_null(_("author"))
     # The author's shown name when it was written: the chat reads right after a rename.
     author_name = models.CharField(_("author name"), max_length=150)
     author_username = models.CharField(_("author username"), max_length=150, blank=True)
@@ -96,13 +102,7 @@ class ChatBan(models.Model):
     )
     until = models.DateTimeField(_("until"))
     reason = models.TextField(_("reason"))
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        related_name="+",
-        verbose_name=_("created by"),
-    )
+    created_by = _user_kept_as_null(_("created by"))
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:

@@ -3,6 +3,8 @@ once here rather than restated by each app's views."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
 from config.openapi import error_response
@@ -36,3 +38,14 @@ def standard_errors(
     if throttled:
         out[429] = THROTTLED
     return dict(sorted(out.items()))
+
+
+def write_responses(
+    answer: dict[int, Any],
+    invalid: OpenApiResponse,
+    extra: dict[int, OpenApiResponse] | None = None,
+) -> dict[int, Any]:
+    """A write operation's responses: its ``answer`` (code -> body), ``invalid`` (400: each app
+    words what its requests get wrong), 401, 403 for a read token, then ``extra`` (an entry for
+    403 replaces the read token's answer, in its place)."""
+    return {**answer, 400: invalid, 401: NOT_AUTHENTICATED, 403: READ_ONLY, **(extra or {})}

@@ -18,7 +18,7 @@ from chat.api import serializers as s
 from chat.models import ChatMessage
 from chat.rows import message_row
 from config import query
-from config.api_responses import NOT_AUTHENTICATED, READ_ONLY, RETRY_AFTER, THROTTLED
+from config.api_responses import RETRY_AFTER, THROTTLED, standard_errors, write_responses
 from config.openapi import error_response
 from players.api.views import INVALID, signed_in_user
 from players.oauth import AppRateThrottle
@@ -78,9 +78,7 @@ class GameChatView(APIView):
         responses={
             200: s.ChatPageSerializer,
             400: INVALID,
-            401: NOT_AUTHENTICATED,
-            403: NOT_YOURS,
-            404: NO_GAME,
+            **standard_errors({403: NOT_YOURS, 404: NO_GAME}, write=False),
         },
         tags=["chat"],
     )
@@ -98,19 +96,20 @@ class GameChatView(APIView):
         ),
         request={"application/json": s.ChatPostSerializer},
         parameters=[RETRY_AFTER],
-        responses={
-            201: s.ChatMessageSerializer,
-            400: INVALID,
-            401: NOT_AUTHENTICATED,
-            403: error_response(
-                "`not_in_chat` (not your channel: the players' chat takes a seat), "
-                "`chat_muted` (by the moderators, `details.until`) or `permission_denied` "
-                "(a read token)."
-            ),
-            404: NO_GAME,
-            409: error_response("`chat_disabled`: your own chat is off."),
-            429: THROTTLED,
-        },
+        responses=write_responses(
+            {201: s.ChatMessageSerializer},
+            INVALID,
+            {
+                403: error_response(
+                    "`not_in_chat` (not your channel: the players' chat takes a seat), "
+                    "`chat_muted` (by the moderators, `details.until`) or `permission_denied` "
+                    "(a read token)."
+                ),
+                404: NO_GAME,
+                409: error_response("`chat_disabled`: your own chat is off."),
+                429: THROTTLED,
+            },
+        ),
         tags=["chat"],
     )
     def post(self, request: Request, game_id: UUID) -> Response:
@@ -125,7 +124,7 @@ class ChatSettingsView(APIView):
     @extend_schema(
         operation_id="me_chat_retrieve",
         summary="My chat switch",
-        responses={200: s.ChatSettingsSerializer, 401: NOT_AUTHENTICATED},
+        responses={200: s.ChatSettingsSerializer, **standard_errors(write=False)},
         tags=["chat"],
     )
     def get(self, request: Request) -> Response:
@@ -135,12 +134,7 @@ class ChatSettingsView(APIView):
         operation_id="me_chat_update",
         summary="Turn chat off (or on) for myself",
         request={"application/json": s.ChatSettingsSerializer},
-        responses={
-            200: s.ChatSettingsSerializer,
-            400: INVALID,
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-        },
+        responses=write_responses({200: s.ChatSettingsSerializer}, INVALID),
         tags=["chat"],
     )
     def patch(self, request: Request) -> Response:
@@ -154,7 +148,7 @@ class MutesView(APIView):
     @extend_schema(
         operation_id="me_chat_mutes_list",
         summary="The players I muted in chat",
-        responses={200: s.MutedSerializer(many=True), 401: NOT_AUTHENTICATED},
+        responses={200: s.MutedSerializer(many=True), **standard_errors(write=False)},
         tags=["chat"],
     )
     def get(self, request: Request) -> Response:
@@ -167,13 +161,11 @@ class MutesView(APIView):
         summary="Mute a player in every chat",
         description="Their messages no longer reach you, in any game. Muting twice is harmless.",
         request={"application/json": s.MuteRequestSerializer},
-        responses={
-            204: None,
-            400: error_response("`invalid_request` or `cannot_mute_yourself`."),
-            401: NOT_AUTHENTICATED,
-            403: READ_ONLY,
-            404: NO_PLAYER,
-        },
+        responses=write_responses(
+            {204: None},
+            error_response("`invalid_request` or `cannot_mute_yourself`."),
+            {404: NO_PLAYER},
+        ),
         tags=["chat"],
     )
     def post(self, request: Request) -> Response:
@@ -188,7 +180,7 @@ class MuteDetailView(APIView):
         operation_id="me_chat_mutes_destroy",
         summary="Unmute a player",
         request=None,
-        responses={204: None, 401: NOT_AUTHENTICATED, 403: READ_ONLY, 404: NO_PLAYER},
+        responses={204: None, **standard_errors({404: NO_PLAYER})},
         tags=["chat"],
     )
     def delete(self, request: Request, username: str) -> Response:

@@ -27,11 +27,11 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from config import metrics, query
 from config.api_responses import standard_errors
 from config.openapi import error_response
+from config.wrapped_views import WrappedAPIView
 from games import selectors
 from games.api import serializers as s
 from games.api.streams import progress_or_404
@@ -185,10 +185,8 @@ class MyGamesLiveSerializer(serializers.Serializer):
     )
 
 
-class MyGamesLiveView(APIView):
-    @classmethod
-    def as_view(cls, **initkwargs: Any) -> Any:
-        return games_long_poll(super().as_view(**initkwargs))
+class MyGamesLiveView(WrappedAPIView):
+    wrapper = games_long_poll
 
     @extend_schema(
         operation_id="games_live_retrieve",
@@ -244,12 +242,10 @@ class MyGamesLiveView(APIView):
         return response
 
 
-class EventsView(APIView):
-    @classmethod
-    def as_view(cls, **initkwargs: Any) -> Any:
-        # `?wait=` is a long-poll: the waiting happens in an async wrapper (``long_poll``) that
-        # holds no thread busy and no database connection while it waits.
-        return long_poll(super().as_view(**initkwargs))
+class EventsView(WrappedAPIView):
+    # `?wait=` is a long-poll: the waiting happens in an async wrapper (``long_poll``) that holds
+    # no thread busy and no database connection while it waits.
+    wrapper = long_poll
 
     @extend_schema(
         operation_id="games_events_list",

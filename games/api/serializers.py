@@ -189,7 +189,10 @@ class TableField(serializers.JSONField):
     by the game's kind (``game``), rendered as the game made it."""
 
 
-class GameSummarySerializer(serializers.Serializer):
+# What a game's summary and its spectators' view start with: which game, its state and version,
+# its kind and settings. (A comment, not a docstring: the schema would show it as each subclass's
+# description.) A subclass may redefine a field's help; the field keeps its place.
+class GameHeadSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=[s for s, _ in Game.STATUSES])
     version = serializers.IntegerField(help_text="Send back as expected_version.")
@@ -198,6 +201,9 @@ class GameSummarySerializer(serializers.Serializer):
     options = serializers.DictField(child=serializers.BooleanField())
     max_players = serializers.IntegerField()
     target_score = serializers.IntegerField()
+
+
+class GameSummarySerializer(GameHeadSerializer):
     turn_seconds = serializers.IntegerField()
     speed_seconds = serializers.IntegerField(help_text="The turn limit under speed mode.")
     visibility = serializers.CharField()

@@ -29,6 +29,7 @@ from config.enum_names import ENUM_NAMES, name_enums
 from config.fields import StrictIntegerField
 from config.openapi import error_response
 from config.serializers import StrictSerializer
+from config.wrapped_views import WrappedAPIView
 from games import selectors, services, spectators
 from games.api import feeds, streams
 from games.api import serializers as s
@@ -91,18 +92,11 @@ class PublicTableField(serializers.JSONField):
     discriminated by the game's kind (``game``)."""
 
 
-class SpectatorViewSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    status = serializers.ChoiceField(choices=[s for s, _ in Game.STATUSES])
+class SpectatorViewSerializer(s.GameHeadSerializer):
     version = serializers.IntegerField(
         help_text="The version you are shown: the game's own, or that of the move "
         "`spectator_delay` moves back while the game is played."
     )
-    game = serializers.CharField(help_text="The game's kind, e.g. `uno_all_wild`.")
-    preset = serializers.CharField()
-    options = serializers.DictField(child=serializers.BooleanField())
-    max_players = serializers.IntegerField()
-    target_score = serializers.IntegerField()
     rated = serializers.BooleanField()
     host_id = serializers.IntegerField(allow_null=True)
     spectating = serializers.ChoiceField(choices=[w for w, _ in Game.WATCHING])
@@ -244,12 +238,9 @@ class SpectatingView(APIView):
         return Response(_render_game(game, request))
 
 
-class WatchStreamView(APIView):
+class WatchStreamView(WrappedAPIView):
     renderer_classes = [JSONRenderer]
-
-    @classmethod
-    def as_view(cls, **initkwargs: Any) -> Any:
-        return streams.event_stream(super().as_view(**initkwargs))
+    wrapper = streams.event_stream
 
     @extend_schema(
         operation_id="games_watch_stream_retrieve",

@@ -27,13 +27,13 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
-from rest_framework.views import APIView
 
 from config import error_codes as codes
 from config import query
 from config.api_responses import standard_errors
 from config.errors import ServiceError
 from config.openapi import error_response
+from config.wrapped_views import WrappedAPIView
 from games import selectors, spectators
 from games.api import feeds
 from games.api import serializers as s
@@ -181,87 +181,6 @@ STREAM_200 = (
     "`?view=true`, keep-alive comments, `end`). "
     "Otherwise: the first event's data, as JSON."
 )
-
-
-class GameStreamView(APIView):
-    renderer_classes = [JSONRenderer]
-
-    @classmethod
-    def as_view(cls, **initkwargs: Any) -> Any:
-        return event_stream(super().as_view(**initkwargs))
-
-    @extend_schema(
-        operation_id="games_stream_retrieve",
-        summary="Live updates of a game (Server-Sent Events)",
-        description=STREAM_DESCRIPTION,
-        parameters=[
-            query.integer_parameter(
-                "after", 0, 10**9, "Send the moves after this version.", default=0
-            ),
-            OpenApiParameter(
-                "view",
-                bool,
-                description="Also send your view of the game, in a `view` event after the first "
-                "`version` event and after each change that lets you act: a player's app then "
-                "needs no `games_retrieve` between its turns (default false).",
-            ),
-            query.integer_parameter(
-                "chat_after",
-                0,
-                query.MAX_ID,
-                "Also send the game's chat (the channel you may read: the players' to a seat) "
-                "after this message id, as `chat` events (0: every message; pass the "
-                "`next_after` of `games_chat_list` to go on from it). "
-                "Only on the stream.",
-            ),
-            OpenApiParameter(
-                "Last-Event-ID",
-                str,
-                OpenApiParameter.HEADER,
-                description="The last event `id` received; wins over `after` (EventSource "
-                "sends it when it reconnects).",
-            ),
-        ],
-        responses={
-            (200, "application/json"): OpenApiResponse(
-                LiveUpdateSerializer,
-                description=STREAM_200,
-            ),
-            (200, EVENT_STREAM): OpenApiResponse(
-                OpenApiTypes.STR,
-                description=STREAM_200,
-            ),
-            204: OpenApiResponse(
-                description="Only to a stream request for a game that is over when every move "
-                "was delivered already: EventSource stops reconnecting."
-            ),
-            **standard_errors(
-                {
-                    400: error_response(
-                        "`invalid_request`: `after`, `chat_after` or `Last-Event-ID` out of "
-                        "range, or `view` not true or false."
-                    ),
-                    404: NO_GAME,
-                },
-                write=False,
-            ),
-        },
-        tags=["games"],
-    )
-    def get(self, request: Request, game_id: UUID) -> Response:
-        game = progress_or_404(request, game_id)
-        with_view = bool(query.boolean(request, "view"))
-        seat = selectors.seat_position(game.pk, request.user)
-        update = _update(game, request.user, _cursor(request), seat)
-        chat, chat_after = feeds.chat_of(request, str(game.pk))
-        if with_view:
-            view = seat_view(request.user, str(game.pk))
-            if view is not None:
-                update["view"] = view
-        response = Response(update)
-        plan = plan_of(request, game, seat, update, with_view=with_view)
-        response.live_stream = replace(plan, chat=chat, chat_after=chat_after)
-        return response
 
 
 def plan_of(
@@ -575,3 +494,81 @@ def stream_of(plan: StreamPlan) -> driver.Stream:
         plan.user.pk, plan.token_id, plan.session_key, plan.oauth_token_id
     )
     return driver.Stream(_steps(plan), credentials, plan.game_id)
+
+
+class GameStreamView(WrappedAPIView):
+    renderer_classes = [JSONRenderer]
+    wrapper = event_stream
+
+    @extend_schema(
+        operation_id="games_stream_retrieve",
+        summary="Live updates of a game (Server-Sent Events)",
+        description=STREAM_DESCRIPTION,
+        parameters=[
+            query.integer_parameter(
+                "after", 0, 10**9, "Send the moves after this version.", default=0
+            ),
+            OpenApiParameter(
+                "view",
+                bool,
+                description="Also send your view of the game, in a `view` event after the first "
+                "`version` event and after each change that lets you act: a player's app then "
+                "needs no `games_retrieve` between its turns (default false).",
+            ),
+            query.integer_parameter(
+                "chat_after",
+                0,
+                query.MAX_ID,
+                "Also send the game's chat (the channel you may read: the players' to a seat) "
+                "after this message id, as `chat` events (0: every message; pass the "
+                "`next_after` of `games_chat_list` to go on from it). "
+                "Only on the stream.",
+            ),
+            OpenApiParameter(
+                "Last-Event-ID",
+                str,
+                OpenApiParameter.HEADER,
+                description="The last event `id` received; wins over `after` (EventSource "
+                "sends it when it reconnects).",
+            ),
+        ],
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                LiveUpdateSerializer,
+                description=STREAM_200,
+            ),
+            (200, EVENT_STREAM): OpenApiResponse(
+                OpenApiTypes.STR,
+                description=STREAM_200,
+            ),
+            204: OpenApiResponse(
+                description="Only to a stream request for a game that is over when every move "
+                "was delivered already: EventSource stops reconnecting."
+            ),
+            **standard_errors(
+                {
+                    400: error_response(
+                        "`invalid_request`: `after`, `chat_after` or `Last-Event-ID` out of "
+                        "range, or `view` not true or false."
+                    ),
+                    404: NO_GAME,
+                },
+                write=False,
+            ),
+        },
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game = progress_or_404(request, game_id)
+        with_view = bool(query.boolean(request, "view"))
+        seat = selectors.seat_position(game.pk, request.user)
+        update = _update(game, request.user, _cursor(request), seat)
+        chat, chat_after = feeds.chat_of(request, str(game.pk))
+        if with_view:
+            view = seat_view(request.user, str(game.pk))
+            if view is not None:
+                update["view"] = view
+        response = Response(update)
+        plan = plan_of(request, game, seat, update, with_view=with_view)
+        response.live_stream = replace(plan, chat=chat, chat_after=chat_after)
+        return response

@@ -12,8 +12,8 @@ Randomness: a game draws every chance outcome through the ``RNG`` it is given (`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, Protocol, TypeVar
 
 Event = dict[str, Any]
 
@@ -193,3 +193,35 @@ def no_options_schema(name: str) -> dict[str, Any]:
         "description": f"{name} has no house rules.",
         "properties": {},
     }
+
+
+class _HasJSON(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+PS = TypeVar("PS", bound=_HasJSON)
+PA = TypeVar("PA", bound=_HasJSON)
+
+
+class SystemActions(Generic[PS, PA]):
+    """The interface's system actions and JSON forms, for a game whose action is built as
+    ``action(type, seat)`` and whose state and actions give their JSON by ``to_dict()`` (Gin
+    Rummy and the Uno family, whose system actions are typed alike: ``timeout``, ``leave``,
+    ``next_round``). The game sets ``action``, its action class, before any of these is asked."""
+
+    action: Callable[..., PA]
+
+    def timeout_action(self, state: PS, seat: int) -> PA:
+        return self.action("timeout", seat)
+
+    def leave_action(self, seat: int) -> PA:
+        return self.action("leave", seat)
+
+    def next_round_action(self) -> PA:
+        return self.action("next_round")
+
+    def action_to_dict(self, action: PA) -> dict[str, Any]:
+        return action.to_dict()
+
+    def state_to_dict(self, state: PS) -> dict[str, Any]:
+        return state.to_dict()

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..events import visible_event
-from ..interface import RNG, Event, no_options_schema, places_by
+from ..interface import RNG, Event, SystemActions, no_options_schema, places_by
 from . import actions as A
 from . import rules, view
 from .actions import Action
@@ -15,7 +15,7 @@ from .hidden import sample_hidden
 from .state import GAME, MATCH_OVER, PRESET, ROUND_OVER, State
 
 
-class GinRummy:
+class GinRummy(SystemActions[State, Action]):
     """Gin Rummy for two: the rulings are ``shared/rules/gin_rummy.md``."""
 
     kind = GAME
@@ -33,6 +33,7 @@ class GinRummy:
         # The interface's new_game is the rules' own, bound as it is (its defaults are the
         # interface's): a method around it would only repeat its signature.
         self.new_game = rules.new_game
+        self.action = Action
 
     def options_schema(self) -> dict[str, Any]:
         return no_options_schema(self.name)
@@ -99,26 +100,11 @@ class GinRummy:
     def active_seats(self, state: State) -> list[int]:
         return [i for i in (0, 1) if state.left != i]
 
-    def timeout_action(self, state: State, seat: int) -> Action:
-        return Action(A.TIMEOUT, seat)
-
-    def leave_action(self, seat: int) -> Action:
-        return Action(A.LEAVE, seat)
-
-    def next_round_action(self) -> Action:
-        return Action(A.NEXT_ROUND)
-
     def action_from_dict(self, data: Any) -> Action:
         return Action.from_dict(data)
 
-    def action_to_dict(self, action: Action) -> dict[str, Any]:
-        return action.to_dict()
-
     def state_from_dict(self, data: dict[str, Any]) -> State:
         return State.from_dict(data)
-
-    def state_to_dict(self, state: State) -> dict[str, Any]:
-        return state.to_dict()
 
     def sample_hidden(self, state: State, seat: int, rng: RNG) -> State:
         return sample_hidden(state, seat, rng)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol
 
-from ..interface import RNG, Event, places_by
+from ..interface import RNG, Event, SystemActions, places_by
 from . import actions as A
 from .actions import Action, covers
 from .cards import card_type
@@ -54,7 +54,7 @@ class Views(Protocol):
     def spectator_view(self) -> Callable[[State], dict[str, Any]]: ...
 
 
-class UnoFamilyGame:
+class UnoFamilyGame(SystemActions[State, Action]):
     """A game of the family, built from its modules: ``rules``, its ``legal_actions``, its
     ``views`` and its ``sample_hidden``; the interface's names and defaults come from the rules'
     ``SETUP``. A subclass adds its name, turn-ending actions, options schema and card names."""
@@ -74,6 +74,7 @@ class UnoFamilyGame:
         sample_hidden: Callable[[State, int, RNG], State],
     ) -> None:
         self.rules = rules
+        self.action = Action
         self.setup = setup = rules.SETUP
         self.kind = setup.game
         self.min_players, self.max_players = setup.seats
@@ -184,20 +185,5 @@ class UnoFamilyGame:
     def active_seats(self, state: State) -> list[int]:
         return state.active_seats()
 
-    def timeout_action(self, state: State, seat: int) -> Action:
-        return Action(A.TIMEOUT, seat)
-
-    def leave_action(self, seat: int) -> Action:
-        return Action(A.LEAVE, seat)
-
-    def next_round_action(self) -> Action:
-        return Action(A.NEXT_ROUND)
-
-    def action_to_dict(self, action: Action) -> dict[str, Any]:
-        return action.to_dict()
-
     def state_from_dict(self, data: dict[str, Any]) -> State:
         return State.from_dict(data)
-
-    def state_to_dict(self, state: State) -> dict[str, Any]:
-        return state.to_dict()
