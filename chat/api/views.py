@@ -18,9 +18,9 @@ from chat.api import serializers as s
 from chat.models import ChatMessage
 from chat.rows import message_row
 from config import query
-from config.api_responses import RETRY_AFTER, THROTTLED, standard_errors, write_responses
+from config.api_responses import INVALID, RETRY_AFTER, THROTTLED, standard_errors, write_responses
 from config.openapi import error_response
-from players.api.views import INVALID, signed_in_user
+from players.api.views import signed_in_user
 from players.oauth import AppRateThrottle
 from players.throttles import AuthRateThrottle
 

@@ -13,10 +13,11 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
+from config.api_responses import INVALID, NOT_AUTHENTICATED, READ_ONLY
 from config.openapi import error_response
 from games import selectors, services
 from games.api import serializers as s
-from players.api.views import INVALID, NOT_AUTHENTICATED, READ_ONLY, signed_in_user
+from players.api.views import signed_in_user
 from players.models import User
 
 

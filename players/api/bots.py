@@ -14,12 +14,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_responses import RETRY_AFTER
 from config.fields import StrictCharField
 from config.openapi import error_response
 from config.serializers import StrictSerializer
 from players import bots
 from players.api.serializers import NewApiTokenSerializer
-from players.api.views import RETRY_AFTER, AuthThrottled
+from players.api.views import AuthThrottled
 from players.blocklist import validate_name
 from players.models import User
 
