@@ -58,6 +58,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.common import sse_data  # noqa: E402  (the checkout on the path first)
+
 COUNTS_PATH = "/bench/fanout/"
 LATENCY_BUDGET_MS = 150.0
 STARTUP_TIMEOUT = 90
@@ -144,16 +146,12 @@ class Stream(threading.Thread):
             headers={"Authorization": f"Bearer {self.token}", "Accept": "text/event-stream"},
         )
         response = self.connection.getresponse()
-        event = ""
         try:
-            for raw in response:
-                line = raw.decode().rstrip("\r\n")
-                if line.startswith("event: "):
-                    event = line.removeprefix("event: ")
-                elif line.startswith("data: ") and event == "version":
-                    self.arrived.setdefault(json.loads(line[6:])["version"], time.monotonic())
+            for event, data in sse_data(response):
+                if event == "version":
+                    self.arrived.setdefault(json.loads(data)["version"], time.monotonic())
                     self.opened.set()
-                elif line.startswith("data: ") and event == "end":
+                elif event == "end":
                     self.ended = True
                     return
         except OSError:
