@@ -222,20 +222,30 @@ def watch_plan(processes: int) -> list[tuple[int, ...]]:
     return [(k,) for k in everyone] + [everyone[:half], everyone[half:], everyone, ()]
 
 
-def create_games(plans: list[tuple[int, ...]]) -> tuple[list[Game], dict[int, Any], str]:
-    """Two players, a token for the host, and a started game per plan."""
+def two_players() -> tuple[Any, Any, dict[int, Any]]:
+    """alice and bob, and by user id an API client (as 127.0.0.1) with a token of each."""
     from rest_framework.test import APIClient
 
-    from games import services
     from players.models import ApiToken, User
 
-    alice = User.objects.create_user(username="alice", display_name="Alice")
-    bob = User.objects.create_user(username="bob", display_name="Bob")
+    players = [
+        User.objects.create_user(username=name, display_name=name.title())
+        for name in ("alice", "bob")
+    ]
     clients: dict[int, Any] = {}
-    for user in (alice, bob):
+    for user in players:
         client = APIClient(SERVER_NAME="127.0.0.1")
         client.credentials(HTTP_AUTHORIZATION=f"Bearer {ApiToken.issue(user, name='bench')[1]}")
         clients[user.pk] = client
+    return players[0], players[1], clients
+
+
+def create_games(plans: list[tuple[int, ...]]) -> tuple[list[Game], dict[int, Any], str]:
+    """Two players, a token for the host, and a started game per plan."""
+    from games import services
+    from players.models import ApiToken
+
+    alice, bob, clients = two_players()
     host_token = ApiToken.issue(alice, name="streams", scope=ApiToken.SCOPE_PLAY)[1]
     games = []
     for watchers in plans:
