@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import platform
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -76,3 +76,15 @@ def add_budget_arguments(parser: argparse.ArgumentParser, *, runs: int, budget_m
     parser.add_argument("--runs", type=int, default=runs)
     parser.add_argument("--budget-ms", type=float, default=budget_ms)
     parser.add_argument("--seed", type=int, default=1)
+
+
+def sse_data(lines: Iterable[bytes]) -> Iterator[tuple[str, str]]:
+    """(event, data) for each data line of a Server-Sent Events stream read line by line; the
+    event is the one the last ``event:`` line named."""
+    event = ""
+    for raw in lines:
+        line = raw.decode().rstrip("\r\n")
+        if line.startswith("event: "):
+            event = line.removeprefix("event: ")
+        elif line.startswith("data: "):
+            yield event, line.removeprefix("data: ")

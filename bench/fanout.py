@@ -58,6 +58,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.common import sse_data  # noqa: E402  (the checkout on the path first)
+
 COUNTS_PATH = "/bench/fanout/"
 LATENCY_BUDGET_MS = 150.0
 STARTUP_TIMEOUT = 90
@@ -144,16 +146,12 @@ class Stream(threading.Thread):
             headers={"Authorization": f"Bearer {self.token}", "Accept": "text/event-stream"},
         )
         response = self.connection.getresponse()
-        event = ""
         try:
-            for raw in response:
-                line = raw.decode().rstrip("\r\n")
-                if line.startswith("event: "):
-                    event = line.removeprefix("event: ")
-                elif line.startswith("data: ") and event == "version":
-                    self.arrived.setdefault(json.loads(line[6:])["version"], time.monotonic())
+            for event, data in sse_data(response):
+                if event == "version":
+                    self.arrived.setdefault(json.loads(data)["version"], time.monotonic())
                     self.opened.set()
-                elif line.startswith("data: ") and event == "end":
+                elif event == "end":
                     self.ended = True
                     return
         except OSError:
@@ -224,20 +222,30 @@ def watch_plan(processes: int) -> list[tuple[int, ...]]:
     return [(k,) for k in everyone] + [everyone[:half], everyone[half:], everyone, ()]
 
 
-def create_games(plans: list[tuple[int, ...]]) -> tuple[list[Game], dict[int, Any], str]:
-    """Two players, a token for the host, and a started game per plan."""
+def two_players() -> tuple[Any, Any, dict[int, Any]]:
+    """alice and bob, and by user id an API client (as 127.0.0.1) with a token of each."""
     from rest_framework.test import APIClient
 
-    from games import services
     from players.models import ApiToken, User
 
-    alice = User.objects.create_user(username="alice", display_name="Alice")
-    bob = User.objects.create_user(username="bob", display_name="Bob")
+    players = [
+        User.objects.create_user(username=name, display_name=name.title())
+        for name in ("alice", "bob")
+    ]
     clients: dict[int, Any] = {}
-    for user in (alice, bob):
+    for user in players:
         client = APIClient(SERVER_NAME="127.0.0.1")
         client.credentials(HTTP_AUTHORIZATION=f"Bearer {ApiToken.issue(user, name='bench')[1]}")
         clients[user.pk] = client
+    return players[0], players[1], clients
+
+
+def create_games(plans: list[tuple[int, ...]]) -> tuple[list[Game], dict[int, Any], str]:
+    """Two players, a token for the host, and a started game per plan."""
+    from games import services
+    from players.models import ApiToken
+
+    alice, bob, clients = two_players()
     host_token = ApiToken.issue(alice, name="streams", scope=ApiToken.SCOPE_PLAY)[1]
     games = []
     for watchers in plans:
