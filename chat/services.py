@@ -22,6 +22,7 @@ from config.errors import ServiceError
 from games.models import Seat
 from notifications.services import notify_chat_mention
 from players.models import User
+from social import services as social_services
 
 
 def _channel(channel: str) -> str:
@@ -131,16 +132,9 @@ def set_enabled(*, user: User, enabled: bool) -> bool:
     return enabled
 
 
-def player_named(username: str) -> User:
-    player = User.objects.filter(username=username, is_active=True).first()
-    if player is None:
-        raise ServiceError(codes.NOT_FOUND, "No such player.")
-    return player
-
-
 def mute(*, user: User, username: str) -> User:
     """``user`` no longer reads ``username`` in any chat (muting twice changes nothing)."""
-    other = player_named(username)
+    other = social_services.player_named(username)
     if other.pk == user.pk:
         raise ServiceError(codes.CANNOT_MUTE_YOURSELF, "You cannot mute yourself.")
     try:
@@ -152,7 +146,7 @@ def mute(*, user: User, username: str) -> User:
 
 
 def unmute(*, user: User, username: str) -> None:
-    ChatMute.objects.filter(user=user, muted=player_named(username)).delete()
+    ChatMute.objects.filter(user=user, muted=social_services.player_named(username)).delete()
 
 
 # ---------------------------------------------------------------------------------------------
