@@ -16,6 +16,7 @@ from chat import access, selectors
 from chat import services as chat_services
 from chat.models import ChatBan, ChatMessage
 from config import error_codes as codes
+from config.attributes import attributes_of
 from config.errors import ServiceError
 from moderation import audit
 from moderation.models import Report
@@ -24,12 +25,9 @@ from players.models import User
 
 
 def _snapshot(message: ChatMessage) -> dict[str, Any]:
+    keys = {"pk": "id", "author_name": "author", "author_username": "username"}
     return {
-        "id": message.pk,
-        "author_id": message.author_id,
-        "author": message.author_name,
-        "username": message.author_username,
-        "text": message.text,
+        **attributes_of(message, "pk author_id author_name author_username text", keys),
         "at": message.created_at.isoformat(),
         "filtered": message.filtered,
         "deleted": message.deleted_at is not None,
