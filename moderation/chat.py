@@ -43,6 +43,29 @@ def _evidence(report: Report, message: ChatMessage) -> dict[str, Any]:
     return {"reported": reported, "messages": [rows[k] for k in sorted(rows)]}
 
 
+def _record_message(
+    message: ChatMessage,
+    actor: User | None,
+    action: str,
+    reason: str,
+    report: Report | None,
+    **extra: Any,
+) -> None:
+    """The audit entry of a step on one chat message: its author is the player it concerns,
+    and the entry keeps the message's text (it may be deleted from the chat later)."""
+    target = f"chat message #{message.pk} in game {message.game_id}"
+    audit.record(
+        actor=actor,
+        action=action,
+        reason=reason,
+        target_user=message.author,
+        report=report,
+        target=target,
+        text=message.text,
+        **extra,
+    )
+
+
 def report_message(*, reporter: User, message_id: Any, details: str = "") -> tuple[Report, bool]:
     """``reporter`` reports a chat message they can read: its author is reported (merged into
     an open report of theirs about the author, as any report), with the message and the
@@ -80,15 +103,8 @@ def report_filtered(*, message: ChatMessage) -> Report:
     )
     report.chat = _evidence(report, message)
     report.save(update_fields=["chat"])
-    audit.record(
-        actor=None,
-        action=audit.CHAT_MESSAGE_FILTERED,
-        reason=gettext_noop("The word filter caught a chat message."),
-        target_user=message.author,
-        report=report,
-        target=f"chat message #{message.pk} in game {message.game_id}",
-        text=message.text,
-    )
+    reason = gettext_noop("The word filter caught a chat message.")
+    _record_message(message, None, audit.CHAT_MESSAGE_FILTERED, reason, report)
     return report
 
 
@@ -101,16 +117,8 @@ def delete_message(
     with transaction.atomic():
         if not chat_services.delete(message=message):
             raise ServiceError(codes.CONFLICT, gettext_noop("That message was deleted already."))
-        audit.record(
-            actor=moderator,
-            action=audit.CHAT_MESSAGE_DELETED,
-            reason=reason,
-            target_user=message.author,
-            target_game=message.game,
-            report=report,
-            target=f"chat message #{message.pk} in game {message.game_id}",
-            text=message.text,
-        )
+        deleted = audit.CHAT_MESSAGE_DELETED
+        _record_message(message, moderator, deleted, reason, report, target_game=message.game)
     return message
 
 
