@@ -53,17 +53,12 @@ def _record_message(
 ) -> None:
     """The audit entry of a step on one chat message: its author is the player it concerns,
     and the entry keeps the message's text (it may be deleted from the chat later)."""
-    target = f"chat message #{message.pk} in game {message.game_id}"
-    audit.record(
-        actor=actor,
-        action=action,
-        reason=reason,
-        target_user=message.author,
-        report=report,
-        target=target,
-        text=message.text,
-        **extra,
-    )
+    about: dict[str, Any] = {
+        "target_user": message.author,
+        "target": f"chat message #{message.pk} in game {message.game_id}",
+        "text": message.text,
+    }
+    audit.record(actor=actor, action=action, reason=reason, report=report, **about, **extra)
 
 
 def report_message(*, reporter: User, message_id: Any, details: str = "") -> tuple[Report, bool]:
