@@ -16,6 +16,7 @@ from chat import access, selectors
 from chat import services as chat_services
 from chat.models import ChatBan, ChatMessage
 from config import error_codes as codes
+from config.attributes import attributes_of
 from config.errors import ServiceError
 from moderation import audit
 from moderation.models import Report
@@ -24,12 +25,9 @@ from players.models import User
 
 
 def _snapshot(message: ChatMessage) -> dict[str, Any]:
+    keys = {"pk": "id", "author_name": "author", "author_username": "username"}
     return {
-        "id": message.pk,
-        "author_id": message.author_id,
-        "author": message.author_name,
-        "username": message.author_username,
-        "text": message.text,
+        **attributes_of(message, "pk author_id author_name author_username text", keys),
         "at": message.created_at.isoformat(),
         "filtered": message.filtered,
         "deleted": message.deleted_at is not None,
@@ -43,6 +41,24 @@ def _evidence(report: Report, message: ChatMessage) -> dict[str, Any]:
     rows.update({m.pk: _snapshot(m) for m in selectors.context_of(message)})
     reported = sorted({*old.get("reported", []), message.pk})
     return {"reported": reported, "messages": [rows[k] for k in sorted(rows)]}
+
+
+def _record_message(
+    message: ChatMessage,
+    actor: User | None,
+    action: str,
+    reason: str,
+    report: Report | None,
+    **extra: Any,
+) -> None:
+    """The audit entry of a step on one chat message: its author is the player it concerns,
+    and the entry keeps the message's text (it may be deleted from the chat later)."""
+    about: dict[str, Any] = {
+        "target_user": message.author,
+        "target": f"chat message #{message.pk} in game {message.game_id}",
+        "text": message.text,
+    }
+    audit.record(actor=actor, action=action, reason=reason, report=report, **about, **extra)
 
 
 def report_message(*, reporter: User, message_id: Any, details: str = "") -> tuple[Report, bool]:
@@ -82,15 +98,8 @@ def report_filtered(*, message: ChatMessage) -> Report:
     )
     report.chat = _evidence(report, message)
     report.save(update_fields=["chat"])
-    audit.record(
-        actor=None,
-        action=audit.CHAT_MESSAGE_FILTERED,
-        reason=gettext_noop("The word filter caught a chat message."),
-        target_user=message.author,
-        report=report,
-        target=f"chat message #{message.pk} in game {message.game_id}",
-        text=message.text,
-    )
+    reason = gettext_noop("The word filter caught a chat message.")
+    _record_message(message, None, audit.CHAT_MESSAGE_FILTERED, reason, report)
     return report
 
 
@@ -103,16 +112,8 @@ def delete_message(
     with transaction.atomic():
         if not chat_services.delete(message=message):
             raise ServiceError(codes.CONFLICT, gettext_noop("That message was deleted already."))
-        audit.record(
-            actor=moderator,
-            action=audit.CHAT_MESSAGE_DELETED,
-            reason=reason,
-            target_user=message.author,
-            target_game=message.game,
-            report=report,
-            target=f"chat message #{message.pk} in game {message.game_id}",
-            text=message.text,
-        )
+        deleted = audit.CHAT_MESSAGE_DELETED
+        _record_message(message, moderator, deleted, reason, report, target_game=message.game)
     return message
 
 

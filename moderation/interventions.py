@@ -39,6 +39,28 @@ def check_not_seated(game: Game | Any, moderator: User) -> None:
         )
 
 
+def _record(
+    moderator: User,
+    action: str,
+    reason: str,
+    game: Game,
+    player: User | None = None,
+    target: str = "",
+    **details: Any,
+) -> None:
+    """The audit entry of a moderator's step on a game (and on ``player`` in it, named in
+    ``target``), written in the step's transaction."""
+    audit.record(
+        actor=moderator,
+        action=action,
+        reason=reason,
+        target_user=player,
+        target_game=game,
+        target=target,
+        **details,
+    )
+
+
 def abort_game(*, moderator: User, game_id: Any, reason: str) -> Game:
     """End a lobby or a running game at once, with no scores and no winner."""
     reason = _reason(reason)
@@ -57,14 +79,7 @@ def abort_game(*, moderator: User, game_id: Any, reason: str) -> Game:
         game.version += 1
         game.save()
         seats = list(game.seats.select_related("user"))
-        audit.record(
-            actor=moderator,
-            action=audit.GAME_ABORTED,
-            reason=reason,
-            target_game=game,
-            was=was,
-            version=game.version,
-        )
+        _record(moderator, audit.GAME_ABORTED, reason, game, was=was, version=game.version)
         for seat in seats:
             if seat.user is not None and seat.left_at is None:
                 notify_player(seat.user, ABORT_NOTICE, game)
@@ -88,15 +103,8 @@ def remove_player(*, moderator: User, game_id: Any, user_id: Any, reason: str) -
         player = seat.user
         # The player's own leave, under the lock this transaction already holds.
         game = services.leave_game(user=player, game_id=game.pk)
-        audit.record(
-            actor=moderator,
-            action=audit.PLAYER_REMOVED,
-            reason=reason,
-            target_user=player,
-            target_game=game,
-            target=f"player {player.username} (#{player.pk}) in game {game.pk}",
-            seat=seat.position,
-        )
+        target = f"player {player.username} (#{player.pk}) in game {game.pk}"
+        _record(moderator, audit.PLAYER_REMOVED, reason, game, player, target, seat=seat.position)
         notify_player(player, f"A moderator removed you from this game: {reason}", game)
     return game
 
@@ -119,15 +127,8 @@ def force_timeout(*, moderator: User, game_id: Any, reason: str) -> Game:
         if not services.timeout_turn(game_id=game.pk, version=game.version, now=now):
             raise ServiceError(codes.NO_TURN, gettext_noop("There is no turn to time out."))
         game.refresh_from_db()
-        audit.record(
-            actor=moderator,
-            action=audit.TURN_TIMED_OUT,
-            reason=reason,
-            target_user=player,
-            target_game=game,
-            target=f"turn of {player.username if player else '?'} in game {game.pk}",
-            version=game.version,
-        )
+        target = f"turn of {player.username if player else '?'} in game {game.pk}"
+        _record(moderator, audit.TURN_TIMED_OUT, reason, game, player, target, version=game.version)
     return game
 
 
@@ -139,11 +140,11 @@ def void_ratings(*, moderator: User, game_id: Any, reason: str) -> recompute.Rep
     with transaction.atomic():
         check_not_seated(game_id, moderator)
         game, done = recompute.void_match(game_id=game_id)
-        audit.record(
-            actor=moderator,
-            action=audit.RATINGS_VOIDED,
-            reason=reason,
-            target_game=game,
+        _record(
+            moderator,
+            audit.RATINGS_VOIDED,
+            reason,
+            game,
             matches_rated_again=done.matches,
             changes_rewritten=done.changed,
             players=done.players,

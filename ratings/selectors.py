@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
+from config.attributes import attributes_of
 from games.engine import registry
 from players.models import User
 from ratings import formula
@@ -30,14 +31,11 @@ def _name(user: User) -> str:
 
 
 def _rating(rating: Rating) -> dict[str, Any]:
-    return {
-        "game": rating.kind,
-        "rating": rating.shown,
-        "provisional": rating.provisional,
-        "rated_games": rating.rated_games,
-        "wins": rating.wins,
-        "average_place": rating.average_place,
-    }
+    return attributes_of(
+        rating,
+        "kind shown provisional rated_games wins average_place",
+        keys={"kind": "game", "shown": "rating"},
+    )
 
 
 def on_board(kind: str, *, now: Any = None) -> QuerySet[Rating]:

@@ -8,7 +8,10 @@ from typing import Any, TypeVar
 from django import forms
 from django.apps import apps
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
@@ -20,6 +23,12 @@ from moderation import words
 from moderation.forms import RateLimitedAdminLoginForm
 
 FormT = TypeVar("FormT", bound=forms.Form)
+ModelT = TypeVar("ModelT", bound=models.Model)
+
+# The admin's change pages of the objects moderators act on (URL names, each taking the pk).
+USER_PAGE = "admin:players_user_change"
+GAME_PAGE = "admin:games_game_change"
+REPORT_PAGE = "admin:moderation_report_change"
 
 admin.site.login_form = RateLimitedAdminLoginForm
 # Lazy: each request's language (the moderator's own, moderation.middleware) decides the words.
@@ -40,7 +49,7 @@ Game._meta.verbose_name_plural = _("games")
 def user_link(user: Any) -> str:
     if user is None:
         return gettext("(deleted)")
-    url = reverse("admin:players_user_change", args=[user.pk])
+    url = reverse(USER_PAGE, args=[user.pk])
     return format_html('<a href="{}">{}</a>', url, user.username)
 
 
@@ -48,14 +57,14 @@ def named_user_link(user: Any) -> str:
     """A player as "Display name (@username)", linked to their page."""
     if user is None:
         return gettext("(deleted account)")
-    url = reverse("admin:players_user_change", args=[user.pk])
+    url = reverse(USER_PAGE, args=[user.pk])
     return format_html('<a href="{}">{} (@{})</a>', url, user.public_name, user.username)
 
 
 def game_link(game: Any) -> str:
     if game is None:
         return "-"
-    url = reverse("admin:games_game_change", args=[game.pk])
+    url = reverse(GAME_PAGE, args=[game.pk])
     return format_html('<a href="{}">{} ({})</a>', url, str(game.pk)[:8], words.status(game.status))
 
 
@@ -149,6 +158,23 @@ def posted_form(request: HttpRequest, form_class: type[FormT]) -> FormT | None:
         form_errors_message(request, form)
         return None
     return form
+
+
+def action_screen(
+    request: HttpRequest,
+    permission: str,
+    model: type[ModelT],
+    pk: Any,
+    page: str,
+    form_class: type[FormT],
+) -> tuple[ModelT, str, FormT | None]:
+    """What an action screen on one object starts with: the moderator's permission (refused
+    before the object is looked up, so a 403 tells nothing of which ids exist), the object or
+    a 404, the URL of its admin ``page`` to go back to, and the posted form (``posted_form``)."""
+    if not request.user.has_perm(permission):
+        raise PermissionDenied
+    obj = get_object_or_404(model, pk=pk)
+    return obj, reverse(page, args=[obj.pk]), posted_form(request, form_class)
 
 
 def seats_html(game: Any) -> str:

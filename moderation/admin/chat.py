@@ -18,6 +18,7 @@ from chat.models import ChatBan, ChatMessage
 from config.errors import ServiceError
 from moderation import chat
 from moderation.admin.base import (
+    REPORT_PAGE,
     ReadOnlyAdmin,
     done_message,
     game_link,
@@ -84,7 +85,7 @@ def _act(request: HttpRequest, report: Report, action: str, data: dict[str, Any]
 def chat_action_view(request: HttpRequest, report_id: int) -> HttpResponse:
     """The report page's chat form: delete the reported messages, or mute their author."""
     report = get_object_or_404(Report, pk=report_id)
-    back = reverse("admin:moderation_report_change", args=[report.pk])
+    back = reverse(REPORT_PAGE, args=[report.pk])
     form = posted_form(request, ChatActionForm)
     if form is None:
         return HttpResponseRedirect(back)

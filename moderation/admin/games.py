@@ -18,7 +18,6 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -29,9 +28,10 @@ from games.models import Game, Seat
 from moderation import audit, interventions, replay, selectors, words
 from moderation.admin import ratings
 from moderation.admin.base import (
+    GAME_PAGE,
     ReadOnlyAdmin,
     ScreensMixin,
-    posted_form,
+    action_screen,
     seats_html,
     service_error_message,
 )
@@ -252,11 +252,9 @@ class GameAdmin(ScreensMixin, ReadOnlyAdmin):
         return TemplateResponse(request, "admin/moderation/replay.html", context)
 
     def intervene_view(self, request: HttpRequest, game_id: Any) -> HttpResponse:
-        if not request.user.has_perm("moderation.intervene_game"):
-            raise PermissionDenied
-        game = get_object_or_404(Game, pk=game_id)
-        back = reverse("admin:games_game_change", args=[game.pk])
-        form = posted_form(request, GameActionForm)
+        game, back, form = action_screen(
+            request, "moderation.intervene_game", Game, game_id, GAME_PAGE, GameActionForm
+        )
         if form is None:
             return HttpResponseRedirect(back)
         action, reason = form.cleaned_data["action"], form.cleaned_data["reason"]

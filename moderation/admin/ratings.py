@@ -9,8 +9,6 @@ from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
-from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -18,7 +16,7 @@ from config import error_codes as codes
 from config.errors import ServiceError
 from games.models import Game
 from moderation import interventions
-from moderation.admin.base import posted_form, service_error_message
+from moderation.admin.base import GAME_PAGE, action_screen, service_error_message
 from players.models import User
 from ratings.models import RatingChange, VoidedMatch
 
@@ -59,11 +57,9 @@ def player_history(user: User) -> list[RatingChange]:
 
 
 def void_view(request: HttpRequest, game_id: Any) -> HttpResponse:
-    if not request.user.has_perm("moderation.void_ratings"):
-        raise PermissionDenied
-    game = get_object_or_404(Game, pk=game_id)
-    back = reverse("admin:games_game_change", args=[game.pk])
-    form = posted_form(request, VoidRatingsForm)
+    game, back, form = action_screen(
+        request, "moderation.void_ratings", Game, game_id, GAME_PAGE, VoidRatingsForm
+    )
     if form is None:
         return HttpResponseRedirect(back)
     moderator: Any = request.user

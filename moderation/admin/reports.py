@@ -9,9 +9,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Case, IntegerField, Value, When
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
-from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -19,12 +17,13 @@ from config.errors import ServiceError
 from moderation import audit, collusion, selectors, services
 from moderation.admin import chat as chat_admin
 from moderation.admin.base import (
+    REPORT_PAGE,
     ReadOnlyAdmin,
     ScreensMixin,
+    action_screen,
     done_message,
     game_link,
     named_user_link,
-    posted_form,
     service_error_message,
     user_link,
 )
@@ -123,11 +122,9 @@ class ReportAdmin(ScreensMixin, ReadOnlyAdmin):
         )
 
     def resolve_view(self, request: HttpRequest, report_id: int) -> HttpResponse:
-        if not request.user.has_perm("moderation.resolve_report"):
-            raise PermissionDenied
-        report = get_object_or_404(Report, pk=report_id)
-        back = reverse("admin:moderation_report_change", args=[report.pk])
-        form = posted_form(request, ReportActionForm)
+        report, back, form = action_screen(
+            request, "moderation.resolve_report", Report, report_id, REPORT_PAGE, ReportActionForm
+        )
         if form is None:
             return HttpResponseRedirect(back)
         data = form.cleaned_data

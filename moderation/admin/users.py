@@ -13,10 +13,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import UserChangeForm
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
-from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
 from django.utils.translation import gettext, gettext_noop
@@ -26,9 +23,10 @@ from config.errors import ServiceError
 from moderation import audit, selectors, services
 from moderation.admin import ratings
 from moderation.admin.base import (
+    USER_PAGE,
     ScreensMixin,
+    action_screen,
     done_message,
-    posted_form,
     service_error_message,
 )
 from moderation.forms import PLAYER_ACTIONS, PlayerActionForm
@@ -178,11 +176,9 @@ class UserAdmin(ScreensMixin, DjangoUserAdmin):
         )
 
     def moderate_view(self, request: HttpRequest, user_id: int) -> HttpResponse:
-        if not request.user.has_perm("moderation.sanction_player"):
-            raise PermissionDenied
-        player = get_object_or_404(User, pk=user_id)
-        back = reverse("admin:players_user_change", args=[player.pk])
-        form = posted_form(request, PlayerActionForm)
+        player, back, form = action_screen(
+            request, "moderation.sanction_player", User, user_id, USER_PAGE, PlayerActionForm
+        )
         if form is None:
             return HttpResponseRedirect(back)
         action, reason, until = (form.cleaned_data[k] for k in ("action", "reason", "until"))

@@ -21,6 +21,7 @@ from config.api_responses import (
     RETRY_AFTER,
     standard_errors,
 )
+from config.attributes import attributes_of
 from config.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from config.openapi import error_response
 from config.serializers import StrictSerializer
@@ -168,19 +169,13 @@ class WebhookAttemptPageSerializer(serializers.Serializer):
 
 def _present(endpoint: WebhookEndpoint) -> dict[str, Any]:
     return {
-        "id": endpoint.pk,
-        "url": endpoint.url,
-        "description": endpoint.description,
-        "kinds": endpoint.kinds,
-        "token_id": endpoint.token_id,
-        "active": endpoint.active,
-        "failure_count": endpoint.failure_count,
-        "disabled_at": endpoint.disabled_at,
-        "disabled_reason": endpoint.disabled_reason,
+        **attributes_of(
+            endpoint,
+            "pk url description kinds token_id active failure_count disabled_at disabled_reason",
+            keys={"pk": "id"},
+        ),
         "secret_prefix": endpoint.secret[: len(webhook.SECRET_PREFIX) + 4],
-        "created_at": endpoint.created_at,
-        "last_success_at": endpoint.last_success_at,
-        "last_failure_at": endpoint.last_failure_at,
+        **attributes_of(endpoint, "created_at last_success_at last_failure_at"),
     }
 
 

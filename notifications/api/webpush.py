@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from config import error_codes as codes
 from config.api_responses import NOT_AUTHENTICATED, READ_ONLY, standard_errors
+from config.attributes import attributes_of
 from config.errors import ServiceError
 from config.fields import StrictCharField, StrictIntegerField
 from config.openapi import error_response
@@ -185,9 +186,4 @@ class PushUnsubscribeView(APIView):
 
 
 def _present(subscription: PushSubscription) -> dict[str, Any]:
-    return {
-        "id": subscription.pk,
-        "endpoint": subscription.endpoint,
-        "user_agent": subscription.user_agent,
-        "created_at": subscription.created_at,
-    }
+    return attributes_of(subscription, "pk endpoint user_agent created_at", keys={"pk": "id"})
