@@ -193,14 +193,22 @@ def snapshot(game_id: str) -> tuple[int, int]:
     return Game.objects.get(pk=game_id).version, Move.objects.filter(game_id=game_id).count()
 
 
+def assert_refused_unchanged(
+    player: Player, game_id: str, actions: list[dict[str, Any]], status: int, code: str
+) -> None:
+    """Each action is refused with ``status``/``code`` and leaves the game as it was."""
+    before = snapshot(game_id)
+    for action in actions:
+        assert_error(player.act(game_id, action), status, code)
+    assert snapshot(game_id) == before
+
+
 def test_playing_out_of_turn_is_refused_with_422(alice: Player, bob: Player, duel: str) -> None:
     _, waiter = mover_and_waiter([alice, bob], duel)
-    before = snapshot(duel)
     card = waiter.table(duel)["table"]["hand"][0]["id"]
+    tries = [{"type": "play", "card": card}, {"type": "draw"}]
 
-    assert_error(waiter.act(duel, {"type": "play", "card": card}), 422, "not_your_turn")
-    assert_error(waiter.act(duel, {"type": "draw"}), 422, "not_your_turn")
-    assert snapshot(duel) == before
+    assert_refused_unchanged(waiter, duel, tries, 422, "not_your_turn")
 
 
 def test_a_card_that_is_not_in_your_hand_is_refused_with_422(
@@ -208,11 +216,9 @@ def test_a_card_that_is_not_in_your_hand_is_refused_with_422(
 ) -> None:
     mover, waiter = mover_and_waiter([alice, bob], duel)
     theirs = waiter.table(duel)["table"]["hand"][0]["id"]
-    before = snapshot(duel)
+    tries = [{"type": "play", "card": theirs}, {"type": "play", "card": "wild-999"}]
 
-    assert_error(mover.act(duel, {"type": "play", "card": theirs}), 422, "card_not_in_hand")
-    assert_error(mover.act(duel, {"type": "play", "card": "wild-999"}), 422, "card_not_in_hand")
-    assert snapshot(duel) == before
+    assert_refused_unchanged(mover, duel, tries, 422, "card_not_in_hand")
 
 
 @pytest.mark.parametrize("card_type", ["targeted_draw2", "force_swap"])
@@ -221,10 +227,8 @@ def test_a_card_that_needs_a_target_is_refused_without_one(
 ) -> None:
     mover, _ = mover_and_waiter([alice, bob], duel)
     card = give_card(duel, mover.table(duel)["your_seat"], card_type)
-    before = snapshot(duel)
 
-    assert_error(mover.act(duel, {"type": "play", "card": card}), 422, "target_required")
-    assert snapshot(duel) == before
+    assert_refused_unchanged(mover, duel, [{"type": "play", "card": card}], 422, "target_required")
 
 
 def test_a_stale_expected_version_is_refused_with_the_current_version(
@@ -248,11 +252,9 @@ def test_an_unknown_or_system_action_type_is_refused_with_invalid_action(
     alice: Player, bob: Player, duel: str, kind: Any
 ) -> None:
     mover, _ = mover_and_waiter([alice, bob], duel)
-    before = snapshot(duel)
+    tries = [{"type": kind}, {"card": "wild-1"}]
 
-    assert_error(mover.act(duel, {"type": kind}), 400, "invalid_action")
-    assert_error(mover.act(duel, {"card": "wild-1"}), 400, "invalid_action")
-    assert snapshot(duel) == before
+    assert_refused_unchanged(mover, duel, tries, 400, "invalid_action")
 
 
 def test_a_body_that_is_not_a_json_object_is_refused_with_400(

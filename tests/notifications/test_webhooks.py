@@ -463,16 +463,23 @@ def test_urls_on_loopback_and_private_addresses_are_refused(alice: Player, url: 
     assert not WebhookEndpoint.objects.exists()
 
 
-def test_a_receiver_that_became_private_is_not_posted_to(
-    alice: Player, bob: Player, receiver: Receiver
-) -> None:
-    _, waiting, _ = turn_passes(alice, bob, receiver)
+def refused_before_posting(receiver: Receiver, waiting: Player) -> WebhookAttempt:
+    """Relays with loopback forbidden: nothing reaches the receiver, the one attempt logged is
+    refused, and the delivery stays pending for a retry."""
     with override_settings(WEBHOOK_ALLOW_LOOPBACK=False, DEBUG=False):
         relay.relay()
     assert receiver.hits == []
     (attempt,) = WebhookAttempt.objects.all()
-    assert attempt.status_code is None and attempt.error.startswith("refused")
+    assert attempt.status_code is None and attempt.error.startswith("refused"), attempt.error
     assert webhook_delivery(waiting).status == Delivery.PENDING
+    return attempt
+
+
+def test_a_receiver_that_became_private_is_not_posted_to(
+    alice: Player, bob: Player, receiver: Receiver
+) -> None:
+    _, waiting, _ = turn_passes(alice, bob, receiver)
+    refused_before_posting(receiver, waiting)
 
 
 # A global address (example.com's) that the fake resolver hands out; never connected to.
@@ -498,13 +505,8 @@ def test_a_name_rebound_to_loopback_after_the_check_is_not_posted_to(
     # one a connection that resolves the name again would make) sees loopback.
     dns.answers["hook.rebind.test"] = [[PUBLIC], [PUBLIC], ["127.0.0.1"]]
     waiting = hook_on_name(alice, bob, receiver, "hook.rebind.test")
-    with override_settings(WEBHOOK_ALLOW_LOOPBACK=False, DEBUG=False):
-        relay.relay()
-    assert receiver.hits == []
-    (attempt,) = WebhookAttempt.objects.all()
-    assert attempt.status_code is None and attempt.error.startswith("refused"), attempt.error
+    attempt = refused_before_posting(receiver, waiting)
     assert "127.0.0.1" in attempt.error
-    assert webhook_delivery(waiting).status == Delivery.PENDING
 
 
 def test_the_post_goes_to_the_address_checked_and_names_the_host(
