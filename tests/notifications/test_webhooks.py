@@ -150,6 +150,16 @@ def turn_passes(
     return game, waiting, notice
 
 
+def relayed_once_answering(
+    alice: Player, bob: Player, receiver: Receiver, status: int
+) -> tuple[Game, Player, Notification]:
+    """``turn_passes``, then one relay run to which the receiver answers ``status``."""
+    passed = turn_passes(alice, bob, receiver)
+    receiver.answers = [status]
+    relay.relay()
+    return passed
+
+
 def webhook_delivery(player: Player) -> Delivery:
     return Delivery.objects.get(notification__user=player.user, channel="webhook")
 
@@ -168,10 +178,7 @@ def attempts(player: Player, endpoint_id: int) -> list[dict[str, Any]]:
 def test_a_move_is_posted_signed_and_a_500_is_retried_with_the_same_event_id(
     alice: Player, bob: Player, receiver: Receiver
 ) -> None:
-    game, waiting, notice = turn_passes(alice, bob, receiver)
-    receiver.answers = [500]
-
-    relay.relay()
+    game, waiting, notice = relayed_once_answering(alice, bob, receiver, 500)
     delivery = webhook_delivery(waiting)
     assert delivery.status == Delivery.PENDING and delivery.attempts == 1
     assert "HTTP 500" in delivery.last_error
@@ -267,9 +274,7 @@ def test_an_endpoint_that_keeps_failing_is_switched_off(
 def test_410_gone_switches_the_endpoint_off_at_once(
     alice: Player, bob: Player, receiver: Receiver
 ) -> None:
-    _, waiting, _ = turn_passes(alice, bob, receiver)
-    receiver.answers = [410]
-    relay.relay()
+    _, waiting, _ = relayed_once_answering(alice, bob, receiver, 410)
     (endpoint,) = WebhookEndpoint.objects.all()
     assert endpoint.active is False
     assert "410" in endpoint.disabled_reason

@@ -43,6 +43,12 @@ def log_in(
     )
 
 
+def browser_log_in(*, origin: str) -> tuple[APIClient, Any]:
+    """A fresh browser that logs alice in from a page on ``origin``: it and the response."""
+    api = browser()
+    return api, log_in(api, origin=origin)
+
+
 def forged_log_in(api: APIClient) -> Any:
     """What a form auto-submitted from another site sends: the credentials, no token."""
     return api.post(LOGIN, {"username": "alice", "password": PASSWORD}, format="json")
@@ -156,15 +162,13 @@ def test_a_log_in_without_the_csrf_token_is_refused(alice: User) -> None:
 
 @pytest.mark.django_db
 def test_a_log_in_from_another_origin_is_refused_even_with_a_token(alice: User) -> None:
-    api = browser()
-    refused = log_in(api, origin="https://evil.example")
+    api, refused = browser_log_in(origin="https://evil.example")
     assert refused.status_code == 403
     assert "sessionid" not in api.cookies
 
 
 @pytest.mark.django_db
 def test_a_same_origin_log_in_with_the_token_starts_a_session(alice: User) -> None:
-    api = browser()
-    response = log_in(api, origin="http://testserver")
+    api, response = browser_log_in(origin="http://testserver")
     assert response.status_code == 200
     assert api.get("/api/v1/me/").json()["username"] == "alice"
