@@ -153,21 +153,18 @@ def test_a_match_to_a_target_crosses_rounds_by_itself(
         assert kinds.index("round_over") < kinds.index("round_started")
 
 
-def test_a_new_round_is_dealt_when_a_round_ends(
-    alice: Player, bob: Player, carol: Player, seeded_engine: Any
-) -> None:
+def test_a_new_round_is_dealt_when_a_round_ends(trio: list[Player], seeded_engine: Any) -> None:
     seeded_engine(11)
-    table = [alice, bob, carol]
-    game_id = start_game(*table, target_score=100_000)
+    game_id = start_game(*trio, target_score=100_000)
     rng = random.Random(11)
     while not RoundResult.objects.filter(game_id=game_id).exists():
-        player = player_to_move(table, game_id)
+        player = player_to_move(trio, game_id)
         view = player.table(game_id)
         action = rng.choice(view["table"]["legal_actions"])
         action = {k: v for k, v in action.items() if k != "seat"}
         assert player.act(game_id, action).status_code == 200
 
-    view = alice.table(game_id)
+    view = trio[0].table(game_id)
     assert view["status"] == "active"
     assert view["table"]["round"] == 2
     assert view["table"]["phase"] in ("play", "choose")
@@ -186,6 +183,12 @@ def duel(alice: Player, bob: Player) -> str:
     game_id = start_game(alice, bob)
     settle_opening([alice, bob], game_id)
     return game_id
+
+
+@pytest.fixture
+def trio(alice: Player, bob: Player, carol: Player) -> list[Player]:
+    """Three players for a game of three, in the order they sit down."""
+    return [alice, bob, carol]
 
 
 def snapshot(game_id: str) -> tuple[int, int]:
@@ -461,17 +464,16 @@ def test_you_see_the_cards_you_draw_and_only_the_count_of_what_others_draw(
 
 
 def test_the_event_log_hides_chance_and_other_players_cards_but_reveals_hands_at_round_end(
-    alice: Player, bob: Player, carol: Player, seeded_engine: Any
+    trio: list[Player], seeded_engine: Any
 ) -> None:
     seeded_engine(8)
-    table = [alice, bob, carol]
-    game_id = start_game(*table, target_score=0)
-    play_to_end(table, game_id, random.Random(8))
+    game_id = start_game(*trio, target_score=0)
+    play_to_end(trio, game_id, random.Random(8))
     raw = list(Move.objects.filter(game_id=game_id))
     assert any(e["type"] == "chance" for m in raw for e in m.events)
     result = RoundResult.objects.get(game_id=game_id)
 
-    for player in table:
+    for player in trio:
         seat = player.table(game_id)["your_seat"]
         moves = all_events(player, game_id)
         assert len(moves) == len(raw)
