@@ -144,6 +144,15 @@ def _active_game(me: User, other: User) -> Game:
     return game_services.join_game(user=other, invite_code=lobby.invite_code)
 
 
+def _finished_game(me: User, other: User) -> Game:
+    """A game of the two, marked finished without being played out."""
+    game = _active_game(me, other)
+    Game.objects.filter(pk=game.pk).update(
+        status=Game.FINISHED, finished_at=timezone.now(), turn_deadline=None
+    )
+    return game
+
+
 def world_for(operation_id: str, path_names: set[str]) -> World:
     me = _user()
     other = _user()
@@ -179,21 +188,14 @@ def _games_world(operation_id: str, world: World, other: User) -> bool:
         game_services.join_game(user=other, invite_code=lobby.invite_code)
         world.path["game_id"] = str(lobby.pk)
     elif operation_id == "games_rematch":
-        game = _active_game(me, other)
-        Game.objects.filter(pk=game.pk).update(
-            status=Game.FINISHED, finished_at=timezone.now(), turn_deadline=None
-        )
-        world.path["game_id"] = str(game.pk)
+        world.path["game_id"] = str(_finished_game(me, other).pk)
     elif operation_id == "games_record_retrieve":
         # A finished game: the other player leaves, and the one left at the table wins.
         game = _active_game(me, other)
         game_services.leave_game(user=other, game_id=game.pk)
         world.path["game_id"] = str(game.pk)
     elif operation_id == "games_invitation_decline":
-        game = _active_game(other, me)
-        Game.objects.filter(pk=game.pk).update(
-            status=Game.FINISHED, finished_at=timezone.now(), turn_deadline=None
-        )
+        game = _finished_game(other, me)
         world.path["game_id"] = str(game_services.rematch(user=other, game_id=game.pk).pk)
     elif operation_id == "games_bots_create":
         world.path["game_id"] = str(game_services.create_game(host=me, max_players=3).pk)

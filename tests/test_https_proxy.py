@@ -68,18 +68,21 @@ def test_https_settings_are_off_by_default(monkeypatch: pytest.MonkeyPatch) -> N
     assert not values["SESSION_COOKIE_SECURE"] and not values["CSRF_COOKIE_SECURE"]
 
 
+# A deployment behind a TLS proxy that turns every HTTPS setting on.
+BEHIND_TLS = {
+    "SECURE_PROXY_SSL_HEADER": "true",
+    "SECURE_SSL_REDIRECT": "true",
+    "SESSION_COOKIE_SECURE": "true",
+    "CSRF_COOKIE_SECURE": "true",
+    "SECURE_HSTS_SECONDS": "31536000",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS": "true",
+    "SECURE_HSTS_PRELOAD": "true",
+    "FORWARDED_ALLOW_IPS": "10.0.0.0/8",
+}
+
+
 def test_https_settings_are_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    values = settings_with(
-        monkeypatch,
-        SECURE_PROXY_SSL_HEADER="true",
-        SECURE_SSL_REDIRECT="true",
-        SESSION_COOKIE_SECURE="true",
-        CSRF_COOKIE_SECURE="true",
-        SECURE_HSTS_SECONDS="31536000",
-        SECURE_HSTS_INCLUDE_SUBDOMAINS="true",
-        SECURE_HSTS_PRELOAD="true",
-        FORWARDED_ALLOW_IPS="10.0.0.0/8",
-    )
+    values = settings_with(monkeypatch, **BEHIND_TLS)
     assert values["SECURE_PROXY_SSL_HEADER"] == ("HTTP_X_FORWARDED_PROTO", "https")
     assert values["SECURE_SSL_REDIRECT"] and values["SECURE_HSTS_SECONDS"] == 31536000
     assert values["SECURE_HSTS_INCLUDE_SUBDOMAINS"] and values["SECURE_HSTS_PRELOAD"]

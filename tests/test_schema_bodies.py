@@ -127,6 +127,23 @@ def refused(
     return case, response
 
 
+def refused_naming(
+    operation: Any,
+    app: WSGIHandler,
+    body: dict[str, Any],
+    *,
+    legal_action: bool,
+    naming: tuple[str, str],
+) -> tuple[Any, Any]:
+    """``refused``, with the error code ``naming[0]`` naming the field ``naming[1]``."""
+    code, field_name = naming
+    case, response = refused(operation, app, body, legal_action=legal_action)
+    error = response.json()["error"]
+    assert error["code"] == code, error
+    assert field_name in error["details"]["fields"], error
+    return case, response
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(("operation", "field_name", "body"), list(_wrong_type_cases()))
 def test_a_wrong_json_type_is_refused_with_400(
@@ -135,10 +152,9 @@ def test_a_wrong_json_type_is_refused_with_400(
     body: dict[str, Any],
     wsgi_app: WSGIHandler,  # noqa: F811
 ) -> None:
-    case, response = refused(operation, wsgi_app, body, legal_action=False)
-    error = response.json()["error"]
-    assert error["code"] == "invalid_request", error
-    assert field_name in error["details"]["fields"], error
+    case, response = refused_naming(
+        operation, wsgi_app, body, legal_action=False, naming=("invalid_request", field_name)
+    )
     case.validate_response(response, checks=CHECKS)
 
 
@@ -169,7 +185,4 @@ def test_a_field_the_operation_does_not_take_is_refused_naming_it(
     body: dict[str, Any],
     wsgi_app: WSGIHandler,  # noqa: F811
 ) -> None:
-    case, response = refused(operation, wsgi_app, body, legal_action=True)
-    error = response.json()["error"]
-    assert error["code"] == "unknown_field", error
-    assert UNKNOWN in error["details"]["fields"], error
+    refused_naming(operation, wsgi_app, body, legal_action=True, naming=("unknown_field", UNKNOWN))

@@ -58,6 +58,12 @@ def _chat_events(reader: EventReader, count: int) -> list[dict[str, Any]]:
     return found
 
 
+def _next_chat(reader: EventReader, *fields: str) -> tuple[Any, ...]:
+    """The given fields of the next chat message on the stream."""
+    (message,) = _chat_events(reader, 1)
+    return tuple(message[field] for field in fields)
+
+
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_messages_and_deletions_reach_the_other_seats_stream(
@@ -68,16 +74,13 @@ def test_messages_and_deletions_reach_the_other_seats_stream(
     early = said(alice, game_id, "before the stream")
     path = game_url(game_id, "stream/") + f"?chat_after={early['id'] - 1}"
     with _chat_stream(live_server, path, bob.token) as reader:
-        (first,) = _chat_events(reader, 1)
-        assert (first["text"], first["author_username"]) == ("before the stream", "alice")
+        assert _next_chat(reader, "text", "author_username") == ("before the stream", "alice")
         assert announce.notifier().wait_for_waiters(live.key(game_id), timeout=10)
         said(alice, game_id, "darn it")  # filtered: never sent to bob
         kept = said(alice, game_id, "<b>gl</b>")
-        (second,) = _chat_events(reader, 1)
-        assert (second["id"], second["text"]) == (kept["id"], "<b>gl</b>")
+        assert _next_chat(reader, "id", "text") == (kept["id"], "<b>gl</b>")
         services.delete(message=ChatMessage.objects.get(pk=kept["id"]))
-        (tombstone,) = _chat_events(reader, 1)
-        assert (tombstone["deletes"], tombstone["text"]) == (kept["id"], "")
+        assert _next_chat(reader, "deletes", "text") == (kept["id"], "")
 
 
 @pytest.mark.django_db
@@ -114,13 +117,11 @@ def test_the_watch_stream_carries_the_spectators_chat_and_never_the_players(
     early = said(dave, game_id, "first to watch", channel="spectators")
     path = game_url(game_id, "watch/stream/") + "?chat_after=0"
     with _chat_stream(live_server, path, carol.token) as reader:
-        (first,) = _chat_events(reader, 1)
-        assert (first["id"], first["text"]) == (early["id"], "first to watch")
+        assert _next_chat(reader, "id", "text") == (early["id"], "first to watch")
         assert announce.notifier().wait_for_waiters(live.key(game_id), timeout=10)
         said(bob, game_id, "still players only")  # the players' channel: never to carol
         later = said(dave, game_id, "<i>nice</i>", channel="spectators")
-        (second,) = _chat_events(reader, 1)
-        assert (second["id"], second["text"]) == (later["id"], "<i>nice</i>")
+        assert _next_chat(reader, "id", "text") == (later["id"], "<i>nice</i>")
 
 
 @pytest.mark.django_db

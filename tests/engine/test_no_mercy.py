@@ -80,23 +80,20 @@ def test_it_refuses_any_house_rule() -> None:
     assert error.value.code == "invalid_setup"
 
 
+# The rulings' table, grouped by what the opening card leaves: (current, direction, phase).
+OPENINGS = {
+    (1, 1, "play"): ["red-5-a", "red-7-a", "red-0-a", "red-discard_all-a"],
+    (2, 1, "play"): ["red-skip-a", "red-draw2-a", "red-draw4-a"],
+    (0, -1, "play"): ["red-reverse-a"],
+    (0, 1, "play"): ["red-skip_all-a"],
+    (1, 1, "choose"): ["wd6-1", "wd10-1", "roulette-1"],
+    (0, -1, "choose"): ["wrd4-1"],
+}
+
+
 @pytest.mark.parametrize(
     ("top", "current", "direction", "phase"),
-    [
-        ("red-5-a", 1, 1, "play"),
-        ("red-7-a", 1, 1, "play"),
-        ("red-0-a", 1, 1, "play"),
-        ("red-discard_all-a", 1, 1, "play"),
-        ("red-skip-a", 2, 1, "play"),
-        ("red-reverse-a", 0, -1, "play"),
-        ("red-skip_all-a", 0, 1, "play"),
-        ("red-draw2-a", 2, 1, "play"),
-        ("red-draw4-a", 2, 1, "play"),
-        ("wd6-1", 1, 1, "choose"),
-        ("wd10-1", 1, 1, "choose"),
-        ("roulette-1", 1, 1, "choose"),
-        ("wrd4-1", 0, -1, "choose"),
-    ],
+    [(top, *after) for after, tops in OPENINGS.items() for top in tops],
 )
 def test_each_opening_card_acts_as_the_rulings_table_says(
     top: str, current: int, direction: int, phase: str

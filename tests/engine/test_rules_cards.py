@@ -54,16 +54,10 @@ def test_standard_deck_and_points_match_the_rulebook_table() -> None:
 
 def test_mattel_2021_deck_and_points_match_the_printed_sheet_table() -> None:
     preset = PRESETS["mattel_2021"]
-    assert preset.deck == {
-        "wild": 54,
-        "draw2": 10,
-        "draw4": 6,
-        "reverse": 14,
-        "skip": 14,
-        "skip_two": 6,
-        "targeted_draw2": 4,
-        "force_swap": 4,
-    }
+    # The sheet's row, card type = how many.
+    assert preset.deck == dict(
+        wild=54, draw2=10, draw4=6, reverse=14, skip=14, skip_two=6, targeted_draw2=4, force_swap=4
+    )
     assert preset.points == {"wild": 20} | {k: 50 for k in preset.deck if k != "wild"}
     assert not preset.opening_effects and preset.draw_restricted
 
@@ -339,22 +333,26 @@ def test_skip_two_counterclockwise_skips_the_two_players_on_that_side() -> None:
     assert after.current == CAROL  # seats 4 and 3 are skipped
 
 
-def test_skip_two_with_three_players_gives_the_player_another_turn() -> None:
-    state = position("mattel_2021", mattel_hands(players=3))
-    after, _ = act(state, "play", ALICE, "skip_two-1")
-    assert after.current == ALICE
-    after, _ = act(after, "play", ALICE, "wild-1")
-    assert after.current == BOB
-
-
-def test_skip_two_with_two_players_gives_three_plays_in_a_row() -> None:
-    state = position("mattel_2021", mattel_hands(players=2))
-    state, _ = act(state, "play", ALICE, "skip_two-1")
-    assert state.current == ALICE
-    state, _ = act(state, "play", ALICE, "wild-1")
-    assert state.current == ALICE
-    state, _ = act(state, "play", ALICE, "wild-2")
-    assert state.current == BOB
+@pytest.mark.parametrize(
+    ("players", "plays"),
+    [
+        # Three players: the two skipped are everyone else, so alice plays again.
+        pytest.param(3, [("skip_two-1", ALICE), ("wild-1", BOB)], id="three-another-turn"),
+        # Two players: bob is skipped twice, so alice plays three times in a row.
+        pytest.param(
+            2,
+            [("skip_two-1", ALICE), ("wild-1", ALICE), ("wild-2", BOB)],
+            id="two-three-plays-in-a-row",
+        ),
+    ],
+)
+def test_skip_two_with_fewer_than_four_players_comes_back_to_the_player(
+    players: int, plays: list[tuple[str, int]]
+) -> None:
+    state = position("mattel_2021", mattel_hands(players=players))
+    for card, then in plays:
+        state, _ = act(state, "play", ALICE, card)
+        assert state.current == then
 
 
 def test_lost_turns_add_up_when_a_skip_follows_skip_two_with_two_players() -> None:

@@ -26,6 +26,7 @@ from collections import Counter
 from datetime import timedelta
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.engine.uno.state import State
@@ -97,6 +98,36 @@ def _unfinished(game_ids: list[str]) -> list[Delivery]:
     )
 
 
+def _assert_each_delivery_went_out_once(
+    processes: Processes, games: list[str]
+) -> tuple[list[Any], QuerySet[Delivery]]:
+    """External deliveries: each sent one in exactly one message under its stable event id, and
+    only moot turn notices skipped. The mails and the skipped deliveries, for the summary."""
+    mails = processes.smtp.confirmed()
+    sent_ids = Counter(m[EVENT_ID_HEADER] for m in mails)
+    assert all(count == 1 for count in sent_ids.values()), sent_ids
+    for message in mails:
+        assert message["Message-ID"].startswith(f"<{message[EVENT_ID_HEADER]}@"), message
+    batches: dict[tuple[int, Any], list[str]] = {}
+    for delivery in Delivery.objects.filter(
+        notification__game_id__in=games, status=Delivery.SENT
+    ).select_related("notification"):
+        # One send finishes its whole batch at once: the batch is (player, sent_at).
+        batch = batches.setdefault((delivery.notification.user_id, delivery.sent_at), [])
+        batch.append(str(delivery.notification.event_id))
+    expected = {
+        ids[0] if len(ids) == 1 else str(uuid.uuid5(COLLAPSED_NAMESPACE, ",".join(sorted(ids))))
+        for ids in batches.values()
+    }
+    assert expected == set(sent_ids), (expected, sent_ids)
+    skipped = Delivery.objects.filter(notification__game_id__in=games, status=Delivery.SKIPPED)
+    # A turn notice made moot is skipped: withdrawn by the move that ended the turn (issue 21:
+    # one live notice per game), or found over by the relay when it sends. Nothing else.
+    moot = {"the notice was withdrawn", "the turn is over"}
+    assert all(d.last_error in moot for d in skipped), [d.last_error for d in skipped]
+    return mails, skipped
+
+
 def test_redis_stopped_during_play_moves_go_on_and_notifications_and_timers_catch_up(
     processes: Processes,
 ) -> None:
@@ -164,29 +195,7 @@ def test_redis_stopped_during_play_moves_go_on_and_notifications_and_timers_catc
     timer_kinds = Counter(after.filter(game_id=timer_id).values_list("kind", flat=True))
     assert timer_kinds["timed_out"] == 1, timer_kinds
 
-    # External deliveries: each sent one in exactly one message under its stable event id.
-    mails = processes.smtp.confirmed()
-    sent_ids = Counter(m[EVENT_ID_HEADER] for m in mails)
-    assert all(count == 1 for count in sent_ids.values()), sent_ids
-    for message in mails:
-        assert message["Message-ID"].startswith(f"<{message[EVENT_ID_HEADER]}@"), message
-    batches: dict[tuple[int, Any], list[str]] = {}
-    for delivery in Delivery.objects.filter(
-        notification__game_id__in=games, status=Delivery.SENT
-    ).select_related("notification"):
-        # One send finishes its whole batch at once: the batch is (player, sent_at).
-        batch = batches.setdefault((delivery.notification.user_id, delivery.sent_at), [])
-        batch.append(str(delivery.notification.event_id))
-    expected = {
-        ids[0] if len(ids) == 1 else str(uuid.uuid5(COLLAPSED_NAMESPACE, ",".join(sorted(ids))))
-        for ids in batches.values()
-    }
-    assert expected == set(sent_ids), (expected, sent_ids)
-    skipped = Delivery.objects.filter(notification__game_id__in=games, status=Delivery.SKIPPED)
-    # A turn notice made moot is skipped: withdrawn by the move that ended the turn (issue 21:
-    # one live notice per game), or found over by the relay when it sends. Nothing else.
-    moot = {"the notice was withdrawn", "the turn is over"}
-    assert all(d.last_error in moot for d in skipped), [d.last_error for d in skipped]
+    mails, skipped = _assert_each_delivery_went_out_once(processes, games)
     print(
         f"\n{len(answers)} moves during the outage; after the restart the overdue turn timed out "
         f"in {timed_out_after:.1f} s; {len(mails)} mails, {skipped.count()} skipped deliveries"

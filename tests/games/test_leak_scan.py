@@ -145,6 +145,26 @@ def scan_history(scanner: Scanner, game_id: str, player: Player) -> None:
         scanner.scan(player, response, "whole history")
 
 
+def assert_the_scan_saw_enough(scanner: Scanner, game_id: str, moves: int) -> None:
+    """The finished game's scan covered every player's responses and reveals, and would have
+    caught the revealed hands had they leaked."""
+    game = Game.objects.get(pk=game_id)
+    assert game.status == Game.FINISHED
+    assert scanner.responses > 40 * moves // 10
+    assert scanner.moves_scanned >= 4 * 2 * moves
+    # Every player saw the round-end reveal, in the table and in the event log.
+    assert scanner.reveals_checked >= 4 * 2
+    assert scanner.forbidden_seen > 0
+    # The detector works: the revealed hands, had they not been cut out, would have been caught.
+    final = scanner.states[game.version]
+    result = RoundResult.objects.get(game_id=game_id)
+    revealed = {c for seat, hand in result.hands.items() for c in hand}
+    assert revealed, "nobody held a card at the end: the reveal check proved nothing"
+    text = "\n".join(scanner.transcript)
+    assert any(f'"{c}"' in text for c in revealed)
+    assert json.dumps(final) not in text
+
+
 def test_no_response_reveals_another_players_cards_or_the_draw_pile(
     everyone: list[Player], seeded_engine: Any
 ) -> None:
@@ -211,18 +231,4 @@ def test_no_response_reveals_another_players_cards_or_the_draw_pile(
         refused = player.act(game_id, {"type": "draw"})
         assert scanner.scan(player, refused, "action after the end").status_code == 409
 
-    game = Game.objects.get(pk=game_id)
-    assert game.status == Game.FINISHED
-    assert scanner.responses > 40 * moves // 10
-    assert scanner.moves_scanned >= 4 * 2 * moves
-    # Every player saw the round-end reveal, in the table and in the event log.
-    assert scanner.reveals_checked >= 4 * 2
-    assert scanner.forbidden_seen > 0
-    # The detector works: the revealed hands, had they not been cut out, would have been caught.
-    final = scanner.states[game.version]
-    result = RoundResult.objects.get(game_id=game_id)
-    revealed = {c for seat, hand in result.hands.items() for c in hand}
-    assert revealed, "nobody held a card at the end: the reveal check proved nothing"
-    text = "\n".join(scanner.transcript)
-    assert any(f'"{c}"' in text for c in revealed)
-    assert json.dumps(final) not in text
+    assert_the_scan_saw_enough(scanner, game_id, moves)

@@ -153,21 +153,18 @@ def test_a_match_to_a_target_crosses_rounds_by_itself(
         assert kinds.index("round_over") < kinds.index("round_started")
 
 
-def test_a_new_round_is_dealt_when_a_round_ends(
-    alice: Player, bob: Player, carol: Player, seeded_engine: Any
-) -> None:
+def test_a_new_round_is_dealt_when_a_round_ends(trio: list[Player], seeded_engine: Any) -> None:
     seeded_engine(11)
-    table = [alice, bob, carol]
-    game_id = start_game(*table, target_score=100_000)
+    game_id = start_game(*trio, target_score=100_000)
     rng = random.Random(11)
     while not RoundResult.objects.filter(game_id=game_id).exists():
-        player = player_to_move(table, game_id)
+        player = player_to_move(trio, game_id)
         view = player.table(game_id)
         action = rng.choice(view["table"]["legal_actions"])
         action = {k: v for k, v in action.items() if k != "seat"}
         assert player.act(game_id, action).status_code == 200
 
-    view = alice.table(game_id)
+    view = trio[0].table(game_id)
     assert view["status"] == "active"
     assert view["table"]["round"] == 2
     assert view["table"]["phase"] in ("play", "choose")
@@ -188,19 +185,33 @@ def duel(alice: Player, bob: Player) -> str:
     return game_id
 
 
+@pytest.fixture
+def trio(alice: Player, bob: Player, carol: Player) -> list[Player]:
+    """Three players for a game of three, in the order they sit down."""
+    return [alice, bob, carol]
+
+
 def snapshot(game_id: str) -> tuple[int, int]:
     """The game's version and how many moves it logged."""
     return Game.objects.get(pk=game_id).version, Move.objects.filter(game_id=game_id).count()
 
 
+def assert_refused_unchanged(
+    player: Player, game_id: str, actions: list[dict[str, Any]], status: int, code: str
+) -> None:
+    """Each action is refused with ``status``/``code`` and leaves the game as it was."""
+    before = snapshot(game_id)
+    for action in actions:
+        assert_error(player.act(game_id, action), status, code)
+    assert snapshot(game_id) == before
+
+
 def test_playing_out_of_turn_is_refused_with_422(alice: Player, bob: Player, duel: str) -> None:
     _, waiter = mover_and_waiter([alice, bob], duel)
-    before = snapshot(duel)
     card = waiter.table(duel)["table"]["hand"][0]["id"]
+    tries = [{"type": "play", "card": card}, {"type": "draw"}]
 
-    assert_error(waiter.act(duel, {"type": "play", "card": card}), 422, "not_your_turn")
-    assert_error(waiter.act(duel, {"type": "draw"}), 422, "not_your_turn")
-    assert snapshot(duel) == before
+    assert_refused_unchanged(waiter, duel, tries, 422, "not_your_turn")
 
 
 def test_a_card_that_is_not_in_your_hand_is_refused_with_422(
@@ -208,11 +219,9 @@ def test_a_card_that_is_not_in_your_hand_is_refused_with_422(
 ) -> None:
     mover, waiter = mover_and_waiter([alice, bob], duel)
     theirs = waiter.table(duel)["table"]["hand"][0]["id"]
-    before = snapshot(duel)
+    tries = [{"type": "play", "card": theirs}, {"type": "play", "card": "wild-999"}]
 
-    assert_error(mover.act(duel, {"type": "play", "card": theirs}), 422, "card_not_in_hand")
-    assert_error(mover.act(duel, {"type": "play", "card": "wild-999"}), 422, "card_not_in_hand")
-    assert snapshot(duel) == before
+    assert_refused_unchanged(mover, duel, tries, 422, "card_not_in_hand")
 
 
 @pytest.mark.parametrize("card_type", ["targeted_draw2", "force_swap"])
@@ -221,10 +230,8 @@ def test_a_card_that_needs_a_target_is_refused_without_one(
 ) -> None:
     mover, _ = mover_and_waiter([alice, bob], duel)
     card = give_card(duel, mover.table(duel)["your_seat"], card_type)
-    before = snapshot(duel)
 
-    assert_error(mover.act(duel, {"type": "play", "card": card}), 422, "target_required")
-    assert snapshot(duel) == before
+    assert_refused_unchanged(mover, duel, [{"type": "play", "card": card}], 422, "target_required")
 
 
 def test_a_stale_expected_version_is_refused_with_the_current_version(
@@ -248,11 +255,9 @@ def test_an_unknown_or_system_action_type_is_refused_with_invalid_action(
     alice: Player, bob: Player, duel: str, kind: Any
 ) -> None:
     mover, _ = mover_and_waiter([alice, bob], duel)
-    before = snapshot(duel)
+    tries = [{"type": kind}, {"card": "wild-1"}]
 
-    assert_error(mover.act(duel, {"type": kind}), 400, "invalid_action")
-    assert_error(mover.act(duel, {"card": "wild-1"}), 400, "invalid_action")
-    assert snapshot(duel) == before
+    assert_refused_unchanged(mover, duel, tries, 400, "invalid_action")
 
 
 def test_a_body_that_is_not_a_json_object_is_refused_with_400(
@@ -459,17 +464,16 @@ def test_you_see_the_cards_you_draw_and_only_the_count_of_what_others_draw(
 
 
 def test_the_event_log_hides_chance_and_other_players_cards_but_reveals_hands_at_round_end(
-    alice: Player, bob: Player, carol: Player, seeded_engine: Any
+    trio: list[Player], seeded_engine: Any
 ) -> None:
     seeded_engine(8)
-    table = [alice, bob, carol]
-    game_id = start_game(*table, target_score=0)
-    play_to_end(table, game_id, random.Random(8))
+    game_id = start_game(*trio, target_score=0)
+    play_to_end(trio, game_id, random.Random(8))
     raw = list(Move.objects.filter(game_id=game_id))
     assert any(e["type"] == "chance" for m in raw for e in m.events)
     result = RoundResult.objects.get(game_id=game_id)
 
-    for player in table:
+    for player in trio:
         seat = player.table(game_id)["your_seat"]
         moves = all_events(player, game_id)
         assert len(moves) == len(raw)

@@ -130,11 +130,15 @@ def test_an_opening_wild_waits_for_the_first_players_colour_through_the_api(
     assert response.json()["table"]["colour"] == "green"
 
 
+def splash_for_three(alice: Player, bob: Player, carol: Player) -> tuple[list[Player], str]:
+    """The three players, in seat order, and their Uno Splash match."""
+    return [alice, bob, carol], start_game(alice, bob, carol, game="uno_splash")
+
+
 def test_a_wild_draw_four_is_challenged_and_only_the_challenger_sees_the_hand(
     alice: Player, bob: Player, carol: Player
 ) -> None:
-    players = [alice, bob, carol]
-    game_id = start_game(alice, bob, carol, game="uno_splash")
+    players, game_id = splash_for_three(alice, bob, carol)
     rng = random.Random(2)
     for _ in range(3000):
         player, view = mover(players, game_id)
@@ -169,10 +173,9 @@ def test_a_wild_draw_four_is_challenged_and_only_the_challenger_sees_the_hand(
 def test_the_moderators_replay_shows_the_colour_and_the_challenge(
     alice: Player, bob: Player, carol: Player
 ) -> None:
-    players = [alice, bob, carol]
     # A match, not one round: the deal is the server's (random), and a round can end before a
     # Wild Draw Four is played; the next round's deal then brings one.
-    game_id = start_game(alice, bob, carol, game="uno_splash")
+    players, game_id = splash_for_three(alice, bob, carol)
     rng = random.Random(4)
     challenged = None
     for _ in range(3000):

@@ -197,67 +197,76 @@ def _act_for_whoever_moves(players: list[Player], game_id: str) -> None:
     assert response.status_code == 200, response.content
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("lift_throttles")
-def test_a_waiting_long_poll_returns_within_a_second_of_a_move(
-    live_server: Any, alice: Player, bob: Player
-) -> None:
+def _started_duel(alice: Player, bob: Player) -> tuple[str, int]:
+    """A one-round game of two and its version, for a client to wait on."""
     game_id = start_game(alice, bob, target_score=0)
-    version = Game.objects.get(pk=game_id).version
-    poll = Poll(
-        f"{live_server.url}{game_url(game_id, 'events/')}?after={version}&wait=10", bob.token
-    )
-    poll.start()
-    assert announce.notifier().wait_for_waiters(game_id, timeout=10), "the poll never waited"
-    assert poll.is_alive(), "the long-poll answered before anything happened"
-    moved_at = time.monotonic()
-    _act_for_whoever_moves([alice, bob], game_id)
-    poll.join(timeout=10)
-    assert not poll.is_alive() and poll.error is None, poll.error
-    latency = poll.finished_at - moved_at
-    print(f"\nlong-poll wake-up after a move (live server, in-process publish): {latency:.3f} s")
-    # Woken by the move, well before its ten seconds ran out (which answer no moves).
-    assert poll.status == 200, poll.body
-    assert [m["version"] for m in poll.body["moves"]] == [version + 1]
+    return game_id, Game.objects.get(pk=game_id).version
 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("lift_throttles")
-def test_the_stream_keeps_alive_and_ends_with_the_game_under_wsgi(
-    live_server: Any, alice: Player, bob: Player
-) -> None:
-    game_id = start_game(alice, bob, target_score=0)
-    version = Game.objects.get(pk=game_id).version
-    with override_settings(LIVE_HEARTBEAT_SECONDS=0.3):
-        connection, response = open_stream(live_server.url, game_url(game_id, "stream/"), bob.token)
+class TestUnderTheLiveServer:
+    def test_a_waiting_long_poll_returns_within_a_second_of_a_move(
+        self, live_server: Any, alice: Player, bob: Player
+    ) -> None:
+        game_id, version = _started_duel(alice, bob)
+        poll = Poll(
+            f"{live_server.url}{game_url(game_id, 'events/')}?after={version}&wait=10", bob.token
+        )
+        poll.start()
+        assert announce.notifier().wait_for_waiters(game_id, timeout=10), "the poll never waited"
+        assert poll.is_alive(), "the long-poll answered before anything happened"
+        moved_at = time.monotonic()
+        _act_for_whoever_moves([alice, bob], game_id)
+        poll.join(timeout=10)
+        assert not poll.is_alive() and poll.error is None, poll.error
+        latency = poll.finished_at - moved_at
+        print(
+            f"\nlong-poll wake-up after a move (live server, in-process publish): {latency:.3f} s"
+        )
+        # Woken by the move, well before its ten seconds ran out (which answer no moves).
+        assert poll.status == 200, poll.body
+        assert [m["version"] for m in poll.body["moves"]] == [version + 1]
+
+    def test_the_stream_keeps_alive_and_ends_with_the_game_under_wsgi(
+        self, live_server: Any, alice: Player, bob: Player
+    ) -> None:
+        game_id, version = _started_duel(alice, bob)
+        with override_settings(LIVE_HEARTBEAT_SECONDS=0.3):
+            connection, response = open_stream(
+                live_server.url, game_url(game_id, "stream/"), bob.token
+            )
+            try:
+                assert response.status == 200
+                assert response.getheader("Content-Type") == "text/event-stream"
+                reader = EventReader(response)
+                reader.start()
+                first = reader.next(5)
+                assert first is not None and first.event == "version"
+                assert first.json()["version"] == version and first.id == str(version)
+                beat = reader.next(3, comments=True)
+                assert beat is not None and beat.comment and beat.data == "keep-alive"
+                # alice leaves: bob wins, the game is over, the stream says so and ends.
+                assert alice.leave(game_id).status_code == 200
+                update = reader.next(5)
+                assert update is not None and update.event == "version"
+                assert update.json()["status"] == "finished"
+                assert update.json()["moves"]
+                last_id = update.id
+                end = reader.next(5)
+                assert end is not None and end.event == "end"
+                assert end.json() == {"reason": "finished"}
+                assert reader.next(5) is None  # closed by the server
+            finally:
+                connection.close()
+        # Reconnecting with everything delivered: 204, which stops EventSource for good.
+        connection, response = open_stream(
+            live_server.url,
+            game_url(game_id, "stream/"),
+            bob.token,
+            {"Last-Event-ID": str(last_id)},
+        )
         try:
-            assert response.status == 200
-            assert response.getheader("Content-Type") == "text/event-stream"
-            reader = EventReader(response)
-            reader.start()
-            first = reader.next(5)
-            assert first is not None and first.event == "version"
-            assert first.json()["version"] == version and first.id == str(version)
-            beat = reader.next(3, comments=True)
-            assert beat is not None and beat.comment and beat.data == "keep-alive"
-            # alice leaves: bob wins, the game is over, the stream says so and ends.
-            assert alice.leave(game_id).status_code == 200
-            update = reader.next(5)
-            assert update is not None and update.event == "version"
-            assert update.json()["status"] == "finished"
-            assert update.json()["moves"]
-            last_id = update.id
-            end = reader.next(5)
-            assert end is not None and end.event == "end"
-            assert end.json() == {"reason": "finished"}
-            assert reader.next(5) is None  # closed by the server
+            assert response.status == 204
         finally:
             connection.close()
-    # Reconnecting with everything delivered: 204, which stops EventSource for good.
-    connection, response = open_stream(
-        live_server.url, game_url(game_id, "stream/"), bob.token, {"Last-Event-ID": str(last_id)}
-    )
-    try:
-        assert response.status == 204
-    finally:
-        connection.close()

@@ -44,6 +44,14 @@ def keep_alives(settings: Any) -> None:
     settings.LIVE_HEARTBEAT_SECONDS = HEARTBEAT
 
 
+@pytest.fixture
+def wsgi_game(alice: Player, bob: Player, settings: Any) -> str:
+    """A game of alice's to stream under WSGI."""
+    # A stream left running ends by itself then (without an `end` event): the test cannot hang.
+    settings.LIVE_STREAM_MAX_SECONDS = ENDS_WITHIN + 5
+    return start_game(alice, bob, target_score=0)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_an_asgi_session_stream_ends_at_the_next_keep_alive_after_logout(
     alice: Player, bob: Player
@@ -78,11 +86,9 @@ def test_an_asgi_session_stream_ends_at_the_next_keep_alive_after_logout(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_wsgi_session_stream_ends_at_the_next_keep_alive_after_logout(
-    alice: Player, bob: Player, settings: Any
+    alice: Player, wsgi_game: str
 ) -> None:
-    # A stream left running ends by itself then (without an `end` event): the test cannot hang.
-    settings.LIVE_STREAM_MAX_SECONDS = ENDS_WITHIN + 5
-    game_id = start_game(alice, bob, target_score=0)
+    game_id = wsgi_game
     browser = Client()
     browser.force_login(alice.user)
     response = browser.get(game_url(game_id, "stream/"), headers={"Accept": "text/event-stream"})
@@ -103,11 +109,10 @@ def test_a_wsgi_session_stream_ends_at_the_next_keep_alive_after_logout(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_session_stream_goes_on_while_another_session_of_the_player_logs_out(
-    alice: Player, bob: Player, settings: Any
+    alice: Player, wsgi_game: str
 ) -> None:
     """Logging out ends that session only: the phone's log-out leaves the laptop's stream."""
-    settings.LIVE_STREAM_MAX_SECONDS = ENDS_WITHIN + 5
-    game_id = start_game(alice, bob, target_score=0)
+    game_id = wsgi_game
     laptop, phone = Client(), Client()
     laptop.force_login(alice.user)
     phone.force_login(alice.user)

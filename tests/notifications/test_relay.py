@@ -170,8 +170,7 @@ def every_mail_fails(monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
 def test_backoff_doubles_up_to_its_cap_and_gives_up_after_the_last_attempt(
     alice: Player, bob: Player, clock: TimeMachineFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = new_game(alice, bob)
-    waiting = to_move(game, alice, bob)
+    waiting = to_move(new_game(alice, bob), alice, bob)
     every_mail_fails(monkeypatch, TimeoutError("SMTP timeout"))
     waits = []
     now = NOON
@@ -189,8 +188,7 @@ def test_backoff_doubles_up_to_its_cap_and_gives_up_after_the_last_attempt(
 def test_a_permanent_error_fails_the_delivery_at_once(
     alice: Player, bob: Player, clock: TimeMachineFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = new_game(alice, bob)
-    waiting = to_move(game, alice, bob)
+    waiting = to_move(new_game(alice, bob), alice, bob)
     every_mail_fails(monkeypatch, PermanentDeliveryError("mailbox does not exist"))
     relay.relay()
     (delivery,) = deliveries(waiting)

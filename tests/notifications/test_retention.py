@@ -23,10 +23,10 @@ from notifications.models import (
 from players.models import ApiToken
 from tests.games.conftest import Player
 
-pytestmark = pytest.mark.django_db
-
 OLD = timezone.now() - timedelta(days=91)
 RECENT = timezone.now() - timedelta(days=89)
+
+pytestmark = pytest.mark.django_db
 
 
 def notification(player: Player, when: object, *deliveries: str) -> Notification:

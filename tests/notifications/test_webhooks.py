@@ -150,6 +150,16 @@ def turn_passes(
     return game, waiting, notice
 
 
+def relayed_once_answering(
+    alice: Player, bob: Player, receiver: Receiver, status: int
+) -> tuple[Game, Player, Notification]:
+    """``turn_passes``, then one relay run to which the receiver answers ``status``."""
+    passed = turn_passes(alice, bob, receiver)
+    receiver.answers = [status]
+    relay.relay()
+    return passed
+
+
 def webhook_delivery(player: Player) -> Delivery:
     return Delivery.objects.get(notification__user=player.user, channel="webhook")
 
@@ -168,10 +178,7 @@ def attempts(player: Player, endpoint_id: int) -> list[dict[str, Any]]:
 def test_a_move_is_posted_signed_and_a_500_is_retried_with_the_same_event_id(
     alice: Player, bob: Player, receiver: Receiver
 ) -> None:
-    game, waiting, notice = turn_passes(alice, bob, receiver)
-    receiver.answers = [500]
-
-    relay.relay()
+    game, waiting, notice = relayed_once_answering(alice, bob, receiver, 500)
     delivery = webhook_delivery(waiting)
     assert delivery.status == Delivery.PENDING and delivery.attempts == 1
     assert "HTTP 500" in delivery.last_error
@@ -267,9 +274,7 @@ def test_an_endpoint_that_keeps_failing_is_switched_off(
 def test_410_gone_switches_the_endpoint_off_at_once(
     alice: Player, bob: Player, receiver: Receiver
 ) -> None:
-    _, waiting, _ = turn_passes(alice, bob, receiver)
-    receiver.answers = [410]
-    relay.relay()
+    _, waiting, _ = relayed_once_answering(alice, bob, receiver, 410)
     (endpoint,) = WebhookEndpoint.objects.all()
     assert endpoint.active is False
     assert "410" in endpoint.disabled_reason
@@ -463,16 +468,23 @@ def test_urls_on_loopback_and_private_addresses_are_refused(alice: Player, url: 
     assert not WebhookEndpoint.objects.exists()
 
 
-def test_a_receiver_that_became_private_is_not_posted_to(
-    alice: Player, bob: Player, receiver: Receiver
-) -> None:
-    _, waiting, _ = turn_passes(alice, bob, receiver)
+def refused_before_posting(receiver: Receiver, waiting: Player) -> WebhookAttempt:
+    """Relays with loopback forbidden: nothing reaches the receiver, the one attempt logged is
+    refused, and the delivery stays pending for a retry."""
     with override_settings(WEBHOOK_ALLOW_LOOPBACK=False, DEBUG=False):
         relay.relay()
     assert receiver.hits == []
     (attempt,) = WebhookAttempt.objects.all()
-    assert attempt.status_code is None and attempt.error.startswith("refused")
+    assert attempt.status_code is None and attempt.error.startswith("refused"), attempt.error
     assert webhook_delivery(waiting).status == Delivery.PENDING
+    return attempt
+
+
+def test_a_receiver_that_became_private_is_not_posted_to(
+    alice: Player, bob: Player, receiver: Receiver
+) -> None:
+    _, waiting, _ = turn_passes(alice, bob, receiver)
+    refused_before_posting(receiver, waiting)
 
 
 # A global address (example.com's) that the fake resolver hands out; never connected to.
@@ -498,13 +510,8 @@ def test_a_name_rebound_to_loopback_after_the_check_is_not_posted_to(
     # one a connection that resolves the name again would make) sees loopback.
     dns.answers["hook.rebind.test"] = [[PUBLIC], [PUBLIC], ["127.0.0.1"]]
     waiting = hook_on_name(alice, bob, receiver, "hook.rebind.test")
-    with override_settings(WEBHOOK_ALLOW_LOOPBACK=False, DEBUG=False):
-        relay.relay()
-    assert receiver.hits == []
-    (attempt,) = WebhookAttempt.objects.all()
-    assert attempt.status_code is None and attempt.error.startswith("refused"), attempt.error
+    attempt = refused_before_posting(receiver, waiting)
     assert "127.0.0.1" in attempt.error
-    assert webhook_delivery(waiting).status == Delivery.PENDING
 
 
 def test_the_post_goes_to_the_address_checked_and_names_the_host(

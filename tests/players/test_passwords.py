@@ -25,9 +25,18 @@ NEW_PASSWORD = "purple-monkey-dishwasher-3"
 TokenFor = Callable[..., tuple[ApiToken, APIClient]]
 
 
-def request_reset(client: APIClient, email: str, capture: Any) -> Any:
-    with capture(execute=True):
-        return client.post(RESET, {"email": email}, format="json")
+ResetRequest = Callable[[str], Any]
+
+
+@pytest.fixture
+def request_reset(client: APIClient, django_capture_on_commit_callbacks: Any) -> ResetRequest:
+    """Asks for a reset mail to ``email``, running what the request queues for after commit."""
+
+    def request(email: str) -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.post(RESET, {"email": email}, format="json")
+
+    return request
 
 
 # --- change ---------------------------------------------------------------------------------
@@ -100,10 +109,10 @@ def test_password_reset_end_to_end(
     alice: User,
     token_for: TokenFor,
     mailoutbox: list[Any],
-    django_capture_on_commit_callbacks: Any,
+    request_reset: ResetRequest,
 ) -> None:
     _, old_api = token_for(alice)
-    response = request_reset(client, "Alice@Example.com", django_capture_on_commit_callbacks)
+    response = request_reset("Alice@Example.com")
     assert response.status_code == 202
     assert len(mailoutbox) == 1
     assert mailoutbox[0].to == ["alice@example.com"]
@@ -129,13 +138,12 @@ def test_password_reset_end_to_end(
 
 @pytest.mark.django_db
 def test_reset_of_an_unknown_address_looks_the_same_and_sends_nothing(
-    client: APIClient,
     alice: User,
     mailoutbox: list[Any],
-    django_capture_on_commit_callbacks: Any,
+    request_reset: ResetRequest,
 ) -> None:
-    known = request_reset(client, "alice@example.com", django_capture_on_commit_callbacks)
-    unknown = request_reset(client, "nobody@example.com", django_capture_on_commit_callbacks)
+    known = request_reset("alice@example.com")
+    unknown = request_reset("nobody@example.com")
     assert known.status_code == unknown.status_code == 202
     assert known.json() == unknown.json()
     assert len(mailoutbox) == 1
@@ -143,13 +151,12 @@ def test_reset_of_an_unknown_address_looks_the_same_and_sends_nothing(
 
 @pytest.mark.django_db
 def test_reset_mails_no_inactive_account(
-    client: APIClient,
     alice: User,
     mailoutbox: list[Any],
-    django_capture_on_commit_callbacks: Any,
+    request_reset: ResetRequest,
 ) -> None:
     User.objects.filter(pk=alice.pk).update(is_active=False)
-    response = request_reset(client, "alice@example.com", django_capture_on_commit_callbacks)
+    response = request_reset("alice@example.com")
     assert response.status_code == 202
     assert mailoutbox == []
 
@@ -188,14 +195,9 @@ def test_a_wrong_token_is_refused(client: APIClient, alice: User) -> None:
 
 
 @pytest.fixture
-def alices_link(
-    client: APIClient,
-    alice: User,
-    mailoutbox: list[Any],
-    django_capture_on_commit_callbacks: Any,
-) -> dict[str, str]:
+def alices_link(alice: User, mailoutbox: list[Any], request_reset: ResetRequest) -> dict[str, str]:
     """The uid and token of the reset link mailed to alice, who asked for it."""
-    request_reset(client, "alice@example.com", django_capture_on_commit_callbacks)
+    request_reset("alice@example.com")
     return link_parts(mailoutbox[0].body, "reset-password")
 
 
@@ -225,24 +227,20 @@ def test_a_weak_password_keeps_the_link_usable(
 
 @pytest.mark.django_db
 def test_a_mail_server_failure_does_not_reveal_the_account(
-    client: APIClient, alice: User, django_capture_on_commit_callbacks: Any
+    alice: User, request_reset: ResetRequest
 ) -> None:
     with mock.patch("players.tasks.send_mail", side_effect=OSError("connection refused")):
-        known = request_reset(client, "alice@example.com", django_capture_on_commit_callbacks)
-    unknown = request_reset(client, "nobody@example.com", django_capture_on_commit_callbacks)
+        known = request_reset("alice@example.com")
+    unknown = request_reset("nobody@example.com")
     assert known.status_code == unknown.status_code == 202
 
 
 @pytest.mark.django_db
 def test_the_reset_mail_says_how_long_the_link_works(
-    client: APIClient,
-    alice: User,
-    settings: Any,
-    mailoutbox: list[Any],
-    django_capture_on_commit_callbacks: Any,
+    alice: User, settings: Any, mailoutbox: list[Any], request_reset: ResetRequest
 ) -> None:
     settings.PASSWORD_RESET_TIMEOUT = 1800
-    request_reset(client, "alice@example.com", django_capture_on_commit_callbacks)
+    request_reset("alice@example.com")
     assert "30 minutes" in mailoutbox[0].body
     assert mailoutbox[0].body.count("https://") + mailoutbox[0].body.count("http://") == 1
 
@@ -269,11 +267,7 @@ def test_a_known_and_an_unknown_address_cost_the_request_the_same_work(
 
 @pytest.mark.django_db
 def test_reset_mails_to_one_address_are_capped_per_hour(
-    client: APIClient,
-    alice: User,
-    settings: Any,
-    mailoutbox: list[Any],
-    django_capture_on_commit_callbacks: Any,
+    alice: User, settings: Any, mailoutbox: list[Any], request_reset: ResetRequest
 ) -> None:
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
@@ -282,10 +276,7 @@ def test_reset_mails_to_one_address_are_capped_per_hour(
             "auth": "1000/min",
         },
     }
-    answers = [
-        request_reset(client, "alice@example.com", django_capture_on_commit_callbacks).json()
-        for _ in range(20)
-    ]
+    answers = [request_reset("alice@example.com").json() for _ in range(20)]
     assert len(mailoutbox) == settings.PASSWORD_RESET_MAILS_PER_HOUR == 3
     assert all(answer == answers[0] for answer in answers)  # past the cap, the same 202
 

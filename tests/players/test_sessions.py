@@ -9,7 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from players.models import ApiToken, User
-from tests.players.conftest import PASSWORD, error_code
+from tests.players.conftest import PASSWORD, assert_refused
 
 LOGIN = "/api/v1/auth/login/"
 LOGOUT = "/api/v1/auth/logout/"
@@ -41,6 +41,12 @@ def log_in(
         HTTP_X_CSRFTOKEN=csrf_token_for(api),
         **headers,
     )
+
+
+def browser_log_in(*, origin: str) -> tuple[APIClient, Any]:
+    """A fresh browser that logs alice in from a page on ``origin``: it and the response."""
+    api = browser()
+    return api, log_in(api, origin=origin)
 
 
 def forged_log_in(api: APIClient) -> Any:
@@ -75,8 +81,7 @@ def test_login_accepts_any_case_of_the_username(alice: User) -> None:
 def test_login_with_wrong_credentials_is_refused(alice: User, username: str, password: str) -> None:
     api = browser()
     response = log_in(api, username, password)
-    assert response.status_code == 400
-    assert error_code(response) == "invalid_credentials"
+    assert_refused(response, 400, "invalid_credentials")
     assert "sessionid" not in api.cookies
 
 
@@ -84,8 +89,7 @@ def test_login_with_wrong_credentials_is_refused(alice: User, username: str, pas
 def test_an_inactive_user_cannot_log_in(alice: User) -> None:
     User.objects.filter(pk=alice.pk).update(is_active=False)
     response = log_in(browser())
-    assert response.status_code == 400
-    assert error_code(response) == "invalid_credentials"
+    assert_refused(response, 400, "invalid_credentials")
 
 
 @pytest.mark.django_db
@@ -101,8 +105,7 @@ def test_unsafe_session_requests_need_the_csrf_token(alice: User) -> None:
     api = browser()
     log_in(api)
     refused = api.patch("/api/v1/me/", {"display_name": "Al"}, format="json")
-    assert refused.status_code == 403
-    assert error_code(refused) == "permission_denied"
+    assert_refused(refused, 403, "permission_denied")
     assert "CSRF" in refused.json()["error"]["message"]
     accepted = api.patch("/api/v1/me/", {"display_name": "Al"}, format="json", **csrf_header(api))
     assert accepted.status_code == 200
@@ -140,8 +143,7 @@ def test_logout_with_a_bearer_token_revokes_that_token_only(
 @pytest.mark.django_db
 def test_logout_without_credentials_is_401(client: APIClient) -> None:
     response = client.post(LOGOUT)
-    assert response.status_code == 401
-    assert error_code(response) == "not_authenticated"
+    assert_refused(response, 401, "not_authenticated")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -154,22 +156,19 @@ def test_a_log_in_without_the_csrf_token_is_refused(alice: User) -> None:
     api = browser()
     csrf_token_for(api)  # the victim's browser holds the cookie; the form cannot read it
     refused = forged_log_in(api)
-    assert refused.status_code == 403
-    assert error_code(refused) == "permission_denied"
+    assert_refused(refused, 403, "permission_denied")
     assert "sessionid" not in api.cookies
 
 
 @pytest.mark.django_db
 def test_a_log_in_from_another_origin_is_refused_even_with_a_token(alice: User) -> None:
-    api = browser()
-    refused = log_in(api, origin="https://evil.example")
+    api, refused = browser_log_in(origin="https://evil.example")
     assert refused.status_code == 403
     assert "sessionid" not in api.cookies
 
 
 @pytest.mark.django_db
 def test_a_same_origin_log_in_with_the_token_starts_a_session(alice: User) -> None:
-    api = browser()
-    response = log_in(api, origin="http://testserver")
+    api, response = browser_log_in(origin="http://testserver")
     assert response.status_code == 200
     assert api.get("/api/v1/me/").json()["username"] == "alice"

@@ -285,6 +285,16 @@ def card(page: Page, name: str) -> Any:
     return page.locator(".hand button.card", has_text=name).first
 
 
+def open_target_picker(page: Page, heading: str) -> Any:
+    """Enter on the focused card opens the target picker under ``heading``, on bob (the first
+    other player) for the keyboard. The picker."""
+    page.keyboard.press("Enter")
+    picker = page.locator("dialog[open]")
+    expect(picker.get_by_role("heading", name=heading)).to_be_visible()
+    expect(picker.get_by_role("button", name="bob")).to_be_focused()
+    return picker
+
+
 # The cards the hand holds: identical cards are one button with a count ("×3" in data-count).
 HAND_SIZE = """() => [...document.querySelectorAll(".hand button.card")]
     .reduce((n, b) => n + (b.dataset.count ? Number(b.dataset.count.slice(1)) : 1), 0)"""

@@ -89,14 +89,8 @@ def assert_danish(client: Client, screen: str) -> None:
     assert not english, f"English on the Danish {screen}: {english}"
 
 
-def test_a_danish_session_meets_no_english_string(clients: Any, live_server: Any) -> None:
-    game = load_scenario("two_players.json")
-    game_id = game["game_id"]
-    tokens = {p["name"]: p["token"] for p in game["players"]}
-    User.objects.filter(username__in=["alice", "bob"]).update(language="da")
-    bob_id = User.objects.get(username="bob").id
-
-    # Sign-up in Danish: the shell's skip link, and the server's own errors in Danish.
+def danish_sign_up_errors(clients: Any) -> None:
+    """Sign-up in Danish: the shell's skip link, and the server's own errors in Danish."""
     lars = clients("lars", locale="da-DK", **PHONE_390)
     page = lars.page
     lars.goto("/signup")
@@ -114,6 +108,16 @@ def test_a_danish_session_meets_no_english_string(clients: Any, live_server: Any
     expect(alert).to_contain_text("Angiv en gyldig e-mailadresse.")
     assert_danish(lars, "sign-up with a bad e-mail address")
     lars.shot("da-signup-errors", alert)
+
+
+def test_a_danish_session_meets_no_english_string(clients: Any, live_server: Any) -> None:
+    game = load_scenario("two_players.json")
+    game_id = game["game_id"]
+    tokens = {p["name"]: p["token"] for p in game["players"]}
+    User.objects.filter(username__in=["alice", "bob"]).update(language="da")
+    bob_id = User.objects.get(username="bob").id
+
+    danish_sign_up_errors(clients)
 
     # Alice's phone, Danish: my games, the table, its player list and the report sheet.
     alice = clients("alice", locale="da-DK", **PHONE_390)

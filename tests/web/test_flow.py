@@ -97,24 +97,31 @@ def play_to_the_end(pages: list[Page], limit_seconds: float = 240) -> int:
     raise AssertionError(f"the round did not end within {limit_seconds} s ({moves} moves)")
 
 
+def signs_up_from_the_start_page(client: Any, username: str) -> None:
+    """A newcomer opens the site, is sent to log in, signs up, and lands on an empty My games."""
+    page = client.page
+    client.goto("/")
+    expect(page).to_have_url(f"{client.base}/login")
+    expect(page.get_by_role("heading", name="Log in")).to_be_visible()
+    client.axe("log in")
+    page.get_by_role("link", name="Sign up").click()
+    client.shot(
+        "signup", page.get_by_role("heading", name="Sign up"), page.get_by_label("Username")
+    )
+    client.axe("sign up")
+    sign_up(client, username)
+    expect(page.get_by_role("heading", name="My games")).to_be_visible()
+    expect(page.get_by_text("No games yet.")).to_be_visible()
+    client.axe("my games (empty)")
+
+
 def test_sign_up_create_invite_join_and_play_a_round(clients: Any) -> None:
     suffix = secrets.token_hex(3)
     alice = clients("alice")
     bob = clients("bob")
     a, b = alice.page, bob.page
 
-    # Alice signs up on her phone.
-    alice.goto("/")
-    expect(a).to_have_url(f"{alice.base}/login")
-    expect(a.get_by_role("heading", name="Log in")).to_be_visible()
-    alice.axe("log in")
-    a.get_by_role("link", name="Sign up").click()
-    alice.shot("signup", a.get_by_role("heading", name="Sign up"), a.get_by_label("Username"))
-    alice.axe("sign up")
-    sign_up(alice, f"alice-{suffix}")
-    expect(a.get_by_role("heading", name="My games")).to_be_visible()
-    expect(a.get_by_text("No games yet.")).to_be_visible()
-    alice.axe("my games (empty)")
+    signs_up_from_the_start_page(alice, f"alice-{suffix}")
 
     # A new game: two seats, one round.
     a.get_by_role("link", name="New game").click()

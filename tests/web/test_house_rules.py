@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 from games import services
 from games.models import Game
 from players.models import ApiToken, User
-from tests.web.conftest import expect_hand_size, load_scenario
+from tests.web.conftest import expect_hand_size, load_scenario, open_target_picker
 from tests.web.test_bots import bots_move  # noqa: F401 - a fixture, found by name
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -200,10 +200,7 @@ def test_double_down_with_a_target_per_card(clients: Any) -> None:
 
     # One target per card, in the picker, by keyboard.
     confirm.focus()
-    page.keyboard.press("Enter")
-    picker = page.locator("dialog[open]")
-    expect(picker.get_by_role("heading", name="Card 1 of 2: who draws 2?")).to_be_visible()
-    expect(picker.get_by_role("button", name="bob")).to_be_focused()
+    picker = open_target_picker(page, "Card 1 of 2: who draws 2?")
     alice.shot("double-down-target", picker.get_by_role("button", name="carol"))
     alice.axe("double down, the first target")
     page.keyboard.press("Enter")  # bob

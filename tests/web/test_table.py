@@ -21,6 +21,7 @@ from tests.web.conftest import (
     alice_and_bob_at,
     card,
     expect_hand_size,
+    open_target_picker,
     see_the_result,
     wait_turn,
 )
@@ -135,10 +136,7 @@ def alice_targets_bob_by_keyboard(alice: Client, bob: Client) -> None:
     # His four Wilds are one card "×4", keyed by the newest.
     assert keys(b) == ["wild-10"]
     card(a, "Targeted Draw 2").focus()
-    a.keyboard.press("Enter")
-    picker = a.locator("dialog[open]")
-    expect(picker.get_by_role("heading", name="Who draws 2?")).to_be_visible()
-    expect(picker.get_by_role("button", name="bob")).to_be_focused()
+    picker = open_target_picker(a, "Who draws 2?")
     alice.shot("target-picker", picker.get_by_role("button", name="bob"))
     alice.axe("the target picker")
     a.keyboard.press("Enter")
