@@ -147,6 +147,8 @@ def test_against_the_computer_a_knocked_out_player_plays_again_in_one_tap(
     box = again.bounding_box()
     assert box and box["height"] >= 44, box
     expect(b.locator(".out-result").get_by_role("link", name=words["new"])).to_have_count(0)
+    # Play again is offered here, so the hint does not say it comes when the game ends.
+    expect(b.locator(".out-result .hint")).not_to_contain_text(words["again"])
     axe_clean(bob, f"the knocked-out player's result against the computer ({locale})")
     again.click()
 

@@ -62,7 +62,8 @@ export function createSkip(ctx) {
         { class: "panel out-result", "aria-labelledby": "out-title" },
         h("h1", { id: "out-title", tabindex: -1 }, t("nomercy.out_title")),
         h("p", { class: "result-banner", role: "status" }, t("nomercy.out_place", { place: String(placeWhenOut(table)), count: String(table.seats.length) })),
-        h("p", { class: "hint" }, t("nomercy.out_goes_on")),
+        // "Play again" is here already against the computer: the hint does not promise it later.
+        h("p", { class: "hint" }, t(humans.length ? "nomercy.out_goes_on" : "nomercy.out_goes_on_again")),
         ctx.nextGame(),
         h(
           "div",
