@@ -54,29 +54,30 @@ function inviteSection(table, game) {
   );
 }
 
+/** A seat of the lobby: the host may remove a bot. */
+function playerRow(table, game, p, host) {
+  const removeBot = () => table.actions.lobbyAction(`bots/${p.seat_id}/`, { method: "del", focus: "#bot-level" });
+  return h(
+    "li",
+    { key: `p${p.seat_id}` },
+    h("span", { class: "player-name" }, p.name),
+    p.user_id !== null && p.user_id === game.host_id ? h("span", { class: "pill" }, t("lobby.host")) : null,
+    p.you ? h("span", { class: "pill pill-turn" }, t("lobby.you")) : null,
+    isBot(p) ? h("span", { class: "pill" }, t("bot.pill", { level: t(`bot.level_${p.bot_level}`) })) : null,
+    host && isBot(p)
+      ? h(
+          "button",
+          { type: "button", class: "remove-bot", disabled: table.state.busy, "aria-label": t("lobby.remove_bot_label", { name: p.name }), onclick: removeBot },
+          t("lobby.remove_bot"),
+        )
+      : null,
+  );
+}
+
 export function createLobby(table) {
   const { state } = table;
   const lobbyAction = (...args) => table.actions.lobbyAction(...args);
   let botLevel = OPTIONS.default_bot_level;
-
-  function playerRow(game, p, host) {
-    const removeBot = () => lobbyAction(`bots/${p.seat_id}/`, { method: "del", focus: "#bot-level" });
-    return h(
-      "li",
-      { key: `p${p.seat_id}` },
-      h("span", { class: "player-name" }, p.name),
-      p.user_id !== null && p.user_id === game.host_id ? h("span", { class: "pill" }, t("lobby.host")) : null,
-      p.you ? h("span", { class: "pill pill-turn" }, t("lobby.you")) : null,
-      isBot(p) ? h("span", { class: "pill" }, t("bot.pill", { level: t(`bot.level_${p.bot_level}`) })) : null,
-      host && isBot(p)
-        ? h(
-            "button",
-            { type: "button", class: "remove-bot", disabled: state.busy, "aria-label": t("lobby.remove_bot_label", { name: p.name }), onclick: removeBot },
-            t("lobby.remove_bot"),
-          )
-        : null,
-    );
-  }
 
   function addBotForm() {
     const submit = (event) => {
@@ -105,7 +106,7 @@ export function createLobby(table) {
       h(
         "ul",
         { class: "players" },
-        game.players.map((p) => playerRow(game, p, host)),
+        game.players.map((p) => playerRow(table, game, p, host)),
         freeSeats.map((n) => h("li", { key: `free${n}`, class: "free" }, t("lobby.free_seat"))),
       ),
       host && freeSeats.length ? addBotForm() : null,

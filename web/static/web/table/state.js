@@ -77,48 +77,53 @@ export function createState(gameId, { changed }) {
     },
 
     /** The recent log, once (a finished game, or the log opened before "away" read it). */
-    async loadLog(version, live) {
-      if (state.logLoaded) return;
-      state.logLoaded = true;
-      try {
-        const page = await readLog(version);
-        state.log = joined(page.moves, state.log.filter((m) => m.version > page.next_after));
-        if (page.next_after > live.cursor) live.cursor = page.next_after;
-        changed();
-      } catch (_) {
-        state.logLoaded = false;
-      }
-    },
+    loadLog: (version, live) => loadLog(state, changed, version, live),
 
     /** Once, when the game is first shown running: the moves since my last one, from the log. */
-    async checkAway(version, live) {
-      state.awayState = "loading";
-      const timer = setTimeout(() => {
-        if (state.awayState === "loading") {
-          state.awayState = "done";
-          changed();
-        }
-      }, AWAY_WAIT_MS);
-      try {
-        const page = await readLog(version);
-        if (state.awayState === "loading") state.away = sinceMyLast(page.moves, state.mySeat());
-        const known = new Set(page.moves.map((m) => m.version));
-        state.log = joined(page.moves, state.log.filter((m) => !known.has(m.version) && m.version > page.next_after));
-        state.logLoaded = true;
-        if (page.next_after > live.cursor) live.cursor = page.next_after;
-      } catch (_) {
-        // No log (offline, a slow server): the table is drawn without the summary.
-      }
-      clearTimeout(timer);
-      // The news box starts with the last moves, so the table never opens on an empty box.
-      if (state.awayState === "loading") state.news = state.log.slice(-NEWS_MOVES);
+    checkAway: (version, live) => checkAway(state, changed, version, live),
+  };
+  return state;
+}
+
+const readLog = (gameId, version) => api.get(`games/${gameId}/events/?after=${Math.max(0, version - LOG_BACK)}&limit=${LOG_PAGE}`);
+
+async function loadLog(state, changed, version, live) {
+  if (state.logLoaded) return;
+  state.logLoaded = true;
+  try {
+    const page = await readLog(state.gameId, version);
+    state.log = joined(page.moves, state.log.filter((m) => m.version > page.next_after));
+    if (page.next_after > live.cursor) live.cursor = page.next_after;
+    changed();
+  } catch (_) {
+    state.logLoaded = false;
+  }
+}
+
+/** The table waits for the summary at most AWAY_WAIT_MS, then is drawn without it. */
+async function checkAway(state, changed, version, live) {
+  state.awayState = "loading";
+  const timer = setTimeout(() => {
+    if (state.awayState === "loading") {
       state.awayState = "done";
       changed();
-    },
-  };
-
-  const readLog = (version) => api.get(`games/${gameId}/events/?after=${Math.max(0, version - LOG_BACK)}&limit=${LOG_PAGE}`);
-  return state;
+    }
+  }, AWAY_WAIT_MS);
+  try {
+    const page = await readLog(state.gameId, version);
+    if (state.awayState === "loading") state.away = sinceMyLast(page.moves, state.mySeat());
+    const known = new Set(page.moves.map((m) => m.version));
+    state.log = joined(page.moves, state.log.filter((m) => !known.has(m.version) && m.version > page.next_after));
+    state.logLoaded = true;
+    if (page.next_after > live.cursor) live.cursor = page.next_after;
+  } catch (_) {
+    // No log (offline, a slow server): the table is drawn without the summary.
+  }
+  clearTimeout(timer);
+  // The news box starts with the last moves, so the table never opens on an empty box.
+  if (state.awayState === "loading") state.news = state.log.slice(-NEWS_MOVES);
+  state.awayState = "done";
+  changed();
 }
 
 /** The moves after my last one, when someone else moved since (else null). */

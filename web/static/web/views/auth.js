@@ -45,6 +45,38 @@ async function finish(app, token) {
   app.navigate(nextPath(), { replace: true });
 }
 
+/** A new account (POST auth/signup/), in the browser's time zone when the server knows it. */
+async function signUp(app, data) {
+  const body = {
+    username: data.username.trim(),
+    password: data.password,
+    display_name: (data.display_name || "").trim(),
+    language: language(),
+    time_zone: timeZone(),
+    token_name: deviceName(),
+  };
+  if (data.email) body.email = data.email.trim();
+  let answer;
+  try {
+    answer = await api.post("auth/signup/", body);
+  } catch (error) {
+    if (error.code === "invalid_request" && error.details?.fields?.time_zone) {
+      answer = await api.post("auth/signup/", { ...body, time_zone: "UTC" });
+    } else throw error;
+  }
+  await finish(app, answer.token.token);
+  toast(t("auth.welcome", { name: answer.user.display_name || answer.user.username }));
+}
+
+async function logIn(app, data) {
+  const answer = await api.post("auth/tokens/", {
+    username: data.username.trim(),
+    password: data.password,
+    name: deviceName(),
+  });
+  await finish(app, answer.token);
+}
+
 export function mount(root, params, app) {
   const signup = location.pathname.startsWith("/signup");
   const errors = errorBox();
@@ -58,34 +90,7 @@ export function mount(root, params, app) {
     button.disabled = true;
     errors.clear();
     try {
-      if (signup) {
-        const body = {
-          username: data.username.trim(),
-          password: data.password,
-          display_name: (data.display_name || "").trim(),
-          language: language(),
-          time_zone: timeZone(),
-          token_name: deviceName(),
-        };
-        if (data.email) body.email = data.email.trim();
-        let answer;
-        try {
-          answer = await api.post("auth/signup/", body);
-        } catch (error) {
-          if (error.code === "invalid_request" && error.details?.fields?.time_zone) {
-            answer = await api.post("auth/signup/", { ...body, time_zone: "UTC" });
-          } else throw error;
-        }
-        await finish(app, answer.token.token);
-        toast(t("auth.welcome", { name: answer.user.display_name || answer.user.username }));
-      } else {
-        const answer = await api.post("auth/tokens/", {
-          username: data.username.trim(),
-          password: data.password,
-          name: deviceName(),
-        });
-        await finish(app, answer.token);
-      }
+      await (signup ? signUp : logIn)(app, data);
     } catch (error) {
       showError(errors, error, form);
       button.disabled = false;

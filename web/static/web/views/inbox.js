@@ -18,58 +18,76 @@ function localPath(url) {
   }
 }
 
+const newestId = (items) => (items.length ? Math.max(...items.map((item) => item.id)) : 0);
+
+/** Open a notification's page, marking it read on the way (not waited for). */
+function openNote(app, item) {
+  if (!item.read_at) {
+    api.post(`notifications/${item.id}/read/`, {}).catch(() => {});
+  }
+  app.navigate(localPath(item.url));
+}
+
+function noteRow(app, item) {
+  const onclick = (event) => {
+    event.preventDefault();
+    openNote(app, item);
+  };
+  return h(
+    "li",
+    { key: item.id, class: item.read_at ? "read" : "unread" },
+    h(
+      "a",
+      { href: localPath(item.url), onclick },
+      h("span", { class: "note-title" }, item.read_at ? null : h("span", { class: "visually-hidden" }, `${t("inbox.unread")}: `), item.title),
+      h("span", { class: "note-body" }, item.body),
+      h("time", { datetime: item.created_at }, formatDateTime(item.created_at)),
+    ),
+  );
+}
+
+/** `run` (async) when called, one at a time: calls that come while it runs make one more run after it. */
+function oneAtATime(run) {
+  let running = null;
+  let again = false;
+  const call = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = run()
+      .catch(() => {}) // the next call tries again
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          call();
+        }
+      });
+  };
+  return call;
+}
+
 export function mount(root, params, app) {
   const list = h("div", { "aria-live": "polite", "aria-busy": "true" });
-  let items = [];
-  let more = false;
-  let cursor = null;
-
-  const open = async (item) => {
-    if (!item.read_at) {
-      api.post(`notifications/${item.id}/read/`, {}).catch(() => {});
-    }
-    app.navigate(localPath(item.url));
-  };
+  // The notices shown, newest first, and where the next older page starts.
+  const inbox = { items: [], more: false, cursor: null };
 
   const draw = () => {
     list.setAttribute("aria-busy", "false");
     patch(
       list,
-      items.length
-        ? h(
-            "ul",
-            { class: "inbox" },
-            items.map((item) =>
-              h(
-                "li",
-                { key: item.id, class: item.read_at ? "read" : "unread" },
-                h(
-                  "a",
-                  {
-                    href: localPath(item.url),
-                    onclick: (event) => {
-                      event.preventDefault();
-                      open(item);
-                    },
-                  },
-                  h("span", { class: "note-title" }, item.read_at ? null : h("span", { class: "visually-hidden" }, `${t("inbox.unread")}: `), item.title),
-                  h("span", { class: "note-body" }, item.body),
-                  h("time", { datetime: item.created_at }, formatDateTime(item.created_at)),
-                ),
-              ),
-            ),
-          )
-        : h("p", { class: "empty" }, t("inbox.empty")),
-      more ? h("button", { type: "button", onclick: () => load(true) }, t("inbox.more")) : null,
+      inbox.items.length ? h("ul", { class: "inbox" }, inbox.items.map((item) => noteRow(app, item))) : h("p", { class: "empty" }, t("inbox.empty")),
+      inbox.more ? h("button", { type: "button", onclick: () => load(true) }, t("inbox.more")) : null,
     );
   };
 
   const load = async (older = false) => {
     try {
-      const page = await api.get(`notifications/?limit=20${older && cursor ? `&before=${cursor}` : ""}`);
-      items = older ? [...items, ...page.results] : page.results;
-      more = page.has_more;
-      cursor = page.next_before;
+      const page = await api.get(`notifications/?limit=20${older && inbox.cursor ? `&before=${inbox.cursor}` : ""}`);
+      inbox.items = older ? [...inbox.items, ...page.results] : page.results;
+      inbox.more = page.has_more;
+      inbox.cursor = page.next_before;
       draw();
     } catch (error) {
       toast(describeError(error).join(" "), { error: true });
@@ -77,41 +95,24 @@ export function mount(root, params, app) {
   };
 
   // The newest page again, on top of the pages shown (older ones loaded stay, once each).
-  const refresh = async () => {
+  // Events may come faster than the page is read: one read at a time, and one more after it.
+  const refreshSoon = oneAtATime(async () => {
     const page = await api.get("notifications/?limit=20");
     const fresh = new Set(page.results.map((item) => item.id));
-    const before = items.length;
-    items = [...page.results, ...items.filter((item) => !fresh.has(item.id))];
+    const before = inbox.items.length;
+    inbox.items = [...page.results, ...inbox.items.filter((item) => !fresh.has(item.id))];
     if (!before) {
-      more = page.has_more;
-      cursor = page.next_before;
+      inbox.more = page.has_more;
+      inbox.cursor = page.next_before;
     }
     draw();
     app.refreshUnread(); // the top bar's dot follows
-  };
-  // Events may come faster than the page is read: one read at a time, and one more after it.
-  let reading = null;
-  let again = false;
-  const refreshSoon = () => {
-    if (reading) {
-      again = true;
-      return;
-    }
-    reading = refresh()
-      .catch(() => {}) // the next event or count tries again
-      .finally(() => {
-        reading = null;
-        if (again) {
-          again = false;
-          refreshSoon();
-        }
-      });
-  };
+  });
   let live = null;
 
   const readAll = async () => {
     try {
-      const upTo = items.length ? Math.max(...items.map((i) => i.id)) : undefined;
+      const upTo = newestId(inbox.items);
       await api.post("notifications/read-all/", upTo ? { up_to: upTo } : {});
       await load();
       app.refreshUnread();
@@ -133,8 +134,7 @@ export function mount(root, params, app) {
     if (gone) return;
     // From the newest id shown (an empty inbox: from the start, which holds only events that
     // are never notices): nothing that arrived while the page was read is missed.
-    const newest = items.length ? Math.max(...items.map((item) => item.id)) : 0;
-    live = new AccountLive({ after: newest, onEvent: refreshSoon });
+    live = new AccountLive({ after: newestId(inbox.items), onEvent: refreshSoon });
     live.start();
   });
   window.addEventListener("unread-changed", refreshSoon);

@@ -15,6 +15,45 @@ function opponentsLine(game, playerId) {
   return others.length ? t("player.game_with_others", { names: others.join(", ") }) : t("player.game_two");
 }
 
+/** The games we share, each a link to the game. */
+function sharedGames(shared, playerId) {
+  return [
+    h("h2", { id: "shared-title" }, t("player.shared_games")),
+    shared.length
+      ? h(
+          "ul",
+          { class: "games", "aria-labelledby": "shared-title" },
+          shared.map((g) =>
+            h("li", { key: g.id }, h("a", { href: `/games/${g.id}`, "data-link": "" }, opponentsLine(g, playerId)), " · ", t(`status.${g.status}`)),
+          ),
+        )
+      : h("p", { class: "muted" }, t("player.no_shared_games")),
+  ];
+}
+
+/** My reports about them: the reasons, when, and how each stands. */
+function myReports(reports) {
+  if (!reports.length) return [];
+  return [
+    h("h2", null, t("player.my_reports")),
+    h(
+      "ul",
+      { class: "reports" },
+      reports.map((r) =>
+        h(
+          "li",
+          { key: `r${r.id}` },
+          t("player.report_line", {
+            reasons: (r.reasons && r.reasons.length ? r.reasons : [r.reason]).map((x) => t(`protect.reason_${x}`)).join(", "),
+            date: formatDateTime(r.created_at),
+            status: t(`player.report_${r.status}`),
+          }),
+        ),
+      ),
+    ),
+  ];
+}
+
 export function mount(root, [id], app) {
   const playerId = Number(id);
   const errors = errorBox();
@@ -38,34 +77,8 @@ export function mount(root, [id], app) {
       me ? h("p", { class: "muted" }, t("player.you")) : null,
       !me && isBlocked(playerId) ? h("p", { class: "status-line", role: "status" }, t("player.blocked", { name: player.name })) : null,
       !me ? protectButtons(player, { profile: false, onChange: draw, onReported: reloadReports }) : null,
-      h("h2", { id: "shared-title" }, t("player.shared_games")),
-      shared.length
-        ? h(
-            "ul",
-            { class: "games", "aria-labelledby": "shared-title" },
-            shared.map((g) =>
-              h("li", { key: g.id }, h("a", { href: `/games/${g.id}`, "data-link": "" }, opponentsLine(g, playerId)), " · ", t(`status.${g.status}`)),
-            ),
-          )
-        : h("p", { class: "muted" }, t("player.no_shared_games")),
-      reports.length ? h("h2", null, t("player.my_reports")) : null,
-      reports.length
-        ? h(
-            "ul",
-            { class: "reports" },
-            reports.map((r) =>
-              h(
-                "li",
-                { key: `r${r.id}` },
-                t("player.report_line", {
-                  reasons: (r.reasons && r.reasons.length ? r.reasons : [r.reason]).map((x) => t(`protect.reason_${x}`)).join(", "),
-                  date: formatDateTime(r.created_at),
-                  status: t(`player.report_${r.status}`),
-                }),
-              ),
-            ),
-          )
-        : null,
+      ...sharedGames(shared, playerId),
+      ...myReports(reports),
     );
   };
 
