@@ -45,12 +45,6 @@ def _may_watch(user: User, game_id: Any) -> bool:
     return True
 
 
-def may_read_spectator_chat(user: User, game_id: Any) -> bool:
-    """Whether ``user`` may read (and write in) the spectators' chat of the game: not seated,
-    and allowed to watch it."""
-    return not _seat(user, game_id)[0] and _may_watch(user, game_id)
-
-
 def _seat(user: User, game_id: Any) -> tuple[bool, bool]:
     """(has a seat, holds it still): one query."""
     try:

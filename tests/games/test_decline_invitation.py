@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.models import Game
+from tests.errors import assert_error
 from tests.games.conftest import API, API_TESTS, Player, game_url, start_game
 
 pytestmark = API_TESTS
@@ -35,11 +36,6 @@ def invitations(player: Player) -> list[str]:
     return [game["id"] for game in response.json()]
 
 
-def error_code(response: Any, status: int) -> str:
-    assert response.status_code == status, response.content
-    return str(response.json()["error"]["code"])
-
-
 def test_a_declined_invitation_leaves_the_list_and_the_count(
     alice: Player, bob: Player, carol: Player
 ) -> None:
@@ -63,14 +59,14 @@ def test_only_an_invited_player_may_decline(
     alice: Player, bob: Player, carol: Player, dave: Player
 ) -> None:
     new = rematch(alice, finished(alice, bob))
-    assert error_code(decline(dave, new), 404) == "not_found"  # not in the finished game
-    assert error_code(decline(alice, new), 409) == "already_joined"
+    assert_error(decline(dave, new), 404, "not_found")  # not in the finished game
+    assert_error(decline(alice, new), 409, "already_joined")
     other = start_game(alice, carol)  # a game that is no rematch invites nobody
-    assert error_code(decline(carol, other), 404) == "not_found"
+    assert_error(decline(carol, other), 404, "not_found")
 
 
 def test_a_started_rematch_cannot_be_declined(alice: Player, bob: Player, carol: Player) -> None:
     new = rematch(alice, finished(alice, bob, carol))
     assert carol.join(new).status_code == 200
     assert alice.start(new).status_code == 200
-    assert error_code(decline(bob, new), 409) == "game_already_started"
+    assert_error(decline(bob, new), 409, "game_already_started")

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from games.models import Game, IdempotencyRecord, Move
+from tests.errors import error_code
 from tests.games.conftest import API_TESTS, Player, player_to_move, start_game
 
 pytestmark = API_TESTS
@@ -35,10 +36,6 @@ def roles(game_id: str, alice: Player, bob: Player) -> tuple[Player, Player]:
 
 def moves(game_id: str) -> int:
     return Move.objects.filter(game_id=game_id).count()
-
-
-def error_code(response: Any) -> str:
-    return response.json()["error"]["code"]
 
 
 def test_a_retry_with_the_same_key_and_body_gets_the_first_answer_and_moves_once(

@@ -12,23 +12,10 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, Move, Seat
+from tests.errors import assert_error, error_of
 from tests.games.conftest import API, API_TESTS, Player, game_url, new_lobby, start_game
 
 pytestmark = API_TESTS
-
-
-def error_of(response: Any) -> dict[str, Any]:
-    body = response.json()
-    assert set(body) == {"error"}, body
-    return body["error"]
-
-
-def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.content
-    error = error_of(response)
-    assert error["code"] == code, error
-    assert error["message"]
-    return error
 
 
 def pass_turn(game_id: str, players: list[Player]) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from games.models import Game, Move, RoundResult, Seat
 from players.models import ApiToken
+from tests.errors import assert_error
 from tests.games.conftest import (
     API,
     API_TESTS,
@@ -25,15 +26,6 @@ from tests.games.conftest import (
 )
 
 pytestmark = API_TESTS
-
-
-def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.content
-    body = response.json()
-    assert set(body) == {"error"}, body
-    assert body["error"]["code"] == code, body
-    assert body["error"]["message"]
-    return body["error"]
 
 
 def settle_opening(players: list[Player], game_id: str) -> None:

@@ -12,6 +12,7 @@ from django.urls import reverse
 from games.engine.registry import get_game
 from games.models import Game
 from moderation import replay as moderation_replay
+from tests.errors import assert_error
 from tests.games.conftest import (
     API,
     API_TESTS,
@@ -25,11 +26,6 @@ from tests.games.conftest import (
 from tests.moderation.conftest import make_moderator
 
 pytestmark = API_TESTS
-
-
-def assert_error(response: Any, status: int, code: str) -> None:
-    assert response.status_code == status, response.content
-    assert response.json()["error"]["code"] == code
 
 
 def splash_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:

@@ -30,18 +30,12 @@ from games.engine.replay import replay
 from games.models import Game, Move
 from moderation import replay as moderation_replay
 from players.models import User
+from tests.errors import assert_error
 from tests.games.conftest import API, API_TESTS, Player, game_url
 from tests.games.test_move_log_schema import errors, validator
 from tests.toygame import TOY, registered
 
 pytestmark = API_TESTS
-
-
-def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.content
-    error: dict[str, Any] = response.json()["error"]
-    assert error["code"] == code, error
-    return error
 
 
 @pytest.fixture(autouse=True)

@@ -12,17 +12,13 @@ from rest_framework.throttling import ScopedRateThrottle
 from games.models import Game
 from moderation.models import Block, Report
 from moderation.services import resolve_report
+from tests.errors import assert_error
 from tests.games.conftest import API_TESTS, Player, new_lobby, start_game
 
 pytestmark = API_TESTS
 
 REPORTS = "/api/v1/reports/"
 BLOCKS = "/api/v1/blocks/"
-
-
-def error_code(response: Any, status: int) -> str:
-    assert response.status_code == status, response.content
-    return str(response.json()["error"]["code"])
 
 
 def report(reporter: Player, player: Player, **body: Any) -> Any:
@@ -93,32 +89,32 @@ def test_reports_by_different_players_stay_separate(
 
 
 def test_nobody_reports_themselves(alice: Player) -> None:
-    assert error_code(report(alice, alice), 400) == "cannot_report_yourself"
+    assert_error(report(alice, alice), 400, "cannot_report_yourself")
 
 
 def test_a_report_names_a_player_that_exists(alice: Player) -> None:
     response = alice.post(REPORTS, {"player_id": 999999, "reason": "other"})
-    assert error_code(response, 404) == "not_found"
+    assert_error(response, 404, "not_found")
 
 
 def test_an_unknown_reason_is_refused(alice: Player, bob: Player) -> None:
-    assert error_code(report(alice, bob, reason="ugly"), 400) == "invalid_request"
+    assert_error(report(alice, bob, reason="ugly"), 400, "invalid_request")
 
 
 def test_the_game_of_a_report_is_one_both_played(
     alice: Player, bob: Player, carol: Player, dave: Player
 ) -> None:
     theirs = start_game(carol, dave)
-    assert error_code(report(alice, bob, game_id=theirs), 404) == "not_found"
+    assert_error(report(alice, bob, game_id=theirs), 404, "not_found")
     alices = start_game(alice, carol)
-    assert error_code(report(alice, bob, game_id=alices), 400) == "player_not_in_game"
+    assert_error(report(alice, bob, game_id=alices), 400, "player_not_in_game")
 
 
 def test_a_read_only_token_cannot_report(alice: Player, bob: Player) -> None:
     from tests.games.conftest import make_player
 
     reader = make_player("reader", scope="read")
-    assert error_code(report(reader, bob), 403) == "permission_denied"
+    assert_error(report(reader, bob), 403, "permission_denied")
 
 
 def test_reporting_is_throttled(
@@ -132,7 +128,7 @@ def test_reporting_is_throttled(
     assert report(alice, bob).status_code == 201
     assert report(alice, bob).status_code == 200
     third = report(alice, bob)
-    assert error_code(third, 429) == "throttled"
+    assert_error(third, 429, "throttled")
     assert int(third["Retry-After"]) > 0
     assert alice.get(REPORTS).status_code == 200  # reading one's reports is not throttled
 
@@ -153,7 +149,7 @@ def test_a_blocked_player_cannot_join_my_private_game(alice: Player, bob: Player
     assert block(alice, bob).status_code == 201
     lobby = new_lobby(alice, max_players=3)
     response = bob.join_by_code(lobby["invite_code"])
-    assert error_code(response, 403) == "join_refused"
+    assert_error(response, 403, "join_refused")
     assert "alice" not in response.json()["error"]["message"].lower()
 
 
@@ -163,7 +159,7 @@ def test_a_block_by_any_seated_player_keeps_them_out(
     lobby = new_lobby(alice, max_players=3)
     assert carol.join_by_code(lobby["invite_code"]).status_code == 200
     block(carol, bob)
-    assert error_code(bob.join_by_code(lobby["invite_code"]), 403) == "join_refused"
+    assert_error(bob.join_by_code(lobby["invite_code"]), 403, "join_refused")
 
 
 def test_a_block_does_not_keep_anyone_out_of_public_games(alice: Player, bob: Player) -> None:
@@ -209,9 +205,9 @@ def test_blocking_twice_is_harmless(alice: Player, bob: Player) -> None:
 
 
 def test_nobody_blocks_themselves(alice: Player) -> None:
-    assert error_code(block(alice, alice), 400) == "cannot_block_yourself"
+    assert_error(block(alice, alice), 400, "cannot_block_yourself")
 
 
 def test_unblocking_someone_not_blocked_is_not_found(alice: Player, bob: Player) -> None:
     response = alice.client.delete(f"{BLOCKS}{bob.user.pk}/")
-    assert error_code(response, 404) == "not_found"
+    assert_error(response, 404, "not_found")

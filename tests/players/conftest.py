@@ -89,13 +89,3 @@ def token_for() -> Callable[..., tuple[ApiToken, APIClient]]:
 @pytest.fixture
 def alice_api(alice: User, token_for: Callable[..., tuple[ApiToken, APIClient]]) -> APIClient:
     return token_for(alice)[1]
-
-
-def error_code(response: Any) -> str:
-    return response.json()["error"]["code"]
-
-
-def assert_refused(response: Any, status: int, code: str) -> None:
-    """The response is an error with this status and this stable code."""
-    assert response.status_code == status, response.content
-    assert error_code(response) == code

@@ -12,8 +12,9 @@ from rest_framework.test import APIClient
 from games.models import Game, Seat
 from players.models import User
 from ratings.models import Rating
+from tests.errors import error_code
 from tests.games.conftest import Player, make_player
-from tests.players.conftest import bearer, error_code
+from tests.players.conftest import bearer
 from tests.players.oauth import grant, register
 
 pytestmark = pytest.mark.django_db

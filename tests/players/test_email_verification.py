@@ -10,7 +10,8 @@ from rest_framework.test import APIClient
 
 from players.links import email_verification_tokens, encode_uid, password_reset_tokens
 from players.models import ApiToken, User
-from tests.players.conftest import PASSWORD, error_code, link_parts
+from tests.errors import error_code
+from tests.players.conftest import PASSWORD, link_parts
 
 VERIFY = "/api/v1/auth/email/verify/"
 CONFIRM = "/api/v1/auth/email/verify/confirm/"

@@ -19,7 +19,8 @@ from games import selectors as game_selectors
 from games.models import Move
 from players import exports, tasks
 from players.models import ApiToken, DataExport, User
-from tests.players.conftest import PASSWORD, error_code
+from tests.errors import error_code
+from tests.players.conftest import PASSWORD
 from tests.players.test_me import played_game
 
 pytestmark = pytest.mark.django_db

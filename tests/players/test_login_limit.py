@@ -13,7 +13,8 @@ from time_machine import TimeMachineFixture
 
 from players import lockout
 from players.models import User
-from tests.players.conftest import PASSWORD, error_code
+from tests.errors import error_code
+from tests.players.conftest import PASSWORD
 
 WRONG = "not-the-password-9"
 

@@ -12,7 +12,8 @@ from rest_framework.test import APIClient
 from games import services as game_services
 from games.models import Game, Move, Seat
 from players.models import ApiToken, User
-from tests.players.conftest import PASSWORD, error_code
+from tests.errors import error_code
+from tests.players.conftest import PASSWORD
 
 ME = "/api/v1/me/"
 TokenFor = Callable[..., tuple[ApiToken, APIClient]]

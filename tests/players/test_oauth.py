@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from players.models import User
 from players.oauth import AppRateThrottle
-from tests.players.conftest import error_code
+from tests.errors import error_code
 from tests.players.oauth import (
     REDIRECT_URI,
     authorize_query,

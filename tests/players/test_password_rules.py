@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.players.conftest import error_code
+from tests.errors import error_code
 
 
 def signup(password: str) -> object:

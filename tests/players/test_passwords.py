@@ -16,7 +16,8 @@ from rest_framework.test import APIClient
 
 from players.links import encode_uid
 from players.models import ApiToken, User
-from tests.players.conftest import PASSWORD, error_code, link_parts
+from tests.errors import error_code
+from tests.players.conftest import PASSWORD, link_parts
 
 CHANGE = "/api/v1/auth/password/change/"
 RESET = "/api/v1/auth/password/reset/"

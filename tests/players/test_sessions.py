@@ -9,7 +9,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from players.models import ApiToken, User
-from tests.players.conftest import PASSWORD, assert_refused
+from tests.errors import assert_error
+from tests.players.conftest import PASSWORD
 
 LOGIN = "/api/v1/auth/login/"
 LOGOUT = "/api/v1/auth/logout/"
@@ -81,7 +82,7 @@ def test_login_accepts_any_case_of_the_username(alice: User) -> None:
 def test_login_with_wrong_credentials_is_refused(alice: User, username: str, password: str) -> None:
     api = browser()
     response = log_in(api, username, password)
-    assert_refused(response, 400, "invalid_credentials")
+    assert_error(response, 400, "invalid_credentials")
     assert "sessionid" not in api.cookies
 
 
@@ -89,7 +90,7 @@ def test_login_with_wrong_credentials_is_refused(alice: User, username: str, pas
 def test_an_inactive_user_cannot_log_in(alice: User) -> None:
     User.objects.filter(pk=alice.pk).update(is_active=False)
     response = log_in(browser())
-    assert_refused(response, 400, "invalid_credentials")
+    assert_error(response, 400, "invalid_credentials")
 
 
 @pytest.mark.django_db
@@ -105,7 +106,7 @@ def test_unsafe_session_requests_need_the_csrf_token(alice: User) -> None:
     api = browser()
     log_in(api)
     refused = api.patch("/api/v1/me/", {"display_name": "Al"}, format="json")
-    assert_refused(refused, 403, "permission_denied")
+    assert_error(refused, 403, "permission_denied")
     assert "CSRF" in refused.json()["error"]["message"]
     accepted = api.patch("/api/v1/me/", {"display_name": "Al"}, format="json", **csrf_header(api))
     assert accepted.status_code == 200
@@ -143,7 +144,7 @@ def test_logout_with_a_bearer_token_revokes_that_token_only(
 @pytest.mark.django_db
 def test_logout_without_credentials_is_401(client: APIClient) -> None:
     response = client.post(LOGOUT)
-    assert_refused(response, 401, "not_authenticated")
+    assert_error(response, 401, "not_authenticated")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -156,7 +157,7 @@ def test_a_log_in_without_the_csrf_token_is_refused(alice: User) -> None:
     api = browser()
     csrf_token_for(api)  # the victim's browser holds the cookie; the form cannot read it
     refused = forged_log_in(api)
-    assert_refused(refused, 403, "permission_denied")
+    assert_error(refused, 403, "permission_denied")
     assert "sessionid" not in api.cookies
 
 

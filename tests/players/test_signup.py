@@ -9,7 +9,8 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from players.models import ApiToken, User
-from tests.players.conftest import PASSWORD, bearer, error_code
+from tests.errors import error_code
+from tests.players.conftest import PASSWORD, bearer
 
 URL = "/api/v1/auth/signup/"
 

@@ -9,7 +9,8 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from players.models import User
-from tests.players.conftest import PASSWORD, error_code
+from tests.errors import error_code
+from tests.players.conftest import PASSWORD
 
 
 @pytest.fixture

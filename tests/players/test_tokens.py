@@ -12,7 +12,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from players.models import ApiToken, User
-from tests.players.conftest import PASSWORD, assert_refused, bearer
+from tests.errors import assert_error
+from tests.players.conftest import PASSWORD, bearer
 
 URL = "/api/v1/auth/tokens/"
 TokenFor = Callable[..., tuple[ApiToken, APIClient]]
@@ -87,7 +88,7 @@ def test_wrong_credentials_give_one_error_that_does_not_say_which_part(
 def test_an_inactive_user_cannot_create_a_token(client: APIClient, alice: User) -> None:
     User.objects.filter(pk=alice.pk).update(is_active=False)
     response = create(client)
-    assert_refused(response, 400, "invalid_credentials")
+    assert_error(response, 400, "invalid_credentials")
 
 
 @pytest.mark.django_db
@@ -131,7 +132,7 @@ def test_the_list_shows_only_my_live_tokens_and_marks_the_current_one(
 @pytest.mark.django_db
 def test_listing_tokens_needs_authentication(client: APIClient) -> None:
     response = client.get(URL)
-    assert_refused(response, 401, "not_authenticated")
+    assert_error(response, 401, "not_authenticated")
 
 
 @pytest.mark.django_db
@@ -141,7 +142,7 @@ def test_revoking_a_token_makes_it_fail_with_401(alice: User, token_for: TokenFo
     assert victim_api.get("/api/v1/me/").status_code == 200
     assert api.delete(f"{URL}{victim.pk}/").status_code == 204
     response = victim_api.get("/api/v1/me/")
-    assert_refused(response, 401, "authentication_failed")
+    assert_error(response, 401, "authentication_failed")
     assert api.get("/api/v1/me/").status_code == 200
 
 
@@ -159,7 +160,7 @@ def test_revoking_someone_elses_token_is_not_found(
     _, alice_api = token_for(alice)
     bobs, bob_api = token_for(bob)
     response = alice_api.delete(f"{URL}{bobs.pk}/")
-    assert_refused(response, 404, "not_found")
+    assert_error(response, 404, "not_found")
     assert bob_api.get("/api/v1/me/").status_code == 200
 
 
@@ -176,7 +177,7 @@ def test_revoking_twice_or_an_unknown_id_is_not_found(alice: User, token_for: To
 def test_a_read_token_cannot_revoke_tokens(alice: User, token_for: TokenFor) -> None:
     token, api = token_for(alice, scope=ApiToken.SCOPE_READ)
     response = api.delete(f"{URL}{token.pk}/")
-    assert_refused(response, 403, "permission_denied")
+    assert_error(response, 403, "permission_denied")
 
 
 @pytest.mark.django_db
@@ -185,7 +186,7 @@ def test_an_expired_token_gets_401(alice: User, token_for: TokenFor) -> None:
     token.expires_at = timezone.now() - timedelta(seconds=1)
     token.save()
     response = api.get("/api/v1/me/")
-    assert_refused(response, 401, "authentication_failed")
+    assert_error(response, 401, "authentication_failed")
 
 
 @pytest.mark.django_db
@@ -205,7 +206,7 @@ def test_a_read_token_may_read_games_but_not_create_one(alice: User, token_for: 
     _, api = token_for(alice, scope=ApiToken.SCOPE_READ)
     assert api.get("/api/v1/games/").status_code == 200
     response = api.post("/api/v1/games/", {}, format="json")
-    assert_refused(response, 403, "permission_denied")
+    assert_error(response, 403, "permission_denied")
 
 
 @pytest.mark.django_db
