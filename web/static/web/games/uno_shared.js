@@ -92,6 +92,40 @@ export function colourPicker(onPick, onCancel) {
   );
 }
 
+// ---- what this player chose before a play is sent ---------------------------------------------
+// Each Uno renderer keeps it in one object of its own, `my` (its ctx, `unoArmed`: UNO said with
+// the next play, `colourFor`: a wild's play waiting for its colour), made by its create(ctx).
+
+/** The UNO button pressed: armed for the next play, or not any more. */
+export function toggleUno(my) {
+  my.unoArmed = !my.unoArmed;
+  my.ctx.render();
+}
+
+/** A wild played (`base`: the action to send, with the colour picked): the colour picker opens. */
+export function askColour(my, base) {
+  my.colourFor = base;
+  my.ctx.render();
+  my.ctx.screen.querySelector(".colour-picker button")?.focus({ preventScroll: true });
+}
+
+/** The actions row while a colour is to be picked: for the wild waiting for one (with Cancel), or
+ * the colour a listed choose_colour names (the opening Wild's, a Roulette's); else null. */
+export function colourActions(my, legal) {
+  const { send, render } = my.ctx;
+  if (my.colourFor) {
+    const base = my.colourFor;
+    return h("div", { class: "actions" }, colourPicker((colour) => send({ ...base, colour }), () => {
+      my.colourFor = null;
+      render();
+    }));
+  }
+  if (legal.some((a) => a.type === "choose_colour")) {
+    return h("div", { class: "actions" }, colourPicker((colour) => send({ type: "choose_colour", colour }), null));
+  }
+  return null;
+}
+
 /** The colour in force beside the discard pile: its letter and its name ("?" before one is named). */
 export function colourInForce(colour) {
   return h(
