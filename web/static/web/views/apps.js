@@ -71,81 +71,20 @@ export function allowedApps() {
 
 /** "Your apps" (developers): register one, see its client id (and its secret, once). */
 export function registeredApps() {
-  const errors = errorBox();
-  const list = h("div", { class: "apps" });
-  const shown = h("div", { "aria-live": "polite" });
-  async function draw() {
-    try {
-      const apps = await api.get("me/oauth/apps/");
-      patch(
-        list,
-        apps.length
-          ? h(
-              "ul",
-              { class: "app-list" },
-              apps.map((a) =>
-                h(
-                  "li",
-                  { key: a.id },
-                  h(
-                    "div",
-                    null,
-                    h("strong", null, a.name),
-                    h("p", { class: "hint" }, `client_id: `, h("code", null, a.client_id)),
-                    h("p", { class: "hint" }, a.redirect_uris.join(" ")),
-                  ),
-                ),
-              ),
-            )
-          : null,
-      );
-    } catch (error) {
-      patch(list, h("p", { class: "muted" }, describeError(error).join(" ")));
-    }
-  }
-  const register = async (event) => {
-    event.preventDefault();
-    errors.clear();
-    const form = event.target;
-    const data = new FormData(form);
-    const body = {
-      name: String(data.get("name") || "").trim(),
-      redirect_uris: String(data.get("redirect_uris") || "")
-        .split(/\s+/)
-        .filter(Boolean),
-      confidential: data.get("confidential") === "on",
-    };
-    try {
-      const made = await api.post("me/oauth/apps/", body);
-      form.reset();
-      patch(
-        shown,
-        h(
-          "div",
-          { class: "panel registered" },
-          h("p", null, t("apps.registered", { app: made.name })),
-          h("p", null, "client_id: ", h("code", null, made.client_id)),
-          made.client_secret ? h("p", null, "client_secret: ", h("code", null, made.client_secret)) : null,
-          made.client_secret ? h("p", { class: "hint" }, t("apps.secret_once")) : null,
-        ),
-      );
-      draw();
-    } catch (error) {
-      showError(errors, error, form);
-    }
-  };
-  draw();
+  // The boxes the list and the registration draw into.
+  const my = { errors: errorBox(), list: h("div", { class: "apps" }), shown: h("div", { "aria-live": "polite" }) };
+  drawRegistered(my.list);
   return h(
     "details",
     { class: "developer-apps" },
     h("summary", null, t("apps.developer")),
     h("p", { class: "muted" }, t("apps.developer_hint")),
-    list,
-    shown,
-    errors.el,
+    my.list,
+    my.shown,
+    my.errors.el,
     h(
       "form",
-      { onsubmit: register, class: "register-app" },
+      { onsubmit: (event) => register(my, event), class: "register-app" },
       field({ name: "name", label: t("apps.name"), maxlength: 100, required: true }),
       h(
         "div",
@@ -159,4 +98,67 @@ export function registeredApps() {
       h("button", { type: "submit" }, t("apps.register")),
     ),
   );
+}
+
+/** My registered apps into `list`: name, client id, redirect URIs. */
+async function drawRegistered(list) {
+  try {
+    const apps = await api.get("me/oauth/apps/");
+    patch(
+      list,
+      apps.length
+        ? h(
+            "ul",
+            { class: "app-list" },
+            apps.map((a) =>
+              h(
+                "li",
+                { key: a.id },
+                h(
+                  "div",
+                  null,
+                  h("strong", null, a.name),
+                  h("p", { class: "hint" }, `client_id: `, h("code", null, a.client_id)),
+                  h("p", { class: "hint" }, a.redirect_uris.join(" ")),
+                ),
+              ),
+            ),
+          )
+        : null,
+    );
+  } catch (error) {
+    patch(list, h("p", { class: "muted" }, describeError(error).join(" ")));
+  }
+}
+
+async function register(my, event) {
+  event.preventDefault();
+  my.errors.clear();
+  const form = event.target;
+  const data = new FormData(form);
+  const body = {
+    name: String(data.get("name") || "").trim(),
+    redirect_uris: String(data.get("redirect_uris") || "")
+      .split(/\s+/)
+      .filter(Boolean),
+    confidential: data.get("confidential") === "on",
+  };
+  try {
+    const made = await api.post("me/oauth/apps/", body);
+    form.reset();
+    patch(
+      my.shown,
+      h(
+        "div",
+        { class: "panel registered" },
+        h("p", null, t("apps.registered", { app: made.name })),
+        h("p", null, "client_id: ", h("code", null, made.client_id)),
+        made.client_secret ? h("p", null, "client_secret: ", h("code", null, made.client_secret)) : null,
+        made.client_secret ? h("p", { class: "hint" }, t("apps.secret_once")) : null,
+      ),
+    );
+    drawRegistered(my.list);
+  } catch (error) {
+    showError(my.errors, error, form);
+  }
 }

@@ -114,108 +114,20 @@ function invitationRow(game, join, decline) {
 }
 
 export function mount(root, params, app) {
-  const errors = errorBox();
-  const list = h("div", { class: "game-lists", "aria-live": "polite", "aria-busy": "true" });
-  let games = null;
-  let invitations = [];
-
-  const join = async (game) => {
-    try {
-      await api.post(`games/${game.id}/join/`);
-      app.navigate(`/games/${game.id}`);
-    } catch (error) {
-      showError(errors, error);
-      load();
-    }
+  // What the functions below share: the list's box, and the games and invitations last read
+  // (games is null until the first answer).
+  const my = {
+    app,
+    errors: errorBox(),
+    list: h("div", { class: "game-lists", "aria-live": "polite", "aria-busy": "true" }),
+    games: null,
+    invitations: [],
   };
-
-  const decline = async (game) => {
-    try {
-      await api.post(`games/${game.id}/decline/`);
-      invitations = invitations.filter((g) => g.id !== game.id);
-      draw();
-    } catch (error) {
-      showError(errors, error);
-    }
-    load();
-  };
-
-  const draw = () => {
-    if (!games) return;
-    list.setAttribute("aria-busy", "false");
-    const groups = [
-      // Sorted by urgency: my turn first, the least time left first (the others' turns too:
-      // the soonest to come back to me first).
-      ["mine", t("games.group_turn"), games.filter((g) => g.status === "active" && g.your_turn).sort(byTimeLeft)],
-      ["waiting", t("games.group_waiting"), games.filter((g) => g.status === "active" && !g.your_turn).sort(byTimeLeft)],
-      ["lobby", t("games.group_lobby"), games.filter((g) => g.status === "lobby")],
-      ["done", t("games.group_done"), games.filter((g) => !["active", "lobby"].includes(g.status))],
-    ];
-    const sections = [["invited", t("games.group_invited"), invitations, (g) => invitationRow(g, join, decline)]]
-      .concat(groups.map((group) => [...group, row]))
-      .filter(([, , items]) => items.length)
-      .map(([key, title, items, drawRow]) =>
-        h("section", { key, class: "group", "aria-labelledby": `group-${key}` },
-          h("h2", { id: `group-${key}` }, title),
-          h("ul", { class: "games" }, items.map(drawRow)),
-        ),
-      );
-    patch(list, sections.length ? sections : h("p", { class: "empty" }, t("games.none")));
-  };
-
-  const load = async () => {
-    try {
-      // Invitations are extra: without them (offline, an older server) the list still shows.
-      const [mine, invited] = await Promise.all([api.get("games/"), api.get("games/invitations/").catch(() => [])]);
-      games = mine;
-      invitations = Array.isArray(invited) ? invited : [];
-      // The server's names of other games (the rows redraw every second).
-      if (games.some((g) => kindOf(g) !== DEFAULT_KIND)) loadGames();
-      errors.clear();
-      draw();
-    } catch (error) {
-      showError(errors, error);
-    }
-  };
-
-  const onJoin = (event) => {
-    event.preventDefault();
-    const code = inviteCodeFrom(new FormData(event.target).get("code") || "");
-    if (code) app.navigate(`/join/${encodeURIComponent(code)}`);
-  };
-
-  root.append(
-    h(
-      "section",
-      { class: "panel" },
-      h("div", { class: "title-row" },
-        h("h1", null, t("games.title")),
-        h("a", { href: "/games/new", "data-link": "", class: "button primary" }, t("games.new")),
-      ),
-      h(
-        "p",
-        { class: "vs-computer" },
-        h("a", { href: "/games/new?vs=computer", "data-link": "" }, t("games.vs_computer")),
-        h("a", { href: "/lobby", "data-link": "" }, t("games.lobby")),
-        " · ",
-        h("a", { href: "/watch", "data-link": "" }, t("watch.title")),
-      ),
-      errors.el,
-      list,
-      h(
-        "form",
-        { class: "join-code", onsubmit: onJoin },
-        h("label", { for: "join-code" }, t("games.join_label")),
-        h("div", { class: "inline" },
-          h("input", { id: "join-code", name: "code", autocomplete: "off", placeholder: t("games.join_placeholder") }),
-          h("button", { type: "submit" }, t("games.join")),
-        ),
-      ),
-    ),
-  );
+  const load = () => loadMyGames(my);
+  root.append(page(my));
   load();
   // The clock on each row ticks without asking the server.
-  const tick = setInterval(draw, 1000);
+  const tick = setInterval(() => draw(my), 1000);
   const poll = setInterval(() => document.visibilityState === "visible" && load(), REFRESH_MS);
   const onVisible = () => document.visibilityState === "visible" && load();
   document.addEventListener("visibilitychange", onVisible);
@@ -232,4 +144,102 @@ export function mount(root, params, app) {
     window.removeEventListener("uaw:queued-sent", load);
     window.removeEventListener("games-changed", load);
   };
+}
+
+/** The screen: its title and links, the lists, and the invite code form. */
+function page(my) {
+  return h(
+    "section",
+    { class: "panel" },
+    h("div", { class: "title-row" },
+      h("h1", null, t("games.title")),
+      h("a", { href: "/games/new", "data-link": "", class: "button primary" }, t("games.new")),
+    ),
+    h(
+      "p",
+      { class: "vs-computer" },
+      h("a", { href: "/games/new?vs=computer", "data-link": "" }, t("games.vs_computer")),
+      h("a", { href: "/lobby", "data-link": "" }, t("games.lobby")),
+      " · ",
+      h("a", { href: "/watch", "data-link": "" }, t("watch.title")),
+    ),
+    my.errors.el,
+    my.list,
+    h(
+      "form",
+      { class: "join-code", onsubmit: (event) => joinByCode(my.app, event) },
+      h("label", { for: "join-code" }, t("games.join_label")),
+      h("div", { class: "inline" },
+        h("input", { id: "join-code", name: "code", autocomplete: "off", placeholder: t("games.join_placeholder") }),
+        h("button", { type: "submit" }, t("games.join")),
+      ),
+    ),
+  );
+}
+
+async function join(my, game) {
+  try {
+    await api.post(`games/${game.id}/join/`);
+    my.app.navigate(`/games/${game.id}`);
+  } catch (error) {
+    showError(my.errors, error);
+    loadMyGames(my);
+  }
+}
+
+async function decline(my, game) {
+  try {
+    await api.post(`games/${game.id}/decline/`);
+    my.invitations = my.invitations.filter((g) => g.id !== game.id);
+    draw(my);
+  } catch (error) {
+    showError(my.errors, error);
+  }
+  loadMyGames(my);
+}
+
+function draw(my) {
+  const { games } = my;
+  if (!games) return;
+  my.list.setAttribute("aria-busy", "false");
+  const groups = [
+    // Sorted by urgency: my turn first, the least time left first (the others' turns too:
+    // the soonest to come back to me first).
+    ["mine", t("games.group_turn"), games.filter((g) => g.status === "active" && g.your_turn).sort(byTimeLeft)],
+    ["waiting", t("games.group_waiting"), games.filter((g) => g.status === "active" && !g.your_turn).sort(byTimeLeft)],
+    ["lobby", t("games.group_lobby"), games.filter((g) => g.status === "lobby")],
+    ["done", t("games.group_done"), games.filter((g) => !["active", "lobby"].includes(g.status))],
+  ];
+  const invitation = (g) => invitationRow(g, (game) => join(my, game), (game) => decline(my, game));
+  const sections = [["invited", t("games.group_invited"), my.invitations, invitation]]
+    .concat(groups.map((group) => [...group, row]))
+    .filter(([, , items]) => items.length)
+    .map(([key, title, items, drawRow]) =>
+      h("section", { key, class: "group", "aria-labelledby": `group-${key}` },
+        h("h2", { id: `group-${key}` }, title),
+        h("ul", { class: "games" }, items.map(drawRow)),
+      ),
+    );
+  patch(my.list, sections.length ? sections : h("p", { class: "empty" }, t("games.none")));
+}
+
+async function loadMyGames(my) {
+  try {
+    // Invitations are extra: without them (offline, an older server) the list still shows.
+    const [mine, invited] = await Promise.all([api.get("games/"), api.get("games/invitations/").catch(() => [])]);
+    my.games = mine;
+    my.invitations = Array.isArray(invited) ? invited : [];
+    // The server's names of other games (the rows redraw every second).
+    if (mine.some((g) => kindOf(g) !== DEFAULT_KIND)) loadGames();
+    my.errors.clear();
+    draw(my);
+  } catch (error) {
+    showError(my.errors, error);
+  }
+}
+
+function joinByCode(app, event) {
+  event.preventDefault();
+  const code = inviteCodeFrom(new FormData(event.target).get("code") || "");
+  if (code) app.navigate(`/join/${encodeURIComponent(code)}`);
 }
