@@ -1,11 +1,10 @@
-"""The web client's modules stay small and never import each other in a circle (issue 31, §4).
+"""The web client's modules never import each other in a circle (issue 31, §4).
 
 The client has no build step, so nothing but this test looks at its module graph: every
 ``import … from "…"``, ``export … from "…"`` and ``import("…")`` of ``web/static/web`` is read,
 resolved, and searched for a cycle (a renderer that imports the screen that loads it, a help
-module that imports the sheet that draws it). No module is over 600 lines and no function
-of the table, its renderers and its help is over 80 lines of its own (the screen's table was one
-890-line closure).
+module that imports the sheet that draws it). The sizes of modules and functions are
+tests/test_sizes.py's, for the whole code base.
 """
 
 from __future__ import annotations
@@ -14,8 +13,6 @@ import re
 from pathlib import Path
 
 CLIENT = Path(__file__).resolve().parents[2] / "web" / "static" / "web"
-MAX_MODULE_LINES = 600
-MAX_FUNCTION_LINES = 80
 
 # `import x from "./a.js"`, `import { a } from "./a.js"`, `export { a } from "./a.js"`,
 # `import "./a.js"` and `import("./a.js")`: the specifier of each.
@@ -25,18 +22,6 @@ IMPORT = re.compile(
     r"""|\bimport\(\s*["']([^"']+)["']\s*\)""",
     re.MULTILINE,
 )
-# A function that starts a line, and the indentation it is written at: a declaration, a method
-# of an object (`name(args) {`) or an arrow function given a name (`const name = (args) => {`).
-FUNCTION = re.compile(
-    r"^([ ]*)(?:export\s+)?(?:async\s+)?"
-    r"(?:function\s*\*?\s*(\w+)\s*\("
-    r"|(?!(?:if|for|while|switch|catch|with|return)\b)(\w+)\s*\([^()\n]*\)\s*\{\s*$"
-    r"|(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?(?:\([^()\n]*\)|\w+)\s*=>\s*\{\s*$)",
-    re.MULTILINE,
-)
-# The client's own code where the rule on functions holds: the game screen, the table's modules,
-# the renderers and the help sheet (the other screens are older and not yet split).
-FUNCTION_RULE = ("views/game.js", "table/", "games/", "help.js")
 
 
 def modules() -> list[Path]:
@@ -82,27 +67,6 @@ def find_cycle(graph: dict[Path, list[Path]]) -> list[Path] | None:
                 on_trail.add(successor)
                 stack.append(iter(graph.get(successor, [])))
     return None
-
-
-def function_lengths(text: str) -> list[tuple[str, int]]:
-    """Each function's name and its own length in lines: from its first line to the ``}`` at its
-    indentation (formatted code), less the functions declared inside it, which count apart. A
-    factory that returns a few small functions is as long as its own statements."""
-    lines = text.splitlines()
-    spans = []
-    for match in FUNCTION.finditer(text):
-        indent = match.group(1)
-        name = next(group for group in match.groups()[1:] if group)
-        start = text.count("\n", 0, match.end(1))
-        closing = (i for i in range(start + 1, len(lines)) if lines[i].startswith(f"{indent}}}"))
-        end = next(closing, start)
-        spans.append((name, start, end))
-    found = []
-    for name, start, end in spans:
-        inside = [(s, e) for _, s, e in spans if start < s and e < end]
-        outermost = [(s, e) for s, e in inside if not any(s2 < s and e < e2 for s2, e2 in inside)]
-        found.append((name, end - start + 1 - sum(e - s + 1 for s, e in outermost)))
-    return found
 
 
 def node(name: str) -> Path:
@@ -153,42 +117,3 @@ def test_the_table_is_split_into_its_modules() -> None:
             edge = (relative(renderer), relative(target))
             assert target.parent.name != "views" or target.name == "words.js", edge
             assert target.parent.name != "table" or target.name == "hand.js", edge
-
-
-def test_no_module_or_function_is_too_long() -> None:
-    long_modules, long_functions = [], []
-    for path in modules():
-        text = path.read_text(encoding="utf-8")
-        if text.count("\n") > MAX_MODULE_LINES:
-            long_modules.append(relative(path))
-        if relative(path).startswith(FUNCTION_RULE):
-            long_functions += [
-                f"{relative(path)}:{name} ({n} lines)"
-                for name, n in function_lengths(text)
-                if n > MAX_FUNCTION_LINES
-            ]
-    assert not long_modules, long_modules
-    assert not long_functions, long_functions
-
-
-def test_the_function_measure_counts_a_function_s_own_lines() -> None:
-    text = "\n".join(
-        [
-            "export function outer() {",
-            "  function inner() {",
-            "    if (x) {",
-            "      return 1;",
-            "    }",
-            "  }",
-            "  const arrow = (a) => {",
-            "    return a;",
-            "  };",
-            "  return {",
-            "    method(b) {",
-            "      return b;",
-            "    },",
-            "  };",
-            "}",
-        ]
-    )
-    assert function_lengths(text) == [("outer", 4), ("inner", 5), ("arrow", 3), ("method", 3)]
