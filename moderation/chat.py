@@ -20,7 +20,13 @@ from config.attributes import attributes_of
 from config.errors import ServiceError
 from moderation import audit
 from moderation.models import Report
-from moderation.services import _check_may_sanction, _player, _reason, file_report, notify_player
+from moderation.services import (
+    check_may_sanction,
+    file_report,
+    notify_player,
+    player_or_404,
+    required_reason,
+)
 from players.models import User
 
 
@@ -107,7 +113,7 @@ def delete_message(
     *, moderator: User, message_id: Any, reason: str, report: Report | None = None
 ) -> ChatMessage:
     """Remove a message from every reader's chat and from the game's record (audited)."""
-    reason = _reason(reason)
+    reason = required_reason(reason)
     message = chat_services.message_of(message_id)
     with transaction.atomic():
         if not chat_services.delete(message=message):
@@ -126,14 +132,14 @@ def mute_from_chat(
     report: Report | None = None,
 ) -> ChatBan:
     """``user_id`` may not write in any chat until ``until`` (audited; the player is told)."""
-    reason = _reason(reason)
+    reason = required_reason(reason)
     if until is None:
         raise ServiceError(codes.UNTIL_REQUIRED, gettext_noop("Say until when."))
     if until <= timezone.now():
         raise ServiceError(codes.INVALID_UNTIL, gettext_noop("The end date must be in the future."))
     with transaction.atomic():
-        user = _player(user_id, lock=True)
-        _check_may_sanction(moderator, user)
+        user = player_or_404(user_id, lock=True)
+        check_may_sanction(moderator, user)
         ban = chat_services.ban(user=user, until=until, reason=reason, by=moderator)
         audit.record(
             actor=moderator,

@@ -22,7 +22,7 @@ from config.errors import ServiceError
 from games import services
 from games.models import Game, Seat
 from moderation import audit
-from moderation.services import _reason, notify_player
+from moderation.services import notify_player, required_reason
 from players.models import User
 from ratings import recompute
 
@@ -63,7 +63,7 @@ def _record(
 
 def abort_game(*, moderator: User, game_id: Any, reason: str) -> Game:
     """End a lobby or a running game at once, with no scores and no winner."""
-    reason = _reason(reason)
+    reason = required_reason(reason)
     with transaction.atomic():
         game = services.base.lock_game(game_id)
         check_not_seated(game, moderator)
@@ -91,7 +91,7 @@ def abort_game(*, moderator: User, game_id: Any, reason: str) -> Game:
 def remove_player(*, moderator: User, game_id: Any, user_id: Any, reason: str) -> Game:
     """Take a player out of a lobby (the seat is freed) or a running game (RULES.md: leaving;
     their hand goes under the draw pile)."""
-    reason = _reason(reason)
+    reason = required_reason(reason)
     with transaction.atomic():
         game = services.base.lock_game(game_id)
         check_not_seated(game, moderator)
@@ -112,7 +112,7 @@ def remove_player(*, moderator: User, game_id: Any, user_id: Any, reason: str) -
 def force_timeout(*, moderator: User, game_id: Any, reason: str) -> Game:
     """Time out the current turn now, exactly as the turn clock would (it counts toward the
     game's timeout policy, so a stalling player is taken out after ``max_timeouts``)."""
-    reason = _reason(reason)
+    reason = required_reason(reason)
     with transaction.atomic():
         game = services.base.lock_game(game_id)
         check_not_seated(game, moderator)
@@ -136,7 +136,7 @@ def void_ratings(*, moderator: User, game_id: Any, reason: str) -> recompute.Rep
     """Void a finished rated match's rating changes (cheating, collusion): they are removed, and
     every later match of its players is rated again in order (``ratings.recompute``). The
     audit entry says how far the recompute reached."""
-    reason = _reason(reason)
+    reason = required_reason(reason)
     with transaction.atomic():
         check_not_seated(game_id, moderator)
         game, done = recompute.void_match(game_id=game_id)

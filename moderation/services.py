@@ -48,7 +48,8 @@ def notify_player(user: User, message: str, game: Any = None) -> None:
     notify_moderation(user=user, message=message, game=game)
 
 
-def _reason(reason: str) -> str:
+def required_reason(reason: str) -> str:
+    """The moderator's reason, trimmed: every moderation act writes one into the audit log."""
     reason = (reason or "").strip()
     if not reason:
         raise ServiceError(
@@ -57,7 +58,8 @@ def _reason(reason: str) -> str:
     return reason
 
 
-def _player(user_id: Any, *, lock: bool = False) -> User:
+def player_or_404(user_id: Any, *, lock: bool = False) -> User:
+    """The player a moderation act is about (locked for an act that changes them)."""
     qs = User.objects.select_for_update() if lock else User.objects
     try:
         return qs.get(pk=user_id)
@@ -65,7 +67,8 @@ def _player(user_id: Any, *, lock: bool = False) -> User:
         raise ServiceError(codes.NOT_FOUND, gettext_noop("No such player.")) from exc
 
 
-def _check_may_sanction(moderator: User, user: User) -> None:
+def check_may_sanction(moderator: User, user: User) -> None:
+    """Nobody moderates their own account, and only an administrator sanctions staff."""
     if moderator.pk == user.pk:
         raise ServiceError(codes.NOT_ALLOWED, gettext_noop("You cannot moderate your own account."))
     if (user.is_staff or user.is_superuser) and not moderator.is_superuser:
@@ -95,7 +98,7 @@ def file_report(
     """
     if reason not in dict(Report.REASONS):
         raise ServiceError(codes.INVALID_REQUEST, f"Unknown reason {reason!r}.")
-    reported = _player(player_id)
+    reported = player_or_404(player_id)
     if reporter is not None:
         if reported.pk == reporter.pk:
             raise ServiceError(
@@ -171,7 +174,7 @@ def _merge_or_open(
 def block(*, user: User, player_id: Any) -> tuple[Block, bool]:
     """``user`` blocks a player. Returns the block and whether it is new (blocking twice is
     harmless)."""
-    blocked = _player(player_id)
+    blocked = player_or_404(player_id)
     if blocked.pk == user.pk:
         raise ServiceError(codes.CANNOT_BLOCK_YOURSELF, gettext_noop("You cannot block yourself."))
     try:
@@ -204,10 +207,10 @@ def _sanction(
 
 
 def warn(*, moderator: User, user_id: Any, reason: str, report: Report | None = None) -> Sanction:
-    reason = _reason(reason)
+    reason = required_reason(reason)
     with transaction.atomic():
-        user = _player(user_id, lock=True)
-        _check_may_sanction(moderator, user)
+        user = player_or_404(user_id, lock=True)
+        check_may_sanction(moderator, user)
         sanction = _sanction(
             moderator, user, Sanction.WARNING, reason, report, action=audit.PLAYER_WARNED
         )
@@ -220,10 +223,10 @@ def reset_display_name(
 ) -> Sanction:
     """Replace the display name with a neutral one. The username may be what offended, so the
     name does not fall back to it."""
-    reason = _reason(reason)
+    reason = required_reason(reason)
     with transaction.atomic():
-        user = _player(user_id, lock=True)
-        _check_may_sanction(moderator, user)
+        user = player_or_404(user_id, lock=True)
+        check_may_sanction(moderator, user)
         old = user.display_name
         user.display_name = f"Player {user.pk}"
         user.save(update_fields=["display_name"])
@@ -260,7 +263,7 @@ def suspend(
     player's seat in every running game (the others play on; the player may reclaim the seat
     once the account is open again) and the player leaves every lobby, as if they had left.
     """
-    reason = _reason(reason)
+    reason = required_reason(reason)
     with transaction.atomic():
         sanction, user, game_ids = _restrict(moderator, user_id, reason, until, ban, report)
     _leave_games(user, game_ids)
@@ -282,8 +285,8 @@ def _restrict(
         raise ServiceError(codes.UNTIL_REQUIRED, gettext_noop("A suspension needs an end date."))
     if until is not None and until <= now:
         raise ServiceError(codes.INVALID_UNTIL, gettext_noop("The end date must be in the future."))
-    user = _player(user_id, lock=True)
-    _check_may_sanction(moderator, user)
+    user = player_or_404(user_id, lock=True)
+    check_may_sanction(moderator, user)
     game_ids = _open_seats(user)
     sanction = Sanction.objects.create(
         user=user,
@@ -342,11 +345,11 @@ def _leave_games(user: User, game_ids: list[Any]) -> None:
 
 def unban(*, moderator: User, user_id: Any, reason: str) -> User:
     """Lift every suspension and ban in force. Tokens stay revoked: the player logs in again."""
-    reason = _reason(reason)
+    reason = required_reason(reason)
     now = timezone.now()
     with transaction.atomic():
-        user = _player(user_id, lock=True)
-        _check_may_sanction(moderator, user)
+        user = player_or_404(user_id, lock=True)
+        check_may_sanction(moderator, user)
         lifted = Sanction.objects.filter(
             user=user, kind__in=Sanction.RESTRICTING, lifted_at__isnull=True
         ).update(lifted_at=now, lifted_by=moderator)
@@ -406,7 +409,7 @@ def _reopen_if_expired(sanctions: QuerySet[Sanction], now: datetime) -> bool:
         return False
     user_id = open_sanctions[0][2]
     with transaction.atomic():
-        user = _player(user_id, lock=True)
+        user = player_or_404(user_id, lock=True)
         changed = Sanction.objects.filter(
             pk__in=[pk for pk, _, _ in open_sanctions], lifted_at__isnull=True
         ).update(lifted_at=now)
@@ -439,7 +442,7 @@ def resolve_report(
     transaction (the report row is locked: two moderators cannot both act on it)."""
     if action not in REPORT_ACTIONS:
         raise ServiceError(codes.INVALID_ACTION, f"Unknown report action {action!r}.")
-    reason = _reason(reason)
+    reason = required_reason(reason)
     user: User | None = None
     game_ids: list[Any] = []
     with transaction.atomic():

@@ -33,7 +33,7 @@ from config.wrapped_views import WrappedAPIView
 from games import selectors, services, spectators
 from games.api import feeds, streams
 from games.api import serializers as s
-from games.api.views import NO_GAME, RETRY_AFTER, _render_game
+from games.api.views import NO_GAME, RETRY_AFTER, render_game
 from games.engine import registry
 from games.kinds import registry as kinds
 from games.kinds.shared import RegistryUnion
@@ -235,7 +235,7 @@ class SpectatingView(APIView):
             spectating=data.get("spectating"),
             delay=data.get("spectator_delay"),
         )
-        return Response(_render_game(game, request))
+        return Response(render_game(game, request))
 
 
 class WatchStreamView(WrappedAPIView):
@@ -282,7 +282,7 @@ class WatchStreamView(WrappedAPIView):
         watched = spectators.watched_game(request.user, game_id)
         game = watched.game
         progress = selectors.Progress(game.pk, game.kind, watched.shown, game.status)
-        update = streams.spectator_update(progress, request.user, streams._cursor(request))
+        update = streams.spectator_update(progress, request.user, streams.cursor_of(request))
         chat, chat_after = feeds.chat_of(request, str(game.pk))
         response = Response(update)
         watch = (game.spectating, game.spectator_delay)

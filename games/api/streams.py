@@ -119,7 +119,7 @@ def progress_or_404(request: Request, game_id: UUID) -> selectors.Progress:
     return game
 
 
-def _cursor(request: Request) -> int:
+def cursor_of(request: Request) -> int:
     """Where to start: Last-Event-ID (an EventSource reconnecting) wins over ``?after=``."""
     raw = request.headers.get("Last-Event-ID")
     if raw is None or not raw.strip():
@@ -562,7 +562,7 @@ class GameStreamView(WrappedAPIView):
         game = progress_or_404(request, game_id)
         with_view = bool(query.boolean(request, "view"))
         seat = selectors.seat_position(game.pk, request.user)
-        update = _update(game, request.user, _cursor(request), seat)
+        update = _update(game, request.user, cursor_of(request), seat)
         chat, chat_after = feeds.chat_of(request, str(game.pk))
         if with_view:
             view = seat_view(request.user, str(game.pk))

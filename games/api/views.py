@@ -69,7 +69,8 @@ def seat_view(user: Any, game_id: UUID | str) -> dict[str, Any] | None:
     return GAME_SERIALIZER.to_representation(selectors.game_view(game, user, seats=seats))
 
 
-def _render_game(game: Game, request: Request) -> dict[str, Any]:
+def render_game(game: Game, request: Request) -> dict[str, Any]:
+    """The game as ``request``'s user may see it, in its wire format."""
     return GAME_SERIALIZER.to_representation(selectors.game_view(game, request.user))
 
 
@@ -188,7 +189,7 @@ class GameListView(APIView):
         ser = s.CreateGameSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         game = services.create_game(host=request.user, **ser.validated_data)
-        return Response(_render_game(game, request), status=status.HTTP_201_CREATED)
+        return Response(render_game(game, request), status=status.HTTP_201_CREATED)
 
 
 class OpenGamesView(APIView):
@@ -324,7 +325,7 @@ class _LobbyOperationView(APIView):
 
     def post(self, request: Request, game_id: UUID) -> Response:
         game = self.operation(user=request.user, game_id=game_id)
-        return Response(_render_game(game, request))
+        return Response(render_game(game, request))
 
 
 @_lobby_operation(
@@ -376,7 +377,7 @@ class JoinByInviteView(APIView):
         ser = s.JoinByCodeSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         game = services.join_game(user=request.user, invite_code=ser.validated_data["invite_code"])
-        return Response(_render_game(game, request))
+        return Response(render_game(game, request))
 
 
 @_lobby_operation(
@@ -478,7 +479,7 @@ class VsComputerView(APIView):
         ser.is_valid(raise_exception=True)
         data = dict(ser.validated_data)
         game = services.play_vs_computer(user=request.user, bots_count=data.pop("bots"), **data)
-        return Response(_render_game(game, request), status=status.HTTP_201_CREATED)
+        return Response(render_game(game, request), status=status.HTTP_201_CREATED)
 
 
 class BotsView(APIView):
@@ -504,7 +505,7 @@ class BotsView(APIView):
         game = services.add_bot(
             user=request.user, game_id=game_id, level=ser.validated_data["level"]
         )
-        return Response(_render_game(game, request), status=status.HTTP_201_CREATED)
+        return Response(render_game(game, request), status=status.HTTP_201_CREATED)
 
 
 class BotDetailView(APIView):
@@ -531,7 +532,7 @@ class BotDetailView(APIView):
     )
     def delete(self, request: Request, game_id: UUID, seat_id: int) -> Response:
         game = services.remove_bot(user=request.user, game_id=game_id, seat_id=seat_id)
-        return Response(_render_game(game, request))
+        return Response(render_game(game, request))
 
 
 @_lobby_operation(
