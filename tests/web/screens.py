@@ -226,6 +226,9 @@ def settings(s: Shooter) -> None:
     alice = make_player("alice")
     client = s.signed_in(alice.user, alice.token, "/settings")
     expect(client.page.locator("form").first).to_be_visible()
+    # The push switch (or why there is none) is drawn once the service worker answers.
+    expect(client.page.locator(".push label, .push p")).to_be_visible()
+    expect(client.page.locator(".prefs fieldset").first).to_be_visible()
     s.save(client, "settings")
 
 
