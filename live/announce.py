@@ -73,7 +73,6 @@ from live.notifier import (
     USER_PREFIX,
     Notifier,
     Side,
-    _news_from_json,
 )
 from live.versions import read_marks_with, read_versions_with
 
@@ -83,7 +82,6 @@ __all__ = [
     "Notifier",
     "Side",
     "Wait",
-    "_news_from_json",
     "channel",
     "notifier",
     "publish",

@@ -515,7 +515,7 @@ class Notifier:
             data = data.decode() if isinstance(data, bytes) else str(data)
             if data.startswith("{"):
                 body = json.loads(data)
-                self.notify(key, int(body["version"]), _news_from_json(body["news"]))
+                self.notify(key, int(body["version"]), news_from_json(body["news"]))
             else:
                 self.notify(key, int(data))
         except Exception:
@@ -551,7 +551,7 @@ def _woken(waiters: list[tuple[str, _Waiter]]) -> int | Side | None:
     return None if side is None else Side(side)
 
 
-def _news_from_json(news: dict[str, Any]) -> dict[str, Any]:
+def news_from_json(news: dict[str, Any]) -> dict[str, Any]:
     """News as it came through Redis: the moves' times back to datetimes, as the database gives
     them (the serializers then write them alike whichever way the news came)."""
     for move in news.get("moves", ()):

@@ -76,7 +76,7 @@ def check_news(
     if state is not None and not revealing:  # a round's end shows the hands left: allowed
         leaked = sorted(c for c in hidden_cards(state) if f'"{c}"' in text)
         assert not leaked, f"v{version}: hidden cards {leaked} in the news {text}"
-    carried = announce._news_from_json(json.loads(text)["news"])
+    carried = live_notifier.news_from_json(json.loads(text)["news"])
     kind = Game.objects.values_list("kind", flat=True).get(pk=game_id)
     notifier = announce.notifier()
     for player in players:
