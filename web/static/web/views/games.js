@@ -115,13 +115,14 @@ function invitationRow(game, join, decline) {
 
 export function mount(root, params, app) {
   // What the functions below share: the list's box, and the games and invitations last read
-  // (games is null until the first answer).
+  // (games is null until the first answer), and how many reads were started.
   const my = {
     app,
     errors: errorBox(),
     list: h("div", { class: "game-lists", "aria-live": "polite", "aria-busy": "true" }),
     games: null,
     invitations: [],
+    reads: 0,
   };
   const load = () => loadMyGames(my);
   root.append(page(my));
@@ -224,9 +225,14 @@ function draw(my) {
 }
 
 async function loadMyGames(my) {
+  // Reads overlap (back online and a queued move sent fire together) and may answer out of
+  // order: only the latest one started is drawn, so an older answer never brings back a turn
+  // that has since passed.
+  const read = ++my.reads;
   try {
     // Invitations are extra: without them (offline, an older server) the list still shows.
     const [mine, invited] = await Promise.all([api.get("games/"), api.get("games/invitations/").catch(() => [])]);
+    if (read !== my.reads) return;
     my.games = mine;
     my.invitations = Array.isArray(invited) ? invited : [];
     // The server's names of other games (the rows redraw every second).
@@ -234,7 +240,7 @@ async function loadMyGames(my) {
     my.errors.clear();
     draw(my);
   } catch (error) {
-    showError(my.errors, error);
+    if (read === my.reads) showError(my.errors, error);
   }
 }
 
