@@ -134,7 +134,10 @@ INVALID_TOKEN = ACCOUNTS.entry(
     "address changed or was verified since)",
 )
 USERNAME_TAKEN = ACCOUNTS.entry(
-    "username_taken", 409, "the username exists, in any letter case; `details.username`"
+    "username_taken",
+    409,
+    "the username exists, in any letter case, or one that looks the same (`a1ice`, or `alice` "
+    "with a Cyrillic `a`); `details.username`",
 )
 NAME_MARKS_A_BOT = ACCOUNTS.entry(
     "name_marks_a_bot",

@@ -17,6 +17,7 @@ surrogates and private-use code points.
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
@@ -77,6 +78,17 @@ def skeletons(text: str) -> frozenset[str]:
     lower = _looks(base.casefold())
     as_typed = _looks(_looks(base).casefold())
     return frozenset({_letters(lower), _letters(as_typed)})
+
+
+def look_key(name: str) -> str:
+    """What a username looks like, as one key: names with the same key cannot be told apart at a
+    glance, so only one of them may exist. It is UTS #39's skeleton in any letter case: Cyrillic
+    "аlice", "a1ice", "ALICE" and "aIice" all look like "alice", and "m" like "rn". Unlike
+    ``skeletons`` it keeps digits and punctuation ("bob2" is not "bob"). Hashed: a name's
+    skeleton can be many times its length, and the key is indexed."""
+    text = unicodedata.normalize("NFKD", name)
+    skeleton = unicodedata.normalize("NFKD", _looks(_looks(text).casefold()).translate(_SAME))
+    return hashlib.sha256(skeleton.encode()).hexdigest()
 
 
 def fold(text: str) -> str:

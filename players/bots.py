@@ -45,9 +45,7 @@ def create_bot(*, owner: User, username: str, display_name: str = "") -> tuple[U
     """Make a bot account for ``owner`` and its first ``play`` token. Returns the raw token too,
     which is never stored and can be shown only now."""
     _check_may_own(owner)
-    taken = services.username_taken(username)
-    if User.objects.filter(username__iexact=username).exists():
-        raise taken
+    services.check_username_free(username)
     bot = User(
         username=username,
         display_name=display_name,
@@ -60,8 +58,8 @@ def create_bot(*, owner: User, username: str, display_name: str = "") -> tuple[U
         with transaction.atomic():
             bot.save()
             token, raw = ApiToken.issue(bot, name=BOT_TOKEN_NAME, scope=ApiToken.SCOPE_PLAY)
-    except IntegrityError as exc:  # two sign-ups raced for the name: the unique index decided
-        raise taken from exc
+    except IntegrityError as exc:  # two sign-ups raced for the name: a unique index decided
+        raise services.username_taken(username) from exc
     return bot, token, raw
 
 

@@ -6,15 +6,20 @@ import hashlib
 import secrets
 import uuid
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from players.blocklist import look_key
+
 TOKEN_PREFIX = "uaw_"
 BOT_MARK = "(bot)"
+LOOKS_TAKEN = "This username is taken, or looks just like one that is."
 
 
 class User(AbstractUser):
@@ -45,6 +50,14 @@ class User(AbstractUser):
         related_name="bot_accounts",
         editable=False,
     )
+    # What the username looks like (``players.blocklist.look_key``), unique: "аlice" in Cyrillic
+    # or "a1ice" would pass for "alice" in a friend request or a game invitation. Kept by save(),
+    # so every way of making an account is held to it. Null only for an account older than the
+    # rule whose name looked like an earlier one's (migration 0007), until it is renamed: null,
+    # not "", because a unique index lets any number of nulls through.
+    username_look = models.CharField(  # noqa: DJ001
+        max_length=64, null=True, blank=True, editable=False
+    )
 
     # The account as its player sees it: the profile's fields (players.api.serializers) and the
     # data export's (players.exports) both start with these.
@@ -64,7 +77,38 @@ class User(AbstractUser):
             # "Alice" and "alice" would look like one player to everyone else at the table, so
             # names are unique regardless of case (log-in accepts any case, see players.services).
             models.UniqueConstraint(Lower("username"), name="username_unique_ignoring_case"),
+            models.UniqueConstraint(fields=["username_look"], name="username_unique_by_look"),
         ]
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> User:
+        user = super().from_db(db, field_names, values)
+        if "username" in field_names:
+            # As stored: save() and clean() judge the look only of a new or changed name.
+            user.stored_username = user.username
+        return user
+
+    def username_is_new(self) -> bool:
+        """Whether the username is new to the database (None stored: it was never loaded)."""
+        stored = getattr(self, "stored_username", None)
+        return self._state.adding or (stored is not None and self.username != stored)
+
+    def clean(self) -> None:
+        # The admin's forms: their model validation skips a constraint on a field they do not
+        # show, so the look is checked here to answer with the form's error, not a 500.
+        super().clean()
+        if self.username_is_new() and self.username:
+            same = User.objects.exclude(pk=self.pk).filter(username_look=look_key(self.username))
+            if same.exists():
+                raise ValidationError({"username": LOOKS_TAKEN})
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.username_is_new():
+            self.username_look = look_key(self.username)
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "username_look"}
+        super().save(*args, **kwargs)
+        self.stored_username = self.username
 
     @property
     def is_bot(self) -> bool:

@@ -24,13 +24,15 @@ from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, connections, transaction
+from django.db.models import Q
 from django.http import HttpRequest
 from django.utils import timezone
 
 from config import error_codes as codes
 from config.errors import ServiceError
 from players import links, lockout, oauth, signals, tasks
-from players.models import BOT_MARK, ApiToken, User
+from players.blocklist import look_key
+from players.models import BOT_MARK, LOOKS_TAKEN, ApiToken, User
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +44,15 @@ def _invalid_credentials() -> ServiceError:
 
 
 def username_taken(username: str) -> ServiceError:
-    return ServiceError(codes.USERNAME_TAKEN, "This username is already taken.", username=username)
+    return ServiceError(codes.USERNAME_TAKEN, LOOKS_TAKEN, username=username)
+
+
+def check_username_free(username: str) -> None:
+    """``username_taken`` when an account has this name in any letter case, or one that looks
+    the same (``User.username_look``). The unique indexes decide a race; this answers early."""
+    same = Q(username__iexact=username) | Q(username_look=look_key(username))
+    if User.objects.filter(same).exists():
+        raise username_taken(username)
 
 
 def check_display_name(name: str) -> None:
@@ -141,8 +151,7 @@ def sign_up(
     """Create an account and its first (play-scoped) token. Returns the raw token string too,
     which is never stored and can be shown only now."""
     check_display_name(display_name)
-    if User.objects.filter(username__iexact=username).exists():
-        raise username_taken(username)
+    check_username_free(username)
     user = User(
         username=username,
         email=User.objects.normalize_email(email or ""),
@@ -158,7 +167,7 @@ def sign_up(
             user.save()
             token, raw = ApiToken.issue(user, name=token_name, scope=ApiToken.SCOPE_PLAY)
     except IntegrityError as exc:
-        # Two sign-ups raced for the same name; the unique index on lower(username) decided.
+        # Two sign-ups raced for the same name, or two look-alikes: a unique index decided.
         raise username_taken(username) from exc
     if user.email:
         _queue_verification_email(user)

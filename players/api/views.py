@@ -135,7 +135,7 @@ class SignupView(AuthThrottled, APIView):
         responses={
             201: s.SignupResponseSerializer,
             400: error_response(f"`invalid_request`, {BOT_MARK_NAME} or {WEAK_PASSWORD}"),
-            409: error_response("`username_taken`: the name exists (in any letter case)."),
+            409: error_response("`username_taken`: the name exists, or one that looks the same."),
             429: THROTTLED,
         },
         parameters=[RETRY_AFTER],
