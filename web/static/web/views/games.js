@@ -161,7 +161,6 @@ function page(my) {
       { class: "vs-computer" },
       h("a", { href: "/games/new?vs=computer", "data-link": "" }, t("games.vs_computer")),
       h("a", { href: "/lobby", "data-link": "" }, t("games.lobby")),
-      " · ",
       h("a", { href: "/watch", "data-link": "" }, t("watch.title")),
     ),
     my.errors.el,
