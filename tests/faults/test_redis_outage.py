@@ -67,7 +67,8 @@ def _move(server: Server, game_id: str, tokens: dict[int, str]) -> dict[str, Any
         if not view["your_turn"]:
             continue
         legal = [a for a in view["table"]["legal_actions"] if a["type"] not in ("uno", "catch")]
-        action = min(legal, key=lambda a: KEEPS_THE_GAME_GOING.get(a["type"], len(legal)))
+        rest = len(KEEPS_THE_GAME_GOING)
+        action = min(legal, key=lambda a: KEEPS_THE_GAME_GOING.get(a["type"], rest))
         payload = {k: v for k, v in action.items() if k != "seat"}
         payload["expected_version"] = view["version"]
         status, _, body = http(

@@ -46,10 +46,10 @@ def move(game: dict[str, Any], name: str, action: dict[str, Any]) -> None:
     services.act(user=user, game_id=game["game_id"], action=action, expected_version=None)
 
 
-def arrivals(page: Page) -> list[dict[str, str]]:
+def arrivals(page: Page) -> list[dict[str, Any]]:
     """The cards marked as arrived since ``RECORD_ARRIVALS`` ran, once some have been."""
     page.wait_for_function("() => window.__arrivals.length > 0")
-    found: list[dict[str, str]] = page.evaluate("() => window.__arrivals")
+    found: list[dict[str, Any]] = page.evaluate("() => window.__arrivals")
     return found
 
 
