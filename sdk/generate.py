@@ -17,16 +17,20 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+import yaml
+
 SDK = Path(__file__).resolve().parent
 SCHEMA = SDK.parent / "openapi.yaml"
 PACKAGE = "cardgames_client"
 STAMP = "OPENAPI_SHA256"
+KINDS_CONSTANT = "ACCOUNT_EVENT_KINDS"
 REGENERATE = "python sdk/generate.py"
 # No post-hooks: the generator would run ruff over its output, which changes nothing that
 # matters and needs ruff on PATH.
@@ -96,10 +100,24 @@ def generate_typescript(schema: Path, out: Path) -> Path:
         check=True,
         capture_output=True,
     )
-    stamp = f'\nexport const {STAMP} = "{schema_sha256(schema)}";\n'
-    # A .d.ts declares; the stamp's value lives in a module of its own beside it.
-    (target.parent / "schema-stamp.ts").write_text(stamp.lstrip(), encoding="utf-8")
+    kinds = json.dumps(account_event_kinds(schema))
+    stamp = (
+        f'export const {STAMP} = "{schema_sha256(schema)}";\n'
+        "// The account stream's kinds this build knows: a newer one is skipped by `events()`.\n"
+        f"export const {KINDS_CONSTANT}: readonly string[] = {kinds};\n"
+    )
+    # A .d.ts declares; the values live in a module of their own beside it.
+    (target.parent / "schema-stamp.ts").write_text(stamp, encoding="utf-8")
     return target
+
+
+def account_event_kinds(schema: Path) -> list[str]:
+    """The kinds of the schema's ``AccountEvent`` union (its discriminator's mapping)."""
+    spec = yaml.safe_load(schema.read_text(encoding="utf-8"))
+    mapping: dict[str, str] = spec["components"]["schemas"]["AccountEvent"]["discriminator"][
+        "mapping"
+    ]
+    return sorted(mapping)
 
 
 def stale(out: Path, schema: Path = SCHEMA) -> list[str]:

@@ -1,7 +1,8 @@
 """The TypeScript SDK (sdk/typescript: types by openapi-typescript from openapi.yaml, calls by
 openapi-fetch, and the thin src/index.ts) plays every game to the end against a live server
 with Node: test/play.ts's two players, each driven by its account event stream, narrowing its
-events on `kind` (the schema's `AccountEvent` union) to read their typed `data`."""
+events on `kind` (the schema's `AccountEvent` union) to read their typed `data`; and a kind newer
+than the build is skipped (test/newer_kinds.ts, against a stand-in server)."""
 
 from __future__ import annotations
 
@@ -65,3 +66,16 @@ def test_the_typescript_sdk_plays_a_game_to_the_end_from_the_event_stream(
     assert sorted(summary["places"]) == [1, 2]
     # Each read its opponent's name from its game_started event's typed data.
     assert summary["opponents"] == [["Bob"], ["Alice"]], summary
+
+
+def test_the_typescript_sdk_skips_a_kind_newer_than_its_build_and_resumes_after_it(
+    typescript_sdk: Path,
+) -> None:
+    node = shutil.which("node")
+    assert node is not None
+    script = typescript_sdk.parent / "newer_kinds.js"
+    result = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    # The event from the future is not yielded, yet the next connection resumes after it (6).
+    assert summary == {"kinds": ["followed:5", "followed:7"], "afters": ["4", "6"]}

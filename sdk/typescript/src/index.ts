@@ -7,17 +7,27 @@
  */
 import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "./schema.js";
-export { OPENAPI_SHA256 } from "./schema-stamp.js";
+import { ACCOUNT_EVENT_KINDS } from "./schema-stamp.js";
+export { ACCOUNT_EVENT_KINDS, OPENAPI_SHA256 } from "./schema-stamp.js";
 
 export type Schemas = components["schemas"];
 export type Game = Schemas["Game"];
 /** An event of the account stream: the schema's union of one shape per kind, discriminated by
- * `kind`, so `if (event.kind === "challenged")` narrows `event.data` to `ChallengedData`. (A kind
- * newer than this build matches no branch: ignore what you do not know.) */
+ * `kind`, so `if (event.kind === "challenged")` narrows `event.data` to `ChallengedData`.
+ * (`events()` yields only the kinds this build knows, `ACCOUNT_EVENT_KINDS`: an event of a newer
+ * kind is skipped, as the Python SDK's `parse_event` skips it.) */
 export type AccountEvent = Schemas["AccountEvent"];
 /** The event of one kind: `EventOf<"your_turn">`. */
 export type EventOf<K extends AccountEvent["kind"]> = Extract<AccountEvent, { kind: K }>;
 export type Action = Schemas["ActionRequest"];
+
+/** One line of the stream as sent: an event of any kind, a newer one too, or its end. */
+interface StreamedEvent {
+  id: number;
+  kind: string;
+}
+
+const KNOWN_KINDS: ReadonlySet<string> = new Set(ACCOUNT_EVENT_KINDS);
 
 /** Actions any seat may take out of turn (Uno's "uno" and "catch"). */
 export const FREE_ACTIONS = new Set(["uno", "catch"]);
@@ -98,7 +108,7 @@ export class CardGames {
       try {
         for await (const data of this.streamOnce(last, signal)) {
           last = data.id;
-          yield data;
+          if (KNOWN_KINDS.has(data.kind)) yield data as AccountEvent;
         }
       } catch (error) {
         if (error instanceof ApiError || signal?.aborted) throw error;
@@ -107,7 +117,7 @@ export class CardGames {
     }
   }
 
-  private async *streamOnce(after: number, signal?: AbortSignal): AsyncGenerator<AccountEvent> {
+  private async *streamOnce(after: number, signal?: AbortSignal): AsyncGenerator<StreamedEvent> {
     const url = `${this.baseUrl.replace(/\/$/, "")}/api/v1/games/live/stream/?format=ndjson&after=${after}`;
     const response = await fetch(url, { headers: { Authorization: `Bearer ${this.token}` }, signal });
     if (!response.ok || !response.body) {
@@ -122,14 +132,14 @@ export class CardGames {
         const line = buffered.slice(0, newline).trim();
         buffered = buffered.slice(newline + 1);
         if (!line) continue; // a keep-alive
-        const data = JSON.parse(line) as AccountEvent | { kind: "end"; reason: string };
+        const data = JSON.parse(line) as StreamedEvent & { reason?: string };
         if (data.kind === "end") {
-          if ("reason" in data && data.reason === "authentication_failed") {
+          if (data.reason === "authentication_failed") {
             throw new ApiError(401, "authentication_failed", "The token was revoked.");
           }
           return; // the stream's time is up: the caller reconnects
         }
-        yield data as AccountEvent;
+        yield data;
       }
     }
   }
