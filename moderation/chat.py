@@ -20,13 +20,7 @@ from config.attributes import attributes_of
 from config.errors import ServiceError
 from moderation import audit
 from moderation.models import Report
-from moderation.services import (
-    check_may_sanction,
-    file_report,
-    notify_player,
-    player_or_404,
-    required_reason,
-)
+from moderation.services import file_report, notify_player, player_to_sanction, required_reason
 from players.models import User
 
 
@@ -138,8 +132,7 @@ def mute_from_chat(
     if until <= timezone.now():
         raise ServiceError(codes.INVALID_UNTIL, gettext_noop("The end date must be in the future."))
     with transaction.atomic():
-        user = player_or_404(user_id, lock=True)
-        check_may_sanction(moderator, user)
+        user = player_to_sanction(moderator, user_id)
         ban = chat_services.ban(user=user, until=until, reason=reason, by=moderator)
         audit.record(
             actor=moderator,

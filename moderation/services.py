@@ -67,14 +67,17 @@ def player_or_404(user_id: Any, *, lock: bool = False) -> User:
         raise ServiceError(codes.NOT_FOUND, gettext_noop("No such player.")) from exc
 
 
-def check_may_sanction(moderator: User, user: User) -> None:
-    """Nobody moderates their own account, and only an administrator sanctions staff."""
+def player_to_sanction(moderator: User, user_id: Any) -> User:
+    """The player ``moderator`` acts on, locked: nobody moderates their own account, and only an
+    administrator sanctions staff."""
+    user = player_or_404(user_id, lock=True)
     if moderator.pk == user.pk:
         raise ServiceError(codes.NOT_ALLOWED, gettext_noop("You cannot moderate your own account."))
     if (user.is_staff or user.is_superuser) and not moderator.is_superuser:
         raise ServiceError(
             codes.NOT_ALLOWED, gettext_noop("Only an administrator can sanction a staff account.")
         )
+    return user
 
 
 # ---------------------------------------------------------------------------------------------
@@ -209,8 +212,7 @@ def _sanction(
 def warn(*, moderator: User, user_id: Any, reason: str, report: Report | None = None) -> Sanction:
     reason = required_reason(reason)
     with transaction.atomic():
-        user = player_or_404(user_id, lock=True)
-        check_may_sanction(moderator, user)
+        user = player_to_sanction(moderator, user_id)
         sanction = _sanction(
             moderator, user, Sanction.WARNING, reason, report, action=audit.PLAYER_WARNED
         )
@@ -225,8 +227,7 @@ def reset_display_name(
     name does not fall back to it."""
     reason = required_reason(reason)
     with transaction.atomic():
-        user = player_or_404(user_id, lock=True)
-        check_may_sanction(moderator, user)
+        user = player_to_sanction(moderator, user_id)
         old = user.display_name
         user.display_name = f"Player {user.pk}"
         user.save(update_fields=["display_name"])
@@ -285,8 +286,7 @@ def _restrict(
         raise ServiceError(codes.UNTIL_REQUIRED, gettext_noop("A suspension needs an end date."))
     if until is not None and until <= now:
         raise ServiceError(codes.INVALID_UNTIL, gettext_noop("The end date must be in the future."))
-    user = player_or_404(user_id, lock=True)
-    check_may_sanction(moderator, user)
+    user = player_to_sanction(moderator, user_id)
     game_ids = _open_seats(user)
     sanction = Sanction.objects.create(
         user=user,
@@ -348,8 +348,7 @@ def unban(*, moderator: User, user_id: Any, reason: str) -> User:
     reason = required_reason(reason)
     now = timezone.now()
     with transaction.atomic():
-        user = player_or_404(user_id, lock=True)
-        check_may_sanction(moderator, user)
+        user = player_to_sanction(moderator, user_id)
         lifted = Sanction.objects.filter(
             user=user, kind__in=Sanction.RESTRICTING, lifted_at__isnull=True
         ).update(lifted_at=now, lifted_by=moderator)
