@@ -37,7 +37,7 @@ from notifications.relay import COLLAPSED_NAMESPACE
 from tests.faults.conftest import Processes
 from tests.faults.infra import Server, http, refuses_connections, two_player_game, wait_for
 from tests.games.conftest import make_player
-from tests.live.servers import KEEPS_THE_GAME_GOING
+from tests.live.servers import turn_action
 
 MOVES_DURING_OUTAGE = 6
 SWEEP = "games.tasks.sweep_expired_turns"
@@ -58,17 +58,15 @@ def _started_game(server: Server) -> tuple[str, dict[int, str]]:
 
 
 def _move(server: Server, game_id: str, tokens: dict[int, str]) -> dict[str, Any]:
-    """The player to move takes a turn action: a draw, else a pass, else the first one listed
-    (hands only grow, so the game never ends under the test)."""
+    """The player to move takes a turn action that keeps the game going (``turn_action``)."""
     for token in tokens.values():
         status, _, body = http("GET", f"{server.base}/api/v1/games/{game_id}/", token=token)
         assert status == 200, body
         view = json.loads(body)
         if not view["your_turn"]:
             continue
-        legal = [a for a in view["table"]["legal_actions"] if a["type"] not in ("uno", "catch")]
-        rest = len(KEEPS_THE_GAME_GOING)
-        action = min(legal, key=lambda a: KEEPS_THE_GAME_GOING.get(a["type"], rest))
+        action = turn_action(view["table"]["legal_actions"])
+        assert action is not None, view
         payload = {k: v for k, v in action.items() if k != "seat"}
         payload["expected_version"] = view["version"]
         status, _, body = http(

@@ -28,7 +28,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 STARTUP_TIMEOUT = 90
 STOP_TIMEOUT = 15
 FREE_ACTIONS = {"uno", "catch"}
-# The turn actions move_through_api takes first, in this order.
+# The turn actions turn_action takes first, in this order.
 KEEPS_THE_GAME_GOING = {"draw": 0, "pass": 1}
 
 
@@ -71,22 +71,25 @@ def request(
     return status, got, json.loads(raw) if raw else None
 
 
-def move_through_api(base: str, tokens: list[str], game_id: str) -> int:
-    """Make one turn action as whoever is to move; returns the game's new version.
+def turn_action(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The turn action a test takes to keep a game going: a draw when one is listed, else a
+    pass, else the first listed (never UNO or a catch). Hands only grow, so a one-round game
+    that tests share never ends under them (playing the first card each time ended it within a
+    dozen moves, and the next test found nobody to move)."""
+    rest = len(KEEPS_THE_GAME_GOING)
+    turn = [a for a in legal if a and a["type"] not in FREE_ACTIONS]
+    return min(turn, key=lambda a: KEEPS_THE_GAME_GOING.get(a["type"], rest), default=None)
 
-    A draw when one is listed, else a pass, else the first action: hands only grow, so the
-    one-round game a module's tests share never ends under them (playing the first card each
-    time ended it within a dozen moves, and the next test found nobody to move)."""
+
+def move_through_api(base: str, tokens: list[str], game_id: str) -> int:
+    """Make one turn action (``turn_action``) as whoever is to move; returns the game's new
+    version."""
     for token in tokens:
         status, _, view = request(f"{base}/api/v1/games/{game_id}/", token)
         assert status == 200, view
-        legal = [a for a in (view["table"] or {}).get("legal_actions", []) if a]
-        turn = sorted(
-            (a for a in legal if a["type"] not in FREE_ACTIONS),
-            key=lambda a: KEEPS_THE_GAME_GOING.get(a["type"], len(KEEPS_THE_GAME_GOING)),
-        )
-        if view["your_turn"] and turn:
-            action = {k: v for k, v in turn[0].items() if k != "seat"}
+        chosen = turn_action((view["table"] or {}).get("legal_actions", []))
+        if view["your_turn"] and chosen:
+            action = {k: v for k, v in chosen.items() if k != "seat"}
             action["expected_version"] = view["version"]
             status, _, after = request(
                 f"{base}/api/v1/games/{game_id}/actions/", token, method="POST", body=action
