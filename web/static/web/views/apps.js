@@ -10,6 +10,16 @@ function date(value) {
   return new Date(value).toLocaleDateString();
 }
 
+/** A list of apps, the allowed or the registered: each app's name over its `details` lines,
+ * and its `action` (a button) beside them. */
+function appList(apps, details, action = () => null) {
+  return h(
+    "ul",
+    { class: "app-list" },
+    apps.map((app) => h("li", { key: app.id }, h("div", null, h("strong", null, app.name), details(app)), action(app))),
+  );
+}
+
 /** "Apps you allowed": name, what it may do, since when, and Revoke. */
 export function allowedApps() {
   const box = h("div", { class: "apps", "aria-live": "polite" });
@@ -25,45 +35,31 @@ export function allowedApps() {
       patch(box, h("p", { class: "muted" }, t("apps.none_allowed")));
       return;
     }
-    patch(
-      box,
+    const details = (row) => [
+      h("p", { class: "muted" }, row.scopes.map((s) => t(`oauth.scope.${s}`)).join(" · ")),
+      h("p", { class: "hint" }, t("apps.allowed_since", { date: date(row.authorized_at) })),
+    ];
+    const revoke = (row) =>
       h(
-        "ul",
-        { class: "app-list" },
-        rows.map((row) =>
-          h(
-            "li",
-            { key: row.id },
-            h(
-              "div",
-              null,
-              h("strong", null, row.name),
-              h("p", { class: "muted" }, row.scopes.map((s) => t(`oauth.scope.${s}`)).join(" · ")),
-              h("p", { class: "hint" }, t("apps.allowed_since", { date: date(row.authorized_at) })),
-            ),
-            h(
-              "button",
-              {
-                type: "button",
-                class: "danger",
-                "aria-label": t("apps.revoke_named", { app: row.name }),
-                onclick: async (event) => {
-                  event.target.disabled = true;
-                  try {
-                    await api.del(`me/oauth/authorizations/${row.id}/`);
-                    toast(t("apps.revoked", { app: row.name }));
-                  } catch (error) {
-                    toast(describeError(error).join(" "), { error: true });
-                  }
-                  draw();
-                },
-              },
-              t("apps.revoke"),
-            ),
-          ),
-        ),
-      ),
-    );
+        "button",
+        {
+          type: "button",
+          class: "danger",
+          "aria-label": t("apps.revoke_named", { app: row.name }),
+          onclick: async (event) => {
+            event.target.disabled = true;
+            try {
+              await api.del(`me/oauth/authorizations/${row.id}/`);
+              toast(t("apps.revoked", { app: row.name }));
+            } catch (error) {
+              toast(describeError(error).join(" "), { error: true });
+            }
+            draw();
+          },
+        },
+        t("apps.revoke"),
+      );
+    patch(box, appList(rows, details, revoke));
   }
   draw();
   return box;
@@ -104,28 +100,11 @@ export function registeredApps() {
 async function drawRegistered(list) {
   try {
     const apps = await api.get("me/oauth/apps/");
-    patch(
-      list,
-      apps.length
-        ? h(
-            "ul",
-            { class: "app-list" },
-            apps.map((a) =>
-              h(
-                "li",
-                { key: a.id },
-                h(
-                  "div",
-                  null,
-                  h("strong", null, a.name),
-                  h("p", { class: "hint" }, `client_id: `, h("code", null, a.client_id)),
-                  h("p", { class: "hint" }, a.redirect_uris.join(" ")),
-                ),
-              ),
-            ),
-          )
-        : null,
-    );
+    const details = (a) => [
+      h("p", { class: "hint" }, `client_id: `, h("code", null, a.client_id)),
+      h("p", { class: "hint" }, a.redirect_uris.join(" ")),
+    ];
+    patch(list, apps.length ? appList(apps, details) : null);
   } catch (error) {
     patch(list, h("p", { class: "muted" }, describeError(error).join(" ")));
   }

@@ -13,13 +13,12 @@ import { describeError, errorBox, field, showError } from "./forms.js";
 const PERSONAL_CHANNELS = ["email", "webpush"];
 
 export function mount(root, params, app) {
-  // What the functions below share: the boxes they draw into and the last preferences read.
+  // What the functions below share: the boxes they draw into.
   const my = {
     app,
     errors: errorBox(),
     pushBox: h("div", { class: "push", "aria-live": "polite" }),
     prefsBox: h("div", { class: "prefs" }),
-    prefs: null,
   };
   const me = app.me || {};
   root.append(
@@ -58,7 +57,7 @@ export function mount(root, params, app) {
     ),
   );
   drawPush(my.pushBox);
-  drawPrefs(my);
+  drawPrefs(my.prefsBox);
 }
 
 /** Web Push on this device: a switch, or why there is none. */
@@ -106,35 +105,35 @@ async function switchPush(pushBox, key, event) {
   drawPush(pushBox);
 }
 
-async function drawPrefs(my) {
+async function drawPrefs(prefsBox) {
+  let prefs;
   try {
-    my.prefs = await api.get("notifications/preferences/");
+    prefs = await api.get("notifications/preferences/");
   } catch (error) {
-    patch(my.prefsBox, h("p", { class: "muted" }, describeError(error).join(" ")));
+    patch(prefsBox, h("p", { class: "muted" }, describeError(error).join(" ")));
     return;
   }
-  const channels = Object.entries(my.prefs.channels || {});
-  const fieldsetOf = (entry) => channelFieldset(my, entry);
+  const channels = Object.entries(prefs.channels || {});
   // E-mail and push are a person's; any other channel (webhooks) is a program's: tucked away.
   const personal = channels.filter(([channel]) => PERSONAL_CHANNELS.includes(channel));
   const developer = channels.filter(([channel]) => !PERSONAL_CHANNELS.includes(channel));
   patch(
-    my.prefsBox,
-    ...personal.map(fieldsetOf),
+    prefsBox,
+    ...personal.map(channelFieldset),
     developer.length
       ? h(
           "details",
           { key: "advanced", class: "advanced" },
           h("summary", null, t("settings.advanced")),
           h("p", { class: "muted" }, t("settings.advanced_hint")),
-          developer.map(fieldsetOf),
+          developer.map(channelFieldset),
         )
       : null,
   );
 }
 
 /** One channel's kinds of notice, each a checkbox saved when changed. */
-function channelFieldset(my, [channel, kinds]) {
+function channelFieldset([channel, kinds]) {
   return h(
     "fieldset",
     { key: channel, class: "field" },
@@ -148,7 +147,7 @@ function channelFieldset(my, [channel, kinds]) {
           checked: on,
           onchange: async (event) => {
             try {
-              my.prefs = await api.put("notifications/preferences/", { channels: { [channel]: { [kind]: event.target.checked } } });
+              await api.put("notifications/preferences/", { channels: { [channel]: { [kind]: event.target.checked } } });
               toast(t("settings.saved"));
             } catch (error) {
               event.target.checked = !event.target.checked;
