@@ -4,7 +4,7 @@
 import { api } from "../api.js";
 import { h, patch, toast } from "../dom.js";
 import { t } from "../i18n.js";
-import { describeError, errorBox, field, showError } from "./forms.js";
+import { answerOrSay, describeError, errorBox, field, showError } from "./forms.js";
 
 function date(value) {
   return new Date(value).toLocaleDateString();
@@ -24,13 +24,8 @@ function appList(apps, details, action = () => null) {
 export function allowedApps() {
   const box = h("div", { class: "apps", "aria-live": "polite" });
   async function draw() {
-    let rows;
-    try {
-      rows = await api.get("me/oauth/authorizations/");
-    } catch (error) {
-      patch(box, h("p", { class: "muted" }, describeError(error).join(" ")));
-      return;
-    }
+    const rows = await answerOrSay(box, api.get("me/oauth/authorizations/"));
+    if (!rows) return;
     if (!rows.length) {
       patch(box, h("p", { class: "muted" }, t("apps.none_allowed")));
       return;
@@ -98,16 +93,13 @@ export function registeredApps() {
 
 /** My registered apps into `list`: name, client id, redirect URIs. */
 async function drawRegistered(list) {
-  try {
-    const apps = await api.get("me/oauth/apps/");
-    const details = (a) => [
-      h("p", { class: "hint" }, `client_id: `, h("code", null, a.client_id)),
-      h("p", { class: "hint" }, a.redirect_uris.join(" ")),
-    ];
-    patch(list, apps.length ? appList(apps, details) : null);
-  } catch (error) {
-    patch(list, h("p", { class: "muted" }, describeError(error).join(" ")));
-  }
+  const apps = await answerOrSay(list, api.get("me/oauth/apps/"));
+  if (!apps) return;
+  const details = (a) => [
+    h("p", { class: "hint" }, `client_id: `, h("code", null, a.client_id)),
+    h("p", { class: "hint" }, a.redirect_uris.join(" ")),
+  ];
+  patch(list, apps.length ? appList(apps, details) : null);
 }
 
 async function register(my, event) {

@@ -1,6 +1,6 @@
 // Form pieces shared by the screens: labelled fields and the error box.
 
-import { h, uid } from "../dom.js";
+import { h, patch, uid } from "../dom.js";
 import { t } from "../i18n.js";
 import { OPTIONS } from "../options.js";
 
@@ -65,6 +65,17 @@ export function describeError(error) {
     lines.push(t("error.retry_after", { count: Number(error.retryAfter) }));
   }
   return lines;
+}
+
+/** What `request` (an API call) answered; if it was refused, its words drawn into `box` as a
+ * muted line instead, and null. */
+export async function answerOrSay(box, request) {
+  try {
+    return await request;
+  } catch (error) {
+    patch(box, h("p", { class: "muted" }, describeError(error).join(" ")));
+    return null;
+  }
 }
 
 export function showError(box, error, form = null) {

@@ -7,7 +7,7 @@ import { h, patch, toast } from "../dom.js";
 import { language, setLanguage, t } from "../i18n.js";
 import { currentSubscription, pushSupported, serverKey, subscribe, unsubscribe } from "../push.js";
 import { allowedApps, registeredApps } from "./apps.js";
-import { describeError, errorBox, field, showError } from "./forms.js";
+import { answerOrSay, describeError, errorBox, field, showError } from "./forms.js";
 
 // The channels a person reads; the others (webhooks) go under "Advanced".
 const PERSONAL_CHANNELS = ["email", "webpush"];
@@ -106,13 +106,8 @@ async function switchPush(pushBox, key, event) {
 }
 
 async function drawPrefs(prefsBox) {
-  let prefs;
-  try {
-    prefs = await api.get("notifications/preferences/");
-  } catch (error) {
-    patch(prefsBox, h("p", { class: "muted" }, describeError(error).join(" ")));
-    return;
-  }
+  const prefs = await answerOrSay(prefsBox, api.get("notifications/preferences/"));
+  if (!prefs) return;
   const channels = Object.entries(prefs.channels || {});
   // E-mail and push are a person's; any other channel (webhooks) is a program's: tucked away.
   const personal = channels.filter(([channel]) => PERSONAL_CHANNELS.includes(channel));
